@@ -1,0 +1,30 @@
+//! Tidemark's domain: the pure logic of ocean shipment tracking, free of I/O.
+//!
+//! Everything that arrives from outside is parsed into the types of this crate
+//! (`Scac`, `RequestNumber`, `ContainerNumber`, …) before it reaches storage,
+//! so the rest of the system never handles a raw string it has not checked.
+
+pub mod account;
+pub mod carriers;
+pub mod container_number;
+pub mod ids;
+pub mod limits;
+pub mod request_number;
+pub mod scac;
+pub mod timestamp;
+pub mod tracking_request;
+pub mod validation;
+
+pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
+pub use carriers::{Carrier, CarrierMatrix};
+pub use container_number::ContainerNumber;
+pub use ids::{AccountId, ApiKeyId, TrackingRequestId};
+pub use limits::Limits;
+pub use request_number::{RequestNumber, RequestType};
+pub use scac::Scac;
+pub use timestamp::Timestamp;
+pub use tracking_request::{
+    FailedReason, NewTrackingRequest, RequestStatus, TrackingRequest, TrackingRequestDraft,
+    TrackingRequestPatch,
+};
+pub use validation::{Field, FieldError, ValidationCode};
