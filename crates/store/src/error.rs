@@ -1,0 +1,36 @@
+//! The storage layer's one error type.
+
+use tidemark_domain::TrackingRequestId;
+
+/// What can go wrong in storage. Client-caused cases (`Duplicate`, `Conflict`) are named;
+/// everything else is an internal failure for the caller to log and hide.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// An open tracking request with the same account, number and SCAC exists.
+    #[error("an open tracking request for this number and carrier exists")]
+    Duplicate {
+        /// The open request, when it could be read back.
+        existing_id: Option<TrackingRequestId>,
+    },
+    /// A unique value (an account name, a key prefix) is taken.
+    #[error("{0} already exists")]
+    Conflict(&'static str),
+    /// The database URL names no supported backend.
+    #[error("unsupported database URL: use sqlite://PATH or postgres://…")]
+    UnsupportedUrl,
+    /// A stored value does not parse as its domain type.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    /// The database failed or could not be reached.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl StoreError {
+    pub(crate) fn corrupt(what: impl std::fmt::Display) -> Self {
+        Self::Corrupt(what.to_string())
+    }
+}

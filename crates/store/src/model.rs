@@ -1,0 +1,62 @@
+//! Query parameters and results shared by both backends.
+
+use tidemark_domain::{RequestStatus, RequestType, Scac, Timestamp};
+
+/// A closed interval of time; either end may be open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeRange {
+    /// Inclusive lower bound.
+    pub start: Option<Timestamp>,
+    /// Inclusive upper bound.
+    pub end: Option<Timestamp>,
+}
+
+/// Filters of `GET /v2/tracking_requests`; empty lists match everything, several
+/// values in one list match any of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrackingRequestFilter {
+    /// Any of these statuses.
+    pub status: Vec<RequestStatus>,
+    /// Any of these SCACs.
+    pub scac: Vec<Scac>,
+    /// Any of these request types.
+    pub request_type: Vec<RequestType>,
+    /// This normalized request number.
+    pub request_number: Option<String>,
+    /// Created within.
+    pub created_at: TimeRange,
+    /// Updated within.
+    pub updated_at: TimeRange,
+}
+
+/// Which page of a list, counted from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageRequest {
+    /// Page number, from 1.
+    pub number: u32,
+    /// Items per page.
+    pub size: u32,
+}
+
+impl PageRequest {
+    /// Rows to skip.
+    #[must_use]
+    pub fn offset(&self) -> i64 {
+        i64::from(self.number.saturating_sub(1)) * i64::from(self.size)
+    }
+
+    /// Rows to return.
+    #[must_use]
+    pub fn limit(&self) -> i64 {
+        i64::from(self.size)
+    }
+}
+
+/// One page of a list and the size of the whole list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page<T> {
+    /// The items on this page.
+    pub items: Vec<T>,
+    /// Items in the whole list.
+    pub total: u64,
+}

@@ -1,0 +1,62 @@
+//! The scale-out backend: PostgreSQL, shared safely by any number of Tidemark processes.
+
+mod accounts;
+mod tracking_requests;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+use time::OffsetDateTime;
+use tidemark_domain::Timestamp;
+
+use crate::{ConnectOptions, Store, StoreError};
+
+/// The PostgreSQL store.
+#[derive(Debug, Clone)]
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    /// Connects to the database named by `options.url`.
+    ///
+    /// # Errors
+    /// When the server cannot be reached or a migration fails.
+    pub async fn connect(options: &ConnectOptions) -> Result<Self, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(options.max_connections.max(1))
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(&options.url)
+            .await?;
+        if options.migrate {
+            // sqlx takes an advisory lock, so processes starting together migrate once.
+            sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        }
+        Ok(Self { pool })
+    }
+}
+
+#[async_trait]
+impl Store for PgStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
+}
+
+fn time_of(at: OffsetDateTime) -> Timestamp {
+    Timestamp::from_datetime(at)
+}
+
+fn is_unique_violation(error: &sqlx::Error, constraint: &str) -> bool {
+    match error {
+        sqlx::Error::Database(db) => db.is_unique_violation() && db.constraint() == Some(constraint),
+        _ => false,
+    }
+}

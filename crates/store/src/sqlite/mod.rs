@@ -1,0 +1,108 @@
+//! The embedded backend: one SQLite file in WAL mode.
+//!
+//! Writes go through a single connection (SQLite has one writer at a time, and one
+//! connection avoids lock contention and `SQLITE_BUSY` between our own writers); reads
+//! use a pool of read-only connections that never block the writer.
+
+mod accounts;
+mod tracking_requests;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use tidemark_domain::Timestamp;
+use uuid::Uuid;
+
+use crate::{ConnectOptions, Store, StoreError};
+
+/// SQLite's `synchronous` setting in WAL mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Synchronous {
+    /// Every commit is flushed to disk before it returns: an acknowledged write survives
+    /// a power cut. The default.
+    #[default]
+    Full,
+    /// Commits survive a crash of Tidemark but may be lost on a power cut or OS crash.
+    Normal,
+}
+
+/// The SQLite store.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    write: SqlitePool,
+    read: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing) the database file named by `options.url`.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or a migration fails.
+    pub async fn connect(options: &ConnectOptions) -> Result<Self, StoreError> {
+        let synchronous = match options.sqlite_synchronous {
+            Synchronous::Full => SqliteSynchronous::Full,
+            Synchronous::Normal => SqliteSynchronous::Normal,
+        };
+        let base = SqliteConnectOptions::from_str(&options.url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(synchronous)
+            .busy_timeout(Duration::from_secs(5))
+            .foreign_keys(true);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(base.clone())
+            .await?;
+        if options.migrate {
+            sqlx::migrate!("./migrations/sqlite").run(&write).await?;
+        }
+        let read = SqlitePoolOptions::new()
+            .max_connections(options.max_connections.max(1))
+            .connect_with(base.read_only(true))
+            .await?;
+        Ok(Self { write, read })
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.read).await?;
+        Ok(())
+    }
+
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+}
+
+/// Times are stored as fixed-width RFC 3339 text, which sorts in time order.
+fn time_text(at: Timestamp) -> String {
+    let format = format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z"
+    );
+    at.as_datetime().format(&format).unwrap_or_default()
+}
+
+fn parse_time(text: &str) -> Result<Timestamp, StoreError> {
+    time::OffsetDateTime::parse(text, &Rfc3339)
+        .map(Timestamp::from_datetime)
+        .map_err(|_| StoreError::corrupt(format!("time {text:?}")))
+}
+
+fn parse_uuid(text: &str) -> Result<Uuid, StoreError> {
+    Uuid::try_parse(text).map_err(|_| StoreError::corrupt(format!("id {text:?}")))
+}
+
+fn is_unique_violation(error: &sqlx::Error, index: &str) -> bool {
+    match error {
+        sqlx::Error::Database(db) => db.is_unique_violation() && db.message().contains(index),
+        _ => false,
+    }
+}

@@ -1,0 +1,220 @@
+//! Tracking requests on SQLite.
+
+use async_trait::async_trait;
+use sqlx::sqlite::SqliteRow;
+use sqlx::types::Json;
+use sqlx::{QueryBuilder, Row, Sqlite};
+use tidemark_domain::{
+    AccountId, Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
+};
+
+use super::{SqliteStore, is_unique_violation, parse_time, parse_uuid, time_text};
+use crate::rows::{TrackingRequestParts, open_statuses, retry_count_column, tracking_request_columns};
+use crate::{Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore};
+
+fn from_row(row: &SqliteRow) -> Result<TrackingRequest, StoreError> {
+    let tracked: Option<&str> = row.try_get("tracked_object_id")?;
+    let Json(ref_numbers) = row.try_get("ref_numbers")?;
+    let Json(shipment_tags) = row.try_get("shipment_tags")?;
+    TrackingRequestParts {
+        id: parse_uuid(row.try_get("id")?)?,
+        account_id: parse_uuid(row.try_get("account_id")?)?,
+        request_type: row.try_get("request_type")?,
+        request_number: row.try_get("request_number")?,
+        number_normalized: row.try_get("number_normalized")?,
+        scac: row.try_get("scac")?,
+        auto_detect_scac: row.try_get("auto_detect_scac")?,
+        ref_numbers,
+        shipment_tags,
+        status: row.try_get("status")?,
+        failed_reason: row.try_get("failed_reason")?,
+        is_retrying: row.try_get("is_retrying")?,
+        retry_count: row.try_get("retry_count")?,
+        tracked_object_id: tracked.map(parse_uuid).transpose()?,
+        created_at: parse_time(row.try_get("created_at")?)?,
+        updated_at: parse_time(row.try_get("updated_at")?)?,
+    }
+    .try_into()
+}
+
+fn push_range(query: &mut QueryBuilder<Sqlite>, column: &str, range: TimeRange) {
+    if let Some(start) = range.start {
+        query.push(format_args!(" AND {column} >= ")).push_bind(time_text(start));
+    }
+    if let Some(end) = range.end {
+        query.push(format_args!(" AND {column} <= ")).push_bind(time_text(end));
+    }
+}
+
+fn push_any(query: &mut QueryBuilder<Sqlite>, column: &str, values: Vec<String>) {
+    if values.is_empty() {
+        return;
+    }
+    query.push(format_args!(" AND {column} IN ("));
+    let mut list = query.separated(", ");
+    for value in values {
+        list.push_bind(value);
+    }
+    list.push_unseparated(")");
+}
+
+fn push_filter(query: &mut QueryBuilder<Sqlite>, account: AccountId, filter: &TrackingRequestFilter) {
+    query.push(" WHERE account_id = ").push_bind(account.to_string());
+    push_any(query, "status", filter.status.iter().map(|s| s.as_str().to_owned()).collect());
+    push_any(query, "scac", filter.scac.iter().map(ToString::to_string).collect());
+    push_any(query, "request_type", filter.request_type.iter().map(|t| t.as_str().to_owned()).collect());
+    if let Some(number) = &filter.request_number {
+        query.push(" AND number_normalized = ").push_bind(number.clone());
+    }
+    push_range(query, "created_at", filter.created_at);
+    push_range(query, "updated_at", filter.updated_at);
+}
+
+impl SqliteStore {
+    async fn open_duplicate(&self, request: &TrackingRequest) -> Result<Option<TrackingRequestId>, StoreError> {
+        let id: Option<String> = sqlx::query_scalar(concat!(
+            "SELECT id FROM tracking_requests WHERE account_id = $1 AND number_normalized = $2 \
+             AND COALESCE(scac, '') = $3 AND status IN ",
+            open_statuses!(),
+            " LIMIT 1"
+        ))
+        .bind(request.account_id.to_string())
+        .bind(request.request_number.normalized())
+        .bind(request.scac.map(|s| s.to_string()).unwrap_or_default())
+        .fetch_optional(&self.write)
+        .await?;
+        Ok(id.as_deref().map(parse_uuid).transpose()?.map(TrackingRequestId::from_uuid))
+    }
+}
+
+#[async_trait]
+impl TrackingRequestStore for SqliteStore {
+    async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        let result = sqlx::query(concat!(
+            "INSERT INTO tracking_requests (",
+            tracking_request_columns!(),
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+        ))
+        .bind(request.id.to_string())
+        .bind(request.account_id.to_string())
+        .bind(request.request_type.as_str())
+        .bind(request.request_number.as_str())
+        .bind(request.request_number.normalized())
+        .bind(request.scac.map(|s| s.to_string()))
+        .bind(request.auto_detect_scac)
+        .bind(Json(&request.ref_numbers))
+        .bind(Json(&request.shipment_tags))
+        .bind(request.status.as_str())
+        .bind(request.failed_reason.map(|r| r.as_str()))
+        .bind(request.is_retrying)
+        .bind(retry_count_column(request))
+        .bind(request.tracked_object.map(|id| id.to_string()))
+        .bind(time_text(request.created_at))
+        .bind(time_text(request.updated_at))
+        .execute(&self.write)
+        .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(error) if is_unique_violation(&error, "tracking_requests_open_unique") => {
+                Err(StoreError::Duplicate {
+                    existing_id: self.open_duplicate(request).await?,
+                })
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    async fn tracking_request(
+        &self,
+        account: AccountId,
+        id: TrackingRequestId,
+    ) -> Result<Option<TrackingRequest>, StoreError> {
+        sqlx::query(concat!(
+            "SELECT ",
+            tracking_request_columns!(),
+            " FROM tracking_requests WHERE id = $1 AND account_id = $2"
+        ))
+        .bind(id.to_string())
+        .bind(account.to_string())
+        .fetch_optional(&self.read)
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+    }
+
+    async fn list_tracking_requests(
+        &self,
+        account: AccountId,
+        filter: &TrackingRequestFilter,
+        page: PageRequest,
+    ) -> Result<Page<TrackingRequest>, StoreError> {
+        let mut count = QueryBuilder::new("SELECT COUNT(*) FROM tracking_requests");
+        push_filter(&mut count, account, filter);
+        let total: i64 = count.build_query_scalar().fetch_one(&self.read).await?;
+
+        let mut select = QueryBuilder::new(concat!("SELECT ", tracking_request_columns!(), " FROM tracking_requests"));
+        push_filter(&mut select, account, filter);
+        select
+            .push(" ORDER BY created_at DESC, id DESC LIMIT ")
+            .push_bind(page.limit())
+            .push(" OFFSET ")
+            .push_bind(page.offset());
+        let items = select
+            .build()
+            .fetch_all(&self.read)
+            .await?
+            .iter()
+            .map(from_row)
+            .collect::<Result<_, _>>()?;
+        Ok(Page {
+            items,
+            total: u64::try_from(total).unwrap_or_default(),
+        })
+    }
+
+    async fn update_tracking_request(
+        &self,
+        account: AccountId,
+        id: TrackingRequestId,
+        patch: &TrackingRequestPatch,
+        at: Timestamp,
+    ) -> Result<Option<TrackingRequest>, StoreError> {
+        sqlx::query(concat!(
+            "UPDATE tracking_requests SET ref_numbers = COALESCE($3, ref_numbers), \
+             shipment_tags = COALESCE($4, shipment_tags), updated_at = $5 \
+             WHERE id = $1 AND account_id = $2 RETURNING ",
+            tracking_request_columns!()
+        ))
+        .bind(id.to_string())
+        .bind(account.to_string())
+        .bind(patch.ref_numbers.as_ref().map(Json))
+        .bind(patch.shipment_tags.as_ref().map(Json))
+        .bind(time_text(at))
+        .fetch_optional(&self.write)
+        .await?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+    }
+
+    async fn set_tracking_request_state(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE tracking_requests SET status = $3, failed_reason = $4, is_retrying = $5, \
+             retry_count = $6, tracked_object_id = $7, scac = $8, updated_at = $9 \
+             WHERE id = $1 AND account_id = $2",
+        )
+        .bind(request.id.to_string())
+        .bind(request.account_id.to_string())
+        .bind(request.status.as_str())
+        .bind(request.failed_reason.map(|r| r.as_str()))
+        .bind(request.is_retrying)
+        .bind(retry_count_column(request))
+        .bind(request.tracked_object.map(|id| id.to_string()))
+        .bind(request.scac.map(|s| s.to_string()))
+        .bind(time_text(request.updated_at))
+        .execute(&self.write)
+        .await?;
+        Ok(())
+    }
+}

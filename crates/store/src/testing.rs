@@ -1,0 +1,137 @@
+//! Fresh, isolated databases for tests: a new SQLite file or a new PostgreSQL database
+//! per test, removed when the test ends.
+//!
+//! PostgreSQL tests read `TIDEMARK_TEST_DATABASE_URL` (a server URL whose database the
+//! test user may create databases from). Without it they are skipped locally, and fail
+//! when `CI` is set, so CI can never pass without running them. With it, an
+//! unreachable server fails the test.
+
+use std::sync::Arc;
+
+use sqlx::Connection;
+use sqlx::postgres::PgConnection;
+
+use crate::{ConnectOptions, Store};
+
+/// Which backend a test runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// A SQLite file in a temporary directory.
+    Sqlite,
+    /// A fresh database on the server of `TIDEMARK_TEST_DATABASE_URL`.
+    Postgres,
+}
+
+/// A database that exists for one test.
+#[derive(Debug)]
+pub struct TestDatabase {
+    /// Options to connect to it.
+    pub options: ConnectOptions,
+    _dir: Option<tempfile::TempDir>,
+    postgres: Option<(String, String)>,
+}
+
+/// The variable that names the PostgreSQL server for tests.
+pub const POSTGRES_URL_VAR: &str = "TIDEMARK_TEST_DATABASE_URL";
+
+impl TestDatabase {
+    /// Creates a fresh database; `None` when PostgreSQL is not configured outside CI.
+    ///
+    /// # Panics
+    /// When PostgreSQL is configured but unreachable, or required in CI but not configured.
+    pub async fn create(backend: Backend) -> Option<Self> {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("a temporary directory");
+                let url = format!("sqlite://{}", dir.path().join("tidemark.db").display());
+                Some(Self {
+                    options: ConnectOptions::new(url),
+                    _dir: Some(dir),
+                    postgres: None,
+                })
+            }
+            Backend::Postgres => {
+                let Ok(server) = std::env::var(POSTGRES_URL_VAR) else {
+                    assert!(
+                        std::env::var_os("CI").is_none(),
+                        "{POSTGRES_URL_VAR} must be set in CI: the PostgreSQL suite may not be skipped"
+                    );
+                    eprintln!("skipped: set {POSTGRES_URL_VAR} to run the PostgreSQL suite");
+                    return None;
+                };
+                let name = format!("tidemark_test_{}", uuid::Uuid::now_v7().simple());
+                let mut admin = PgConnection::connect(&server)
+                    .await
+                    .unwrap_or_else(|error| panic!("{POSTGRES_URL_VAR}={server} is unreachable: {error}"));
+                sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&mut admin)
+                    .await
+                    .expect("CREATE DATABASE");
+                let url = database_url(&server, &name);
+                Some(Self {
+                    options: ConnectOptions::new(url),
+                    _dir: None,
+                    postgres: Some((server, name)),
+                })
+            }
+        }
+    }
+
+    /// Connects with migrations applied.
+    ///
+    /// # Panics
+    /// When the database cannot be opened.
+    pub async fn connect(&self) -> Arc<dyn Store> {
+        crate::connect(&self.options).await.expect("test database opens")
+    }
+}
+
+/// Replaces the database name in a PostgreSQL URL.
+fn database_url(server: &str, name: &str) -> String {
+    let (base, query) = server.split_once('?').map_or((server, None), |(b, q)| (b, Some(q)));
+    let authority_end = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[authority_end..].find('/') {
+        Some(slash) => &base[..authority_end + slash],
+        None => base,
+    };
+    match query {
+        Some(query) => format!("{base}/{name}?{query}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let Some((server, name)) = self.postgres.take() else {
+            return;
+        };
+        // Drop runs outside async code; a short-lived runtime on its own thread removes the database.
+        let statement = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            runtime.block_on(async {
+                let mut admin = PgConnection::connect(&server).await.ok()?;
+                sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+                    .execute(&mut admin)
+                    .await
+                    .ok()
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Some(_))) {
+            eprintln!("could not drop test database {name}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_url;
+
+    #[test]
+    fn the_database_name_is_replaced_in_any_url_shape() {
+        assert_eq!(database_url("postgres://u@h:5432/test", "x"), "postgres://u@h:5432/x");
+        assert_eq!(database_url("postgres://u@h:5432", "x"), "postgres://u@h:5432/x");
+        assert_eq!(database_url("postgres://u@h/test?sslmode=disable", "x"), "postgres://u@h/x?sslmode=disable");
+    }
+}
