@@ -95,7 +95,8 @@ impl CarrierMatrix {
     #[must_use]
     pub fn builtin() -> Self {
         // (scac, name, short name, alternative SCACs, BL, booking, container)
-        const ROWS: &[(&str, &str, &str, &[&str], bool, bool, bool)] = &[
+        type Row = (&'static str, &'static str, &'static str, &'static [&'static str], bool, bool, bool);
+        const ROWS: &[Row] = &[
             ("TEST", "Tidemark Test Carrier", "Test", &[], true, true, true),
             ("MSCU", "Mediterranean Shipping Company", "MSC", &["MEDU"], true, true, true),
             ("MAEU", "Maersk", "Maersk", &[], true, true, true),

@@ -6,6 +6,7 @@
 
 pub mod account;
 pub mod carriers;
+pub mod clock;
 pub mod container_number;
 pub mod ids;
 pub mod limits;
@@ -17,6 +18,7 @@ pub mod validation;
 
 pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
 pub use carriers::{Carrier, CarrierMatrix};
+pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
 pub use ids::{AccountId, ApiKeyId, TrackingRequestId};
 pub use limits::Limits;

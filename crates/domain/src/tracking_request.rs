@@ -314,15 +314,15 @@ fn validate_scac(
         ));
         return None;
     };
-    if let Some(kind) = request_type {
-        if !carrier.supports(kind) {
-            errors.push(FieldError::new(
-                Field::Scac,
-                ValidationCode::UnsupportedRequestType,
-                format!("{} ({}) does not support tracking by {kind}", carrier.name, carrier.scac),
-            ));
-            return None;
-        }
+    if let Some(kind) = request_type
+        && !carrier.supports(kind)
+    {
+        errors.push(FieldError::new(
+            Field::Scac,
+            ValidationCode::UnsupportedRequestType,
+            format!("{} ({}) does not support tracking by {kind}", carrier.name, carrier.scac),
+        ));
+        return None;
     }
     Some(Some(carrier.scac))
 }

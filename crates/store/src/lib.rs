@@ -95,7 +95,7 @@ pub trait TrackingRequestStore: Send + Sync {
 
 /// Everything Tidemark stores.
 #[async_trait]
-pub trait Store: AccountStore + TrackingRequestStore {
+pub trait Store: AccountStore + TrackingRequestStore + std::fmt::Debug {
     /// Whether the database answers (for `/readyz`).
     async fn ping(&self) -> Result<(), StoreError>;
 

@@ -1,0 +1,162 @@
+//! Reading JSON:API request documents field by field, so that every problem of a body is
+//! reported at once with its pointer (api.md §1), instead of stopping at the first.
+
+use axum::http::StatusCode;
+use serde_json::{Map, Value};
+use tidemark_domain::ValidationCode;
+
+use crate::ApiError;
+
+/// A problem at a JSON pointer.
+pub type Problem = (String, ValidationCode, String);
+
+/// The `data` object of a JSON:API document.
+///
+/// # Errors
+/// 400 `malformed_json` when the body is not `{"data": {…}}`.
+pub fn data(body: &Value) -> Result<&Map<String, Value>, ApiError> {
+    body.get("data")
+        .and_then(Value::as_object)
+        .ok_or_else(|| ApiError::malformed_json("the body must be a JSON:API document: {\"data\": {…}}", Some("/data")))
+}
+
+/// Checks `data.type`.
+///
+/// # Errors
+/// 422 `blank` when missing, 409 `type_mismatch` when it names another type.
+pub fn check_type(data: &Map<String, Value>, expected: &str) -> Result<(), ApiError> {
+    match data.get("type") {
+        None | Some(Value::Null) => Err(ApiError::unprocessable(vec![(
+            "/data/type".into(),
+            ValidationCode::Blank,
+            format!("data.type must be {expected:?}"),
+        )])),
+        Some(Value::String(given)) if given == expected => Ok(()),
+        Some(_) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "type_mismatch",
+            format!("data.type must be {expected:?} at this endpoint"),
+            Some(crate::error::ErrorSource::Pointer("/data/type".into())),
+        )),
+    }
+}
+
+/// Reads the attributes of `data`, collecting problems.
+#[derive(Debug)]
+pub struct Attributes<'a> {
+    map: Option<&'a Map<String, Value>>,
+    seen: Vec<&'static str>,
+    /// Problems found so far.
+    pub problems: Vec<Problem>,
+}
+
+fn pointer(key: &str) -> String {
+    format!("/data/attributes/{key}")
+}
+
+impl<'a> Attributes<'a> {
+    /// The attributes of `data` (absent counts as empty).
+    #[must_use]
+    pub fn of(data: &'a Map<String, Value>) -> Self {
+        let mut problems = Vec::new();
+        let map = match data.get("attributes") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(map)) => Some(map),
+            Some(_) => {
+                problems.push(("/data/attributes".into(), ValidationCode::Invalid, "attributes must be an object".into()));
+                None
+            }
+        };
+        Self {
+            map,
+            seen: Vec::new(),
+            problems,
+        }
+    }
+
+    fn get(&mut self, key: &'static str) -> Option<&'a Value> {
+        self.seen.push(key);
+        self.map.and_then(|map| map.get(key)).filter(|value| !value.is_null())
+    }
+
+    /// The raw value of an attribute, marking it as known.
+    pub fn raw(&mut self, key: &'static str) -> Option<&'a Value> {
+        self.seen.push(key);
+        self.map.and_then(|map| map.get(key))
+    }
+
+    /// A string attribute.
+    pub fn string(&mut self, key: &'static str) -> Option<String> {
+        match self.get(key)? {
+            Value::String(text) => Some(text.clone()),
+            _ => {
+                self.problems.push((pointer(key), ValidationCode::Invalid, format!("{key} must be a string")));
+                None
+            }
+        }
+    }
+
+    /// A boolean attribute.
+    pub fn boolean(&mut self, key: &'static str) -> Option<bool> {
+        match self.get(key)? {
+            Value::Bool(flag) => Some(*flag),
+            _ => {
+                self.problems.push((pointer(key), ValidationCode::Invalid, format!("{key} must be true or false")));
+                None
+            }
+        }
+    }
+
+    /// An attribute that is an array of strings.
+    pub fn strings(&mut self, key: &'static str) -> Option<Vec<String>> {
+        let Value::Array(items) = self.get(key)? else {
+            self.problems.push((pointer(key), ValidationCode::Invalid, format!("{key} must be an array of strings")));
+            return None;
+        };
+        let mut strings = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            match item {
+                Value::String(text) => strings.push(text.clone()),
+                _ => self.problems.push((
+                    format!("{}/{index}", pointer(key)),
+                    ValidationCode::Invalid,
+                    format!("items of {key} must be strings"),
+                )),
+            }
+        }
+        Some(strings)
+    }
+
+    /// Records every attribute nobody asked for as a problem.
+    pub fn reject_unknown(&mut self) {
+        let Some(map) = self.map else { return };
+        for key in map.keys() {
+            if !self.seen.contains(&key.as_str()) {
+                self.problems.push((
+                    format!("/data/attributes/{}", escape_pointer(key)),
+                    ValidationCode::Invalid,
+                    format!("{key:?} is not an attribute that can be written here"),
+                ));
+            }
+        }
+    }
+}
+
+/// Escapes a member name for use in a JSON pointer (RFC 6901).
+#[must_use]
+pub fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Rejects a non-empty `relationships` member on bodies that take none.
+pub fn reject_relationships(data: &Map<String, Value>, problems: &mut Vec<Problem>) {
+    match data.get("relationships") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(map)) if map.is_empty() => {}
+        Some(_) => problems.push((
+            "/data/relationships".into(),
+            ValidationCode::Invalid,
+            "relationships cannot be set on this resource".into(),
+        )),
+    }
+}

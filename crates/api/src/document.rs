@@ -1,0 +1,132 @@
+//! JSON:API document shapes shared by every resource (api.md §1 "Responses", "Lists").
+
+use axum::http::header::{CONTENT_TYPE, LOCATION};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// The JSON:API media type, which every response but infer-number carries.
+pub const JSON_API: &str = "application/vnd.api+json";
+
+/// A resource's own link.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SelfLink {
+    /// Where the resource lives.
+    #[serde(rename = "self")]
+    pub self_: String,
+}
+
+/// A reference to another resource.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq, Hash)]
+pub struct ResourceIdentifier {
+    /// Its id.
+    pub id: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub type_: String,
+}
+
+/// A to-one relationship: a reference, or null when empty.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ToOne {
+    /// The related resource, or null.
+    pub data: Option<ResourceIdentifier>,
+}
+
+/// Pagination links of a list; `prev` and `next` are absent at the ends.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PageLinks {
+    /// This page.
+    #[serde(rename = "self")]
+    pub self_: String,
+    /// The first page.
+    pub first: String,
+    /// The previous page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
+    /// The next page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// The last page.
+    pub last: String,
+}
+
+/// Size facts of a list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ListMeta {
+    /// Items per page.
+    pub size: u32,
+    /// Items in the whole list.
+    pub total: u64,
+}
+
+/// A document holding one resource.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Document<T> {
+    /// The resource.
+    pub data: T,
+    /// Related resources asked for with `include`; present whenever `include` was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub included: Option<Vec<Value>>,
+    /// The request's own link.
+    pub links: SelfLink,
+}
+
+/// A document holding one page of a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListDocument<T> {
+    /// The resources on this page.
+    pub data: Vec<T>,
+    /// Related resources asked for with `include`; present whenever `include` was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub included: Option<Vec<Value>>,
+    /// Pagination links.
+    pub links: PageLinks,
+    /// Size facts.
+    pub meta: ListMeta,
+}
+
+/// A JSON:API answer: status, body and, for a creation, `Location`.
+#[derive(Debug)]
+pub struct JsonApi<T> {
+    status: StatusCode,
+    location: Option<String>,
+    body: T,
+}
+
+impl<T: Serialize> JsonApi<T> {
+    /// 200 with `body`.
+    pub fn ok(body: T) -> Self {
+        Self {
+            status: StatusCode::OK,
+            location: None,
+            body,
+        }
+    }
+
+    /// 201 with `body`, and `Location` set to the new resource.
+    pub fn created(location: String, body: T) -> Self {
+        Self {
+            status: StatusCode::CREATED,
+            location: Some(location),
+            body,
+        }
+    }
+}
+
+impl<T: Serialize> IntoResponse for JsonApi<T> {
+    fn into_response(self) -> Response {
+        match serde_json::to_vec(&self.body) {
+            Ok(body) => {
+                let mut response = (self.status, [(CONTENT_TYPE, JSON_API)], body).into_response();
+                if let Some(location) = self.location.and_then(|l| HeaderValue::try_from(l).ok()) {
+                    response.headers_mut().insert(LOCATION, location);
+                }
+                response
+            }
+            Err(error) => crate::ApiError::internal(&error).into_response(),
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! `ApiError`: the one place that writes JSON:API error documents (api.md §1 "Errors").
+//!
+//! Errors of the lower layers convert into it; internal failures are logged once here and
+//! leave as an opaque 500.
+
+use axum::http::header::{ALLOW, RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tidemark_domain::{Field, FieldError, ValidationCode};
+use tidemark_store::StoreError;
+use utoipa::ToSchema;
+
+use crate::document::JSON_API;
+
+/// Where in the request a problem is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorSource {
+    /// A JSON pointer into the request body.
+    Pointer(String),
+    /// A query parameter.
+    Parameter(String),
+    /// A request header.
+    Header(String),
+}
+
+/// One JSON:API error object.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorObject {
+    /// The HTTP status, as a string.
+    pub status: String,
+    /// The status's standard reason phrase.
+    pub title: String,
+    /// What went wrong, for a person.
+    pub detail: String,
+    /// What went wrong, for a program.
+    pub code: String,
+    /// Where the problem is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub source: Option<ErrorSource>,
+    /// More facts, e.g. `existing_id` on `duplicate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub meta: Option<Value>,
+}
+
+/// The body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDocument {
+    /// The problems, one per object.
+    pub errors: Vec<ErrorObject>,
+}
+
+/// An error answer: a status, its error objects and any headers it needs (boxed, so
+/// `Result<_, ApiError>` stays small on the success path).
+#[derive(Debug)]
+pub struct ApiError(Box<Parts>);
+
+#[derive(Debug)]
+struct Parts {
+    status: StatusCode,
+    errors: Vec<ErrorObject>,
+    headers: HeaderMap,
+}
+
+fn object(status: StatusCode, code: &str, detail: impl Into<String>, source: Option<ErrorSource>) -> ErrorObject {
+    ErrorObject {
+        status: status.as_str().to_owned(),
+        title: status.canonical_reason().unwrap_or("Error").to_owned(),
+        detail: detail.into(),
+        code: code.to_owned(),
+        source,
+        meta: None,
+    }
+}
+
+impl ApiError {
+    /// A single problem.
+    #[must_use]
+    pub fn new(status: StatusCode, code: &str, detail: impl Into<String>, source: Option<ErrorSource>) -> Self {
+        Self(Box::new(Parts {
+            status,
+            errors: vec![object(status, code, detail, source)],
+            headers: HeaderMap::new(),
+        }))
+    }
+
+    /// Adds a header to the answer.
+    #[must_use]
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.0.headers.insert(name, value);
+        self
+    }
+
+    /// Adds `meta` to the (first) error object.
+    #[must_use]
+    pub fn with_meta(mut self, meta: Value) -> Self {
+        if let Some(first) = self.0.errors.first_mut() {
+            first.meta = Some(meta);
+        }
+        self
+    }
+
+    /// The answer's status.
+    #[must_use]
+    pub fn status(&self) -> StatusCode {
+        self.0.status
+    }
+
+    /// 400 for a query parameter.
+    #[must_use]
+    pub fn bad_parameter(code: &str, parameter: &str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, detail, Some(ErrorSource::Parameter(parameter.to_owned())))
+    }
+
+    /// 400 `malformed_json`.
+    #[must_use]
+    pub fn malformed_json(detail: impl Into<String>, pointer: Option<&str>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            detail,
+            pointer.map(|p| ErrorSource::Pointer(p.to_owned())),
+        )
+    }
+
+    /// 401, with the challenge clients need.
+    #[must_use]
+    pub fn unauthorized(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", detail, Some(ErrorSource::Header("Authorization".into())))
+            .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Token"))
+    }
+
+    /// 404.
+    #[must_use]
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", detail, None)
+    }
+
+    /// 405 with the methods the path allows.
+    #[must_use]
+    pub fn method_not_allowed(allow: HeaderValue) -> Self {
+        let detail = format!(
+            "this path does not accept the method; allowed: {}",
+            allow.to_str().unwrap_or_default()
+        );
+        Self::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", detail, None).with_header(ALLOW, allow)
+    }
+
+    /// 429 with `Retry-After` in whole seconds (at least 1).
+    #[must_use]
+    pub fn rate_limited(retry_after_secs: u64, limit_headers: HeaderMap) -> Self {
+        let seconds = retry_after_secs.max(1);
+        let mut error = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("rate limit exceeded for this account; retry in {seconds} s"),
+            None,
+        )
+        .with_header(RETRY_AFTER, HeaderValue::from(seconds));
+        error.0.headers.extend(limit_headers);
+        error
+    }
+
+    /// 500: logs `error` and answers without internals.
+    #[must_use]
+    pub fn internal(error: &dyn std::error::Error) -> Self {
+        tracing::error!(error = %error, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "an internal error occurred; it has been logged",
+            None,
+        )
+    }
+
+    /// 422 with one error object per field problem, pointing into `/data/attributes`.
+    #[must_use]
+    pub fn validation(problems: &[FieldError]) -> Self {
+        Self::unprocessable(
+            problems
+                .iter()
+                .map(|problem| (field_pointer(&problem.field), problem.code, problem.detail.clone()))
+                .collect(),
+        )
+    }
+
+    /// 422 for problems found at arbitrary pointers (e.g. wrong JSON types).
+    #[must_use]
+    pub fn unprocessable(problems: Vec<(String, ValidationCode, String)>) -> Self {
+        let errors = problems
+            .into_iter()
+            .map(|(pointer, code, detail)| {
+                object(StatusCode::UNPROCESSABLE_ENTITY, code.as_str(), detail, Some(ErrorSource::Pointer(pointer)))
+            })
+            .collect();
+        Self(Box::new(Parts {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            errors,
+            headers: HeaderMap::new(),
+        }))
+    }
+}
+
+/// The JSON pointer of a domain field inside a request document.
+#[must_use]
+pub fn field_pointer(field: &Field) -> String {
+    match field.index() {
+        Some(index) => format!("/data/attributes/{}/{index}", field.attribute()),
+        None => format!("/data/attributes/{}", field.attribute()),
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Duplicate { existing_id } => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ValidationCode::Duplicate.as_str(),
+                "an open tracking request (pending, awaiting_manifest or created) exists for this \
+                 request number and SCAC",
+                Some(ErrorSource::Pointer("/data/attributes/request_number".into())),
+            )
+            .with_meta(json!({ "existing_id": existing_id.map(|id| id.to_string()) })),
+            StoreError::Conflict(what) => Self::new(StatusCode::CONFLICT, "conflict", format!("{what} already exists"), None),
+            other => Self::internal(&other),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let Parts { status, errors, headers } = *self.0;
+        let body = serde_json::to_vec(&ErrorDocument { errors }).unwrap_or_default();
+        let mut response = (status, [(axum::http::header::CONTENT_TYPE, JSON_API)], body).into_response();
+        response.headers_mut().extend(headers);
+        response
+    }
+}

@@ -1,0 +1,143 @@
+//! Our own extractors, so malformed input becomes a JSON:API error, never axum's plain text.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header::CONTENT_LENGTH;
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use serde_json::Value;
+
+use crate::{ApiError, AppState};
+
+/// A request body parsed as JSON, after the media type and size checks.
+#[derive(Debug)]
+pub struct JsonBody(pub Value);
+
+impl FromRequest<AppState> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        crate::negotiation::check_content_type(request.headers())?;
+        let limit = state.config.body_bytes;
+        let too_large = || {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("the body is larger than {limit} bytes"),
+                None,
+            )
+        };
+        let declared = request
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|text| text.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > limit as u64) {
+            return Err(too_large());
+        }
+        let bytes = axum::body::to_bytes(request.into_body(), limit)
+            .await
+            .map_err(|_| too_large())?;
+        let value = serde_json::from_slice(&bytes).map_err(|error| {
+            ApiError::malformed_json(format!("the body is not valid JSON: {error}"), None)
+        })?;
+        Ok(Self(value))
+    }
+}
+
+/// The query string, decoded (raw or percent-encoded brackets alike). Handlers take the
+/// parameters they know; [`QueryParams::finish`] rejects the rest (JSON:API JA-82).
+#[derive(Debug, Default)]
+pub struct QueryParams {
+    pairs: BTreeMap<String, String>,
+    original: Vec<(String, String)>,
+}
+
+impl QueryParams {
+    /// Parses a query string.
+    ///
+    /// # Errors
+    /// 400 when a parameter is given twice.
+    pub fn parse(query: &str) -> Result<Self, ApiError> {
+        let mut pairs = BTreeMap::new();
+        let mut original = Vec::new();
+        for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+            let (key, value) = (key.into_owned(), value.into_owned());
+            if pairs.insert(key.clone(), value.clone()).is_some() {
+                return Err(ApiError::bad_parameter(
+                    "invalid_parameter",
+                    &key,
+                    format!("{key} is given more than once"),
+                ));
+            }
+            original.push((key, value));
+        }
+        Ok(Self { pairs, original })
+    }
+
+    /// Takes a parameter's value.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        self.pairs.remove(key)
+    }
+
+    /// The parameters as sent, in order, for building links.
+    #[must_use]
+    pub fn original(&self) -> &[(String, String)] {
+        &self.original
+    }
+
+    /// Rejects every parameter no one took.
+    ///
+    /// # Errors
+    /// 400 `invalid_filter` for an unknown `filter[…]`, `invalid_parameter` otherwise.
+    pub fn finish(&self) -> Result<(), ApiError> {
+        match self.pairs.keys().next() {
+            None => Ok(()),
+            Some(key) if key.starts_with("filter[") => Err(ApiError::bad_parameter(
+                "invalid_filter",
+                key,
+                format!("{key} is not a filter of this endpoint"),
+            )),
+            Some(key) => Err(ApiError::bad_parameter(
+                "invalid_parameter",
+                key,
+                format!("{key} is not a parameter of this endpoint"),
+            )),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        Self::parse(parts.uri.query().unwrap_or(""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_and_encoded_brackets_are_the_same_parameter() {
+        let mut params = QueryParams::parse("page%5Bsize%5D=5&filter[status]=pending").expect("valid");
+        assert_eq!(params.take("page[size]").as_deref(), Some("5"));
+        assert_eq!(params.take("filter[status]").as_deref(), Some("pending"));
+        assert!(params.finish().is_ok());
+    }
+
+    #[test]
+    fn leftovers_are_rejected_by_kind() {
+        let params = QueryParams::parse("filter[colour]=red").expect("valid");
+        assert_eq!(params.finish().map_err(|e| e.status()), Err(StatusCode::BAD_REQUEST));
+        let params = QueryParams::parse("fooBar=1").expect("valid");
+        assert!(params.finish().is_err());
+    }
+
+    #[test]
+    fn repeated_parameters_are_rejected() {
+        assert!(QueryParams::parse("include=a&include=b").is_err());
+    }
+}

@@ -1,0 +1,22 @@
+//! Answers for requests no handler takes: unknown paths (404) and wrong methods (405),
+//! both as JSON:API errors.
+
+use axum::http::header::{ALLOW, CONTENT_TYPE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::ApiError;
+
+/// 404 for any path without a route.
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("there is no resource at this path; the API lives under /v2")
+}
+
+/// Turns the router's bare 405 into a JSON:API error, keeping its `Allow` header.
+pub async fn method_not_allowed(response: Response) -> Response {
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED || response.headers().contains_key(CONTENT_TYPE) {
+        return response;
+    }
+    let allow = response.headers().get(ALLOW).cloned().unwrap_or(HeaderValue::from_static(""));
+    ApiError::method_not_allowed(allow).into_response()
+}

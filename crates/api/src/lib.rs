@@ -1,0 +1,146 @@
+//! Tidemark's HTTP API: the axum router, JSON:API documents and errors, authentication,
+//! rate limits and the OpenAPI document (api.md §1–§2).
+//!
+//! [`router`] builds the whole application from an [`AppState`]; the binary and the tests
+//! serve the very same router.
+
+mod auth;
+mod body;
+mod document;
+pub mod error;
+mod extract;
+mod fallback;
+mod health;
+mod negotiation;
+pub mod openapi;
+mod params;
+pub mod rate_limit;
+mod tracking_requests;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{HeaderName, Request};
+use axum::middleware::{from_fn, from_fn_with_state, map_response};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tidemark_domain::{CarrierMatrix, Clock, Limits};
+use tidemark_store::Store;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+use tracing::Span;
+
+pub use error::ApiError;
+pub use rate_limit::{RateLimitConfig, RateLimiter};
+
+/// Settings of the API layer; defaults are the contract's (api.md §1 "Limits").
+#[derive(Debug, Clone)]
+pub struct ApiConfig {
+    /// Field limits of tracking requests.
+    pub limits: Limits,
+    /// Largest request body, in bytes.
+    pub body_bytes: usize,
+    /// Page size when `page[size]` is absent.
+    pub page_size_default: u32,
+    /// Largest `page[size]`.
+    pub page_size_max: u32,
+    /// Per-account rate limits.
+    pub rate_limits: RateLimitConfig,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        Self {
+            limits: Limits::default(),
+            body_bytes: 64 * 1024,
+            page_size_default: 30,
+            page_size_max: 100,
+            rate_limits: RateLimitConfig::default(),
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// Known carriers.
+    pub carriers: Arc<CarrierMatrix>,
+    /// Settings.
+    pub config: Arc<ApiConfig>,
+    /// Per-account rate limits.
+    pub limiter: Arc<RateLimiter>,
+    /// Where "now" comes from.
+    pub clock: Arc<dyn Clock>,
+}
+
+impl AppState {
+    /// State over `store` with `config`.
+    #[must_use]
+    pub fn new(store: Arc<dyn Store>, carriers: Arc<CarrierMatrix>, config: ApiConfig, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            limiter: Arc::new(RateLimiter::new(config.rate_limits)),
+            store,
+            carriers,
+            config: Arc::new(config),
+            clock,
+        }
+    }
+}
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    tracing::error!("a handler panicked");
+    ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        "internal_error",
+        "an internal error occurred; it has been logged",
+        None,
+    )
+    .into_response()
+}
+
+fn request_span<B>(request: &Request<B>) -> Span {
+    let request_id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = %request.uri().path(),
+        request_id,
+        account = tracing::field::Empty,
+    )
+}
+
+/// The whole HTTP application.
+pub fn router(state: AppState) -> Router {
+    let authenticated = tracking_requests::routes()
+        .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
+        .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
+    Router::new()
+        .merge(authenticated)
+        .merge(health::routes())
+        .route("/v2/openapi.json", get(openapi::serve))
+        .fallback(fallback::not_found)
+        .layer(map_response(fallback::method_not_allowed))
+        .layer(from_fn(negotiation::check_accept))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_request(())
+                .on_response(|response: &Response, latency: Duration, _: &Span| {
+                    tracing::info!(status = response.status().as_u16(), latency_us = latency.as_micros(), "served");
+                }),
+        )
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .with_state(state)
+}

@@ -1,0 +1,116 @@
+//! The OpenAPI 3.1 document, generated from the handlers and served at `/v2/openapi.json`.
+//!
+//! Error answers every operation can give (401, 406, 429, 500, and for bodies 400, 413,
+//! 415) are added to each operation here once, instead of on every handler.
+
+use std::sync::LazyLock;
+
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::{Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Type};
+use utoipa::{Modify, OpenApi};
+
+use crate::{health, tracking_requests};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tidemark",
+        description = "Self-hosted ocean shipment tracking. JSON:API documents; authenticate with `Authorization: Token <key>`.",
+        license(name = "Apache-2.0", identifier = "Apache-2.0"),
+    ),
+    paths(
+        tracking_requests::create,
+        tracking_requests::list,
+        tracking_requests::show,
+        tracking_requests::update,
+        health::healthz,
+        health::readyz,
+    ),
+    components(schemas(crate::error::ErrorDocument)),
+    security(("api_key" = [])),
+    modifiers(&CommonResponses),
+)]
+struct ApiDoc;
+
+struct CommonResponses;
+
+fn error_response(description: &str, headers: &[(&str, &str)]) -> RefOr<Response> {
+    let mut builder = ResponseBuilder::new().description(description).content(
+        crate::document::JSON_API,
+        Content::new(Some(Ref::from_schema_name("ErrorDocument"))),
+    );
+    for (name, about) in headers {
+        let mut header = Header::new(ObjectBuilder::new().schema_type(Type::String));
+        header.description = Some((*about).to_owned());
+        builder = builder.header(*name, header);
+    }
+    RefOr::T(builder.build())
+}
+
+fn add(operation: &mut Operation, status: &str, response: RefOr<Response>) {
+    operation.responses.responses.entry(status.to_owned()).or_insert(response);
+}
+
+impl Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "Authorization",
+                "`Token <key>` (or `Bearer <key>`)",
+            ))),
+        );
+        let rate_limit_headers = [
+            ("Retry-After", "Seconds to wait"),
+            ("RateLimit-Limit", "Requests allowed per minute"),
+            ("RateLimit-Remaining", "Requests left"),
+            ("RateLimit-Reset", "Seconds until the limit is fully restored"),
+        ];
+        for (path, item) in &mut openapi.paths.paths {
+            let public = path == "/healthz" || path == "/readyz";
+            for operation in [&mut item.get, &mut item.post, &mut item.patch, &mut item.delete, &mut item.put]
+                .into_iter()
+                .flatten()
+            {
+                add(operation, "500", error_response("`internal_error`: an unexpected failure, logged.", &[]));
+                add(operation, "406", error_response("`not_acceptable`: Accept names JSON:API only with unsupported parameters.", &[]));
+                if public {
+                    continue;
+                }
+                add(operation, "400", error_response(
+                    "`malformed_json`, `invalid_parameter`, `invalid_filter` or `invalid_include`.",
+                    &[],
+                ));
+                add(operation, "401", error_response(
+                    "`unauthorized`: the API key is missing, malformed, unknown or revoked.",
+                    &[("WWW-Authenticate", "Token")],
+                ));
+                add(operation, "429", error_response("`rate_limited`: over this account's limit.", &rate_limit_headers));
+                if path.contains('{') {
+                    add(operation, "404", error_response("`not_found`: no such resource in this account.", &[]));
+                }
+                if operation.request_body.is_some() {
+                    add(operation, "413", error_response("`payload_too_large`: the body is over the limit.", &[]));
+                    add(operation, "415", error_response("`unsupported_media_type`.", &[]));
+                }
+            }
+        }
+    }
+}
+
+static DOCUMENT: LazyLock<String> = LazyLock::new(|| ApiDoc::openapi().to_pretty_json().unwrap_or_default());
+
+/// The OpenAPI document.
+#[must_use]
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// `GET /v2/openapi.json`.
+pub async fn serve() -> impl IntoResponse {
+    ([(CONTENT_TYPE, "application/json")], DOCUMENT.as_str())
+}

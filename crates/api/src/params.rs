@@ -1,0 +1,165 @@
+//! Query parameters every list shares (api.md §1 "Lists", "include"): pagination,
+//! comma-separated filters, time ranges and include paths.
+
+use tidemark_domain::Timestamp;
+use tidemark_store::{PageRequest, TimeRange};
+
+use crate::document::PageLinks;
+use crate::extract::QueryParams;
+use crate::{ApiConfig, ApiError};
+
+/// Reads `page[number]` and `page[size]`.
+///
+/// # Errors
+/// 400 with `source.parameter` for values that are not whole numbers in range.
+pub fn take_page(query: &mut QueryParams, config: &ApiConfig) -> Result<PageRequest, ApiError> {
+    let parse = |key: &str, value: Option<String>, default: u32, max: u32| -> Result<u32, ApiError> {
+        let Some(text) = value else { return Ok(default) };
+        text.parse::<u32>()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| {
+                ApiError::bad_parameter("invalid_parameter", key, format!("{key} must be a whole number from 1 to {max}"))
+            })
+    };
+    let number = parse("page[number]", query.take("page[number]"), 1, u32::MAX / 1000)?;
+    let size = parse("page[size]", query.take("page[size]"), config.page_size_default, config.page_size_max)?;
+    Ok(PageRequest { number, size })
+}
+
+/// Builds `links` for a page, keeping every other parameter of the request.
+#[must_use]
+pub fn page_links(path: &str, original: &[(String, String)], page: PageRequest, total: u64) -> PageLinks {
+    let last_page = u32::try_from(total.div_ceil(u64::from(page.size)).max(1)).unwrap_or(u32::MAX);
+    let link = |number: u32| {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        for (key, value) in original {
+            if key != "page[number]" && key != "page[size]" {
+                query.append_pair(key, value);
+            }
+        }
+        query.append_pair("page[number]", &number.to_string());
+        query.append_pair("page[size]", &page.size.to_string());
+        format!("{path}?{}", query.finish())
+    };
+    PageLinks {
+        self_: link(page.number),
+        first: link(1),
+        prev: (page.number > 1).then(|| link((page.number - 1).min(last_page))),
+        next: (page.number < last_page).then(|| link(page.number + 1)),
+        last: link(last_page),
+    }
+}
+
+/// Reads a comma-separated filter whose values `parse` accepts.
+///
+/// # Errors
+/// 400 `invalid_filter` naming the first value that does not parse.
+pub fn take_list<T>(
+    query: &mut QueryParams,
+    key: &str,
+    expected: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, ApiError> {
+    let Some(text) = query.take(key) else { return Ok(Vec::new()) };
+    text.split(',')
+        .map(|value| {
+            parse(value.trim()).ok_or_else(|| {
+                ApiError::bad_parameter("invalid_filter", key, format!("{value:?} is not valid for {key}: expected {expected}"))
+            })
+        })
+        .collect()
+}
+
+/// Reads `filter[NAME][start]` and `filter[NAME][end]` (RFC 3339).
+///
+/// # Errors
+/// 400 `invalid_filter` for a value that is not RFC 3339.
+pub fn take_range(query: &mut QueryParams, name: &str) -> Result<TimeRange, ApiError> {
+    let mut bound = |edge: &str| -> Result<Option<Timestamp>, ApiError> {
+        let key = format!("filter[{name}][{edge}]");
+        query
+            .take(&key)
+            .map(|text| {
+                Timestamp::parse_rfc3339(text.trim()).map_err(|_| {
+                    ApiError::bad_parameter(
+                        "invalid_filter",
+                        &key,
+                        format!("{key} must be an RFC 3339 time such as 2026-01-31T00:00:00Z"),
+                    )
+                })
+            })
+            .transpose()
+    };
+    Ok(TimeRange {
+        start: bound("start")?,
+        end: bound("end")?,
+    })
+}
+
+/// Reads `include`, accepting only the paths this resource has.
+///
+/// # Errors
+/// 400 `invalid_include` for any other path.
+pub fn take_include(query: &mut QueryParams, allowed: &[&str]) -> Result<Option<Vec<String>>, ApiError> {
+    let Some(text) = query.take("include") else { return Ok(None) };
+    let mut paths = Vec::new();
+    for path in text.split(',').map(str::trim).filter(|path| !path.is_empty()) {
+        if !allowed.contains(&path) {
+            let detail = if allowed.is_empty() {
+                "this endpoint has no relationships to include".to_owned()
+            } else {
+                format!("{path:?} cannot be included here; choose from {}", allowed.join(", "))
+            };
+            return Err(ApiError::bad_parameter("invalid_include", "include", detail));
+        }
+        if !paths.iter().any(|p| p == path) {
+            paths.push(path.to_owned());
+        }
+    }
+    Ok(Some(paths))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(number: u32, size: u32) -> PageRequest {
+        PageRequest { number, size }
+    }
+
+    #[test]
+    fn links_keep_filters_and_stop_at_the_ends() {
+        let original = vec![("filter[status]".to_owned(), "pending".to_owned()), ("page[number]".to_owned(), "2".to_owned())];
+        let links = page_links("/v2/tracking_requests", &original, page(2, 10), 25);
+        assert_eq!(links.self_, "/v2/tracking_requests?filter%5Bstatus%5D=pending&page%5Bnumber%5D=2&page%5Bsize%5D=10");
+        assert!(links.prev.is_some_and(|l| l.contains("page%5Bnumber%5D=1")));
+        assert!(links.next.is_some_and(|l| l.contains("page%5Bnumber%5D=3")));
+        assert!(links.last.contains("page%5Bnumber%5D=3"));
+
+        let last = page_links("/x", &[], page(3, 10), 25);
+        assert!(last.next.is_none());
+        let first = page_links("/x", &[], page(1, 10), 0);
+        assert!(first.prev.is_none() && first.next.is_none());
+        assert!(first.last.contains("page%5Bnumber%5D=1"));
+    }
+
+    #[test]
+    fn page_values_are_checked() {
+        let config = ApiConfig::default();
+        for bad in ["page[size]=0", "page[size]=101", "page[size]=x", "page[number]=0", "page[number]=-1"] {
+            let mut query = QueryParams::parse(bad).expect("parses");
+            assert!(take_page(&mut query, &config).is_err(), "{bad}");
+        }
+        let mut query = QueryParams::parse("page[size]=100&page[number]=3").expect("parses");
+        assert_eq!(take_page(&mut query, &config).ok(), Some(page(3, 100)));
+    }
+
+    #[test]
+    fn includes_are_checked_against_the_resource() {
+        let mut query = QueryParams::parse("include=tracked_object,tracked_object").expect("parses");
+        assert_eq!(take_include(&mut query, &["tracked_object"]).ok(), Some(Some(vec!["tracked_object".to_owned()])));
+        let mut query = QueryParams::parse("include=account").expect("parses");
+        assert!(take_include(&mut query, &["tracked_object"]).is_err());
+    }
+}

@@ -1,0 +1,231 @@
+//! Per-account rate limits (api.md §1 "Rate limits"): one bucket per account and class,
+//! `Retry-After` on 429 and `RateLimit-*` headers on every limited answer.
+//!
+//! Buckets live in this process's memory (GCRA via `governor`); several API processes
+//! each enforce the limit on their own share of traffic.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::Response;
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::StateInformationMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter as Gcra};
+use tidemark_domain::AccountId;
+
+use crate::auth::Caller;
+use crate::{ApiError, AppState};
+
+/// The buckets an endpoint can draw from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateClass {
+    /// `POST /v2/tracking_requests`.
+    Create,
+    /// `POST /v2/tracking_requests/infer_number`.
+    Infer,
+    /// Every other authenticated endpoint.
+    Default,
+}
+
+impl RateClass {
+    /// The class of a route, by method and route pattern.
+    #[must_use]
+    pub fn of(method: &Method, route: &str) -> Self {
+        match (method, route) {
+            (&Method::POST, "/v2/tracking_requests") => Self::Create,
+            (&Method::POST, "/v2/tracking_requests/infer_number") => Self::Infer,
+            _ => Self::Default,
+        }
+    }
+}
+
+/// Requests per minute per account for each class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimitConfig {
+    /// Creates of tracking requests.
+    pub create_per_minute: NonZeroU32,
+    /// Infer-number calls.
+    pub infer_per_minute: NonZeroU32,
+    /// Everything else.
+    pub default_per_minute: NonZeroU32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self {
+            create_per_minute: NonZeroU32::new(100).unwrap_or(NonZeroU32::MIN),
+            infer_per_minute: NonZeroU32::new(200).unwrap_or(NonZeroU32::MIN),
+            default_per_minute: NonZeroU32::new(1200).unwrap_or(NonZeroU32::MIN),
+        }
+    }
+}
+
+type Bucket<C> = Gcra<AccountId, DefaultKeyedStateStore<AccountId>, C, StateInformationMiddleware>;
+
+/// The outcome of drawing one request from a bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// Whether the request may proceed.
+    pub allowed: bool,
+    /// The bucket's size.
+    pub limit: u32,
+    /// Requests left right now.
+    pub remaining: u32,
+    /// Seconds until the bucket is full again.
+    pub reset_secs: u64,
+    /// Seconds to wait before the next request can pass (0 when allowed).
+    pub retry_after_secs: u64,
+}
+
+/// The per-account limiter for every class.
+#[derive(Debug)]
+pub struct RateLimiter<C: Clock = DefaultClock> {
+    clock: C,
+    create: (u32, Bucket<C>),
+    infer: (u32, Bucket<C>),
+    default: (u32, Bucket<C>),
+}
+
+fn ceil_secs(duration: Duration) -> u64 {
+    duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
+}
+
+impl RateLimiter<DefaultClock> {
+    /// A limiter on the system clock.
+    #[must_use]
+    pub fn new(config: RateLimitConfig) -> Self {
+        Self::with_clock(config, DefaultClock::default())
+    }
+}
+
+impl<C: Clock + Clone> RateLimiter<C> {
+    /// A limiter on `clock` (tests drive a fake one).
+    #[must_use]
+    pub fn with_clock(config: RateLimitConfig, clock: C) -> Self {
+        let bucket = |per_minute: NonZeroU32| {
+            let limiter = Gcra::dashmap_with_clock(Quota::per_minute(per_minute), clock.clone())
+                .with_middleware::<StateInformationMiddleware>();
+            (per_minute.get(), limiter)
+        };
+        Self {
+            create: bucket(config.create_per_minute),
+            infer: bucket(config.infer_per_minute),
+            default: bucket(config.default_per_minute),
+            clock,
+        }
+    }
+
+    /// Draws one request of `class` for `account`.
+    pub fn check(&self, class: RateClass, account: AccountId) -> Decision {
+        let (limit, bucket) = match class {
+            RateClass::Create => &self.create,
+            RateClass::Infer => &self.infer,
+            RateClass::Default => &self.default,
+        };
+        let per_request = Duration::from_secs(60) / *limit;
+        match bucket.check_key(&account) {
+            Ok(state) => {
+                let remaining = state.remaining_burst_capacity();
+                Decision {
+                    allowed: true,
+                    limit: *limit,
+                    remaining,
+                    reset_secs: ceil_secs(per_request * (*limit - remaining)),
+                    retry_after_secs: 0,
+                }
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(self.clock.now());
+                Decision {
+                    allowed: false,
+                    limit: *limit,
+                    remaining: 0,
+                    reset_secs: ceil_secs(per_request * *limit),
+                    retry_after_secs: ceil_secs(wait).max(1),
+                }
+            }
+        }
+    }
+}
+
+fn headers(decision: Decision) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    for (name, value) in [
+        ("ratelimit-limit", u64::from(decision.limit)),
+        ("ratelimit-remaining", u64::from(decision.remaining)),
+        ("ratelimit-reset", decision.reset_secs),
+    ] {
+        headers.insert(HeaderName::from_static(name), HeaderValue::from(value));
+    }
+    headers
+}
+
+/// Middleware (after authentication): charges the caller's bucket for this route.
+pub async fn limit(State(state): State<AppState>, request: Request, next: Next) -> Result<Response, ApiError> {
+    let Some(caller) = request.extensions().get::<Caller>().copied() else {
+        return Ok(next.run(request).await);
+    };
+    let route = request.extensions().get::<MatchedPath>().map_or("", MatchedPath::as_str);
+    let class = RateClass::of(request.method(), route);
+    let decision = state.limiter.check(class, caller.account_id);
+    if !decision.allowed {
+        return Err(ApiError::rate_limited(decision.retry_after_secs, headers(decision)));
+    }
+    let mut response = next.run(request).await;
+    response.headers_mut().extend(headers(decision));
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use governor::clock::FakeRelativeClock;
+
+    fn config(per_minute: u32) -> RateLimitConfig {
+        let n = NonZeroU32::new(per_minute).expect("non-zero");
+        RateLimitConfig {
+            create_per_minute: n,
+            infer_per_minute: n,
+            default_per_minute: n,
+        }
+    }
+
+    #[test]
+    fn a_bucket_empties_and_refills_with_the_clock() {
+        let clock = FakeRelativeClock::default();
+        let limiter = RateLimiter::with_clock(config(2), clock.clone());
+        let account = AccountId::new();
+        let first = limiter.check(RateClass::Create, account);
+        assert_eq!((first.allowed, first.remaining), (true, 1));
+        assert!(limiter.check(RateClass::Create, account).allowed);
+        let refused = limiter.check(RateClass::Create, account);
+        assert!(!refused.allowed);
+        assert_eq!(refused.retry_after_secs, 30, "one request per 30 s at 2/min");
+
+        clock.advance(Duration::from_secs(30));
+        assert!(limiter.check(RateClass::Create, account).allowed);
+        assert!(!limiter.check(RateClass::Create, account).allowed);
+    }
+
+    #[test]
+    fn buckets_are_separate_per_account_and_class() {
+        let limiter = RateLimiter::with_clock(config(1), FakeRelativeClock::default());
+        let (a, b) = (AccountId::new(), AccountId::new());
+        assert!(limiter.check(RateClass::Create, a).allowed);
+        assert!(!limiter.check(RateClass::Create, a).allowed);
+        assert!(limiter.check(RateClass::Create, b).allowed);
+        assert!(limiter.check(RateClass::Default, a).allowed);
+        assert!(limiter.check(RateClass::Infer, a).allowed);
+    }
+
+    #[test]
+    fn routes_map_to_their_classes() {
+        assert_eq!(RateClass::of(&Method::POST, "/v2/tracking_requests"), RateClass::Create);
+        assert_eq!(RateClass::of(&Method::GET, "/v2/tracking_requests"), RateClass::Default);
+        assert_eq!(RateClass::of(&Method::POST, "/v2/tracking_requests/infer_number"), RateClass::Infer);
+    }
+}

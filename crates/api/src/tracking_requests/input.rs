@@ -1,0 +1,121 @@
+//! Parsing create and update bodies of tracking requests (api.md §2).
+
+use axum::http::StatusCode;
+use serde_json::Value;
+use tidemark_domain::{
+    CarrierMatrix, FieldError, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
+    TrackingRequestPatch, ValidationCode,
+};
+
+use super::view::{self, TYPE};
+use crate::body::{self, Attributes, Problem};
+use crate::error::ErrorSource;
+use crate::{ApiError, error};
+
+/// Attributes that are shown but never written after creation.
+const READ_ONLY: [&str; 9] = [
+    "request_number",
+    "request_type",
+    "scac",
+    "status",
+    "failed_reason",
+    "is_retrying",
+    "retry_count",
+    "created_at",
+    "updated_at",
+];
+
+fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiError {
+    for field_error in field_errors {
+        let pointer = error::field_pointer(&field_error.field);
+        let attribute = format!("/data/attributes/{}", field_error.field.attribute());
+        // A field whose JSON type was already wrong is reported once, for that.
+        if !problems.iter().any(|(p, _, _)| p == &attribute || p.starts_with(&format!("{attribute}/"))) {
+            problems.push((pointer, field_error.code, field_error.detail));
+        }
+    }
+    ApiError::unprocessable(problems)
+}
+
+/// Parses and validates the body of `POST /v2/tracking_requests`.
+///
+/// # Errors
+/// 400, 403, 409 or 422 as api.md §2 lists them.
+pub fn create(document: &Value, carriers: &CarrierMatrix, limits: &Limits) -> Result<NewTrackingRequest, ApiError> {
+    let data = body::data(document)?;
+    body::check_type(data, TYPE)?;
+    if data.contains_key("id") {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "client_id_not_allowed",
+            "ids are assigned by Tidemark; omit data.id",
+            Some(ErrorSource::Pointer("/data/id".into())),
+        ));
+    }
+    let mut attributes = Attributes::of(data);
+    let draft = TrackingRequestDraft {
+        request_type: attributes.string("request_type"),
+        request_number: attributes.string("request_number"),
+        scac: attributes.string("scac"),
+        auto_detect_scac: attributes.boolean("auto_detect_vocc_scac").unwrap_or(false),
+        ref_numbers: attributes.strings("ref_numbers").unwrap_or_default(),
+        shipment_tags: attributes.strings("shipment_tags").unwrap_or_default(),
+    };
+    attributes.reject_unknown();
+    let mut problems = attributes.problems;
+    body::reject_relationships(data, &mut problems);
+    match NewTrackingRequest::validate(draft, carriers, limits) {
+        Ok(new) if problems.is_empty() => Ok(new),
+        Ok(_) => Err(ApiError::unprocessable(problems)),
+        Err(field_errors) => Err(merge(problems, field_errors)),
+    }
+}
+
+/// Parses and validates the body of `PATCH /v2/tracking_requests/{id}` against the
+/// request as it stands.
+///
+/// # Errors
+/// 400, 409 or 422 (`immutable` for attributes that cannot change).
+pub fn update(document: &Value, current: &TrackingRequest, limits: &Limits) -> Result<TrackingRequestPatch, ApiError> {
+    let data = body::data(document)?;
+    body::check_type(data, TYPE)?;
+    match data.get("id") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(id)) if *id == current.id.to_string() => {}
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "id_mismatch",
+                "data.id must be the id in the path",
+                Some(ErrorSource::Pointer("/data/id".into())),
+            ));
+        }
+    }
+    let mut attributes = Attributes::of(data);
+    let shown = serde_json::to_value(view::attributes(current)).unwrap_or(Value::Null);
+    let mut immutable = Vec::new();
+    for key in READ_ONLY {
+        if let Some(given) = attributes.raw(key)
+            && shown.get(key) != Some(given)
+        {
+            immutable.push((
+                format!("/data/attributes/{key}"),
+                ValidationCode::Immutable,
+                format!("{key} cannot be changed after creation"),
+            ));
+        }
+    }
+    let patch = TrackingRequestPatch {
+        ref_numbers: attributes.strings("ref_numbers"),
+        shipment_tags: attributes.strings("shipment_tags"),
+    };
+    attributes.reject_unknown();
+    let mut problems = immutable;
+    problems.append(&mut attributes.problems);
+    body::reject_relationships(data, &mut problems);
+    match patch.validate(limits) {
+        Ok(patch) if problems.is_empty() => Ok(patch),
+        Ok(_) => Err(ApiError::unprocessable(problems)),
+        Err(field_errors) => Err(merge(problems, field_errors)),
+    }
+}

@@ -1,0 +1,208 @@
+//! `/v2/tracking_requests`: create, list, read and update tracking requests (api.md §2).
+
+mod input;
+pub mod view;
+
+use axum::Router;
+use axum::extract::{OriginalUri, Path, State};
+use axum::routing::get;
+use tidemark_domain::{RequestStatus, RequestType, Scac, TrackingRequest, TrackingRequestId};
+use tidemark_store::TrackingRequestFilter;
+
+use crate::auth::Caller;
+use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::extract::{JsonBody, QueryParams};
+use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::{ApiError, AppState};
+use view::TrackingRequestResource;
+
+/// Relationships a tracking request can include.
+const INCLUDES: &[&str] = &["tracked_object"];
+
+/// The routes of this resource.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/tracking_requests", get(list).post(create))
+        .route("/v2/tracking_requests/{id}", get(show).patch(update))
+        .route("/v2/tracking_request/{id}", get(show))
+}
+
+fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
+    TrackingRequestId::parse(id).ok_or_else(|| ApiError::not_found("no tracking request has this id"))
+}
+
+fn self_link(uri: &OriginalUri) -> SelfLink {
+    SelfLink {
+        self_: uri.0.path_and_query().map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
+    }
+}
+
+/// The `included` member: present (possibly empty) whenever `include` was given.
+/// Shipments are not tracked yet, so there is nothing to include.
+fn included(include: Option<&Vec<String>>, _requests: &[&TrackingRequest]) -> Option<Vec<serde_json::Value>> {
+    include.map(|_| Vec::new())
+}
+
+/// Create a tracking request.
+///
+/// Answers at once with the new request, `pending`; the lookup with the carrier happens
+/// in the background.
+#[utoipa::path(
+    post,
+    path = "/v2/tracking_requests",
+    tag = "Tracking requests",
+    request_body(content = view::CreateTrackingRequestDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 201, description = "Created, status `pending`.", body = Document<TrackingRequestResource>,
+            content_type = "application/vnd.api+json",
+            headers(("Location" = String, description = "The new request's URL"))),
+        (status = 403, description = "`client_id_not_allowed`: the body carried `data.id`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`type_mismatch`: `data.type` is not `tracking_request`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    query: QueryParams,
+    JsonBody(document): JsonBody,
+) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
+    query.finish()?;
+    let new = input::create(&document, &state.carriers, &state.config.limits)?;
+    let request = TrackingRequest::open(caller.account_id, new, state.clock.now());
+    state.store.insert_tracking_request(&request).await?;
+    let location = view::path(request.id);
+    Ok(JsonApi::created(
+        location.clone(),
+        Document {
+            data: view::resource(&request),
+            included: None,
+            links: SelfLink { self_: location },
+        },
+    ))
+}
+
+/// List tracking requests, newest first.
+#[utoipa::path(
+    get,
+    path = "/v2/tracking_requests",
+    tag = "Tracking requests",
+    params(
+        ("page[number]" = Option<u32>, Query, minimum = 1, description = "Page, from 1"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("include" = Option<String>, Query, description = "`tracked_object`"),
+        ("filter[status]" = Option<String>, Query, description = "Comma-separated statuses"),
+        ("filter[scac]" = Option<String>, Query, description = "Comma-separated SCACs"),
+        ("filter[request_type]" = Option<String>, Query, description = "Comma-separated request types"),
+        ("filter[request_number]" = Option<String>, Query, description = "A request number (matched normalized)"),
+        ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
+        ("filter[created_at][end]" = Option<String>, Query, format = DateTime, description = "Created at or before"),
+        ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
+        ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
+    ),
+    responses(
+        (status = 200, description = "A page of tracking requests.", body = ListDocument<TrackingRequestResource>, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<TrackingRequestResource>>, ApiError> {
+    let page = take_page(&mut query, &state.config)?;
+    let include = take_include(&mut query, INCLUDES)?;
+    let filter = TrackingRequestFilter {
+        status: take_list(&mut query, "filter[status]", "pending, awaiting_manifest, created, failed or tracking_stopped", RequestStatus::parse)?,
+        scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| Scac::parse(text).ok())?,
+        request_type: take_list(&mut query, "filter[request_type]", "bill_of_lading, booking_number or container", RequestType::parse)?,
+        request_number: query.take("filter[request_number]").map(|number| {
+            number.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_uppercase).collect()
+        }),
+        created_at: take_range(&mut query, "created_at")?,
+        updated_at: take_range(&mut query, "updated_at")?,
+    };
+    query.finish()?;
+    let result = state.store.list_tracking_requests(caller.account_id, &filter, page).await?;
+    let requests: Vec<&TrackingRequest> = result.items.iter().collect();
+    Ok(JsonApi::ok(ListDocument {
+        data: result.items.iter().map(view::resource).collect(),
+        included: included(include.as_ref(), &requests),
+        links: page_links("/v2/tracking_requests", query.original(), page, result.total),
+        meta: ListMeta {
+            size: page.size,
+            total: result.total,
+        },
+    }))
+}
+
+/// Get one tracking request (also at `/v2/tracking_request/{id}`).
+#[utoipa::path(
+    get,
+    path = "/v2/tracking_requests/{id}",
+    tag = "Tracking requests",
+    params(
+        ("id" = String, Path, description = "The tracking request's id"),
+        ("include" = Option<String>, Query, description = "`tracked_object`"),
+    ),
+    responses(
+        (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    uri: OriginalUri,
+    mut query: QueryParams,
+) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
+    let include = take_include(&mut query, INCLUDES)?;
+    query.finish()?;
+    let id = parse_id(&id)?;
+    let request = state
+        .store
+        .tracking_request(caller.account_id, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no tracking request has this id"))?;
+    Ok(JsonApi::ok(Document {
+        data: view::resource(&request),
+        included: included(include.as_ref(), &[&request]),
+        links: self_link(&uri),
+    }))
+}
+
+/// Update a tracking request's `ref_numbers` and `shipment_tags`.
+#[utoipa::path(
+    patch,
+    path = "/v2/tracking_requests/{id}",
+    tag = "Tracking requests",
+    params(("id" = String, Path, description = "The tracking request's id")),
+    request_body(content = view::UpdateTrackingRequestDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`type_mismatch` or `id_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed, or `immutable`: the attribute cannot change.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+    JsonBody(document): JsonBody,
+) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
+    query.finish()?;
+    let id = parse_id(&id)?;
+    let not_found = || ApiError::not_found("no tracking request has this id");
+    let current = state.store.tracking_request(caller.account_id, id).await?.ok_or_else(not_found)?;
+    let patch = input::update(&document, &current, &state.config.limits)?;
+    let updated = state
+        .store
+        .update_tracking_request(caller.account_id, id, &patch, state.clock.now())
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(JsonApi::ok(Document {
+        data: view::resource(&updated),
+        included: None,
+        links: SelfLink { self_: view::path(id) },
+    }))
+}

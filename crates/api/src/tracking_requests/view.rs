@@ -1,0 +1,268 @@
+//! How a tracking request looks on the wire (api.md §2), and the documented request bodies.
+
+use serde::Serialize;
+use tidemark_domain::{FailedReason, RequestStatus, RequestType, TrackingRequest, TrackingRequestId};
+use utoipa::ToSchema;
+
+use crate::document::{ResourceIdentifier, SelfLink, ToOne};
+
+/// The JSON:API type of a tracking request.
+pub const TYPE: &str = "tracking_request";
+
+/// The kind of number.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestTypeView {
+    /// A master bill of lading.
+    BillOfLading,
+    /// A booking number.
+    BookingNumber,
+    /// A container number.
+    Container,
+}
+
+impl From<RequestType> for RequestTypeView {
+    fn from(value: RequestType) -> Self {
+        match value {
+            RequestType::BillOfLading => Self::BillOfLading,
+            RequestType::BookingNumber => Self::BookingNumber,
+            RequestType::Container => Self::Container,
+        }
+    }
+}
+
+/// Where the request stands.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusView {
+    /// Accepted, not yet looked up.
+    Pending,
+    /// Unknown to the carrier so far; checked again.
+    AwaitingManifest,
+    /// Found and tracked.
+    Created,
+    /// Given up.
+    Failed,
+    /// Tracking stopped.
+    TrackingStopped,
+}
+
+impl From<RequestStatus> for StatusView {
+    fn from(value: RequestStatus) -> Self {
+        match value {
+            RequestStatus::Pending => Self::Pending,
+            RequestStatus::AwaitingManifest => Self::AwaitingManifest,
+            RequestStatus::Created => Self::Created,
+            RequestStatus::Failed => Self::Failed,
+            RequestStatus::TrackingStopped => Self::TrackingStopped,
+        }
+    }
+}
+
+/// Why a request failed, or the temporary reason while retrying.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FailedReasonView {
+    BookingCancelled,
+    Duplicate,
+    Expired,
+    InternalProcessingError,
+    InvalidNumber,
+    NotFound,
+    RetriesExhausted,
+    ShippingLineUnreachable,
+    UnrecognizedResponse,
+    DataUnavailable,
+    ScacAutoDetectFailed,
+}
+
+impl From<FailedReason> for FailedReasonView {
+    fn from(value: FailedReason) -> Self {
+        match value {
+            FailedReason::BookingCancelled => Self::BookingCancelled,
+            FailedReason::Duplicate => Self::Duplicate,
+            FailedReason::Expired => Self::Expired,
+            FailedReason::InternalProcessingError => Self::InternalProcessingError,
+            FailedReason::InvalidNumber => Self::InvalidNumber,
+            FailedReason::NotFound => Self::NotFound,
+            FailedReason::RetriesExhausted => Self::RetriesExhausted,
+            FailedReason::ShippingLineUnreachable => Self::ShippingLineUnreachable,
+            FailedReason::UnrecognizedResponse => Self::UnrecognizedResponse,
+            FailedReason::DataUnavailable => Self::DataUnavailable,
+            FailedReason::ScacAutoDetectFailed => Self::ScacAutoDetectFailed,
+        }
+    }
+}
+
+/// A tracking request's attributes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TrackingRequestAttributes {
+    /// The number as submitted, trimmed.
+    pub request_number: String,
+    /// What kind of number it is.
+    pub request_type: RequestTypeView,
+    /// The carrier's canonical SCAC; null while auto-detection is pending.
+    pub scac: Option<String>,
+    /// The client's reference numbers.
+    pub ref_numbers: Vec<String>,
+    /// Tags copied onto the shipment.
+    pub shipment_tags: Vec<String>,
+    /// Where the request stands.
+    pub status: StatusView,
+    /// Why it failed, or the temporary reason while retrying.
+    pub failed_reason: Option<FailedReasonView>,
+    /// Inside an automatic retry cycle.
+    pub is_retrying: bool,
+    /// Lookup attempts retried; null when never retried.
+    pub retry_count: Option<u32>,
+    /// When it was created (RFC 3339, UTC).
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// When it last changed (RFC 3339, UTC).
+    #[schema(format = DateTime)]
+    pub updated_at: String,
+}
+
+/// A tracking request's relationships.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TrackingRequestRelationships {
+    /// The shipment, once the request succeeded.
+    pub tracked_object: ToOne,
+}
+
+/// A `tracking_request` resource.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TrackingRequest)]
+pub struct TrackingRequestResource {
+    /// Its id (a UUID).
+    #[schema(format = Uuid)]
+    pub id: String,
+    /// Always `tracking_request`.
+    #[serde(rename = "type")]
+    #[schema(pattern = "^tracking_request$")]
+    pub type_: &'static str,
+    /// Its attributes.
+    pub attributes: TrackingRequestAttributes,
+    /// Its relationships.
+    pub relationships: TrackingRequestRelationships,
+    /// Its own link.
+    pub links: SelfLink,
+}
+
+/// Where a tracking request lives.
+#[must_use]
+pub fn path(id: TrackingRequestId) -> String {
+    format!("/v2/tracking_requests/{id}")
+}
+
+/// The attributes of `request`.
+#[must_use]
+pub fn attributes(request: &TrackingRequest) -> TrackingRequestAttributes {
+    TrackingRequestAttributes {
+        request_number: request.request_number.as_str().to_owned(),
+        request_type: request.request_type.into(),
+        scac: request.scac.map(|scac| scac.to_string()),
+        ref_numbers: request.ref_numbers.clone(),
+        shipment_tags: request.shipment_tags.clone(),
+        status: request.status.into(),
+        failed_reason: request.failed_reason.map(Into::into),
+        is_retrying: request.is_retrying,
+        retry_count: request.retry_count,
+        created_at: request.created_at.to_string(),
+        updated_at: request.updated_at.to_string(),
+    }
+}
+
+/// `request` as a resource object.
+#[must_use]
+pub fn resource(request: &TrackingRequest) -> TrackingRequestResource {
+    TrackingRequestResource {
+        id: request.id.to_string(),
+        type_: TYPE,
+        attributes: attributes(request),
+        relationships: TrackingRequestRelationships {
+            tracked_object: ToOne {
+                data: request.tracked_object.map(|id| ResourceIdentifier {
+                    id: id.to_string(),
+                    type_: "shipment".to_owned(),
+                }),
+            },
+        },
+        links: SelfLink { self_: path(request.id) },
+    }
+}
+
+/// The attributes a client sends to create a tracking request.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "describes the request body in the OpenAPI document; bodies are parsed field by field")]
+pub struct CreateTrackingRequestAttributes {
+    /// `bill_of_lading`, `booking_number` or `container`.
+    request_type: RequestTypeView,
+    /// The number, 1 to 64 characters: letters, digits, spaces and `- / . _`.
+    #[schema(min_length = 1, max_length = 64)]
+    request_number: String,
+    /// The carrier's SCAC (or an alternative SCAC); required unless `auto_detect_vocc_scac` is true.
+    #[schema(min_length = 4, max_length = 4)]
+    scac: Option<String>,
+    /// Infer the carrier from the number instead of giving `scac`.
+    auto_detect_vocc_scac: Option<bool>,
+    /// Up to 50 reference numbers of up to 128 characters.
+    #[schema(max_items = 50)]
+    ref_numbers: Option<Vec<String>>,
+    /// Up to 50 tags of up to 128 characters, copied onto the shipment.
+    #[schema(max_items = 50)]
+    shipment_tags: Option<Vec<String>>,
+}
+
+/// The resource object of a create request.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+pub struct CreateTrackingRequestData {
+    /// Must be `tracking_request`.
+    #[schema(rename = "type", pattern = "^tracking_request$")]
+    type_: String,
+    /// The request.
+    attributes: CreateTrackingRequestAttributes,
+}
+
+/// The body of `POST /v2/tracking_requests`.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+pub struct CreateTrackingRequestDocument {
+    /// The new request.
+    data: CreateTrackingRequestData,
+}
+
+/// The editable attributes of a tracking request.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+pub struct UpdateTrackingRequestAttributes {
+    /// Replaces the reference numbers.
+    #[schema(max_items = 50)]
+    ref_numbers: Option<Vec<String>>,
+    /// Replaces the shipment tags.
+    #[schema(max_items = 50)]
+    shipment_tags: Option<Vec<String>>,
+}
+
+/// The resource object of an update.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+pub struct UpdateTrackingRequestData {
+    /// Must be `tracking_request`.
+    #[schema(rename = "type", pattern = "^tracking_request$")]
+    type_: String,
+    /// If given, must be the id in the path.
+    #[schema(format = Uuid)]
+    id: Option<String>,
+    /// The changes.
+    attributes: UpdateTrackingRequestAttributes,
+}
+
+/// The body of `PATCH /v2/tracking_requests/{id}`.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+pub struct UpdateTrackingRequestDocument {
+    /// The changes.
+    data: UpdateTrackingRequestData,
+}
