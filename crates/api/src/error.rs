@@ -140,14 +140,20 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, "not_found", detail, None)
     }
 
-    /// 405 with the methods the path allows.
+    /// 405; `allow` lists the methods the path takes when known (the router adds the
+    /// header itself otherwise).
     #[must_use]
-    pub fn method_not_allowed(allow: HeaderValue) -> Self {
-        let detail = format!(
-            "this path does not accept the method; allowed: {}",
-            allow.to_str().unwrap_or_default()
+    pub fn method_not_allowed(allow: Option<HeaderValue>) -> Self {
+        let error = Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "this path does not accept this method; the Allow header lists those it does",
+            None,
         );
-        Self::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", detail, None).with_header(ALLOW, allow)
+        match allow {
+            Some(allow) => error.with_header(ALLOW, allow),
+            None => error,
+        }
     }
 
     /// 429 with `Retry-After` in whole seconds (at least 1).

@@ -1,0 +1,93 @@
+//! The command line: `serve`, `migrate`, `accounts`, `keys` and `openapi`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Tidemark: self-hosted ocean shipment tracking.
+#[derive(Debug, Parser)]
+#[command(name = "tidemark", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Settings file (default: ./tidemark.toml if present).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Database: sqlite://PATH or postgres://USER@HOST/DB.
+    #[arg(long, global = true, env = "TIDEMARK_DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the API (creates the database and a first account on first start).
+    Serve(ServeArgs),
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Manage accounts.
+    #[command(subcommand)]
+    Accounts(AccountsCommand),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+/// Options of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, env = "TIDEMARK_LISTEN", value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+}
+
+/// `accounts …`
+#[derive(Debug, Subcommand)]
+pub enum AccountsCommand {
+    /// Create an account.
+    Create {
+        /// Its unique name.
+        name: String,
+    },
+    /// List accounts.
+    List,
+}
+
+/// `keys …`
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create an API key and print it alone on stdout (the account is created if missing).
+    Create {
+        /// The account's name or id.
+        #[arg(long, value_name = "NAME_OR_ID")]
+        account: String,
+    },
+    /// List keys (prefix, account, created, revoked); never the keys themselves.
+    List {
+        /// Only this account's keys (name or id).
+        #[arg(long, value_name = "NAME_OR_ID")]
+        account: Option<String>,
+    },
+    /// Revoke a key, effective immediately.
+    Revoke {
+        /// The key's prefix (as `keys list` shows it) or the whole key.
+        key: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

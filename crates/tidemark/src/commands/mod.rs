@@ -1,0 +1,36 @@
+//! One module per command group.
+
+pub mod accounts;
+pub mod keys;
+pub mod serve;
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use tidemark_store::Store;
+
+use crate::config::Config;
+use crate::output;
+
+/// Opens the configured database (migrating it when configured to).
+async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
+    tidemark_store::connect(&config.connect_options())
+        .await
+        .with_context(|| format!("cannot open the database {}", config.database_url.redacted()))
+}
+
+/// `tidemark migrate`.
+pub async fn migrate(config: &Config) -> anyhow::Result<()> {
+    tidemark_store::migrate(&config.connect_options())
+        .await
+        .with_context(|| format!("cannot migrate {}", config.database_url.redacted()))?;
+    tracing::info!(database = %config.database_url.redacted(), "migrations applied");
+    Ok(())
+}
+
+/// `tidemark openapi`.
+pub fn openapi() -> anyhow::Result<()> {
+    let document = tidemark_api::openapi::document().to_pretty_json()?;
+    output::line(document)?;
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! Tidemark's settings, typed and layered: built-in defaults, then `tidemark.toml` (or
+//! `--config`), then `TIDEMARK_*` environment variables (`__` separates sections, e.g.
+//! `TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE`), then command-line flags.
+//! `config/tidemark.example.toml` documents every setting.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::path::Path;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+use tidemark_api::{ApiConfig, RateLimitConfig};
+use tidemark_domain::Limits;
+use tidemark_store::ConnectOptions;
+use tidemark_store::sqlite::Synchronous;
+
+/// A database URL; `Debug` hides any password in it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct DatabaseUrl(pub String);
+
+impl DatabaseUrl {
+    /// The URL with any password replaced by `***`, for logs.
+    #[must_use]
+    pub fn redacted(&self) -> String {
+        let url = &self.0;
+        let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+            return url.clone();
+        };
+        let rest = &url[scheme_end..];
+        let authority_end = rest.find('/').unwrap_or(rest.len());
+        match rest[..authority_end].rfind('@') {
+            Some(at) => {
+                let user_info = &rest[..at];
+                let user = user_info.split(':').next().unwrap_or_default();
+                let password = if user_info.contains(':') { ":***" } else { "" };
+                format!("{}{user}{password}{}", &url[..scheme_end], &rest[at..])
+            }
+            None => url.clone(),
+        }
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.redacted())
+    }
+}
+
+/// How logs are written (to standard error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Logging.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// `text` or `json`.
+    pub format: LogFormat,
+    /// A `tracing` filter such as `info` or `tidemark=debug,info`; `RUST_LOG` overrides it.
+    pub filter: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            format: LogFormat::Text,
+            filter: "info".to_owned(),
+        }
+    }
+}
+
+/// SQLite's `synchronous` level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SqliteSynchronous {
+    /// Every commit reaches the disk before it is acknowledged.
+    Full,
+    /// Commits survive a process crash, not a power cut.
+    Normal,
+}
+
+/// Database pool settings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseConfig {
+    /// Most pooled connections (read connections, for SQLite).
+    pub max_connections: u32,
+    /// SQLite durability level.
+    pub sqlite_synchronous: SqliteSynchronous,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        Self {
+            max_connections: 8,
+            sqlite_synchronous: SqliteSynchronous::Full,
+        }
+    }
+}
+
+/// Input limits.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitsConfig {
+    /// Largest request body, in bytes.
+    pub body_bytes: usize,
+    /// Longest `request_number`.
+    pub request_number_chars: usize,
+    /// Most items in `ref_numbers` / `shipment_tags`.
+    pub list_items: usize,
+    /// Longest item of those lists.
+    pub list_item_chars: usize,
+    /// Default `page[size]`.
+    pub page_size_default: u32,
+    /// Largest `page[size]`.
+    pub page_size_max: u32,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        let api = ApiConfig::default();
+        Self {
+            body_bytes: api.body_bytes,
+            request_number_chars: api.limits.request_number_chars,
+            list_items: api.limits.list_items,
+            list_item_chars: api.limits.list_item_chars,
+            page_size_default: api.page_size_default,
+            page_size_max: api.page_size_max,
+        }
+    }
+}
+
+/// Per-account rate limits, in requests per minute.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitsConfig {
+    /// `POST /v2/tracking_requests`.
+    pub create_per_minute: NonZeroU32,
+    /// `POST /v2/tracking_requests/infer_number`.
+    pub infer_per_minute: NonZeroU32,
+    /// Every other endpoint.
+    pub default_per_minute: NonZeroU32,
+}
+
+impl Default for RateLimitsConfig {
+    fn default() -> Self {
+        let defaults = RateLimitConfig::default();
+        Self {
+            create_per_minute: defaults.create_per_minute,
+            infer_per_minute: defaults.infer_per_minute,
+            default_per_minute: defaults.default_per_minute,
+        }
+    }
+}
+
+/// Every setting.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `sqlite://PATH` or `postgres://USER@HOST/DB`.
+    pub database_url: DatabaseUrl,
+    /// Address the API listens on.
+    pub listen: SocketAddr,
+    /// Apply pending migrations when `serve` starts.
+    pub migrate_on_start: bool,
+    /// Seconds `serve` waits for requests in flight after a shutdown signal.
+    pub shutdown_grace_secs: u64,
+    /// Logging.
+    pub log: LogConfig,
+    /// Database pool.
+    pub database: DatabaseConfig,
+    /// Input limits.
+    pub limits: LimitsConfig,
+    /// Rate limits.
+    pub rate_limits: RateLimitsConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            database_url: DatabaseUrl("sqlite://tidemark.db".to_owned()),
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            migrate_on_start: true,
+            shutdown_grace_secs: 30,
+            log: LogConfig::default(),
+            database: DatabaseConfig::default(),
+            limits: LimitsConfig::default(),
+            rate_limits: RateLimitsConfig::default(),
+        }
+    }
+}
+
+/// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
+const KEYS: [&str; 8] = [
+    "database_url",
+    "listen",
+    "migrate_on_start",
+    "shutdown_grace_secs",
+    "log",
+    "database",
+    "limits",
+    "rate_limits",
+];
+
+/// Flag values that override everything else; `None` leaves a setting alone.
+#[derive(Debug, Default, Serialize)]
+pub struct Overrides {
+    /// `--database-url`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_url: Option<String>,
+    /// `--listen`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<SocketAddr>,
+}
+
+impl Config {
+    /// Loads the layers. Without `file`, `./tidemark.toml` is read if it exists.
+    ///
+    /// # Errors
+    /// A malformed file, an unknown key or a value of the wrong type, with its source.
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Self, Box<figment::Error>> {
+        let mut figment = Figment::from(Serialized::defaults(Self::default()));
+        figment = match file {
+            Some(path) => figment.merge(Toml::file_exact(path)),
+            None => figment.merge(Toml::file("tidemark.toml")),
+        };
+        figment
+            .merge(
+                Env::prefixed("TIDEMARK_")
+                    .split("__")
+                    .filter(|key| {
+                        let top = key.as_str().split('.').next().unwrap_or_default();
+                        KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
+                    }),
+            )
+            .merge(Serialized::defaults(overrides))
+            .extract()
+            .map_err(Box::new)
+    }
+
+    /// What the storage layer needs.
+    #[must_use]
+    pub fn connect_options(&self) -> ConnectOptions {
+        ConnectOptions {
+            url: self.database_url.0.clone(),
+            migrate: self.migrate_on_start,
+            max_connections: self.database.max_connections,
+            sqlite_synchronous: match self.database.sqlite_synchronous {
+                SqliteSynchronous::Full => Synchronous::Full,
+                SqliteSynchronous::Normal => Synchronous::Normal,
+            },
+        }
+    }
+
+    /// What the API layer needs.
+    #[must_use]
+    pub fn api(&self) -> ApiConfig {
+        ApiConfig {
+            limits: Limits {
+                request_number_chars: self.limits.request_number_chars,
+                list_items: self.limits.list_items,
+                list_item_chars: self.limits.list_item_chars,
+            },
+            body_bytes: self.limits.body_bytes,
+            page_size_default: self.limits.page_size_default,
+            page_size_max: self.limits.page_size_max,
+            rate_limits: RateLimitConfig {
+                create_per_minute: self.rate_limits.create_per_minute,
+                infer_per_minute: self.rate_limits.infer_per_minute,
+                default_per_minute: self.rate_limits.default_per_minute,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_show_in_debug_output() {
+        let url = DatabaseUrl("postgres://app:s3cret@db.internal:5432/tidemark".to_owned());
+        let shown = format!("{url:?}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert_eq!(shown, "postgres://app:***@db.internal:5432/tidemark");
+        assert_eq!(format!("{:?}", DatabaseUrl("sqlite://tidemark.db".into())), "sqlite://tidemark.db");
+    }
+
+    #[test]
+    #[expect(clippy::result_large_err, reason = "figment's Jail fixes the closure's error type")]
+    fn layers_apply_in_order_and_unknown_keys_fail() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("tidemark.toml", "listen = \"127.0.0.1:9000\"\n[rate_limits]\ncreate_per_minute = 7\n")?;
+            jail.set_env("TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE", "9");
+            jail.set_env("TIDEMARK_TEST_DATABASE_URL", "ignored");
+            let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+            assert_eq!(config.listen.port(), 9000);
+            assert_eq!(config.rate_limits.create_per_minute.get(), 9);
+            let flagged = Config::load(None, &Overrides { listen: Some("127.0.0.1:9100".parse().map_err(|_| "addr")?), database_url: None })
+                .map_err(|e| e.to_string())?;
+            assert_eq!(flagged.listen.port(), 9100);
+
+            jail.create_file("typo.toml", "lsiten = \"127.0.0.1:1\"\n")?;
+            let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default()).expect_err("unknown key");
+            assert!(error.to_string().contains("lsiten"), "{error}");
+            Ok(())
+        });
+    }
+}

@@ -1,0 +1,38 @@
+//! The `tidemark` binary as a library: configuration, the command line, and the wiring of
+//! store, API and (later) workers. `main` is a thin call into [`run`]; tests build the very
+//! same application through [`app`].
+
+pub mod app;
+pub mod cli;
+mod commands;
+pub mod config;
+mod output;
+pub mod telemetry;
+
+use anyhow::Context;
+
+use crate::cli::{Cli, Command};
+use crate::config::{Config, Overrides};
+
+/// Runs one command line.
+///
+/// # Errors
+/// Any failure, with context, for `main` to print.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let overrides = Overrides {
+        database_url: cli.database_url.clone(),
+        listen: match &cli.command {
+            Command::Serve(args) => args.listen,
+            _ => None,
+        },
+    };
+    let config = Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;
+    telemetry::init(&config.log);
+    match cli.command {
+        Command::Serve(_) => commands::serve::run(config).await,
+        Command::Migrate => commands::migrate(&config).await,
+        Command::Accounts(command) => commands::accounts::run(&config, command).await,
+        Command::Keys(command) => commands::keys::run(&config, command).await,
+        Command::Openapi => commands::openapi(),
+    }
+}
