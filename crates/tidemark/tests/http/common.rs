@@ -1,0 +1,193 @@
+//! `TestApp`: the real router served on 127.0.0.1:0 over a fresh database, and a client.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::{Method, RequestBuilder, Response};
+use serde_json::{Value, json};
+use tidemark::app;
+use tidemark_api::ApiConfig;
+use tidemark_domain::{Account, AccountId, AccountName, ApiKey, Clock};
+use tidemark_store::Store;
+use tidemark_store::testing::{Backend, TestDatabase};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+pub const JSON_API: &str = "application/vnd.api+json";
+
+pub struct TestApp {
+    pub base: String,
+    pub key: String,
+    pub account: Account,
+    pub store: Arc<dyn Store>,
+    pub client: reqwest::Client,
+    pub shutdown: CancellationToken,
+    pub server: Option<JoinHandle<std::io::Result<()>>>,
+    _database: TestDatabase,
+}
+
+impl TestApp {
+    /// An app with the contract's default settings, or `None` when the backend is skipped.
+    pub async fn spawn(backend: Backend) -> Option<Self> {
+        Self::spawn_with(backend, ApiConfig::default()).await
+    }
+
+    pub async fn spawn_with(backend: Backend, config: ApiConfig) -> Option<Self> {
+        let database = TestDatabase::create(backend).await?;
+        let store = database.connect().await;
+        let clock = app::system_clock();
+        let router = app::router(Arc::clone(&store), config, Arc::clone(&clock));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("address"));
+        let shutdown = CancellationToken::new();
+        let server = tokio::spawn(app::serve(listener, router, shutdown.clone(), Duration::from_secs(5)));
+        let mut test = Self {
+            base,
+            key: String::new(),
+            account: placeholder_account(clock.as_ref()),
+            store,
+            client: reqwest::Client::new(),
+            shutdown,
+            server: Some(server),
+            _database: database,
+        };
+        let (account, key) = test.new_account("acme").await;
+        test.account = account;
+        test.key = key;
+        Some(test)
+    }
+
+    /// Creates an account with one key; returns both.
+    pub async fn new_account(&self, name: &str) -> (Account, String) {
+        let account = Account {
+            id: AccountId::new(),
+            name: AccountName::parse(name).expect("valid name"),
+            created_at: tidemark_domain::SystemClock.now(),
+        };
+        self.store.create_account(&account).await.expect("account");
+        let key = ApiKey::generate(account.id, account.created_at);
+        self.store.insert_api_key(&key.record).await.expect("key");
+        (account, key.secret.expose().to_owned())
+    }
+
+    pub fn request(&self, method: Method, path: &str, key: Option<&str>) -> RequestBuilder {
+        let builder = self.client.request(method, format!("{}{path}", self.base));
+        match key {
+            Some(key) => builder.header("Authorization", format!("Token {key}")),
+            None => builder,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.request(Method::GET, path, Some(&self.key)).send().await.expect("request")
+    }
+
+    pub async fn get_as(&self, key: &str, path: &str) -> Response {
+        self.request(Method::GET, path, Some(key)).send().await.expect("request")
+    }
+
+    pub async fn post_json(&self, path: &str, key: &str, body: &Value) -> Response {
+        self.request(Method::POST, path, Some(key))
+            .header("Content-Type", JSON_API)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn create(&self, body: &Value) -> Response {
+        self.post_json("/v2/tracking_requests", &self.key, body).await
+    }
+
+    pub async fn patch(&self, path: &str, body: &Value) -> Response {
+        self.request(Method::PATCH, path, Some(&self.key))
+            .header("Content-Type", JSON_API)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request")
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+fn placeholder_account(clock: &dyn Clock) -> Account {
+    Account {
+        id: AccountId::new(),
+        name: AccountName::parse("placeholder").expect("valid"),
+        created_at: clock.now(),
+    }
+}
+
+/// A create body.
+pub fn tracking_request(kind: &str, number: &str, scac: &str) -> Value {
+    json!({"data": {"type": "tracking_request", "attributes": {
+        "request_type": kind, "request_number": number, "scac": scac}}})
+}
+
+/// The body as JSON, after checking the JSON:API media type.
+pub async fn document(response: Response) -> Value {
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let text = response.text().await.expect("body");
+    assert_eq!(content_type, JSON_API, "content type of {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Asserts a JSON:API error answer and returns its error objects.
+pub async fn errors(response: Response, status: u16) -> Vec<Value> {
+    assert_eq!(response.status().as_u16(), status, "status");
+    let body = document(response).await;
+    let errors = body["errors"].as_array().cloned().unwrap_or_default();
+    assert!(!errors.is_empty(), "no errors in {body}");
+    for error in &errors {
+        assert_eq!(error["status"], status.to_string(), "{error}");
+        for member in ["title", "detail", "code"] {
+            assert!(error[member].as_str().is_some_and(|s| !s.is_empty()), "{member} missing in {error}");
+        }
+    }
+    errors
+}
+
+/// `(code, pointer)` of each error.
+pub fn codes(errors: &[Value]) -> Vec<(String, String)> {
+    errors
+        .iter()
+        .map(|e| {
+            let source = &e["source"];
+            let at = source["pointer"].as_str().or(source["parameter"].as_str()).or(source["header"].as_str());
+            (e["code"].as_str().unwrap_or_default().to_owned(), at.unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+/// Runs a test body against both backends.
+#[macro_export]
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                if let Some(app) = $crate::common::TestApp::spawn(tidemark_store::testing::Backend::Sqlite).await {
+                    super::$name(app).await;
+                }
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                if let Some(app) = $crate::common::TestApp::spawn(tidemark_store::testing::Backend::Postgres).await {
+                    super::$name(app).await;
+                }
+            })*
+        }
+    };
+}

@@ -1,0 +1,10 @@
+//! The HTTP API end to end: real requests to the real router on loopback, every test on
+//! SQLite and on PostgreSQL.
+
+mod common;
+
+mod auth;
+mod errors;
+mod limits;
+mod operations;
+mod tracking_requests;
