@@ -33,13 +33,20 @@ fn presented_key(request: &Request) -> Result<ApiKeySecret, ApiError> {
         .split_once(' ')
         .ok_or_else(|| ApiError::unauthorized("use the form Authorization: Token <key>"))?;
     if !(scheme.eq_ignore_ascii_case("token") || scheme.eq_ignore_ascii_case("bearer")) {
-        return Err(ApiError::unauthorized("the Authorization scheme must be Token or Bearer"));
+        return Err(ApiError::unauthorized(
+            "the Authorization scheme must be Token or Bearer",
+        ));
     }
-    ApiKeySecret::parse(key.trim()).ok_or_else(|| ApiError::unauthorized("the API key is invalid or revoked"))
+    ApiKeySecret::parse(key.trim())
+        .ok_or_else(|| ApiError::unauthorized("the API key is invalid or revoked"))
 }
 
 /// Middleware: admits requests with a valid, unrevoked key and records the caller.
-pub async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Result<Response, ApiError> {
+pub async fn authenticate(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
     let key = presented_key(&request)?;
     let record = state
         .store
@@ -58,10 +65,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
-        parts
-            .extensions
-            .get::<Self>()
-            .copied()
-            .ok_or_else(|| ApiError::unauthorized("send your API key as Authorization: Token <key>"))
+        parts.extensions.get::<Self>().copied().ok_or_else(|| {
+            ApiError::unauthorized("send your API key as Authorization: Token <key>")
+        })
     }
 }

@@ -15,9 +15,12 @@ pub type Problem = (String, ValidationCode, String);
 /// # Errors
 /// 400 `malformed_json` when the body is not `{"data": {…}}`.
 pub fn data(body: &Value) -> Result<&Map<String, Value>, ApiError> {
-    body.get("data")
-        .and_then(Value::as_object)
-        .ok_or_else(|| ApiError::malformed_json("the body must be a JSON:API document: {\"data\": {…}}", Some("/data")))
+    body.get("data").and_then(Value::as_object).ok_or_else(|| {
+        ApiError::malformed_json(
+            "the body must be a JSON:API document: {\"data\": {…}}",
+            Some("/data"),
+        )
+    })
 }
 
 /// Checks `data.type`.
@@ -63,7 +66,11 @@ impl<'a> Attributes<'a> {
             None | Some(Value::Null) => None,
             Some(Value::Object(map)) => Some(map),
             Some(_) => {
-                problems.push(("/data/attributes".into(), ValidationCode::Invalid, "attributes must be an object".into()));
+                problems.push((
+                    "/data/attributes".into(),
+                    ValidationCode::Invalid,
+                    "attributes must be an object".into(),
+                ));
                 None
             }
         };
@@ -76,7 +83,9 @@ impl<'a> Attributes<'a> {
 
     fn get(&mut self, key: &'static str) -> Option<&'a Value> {
         self.seen.push(key);
-        self.map.and_then(|map| map.get(key)).filter(|value| !value.is_null())
+        self.map
+            .and_then(|map| map.get(key))
+            .filter(|value| !value.is_null())
     }
 
     /// The raw value of an attribute, marking it as known.
@@ -90,7 +99,11 @@ impl<'a> Attributes<'a> {
         match self.get(key)? {
             Value::String(text) => Some(text.clone()),
             _ => {
-                self.problems.push((pointer(key), ValidationCode::Invalid, format!("{key} must be a string")));
+                self.problems.push((
+                    pointer(key),
+                    ValidationCode::Invalid,
+                    format!("{key} must be a string"),
+                ));
                 None
             }
         }
@@ -101,7 +114,11 @@ impl<'a> Attributes<'a> {
         match self.get(key)? {
             Value::Bool(flag) => Some(*flag),
             _ => {
-                self.problems.push((pointer(key), ValidationCode::Invalid, format!("{key} must be true or false")));
+                self.problems.push((
+                    pointer(key),
+                    ValidationCode::Invalid,
+                    format!("{key} must be true or false"),
+                ));
                 None
             }
         }
@@ -110,7 +127,11 @@ impl<'a> Attributes<'a> {
     /// An attribute that is an array of strings.
     pub fn strings(&mut self, key: &'static str) -> Option<Vec<String>> {
         let Value::Array(items) = self.get(key)? else {
-            self.problems.push((pointer(key), ValidationCode::Invalid, format!("{key} must be an array of strings")));
+            self.problems.push((
+                pointer(key),
+                ValidationCode::Invalid,
+                format!("{key} must be an array of strings"),
+            ));
             return None;
         };
         let mut strings = Vec::with_capacity(items.len());

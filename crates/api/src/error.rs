@@ -66,7 +66,12 @@ struct Parts {
     headers: HeaderMap,
 }
 
-fn object(status: StatusCode, code: &str, detail: impl Into<String>, source: Option<ErrorSource>) -> ErrorObject {
+fn object(
+    status: StatusCode,
+    code: &str,
+    detail: impl Into<String>,
+    source: Option<ErrorSource>,
+) -> ErrorObject {
     ErrorObject {
         status: status.as_str().to_owned(),
         title: status.canonical_reason().unwrap_or("Error").to_owned(),
@@ -80,7 +85,12 @@ fn object(status: StatusCode, code: &str, detail: impl Into<String>, source: Opt
 impl ApiError {
     /// A single problem.
     #[must_use]
-    pub fn new(status: StatusCode, code: &str, detail: impl Into<String>, source: Option<ErrorSource>) -> Self {
+    pub fn new(
+        status: StatusCode,
+        code: &str,
+        detail: impl Into<String>,
+        source: Option<ErrorSource>,
+    ) -> Self {
         Self(Box::new(Parts {
             status,
             errors: vec![object(status, code, detail, source)],
@@ -113,7 +123,12 @@ impl ApiError {
     /// 400 for a query parameter.
     #[must_use]
     pub fn bad_parameter(code: &str, parameter: &str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, detail, Some(ErrorSource::Parameter(parameter.to_owned())))
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            code,
+            detail,
+            Some(ErrorSource::Parameter(parameter.to_owned())),
+        )
     }
 
     /// 400 `malformed_json`.
@@ -130,8 +145,13 @@ impl ApiError {
     /// 401, with the challenge clients need.
     #[must_use]
     pub fn unauthorized(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", detail, Some(ErrorSource::Header("Authorization".into())))
-            .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Token"))
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            detail,
+            Some(ErrorSource::Header("Authorization".into())),
+        )
+        .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Token"))
     }
 
     /// 404.
@@ -189,7 +209,13 @@ impl ApiError {
         Self::unprocessable(
             problems
                 .iter()
-                .map(|problem| (field_pointer(&problem.field), problem.code, problem.detail.clone()))
+                .map(|problem| {
+                    (
+                        field_pointer(&problem.field),
+                        problem.code,
+                        problem.detail.clone(),
+                    )
+                })
                 .collect(),
         )
     }
@@ -200,7 +226,12 @@ impl ApiError {
         let errors = problems
             .into_iter()
             .map(|(pointer, code, detail)| {
-                object(StatusCode::UNPROCESSABLE_ENTITY, code.as_str(), detail, Some(ErrorSource::Pointer(pointer)))
+                object(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    code.as_str(),
+                    detail,
+                    Some(ErrorSource::Pointer(pointer)),
+                )
             })
             .collect();
         Self(Box::new(Parts {
@@ -228,10 +259,17 @@ impl From<StoreError> for ApiError {
                 ValidationCode::Duplicate.as_str(),
                 "an open tracking request (pending, awaiting_manifest or created) exists for this \
                  request number and SCAC",
-                Some(ErrorSource::Pointer("/data/attributes/request_number".into())),
+                Some(ErrorSource::Pointer(
+                    "/data/attributes/request_number".into(),
+                )),
             )
             .with_meta(json!({ "existing_id": existing_id.map(|id| id.to_string()) })),
-            StoreError::Conflict(what) => Self::new(StatusCode::CONFLICT, "conflict", format!("{what} already exists"), None),
+            StoreError::Conflict(what) => Self::new(
+                StatusCode::CONFLICT,
+                "conflict",
+                format!("{what} already exists"),
+                None,
+            ),
             other => Self::internal(&other),
         }
     }
@@ -239,9 +277,14 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let Parts { status, errors, headers } = *self.0;
+        let Parts {
+            status,
+            errors,
+            headers,
+        } = *self.0;
         let body = serde_json::to_vec(&ErrorDocument { errors }).unwrap_or_default();
-        let mut response = (status, [(axum::http::header::CONTENT_TYPE, JSON_API)], body).into_response();
+        let mut response =
+            (status, [(axum::http::header::CONTENT_TYPE, JSON_API)], body).into_response();
         response.headers_mut().extend(headers);
         response
     }

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
 use axum::http::header::CONTENT_LENGTH;
 use axum::http::request::Parts;
-use axum::http::StatusCode;
 use serde_json::Value;
 
 use crate::{ApiError, AppState};
@@ -122,7 +122,8 @@ mod tests {
 
     #[test]
     fn raw_and_encoded_brackets_are_the_same_parameter() {
-        let mut params = QueryParams::parse("page%5Bsize%5D=5&filter[status]=pending").expect("valid");
+        let mut params =
+            QueryParams::parse("page%5Bsize%5D=5&filter[status]=pending").expect("valid");
         assert_eq!(params.take("page[size]").as_deref(), Some("5"));
         assert_eq!(params.take("filter[status]").as_deref(), Some("pending"));
         assert!(params.finish().is_ok());
@@ -131,7 +132,10 @@ mod tests {
     #[test]
     fn leftovers_are_rejected_by_kind() {
         let params = QueryParams::parse("filter[colour]=red").expect("valid");
-        assert_eq!(params.finish().map_err(|e| e.status()), Err(StatusCode::BAD_REQUEST));
+        assert_eq!(
+            params.finish().map_err(|e| e.status()),
+            Err(StatusCode::BAD_REQUEST)
+        );
         let params = QueryParams::parse("fooBar=1").expect("valid");
         assert!(params.finish().is_err());
     }

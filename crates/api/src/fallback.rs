@@ -1,8 +1,8 @@
 //! Answers for requests no handler takes: unknown paths (404) and wrong methods (405),
 //! both as JSON:API errors.
 
-use axum::http::header::{ALLOW, CONTENT_TYPE};
 use axum::http::StatusCode;
+use axum::http::header::{ALLOW, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 
 use crate::ApiError;
@@ -17,7 +17,9 @@ pub async fn not_found() -> ApiError {
 /// `Router::layer` wraps each route's endpoints, so this runs inside the method router,
 /// which adds the `Allow` header afterwards; a header already present is kept.
 pub async fn method_not_allowed(response: Response) -> Response {
-    if response.status() != StatusCode::METHOD_NOT_ALLOWED || response.headers().contains_key(CONTENT_TYPE) {
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED
+        || response.headers().contains_key(CONTENT_TYPE)
+    {
         return response;
     }
     let allow = response.headers().get(ALLOW).cloned();

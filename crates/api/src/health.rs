@@ -19,7 +19,9 @@ pub struct Health {
 
 /// The routes of this module.
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz))
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
 }
 
 /// Liveness: answers while the process serves requests.
@@ -40,7 +42,12 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
         Ok(()) => Ok(Json(Health { status: "ready" })),
         Err(error) => {
             tracing::warn!(%error, "readiness check failed");
-            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "the database does not answer", None))
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the database does not answer",
+                None,
+            ))
         }
     }
 }

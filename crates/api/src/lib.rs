@@ -80,7 +80,12 @@ pub struct AppState {
 impl AppState {
     /// State over `store` with `config`.
     #[must_use]
-    pub fn new(store: Arc<dyn Store>, carriers: Arc<CarrierMatrix>, config: ApiConfig, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(
+        store: Arc<dyn Store>,
+        carriers: Arc<CarrierMatrix>,
+        config: ApiConfig,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         Self {
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
@@ -137,7 +142,11 @@ pub fn router(state: AppState) -> Router {
                 .make_span_with(request_span)
                 .on_request(())
                 .on_response(|response: &Response, latency: Duration, _: &Span| {
-                    tracing::info!(status = response.status().as_u16(), latency_us = latency.as_micros(), "served");
+                    tracing::info!(
+                        status = response.status().as_u16(),
+                        latency_us = latency.as_micros(),
+                        "served"
+                    );
                 }),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))

@@ -18,9 +18,9 @@ const JSON_API_ESSENCE: &str = "application/vnd.api+json";
 /// Whether a JSON:API media type's parameters are acceptable: only `profile` (ignored),
 /// and no `ext`, since Tidemark implements no extension. `q` is an Accept weight.
 fn acceptable_parameters(media: &Mime) -> bool {
-    media
-        .params()
-        .all(|(name, _)| name.as_str().eq_ignore_ascii_case("profile") || name.as_str().eq_ignore_ascii_case("q"))
+    media.params().all(|(name, _)| {
+        name.as_str().eq_ignore_ascii_case("profile") || name.as_str().eq_ignore_ascii_case("q")
+    })
 }
 
 /// Answers 406 when `Accept` lists JSON:API only with parameters we cannot honour.
@@ -43,7 +43,9 @@ fn accepts_json_api(headers: &HeaderMap) -> bool {
     for value in headers.get_all(ACCEPT) {
         let Ok(text) = value.to_str() else { continue };
         for range in text.split(',') {
-            let Ok(media) = range.trim().parse::<Mime>() else { continue };
+            let Ok(media) = range.trim().parse::<Mime>() else {
+                continue;
+            };
             if media.essence_str().eq_ignore_ascii_case(JSON_API_ESSENCE) {
                 json_api_instances += 1;
                 if acceptable_parameters(&media) {
@@ -69,7 +71,9 @@ pub fn check_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
         )
     };
     let Some(value) = headers.get(CONTENT_TYPE) else {
-        return Err(unsupported("send the body with Content-Type: application/vnd.api+json"));
+        return Err(unsupported(
+            "send the body with Content-Type: application/vnd.api+json",
+        ));
     };
     let media = value
         .to_str()
@@ -77,7 +81,9 @@ pub fn check_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
         .and_then(|text| text.parse::<Mime>().ok())
         .ok_or_else(|| unsupported("the Content-Type header is not a media type"))?;
     if media.essence_str().eq_ignore_ascii_case(JSON_API_ESSENCE) {
-        let only_profile = media.params().all(|(name, _)| name.as_str().eq_ignore_ascii_case("profile"));
+        let only_profile = media
+            .params()
+            .all(|(name, _)| name.as_str().eq_ignore_ascii_case("profile"));
         if only_profile {
             return Ok(());
         }
@@ -88,7 +94,9 @@ pub fn check_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
     if media.essence_str().eq_ignore_ascii_case("application/json") {
         return Ok(());
     }
-    Err(unsupported("the body must be application/vnd.api+json or application/json"))
+    Err(unsupported(
+        "the body must be application/vnd.api+json or application/json",
+    ))
 }
 
 #[cfg(test)]
@@ -109,10 +117,19 @@ mod tests {
             ("*/*", true),
             ("application/json", true),
             ("application/vnd.api+json; q=0.9", true),
-            ("application/vnd.api+json; profile=\"https://example.com/p\"", true),
+            (
+                "application/vnd.api+json; profile=\"https://example.com/p\"",
+                true,
+            ),
             ("application/vnd.api+json; charset=utf-8", false),
-            ("application/vnd.api+json; ext=\"https://example.com/e\"", false),
-            ("application/vnd.api+json; charset=utf-8, application/vnd.api+json", true),
+            (
+                "application/vnd.api+json; ext=\"https://example.com/e\"",
+                false,
+            ),
+            (
+                "application/vnd.api+json; charset=utf-8, application/vnd.api+json",
+                true,
+            ),
             ("application/vnd.api+json; charset=utf-8, */*", false),
         ] {
             assert_eq!(accepts_json_api(&headers(ACCEPT, accept)), ok, "{accept}");
@@ -127,11 +144,18 @@ mod tests {
             ("application/json", true),
             ("application/json; charset=utf-8", true),
             ("application/vnd.api+json; charset=utf-8", false),
-            ("application/vnd.api+json; ext=\"https://example.com/e\"", false),
+            (
+                "application/vnd.api+json; ext=\"https://example.com/e\"",
+                false,
+            ),
             ("text/plain", false),
             ("nonsense", false),
         ] {
-            assert_eq!(check_content_type(&headers(CONTENT_TYPE, content_type)).is_ok(), ok, "{content_type}");
+            assert_eq!(
+                check_content_type(&headers(CONTENT_TYPE, content_type)).is_ok(),
+                ok,
+                "{content_type}"
+            );
         }
         assert!(check_content_type(&HeaderMap::new()).is_err());
     }

@@ -9,7 +9,9 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
-use utoipa::openapi::{Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Type};
+use utoipa::openapi::{
+    Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Type,
+};
 use utoipa::{Modify, OpenApi};
 
 use crate::{health, tracking_requests};
@@ -51,7 +53,11 @@ fn error_response(description: &str, headers: &[(&str, &str)]) -> RefOr<Response
 }
 
 fn add(operation: &mut Operation, status: &str, response: RefOr<Response>) {
-    operation.responses.responses.entry(status.to_owned()).or_insert(response);
+    operation
+        .responses
+        .responses
+        .entry(status.to_owned())
+        .or_insert(response);
 }
 
 impl Modify for CommonResponses {
@@ -68,41 +74,89 @@ impl Modify for CommonResponses {
             ("Retry-After", "Seconds to wait"),
             ("RateLimit-Limit", "Requests allowed per minute"),
             ("RateLimit-Remaining", "Requests left"),
-            ("RateLimit-Reset", "Seconds until the limit is fully restored"),
+            (
+                "RateLimit-Reset",
+                "Seconds until the limit is fully restored",
+            ),
         ];
         for (path, item) in &mut openapi.paths.paths {
             let public = path == "/healthz" || path == "/readyz";
-            for operation in [&mut item.get, &mut item.post, &mut item.patch, &mut item.delete, &mut item.put]
-                .into_iter()
-                .flatten()
+            for operation in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.patch,
+                &mut item.delete,
+                &mut item.put,
+            ]
+            .into_iter()
+            .flatten()
             {
-                add(operation, "500", error_response("`internal_error`: an unexpected failure, logged.", &[]));
-                add(operation, "406", error_response("`not_acceptable`: Accept names JSON:API only with unsupported parameters.", &[]));
+                add(
+                    operation,
+                    "500",
+                    error_response("`internal_error`: an unexpected failure, logged.", &[]),
+                );
+                add(
+                    operation,
+                    "406",
+                    error_response(
+                        "`not_acceptable`: Accept names JSON:API only with unsupported parameters.",
+                        &[],
+                    ),
+                );
                 if public {
                     continue;
                 }
-                add(operation, "400", error_response(
-                    "`malformed_json`, `invalid_parameter`, `invalid_filter` or `invalid_include`.",
-                    &[],
-                ));
-                add(operation, "401", error_response(
-                    "`unauthorized`: the API key is missing, malformed, unknown or revoked.",
-                    &[("WWW-Authenticate", "Token")],
-                ));
-                add(operation, "429", error_response("`rate_limited`: over this account's limit.", &rate_limit_headers));
+                add(
+                    operation,
+                    "400",
+                    error_response(
+                        "`malformed_json`, `invalid_parameter`, `invalid_filter` or `invalid_include`.",
+                        &[],
+                    ),
+                );
+                add(
+                    operation,
+                    "401",
+                    error_response(
+                        "`unauthorized`: the API key is missing, malformed, unknown or revoked.",
+                        &[("WWW-Authenticate", "Token")],
+                    ),
+                );
+                add(
+                    operation,
+                    "429",
+                    error_response(
+                        "`rate_limited`: over this account's limit.",
+                        &rate_limit_headers,
+                    ),
+                );
                 if path.contains('{') {
-                    add(operation, "404", error_response("`not_found`: no such resource in this account.", &[]));
+                    add(
+                        operation,
+                        "404",
+                        error_response("`not_found`: no such resource in this account.", &[]),
+                    );
                 }
                 if operation.request_body.is_some() {
-                    add(operation, "413", error_response("`payload_too_large`: the body is over the limit.", &[]));
-                    add(operation, "415", error_response("`unsupported_media_type`.", &[]));
+                    add(
+                        operation,
+                        "413",
+                        error_response("`payload_too_large`: the body is over the limit.", &[]),
+                    );
+                    add(
+                        operation,
+                        "415",
+                        error_response("`unsupported_media_type`.", &[]),
+                    );
                 }
             }
         }
     }
 }
 
-static DOCUMENT: LazyLock<String> = LazyLock::new(|| ApiDoc::openapi().to_pretty_json().unwrap_or_default());
+static DOCUMENT: LazyLock<String> =
+    LazyLock::new(|| ApiDoc::openapi().to_pretty_json().unwrap_or_default());
 
 /// The OpenAPI document.
 #[must_use]

@@ -13,23 +13,45 @@ use crate::{ApiConfig, ApiError};
 /// # Errors
 /// 400 with `source.parameter` for values that are not whole numbers in range.
 pub fn take_page(query: &mut QueryParams, config: &ApiConfig) -> Result<PageRequest, ApiError> {
-    let parse = |key: &str, value: Option<String>, default: u32, max: u32| -> Result<u32, ApiError> {
-        let Some(text) = value else { return Ok(default) };
-        text.parse::<u32>()
-            .ok()
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| {
-                ApiError::bad_parameter("invalid_parameter", key, format!("{key} must be a whole number from 1 to {max}"))
-            })
-    };
-    let number = parse("page[number]", query.take("page[number]"), 1, u32::MAX / 1000)?;
-    let size = parse("page[size]", query.take("page[size]"), config.page_size_default, config.page_size_max)?;
+    let parse =
+        |key: &str, value: Option<String>, default: u32, max: u32| -> Result<u32, ApiError> {
+            let Some(text) = value else {
+                return Ok(default);
+            };
+            text.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| {
+                    ApiError::bad_parameter(
+                        "invalid_parameter",
+                        key,
+                        format!("{key} must be a whole number from 1 to {max}"),
+                    )
+                })
+        };
+    let number = parse(
+        "page[number]",
+        query.take("page[number]"),
+        1,
+        u32::MAX / 1000,
+    )?;
+    let size = parse(
+        "page[size]",
+        query.take("page[size]"),
+        config.page_size_default,
+        config.page_size_max,
+    )?;
     Ok(PageRequest { number, size })
 }
 
 /// Builds `links` for a page, keeping every other parameter of the request.
 #[must_use]
-pub fn page_links(path: &str, original: &[(String, String)], page: PageRequest, total: u64) -> PageLinks {
+pub fn page_links(
+    path: &str,
+    original: &[(String, String)],
+    page: PageRequest,
+    total: u64,
+) -> PageLinks {
     let last_page = u32::try_from(total.div_ceil(u64::from(page.size)).max(1)).unwrap_or(u32::MAX);
     let link = |number: u32| {
         let mut query = form_urlencoded::Serializer::new(String::new());
@@ -61,11 +83,17 @@ pub fn take_list<T>(
     expected: &str,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<Vec<T>, ApiError> {
-    let Some(text) = query.take(key) else { return Ok(Vec::new()) };
+    let Some(text) = query.take(key) else {
+        return Ok(Vec::new());
+    };
     text.split(',')
         .map(|value| {
             parse(value.trim()).ok_or_else(|| {
-                ApiError::bad_parameter("invalid_filter", key, format!("{value:?} is not valid for {key}: expected {expected}"))
+                ApiError::bad_parameter(
+                    "invalid_filter",
+                    key,
+                    format!("{value:?} is not valid for {key}: expected {expected}"),
+                )
             })
         })
         .collect()
@@ -101,17 +129,33 @@ pub fn take_range(query: &mut QueryParams, name: &str) -> Result<TimeRange, ApiE
 ///
 /// # Errors
 /// 400 `invalid_include` for any other path.
-pub fn take_include(query: &mut QueryParams, allowed: &[&str]) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(text) = query.take("include") else { return Ok(None) };
+pub fn take_include(
+    query: &mut QueryParams,
+    allowed: &[&str],
+) -> Result<Option<Vec<String>>, ApiError> {
+    let Some(text) = query.take("include") else {
+        return Ok(None);
+    };
     let mut paths = Vec::new();
-    for path in text.split(',').map(str::trim).filter(|path| !path.is_empty()) {
+    for path in text
+        .split(',')
+        .map(str::trim)
+        .filter(|path| !path.is_empty())
+    {
         if !allowed.contains(&path) {
             let detail = if allowed.is_empty() {
                 "this endpoint has no relationships to include".to_owned()
             } else {
-                format!("{path:?} cannot be included here; choose from {}", allowed.join(", "))
+                format!(
+                    "{path:?} cannot be included here; choose from {}",
+                    allowed.join(", ")
+                )
             };
-            return Err(ApiError::bad_parameter("invalid_include", "include", detail));
+            return Err(ApiError::bad_parameter(
+                "invalid_include",
+                "include",
+                detail,
+            ));
         }
         if !paths.iter().any(|p| p == path) {
             paths.push(path.to_owned());
@@ -130,9 +174,15 @@ mod tests {
 
     #[test]
     fn links_keep_filters_and_stop_at_the_ends() {
-        let original = vec![("filter[status]".to_owned(), "pending".to_owned()), ("page[number]".to_owned(), "2".to_owned())];
+        let original = vec![
+            ("filter[status]".to_owned(), "pending".to_owned()),
+            ("page[number]".to_owned(), "2".to_owned()),
+        ];
         let links = page_links("/v2/tracking_requests", &original, page(2, 10), 25);
-        assert_eq!(links.self_, "/v2/tracking_requests?filter%5Bstatus%5D=pending&page%5Bnumber%5D=2&page%5Bsize%5D=10");
+        assert_eq!(
+            links.self_,
+            "/v2/tracking_requests?filter%5Bstatus%5D=pending&page%5Bnumber%5D=2&page%5Bsize%5D=10"
+        );
         assert!(links.prev.is_some_and(|l| l.contains("page%5Bnumber%5D=1")));
         assert!(links.next.is_some_and(|l| l.contains("page%5Bnumber%5D=3")));
         assert!(links.last.contains("page%5Bnumber%5D=3"));
@@ -147,7 +197,13 @@ mod tests {
     #[test]
     fn page_values_are_checked() {
         let config = ApiConfig::default();
-        for bad in ["page[size]=0", "page[size]=101", "page[size]=x", "page[number]=0", "page[number]=-1"] {
+        for bad in [
+            "page[size]=0",
+            "page[size]=101",
+            "page[size]=x",
+            "page[number]=0",
+            "page[number]=-1",
+        ] {
             let mut query = QueryParams::parse(bad).expect("parses");
             assert!(take_page(&mut query, &config).is_err(), "{bad}");
         }
@@ -157,8 +213,12 @@ mod tests {
 
     #[test]
     fn includes_are_checked_against_the_resource() {
-        let mut query = QueryParams::parse("include=tracked_object,tracked_object").expect("parses");
-        assert_eq!(take_include(&mut query, &["tracked_object"]).ok(), Some(Some(vec!["tracked_object".to_owned()])));
+        let mut query =
+            QueryParams::parse("include=tracked_object,tracked_object").expect("parses");
+        assert_eq!(
+            take_include(&mut query, &["tracked_object"]).ok(),
+            Some(Some(vec!["tracked_object".to_owned()]))
+        );
         let mut query = QueryParams::parse("include=account").expect("parses");
         assert!(take_include(&mut query, &["tracked_object"]).is_err());
     }

@@ -165,15 +165,25 @@ fn headers(decision: Decision) -> HeaderMap {
 }
 
 /// Middleware (after authentication): charges the caller's bucket for this route.
-pub async fn limit(State(state): State<AppState>, request: Request, next: Next) -> Result<Response, ApiError> {
+pub async fn limit(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
     let Some(caller) = request.extensions().get::<Caller>().copied() else {
         return Ok(next.run(request).await);
     };
-    let route = request.extensions().get::<MatchedPath>().map_or("", MatchedPath::as_str);
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("", MatchedPath::as_str);
     let class = RateClass::of(request.method(), route);
     let decision = state.limiter.check(class, caller.account_id);
     if !decision.allowed {
-        return Err(ApiError::rate_limited(decision.retry_after_secs, headers(decision)));
+        return Err(ApiError::rate_limited(
+            decision.retry_after_secs,
+            headers(decision),
+        ));
     }
     let mut response = next.run(request).await;
     response.headers_mut().extend(headers(decision));
@@ -204,7 +214,10 @@ mod tests {
         assert!(limiter.check(RateClass::Create, account).allowed);
         let refused = limiter.check(RateClass::Create, account);
         assert!(!refused.allowed);
-        assert_eq!(refused.retry_after_secs, 30, "one request per 30 s at 2/min");
+        assert_eq!(
+            refused.retry_after_secs, 30,
+            "one request per 30 s at 2/min"
+        );
 
         clock.advance(Duration::from_secs(30));
         assert!(limiter.check(RateClass::Create, account).allowed);
@@ -224,8 +237,17 @@ mod tests {
 
     #[test]
     fn routes_map_to_their_classes() {
-        assert_eq!(RateClass::of(&Method::POST, "/v2/tracking_requests"), RateClass::Create);
-        assert_eq!(RateClass::of(&Method::GET, "/v2/tracking_requests"), RateClass::Default);
-        assert_eq!(RateClass::of(&Method::POST, "/v2/tracking_requests/infer_number"), RateClass::Infer);
+        assert_eq!(
+            RateClass::of(&Method::POST, "/v2/tracking_requests"),
+            RateClass::Create
+        );
+        assert_eq!(
+            RateClass::of(&Method::GET, "/v2/tracking_requests"),
+            RateClass::Default
+        );
+        assert_eq!(
+            RateClass::of(&Method::POST, "/v2/tracking_requests/infer_number"),
+            RateClass::Infer
+        );
     }
 }

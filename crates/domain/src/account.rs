@@ -89,7 +89,8 @@ impl ApiKeySecret {
     #[must_use]
     pub fn parse(text: &str) -> Option<Self> {
         let random = text.strip_prefix(KEY_SCHEME)?;
-        let shaped = random.len() == KEY_RANDOM_CHARS && random.bytes().all(|b| BASE62.contains(&b));
+        let shaped =
+            random.len() == KEY_RANDOM_CHARS && random.bytes().all(|b| BASE62.contains(&b));
         shaped.then(|| Self(text.to_owned()))
     }
 
@@ -208,7 +209,13 @@ mod tests {
 
     #[test]
     fn malformed_keys_do_not_parse() {
-        for bad in ["", "tdm_", "tdm_short", "xyz_0123456789012345678901234567890123456789", "tdm_012345678901234567890123456789012345678é"] {
+        for bad in [
+            "",
+            "tdm_",
+            "tdm_short",
+            "xyz_0123456789012345678901234567890123456789",
+            "tdm_012345678901234567890123456789012345678é",
+        ] {
             assert!(ApiKeySecret::parse(bad).is_none(), "{bad:?}");
         }
     }

@@ -95,40 +95,122 @@ impl CarrierMatrix {
     #[must_use]
     pub fn builtin() -> Self {
         // (scac, name, short name, alternative SCACs, BL, booking, container)
-        type Row = (&'static str, &'static str, &'static str, &'static [&'static str], bool, bool, bool);
+        type Row = (
+            &'static str,
+            &'static str,
+            &'static str,
+            &'static [&'static str],
+            bool,
+            bool,
+            bool,
+        );
         const ROWS: &[Row] = &[
-            ("TEST", "Tidemark Test Carrier", "Test", &[], true, true, true),
-            ("MSCU", "Mediterranean Shipping Company", "MSC", &["MEDU"], true, true, true),
+            (
+                "TEST",
+                "Tidemark Test Carrier",
+                "Test",
+                &[],
+                true,
+                true,
+                true,
+            ),
+            (
+                "MSCU",
+                "Mediterranean Shipping Company",
+                "MSC",
+                &["MEDU"],
+                true,
+                true,
+                true,
+            ),
             ("MAEU", "Maersk", "Maersk", &[], true, true, true),
-            ("SEAU", "Sealand - A Maersk Company", "Sealand", &["SEAL"], true, true, true),
+            (
+                "SEAU",
+                "Sealand - A Maersk Company",
+                "Sealand",
+                &["SEAL"],
+                true,
+                true,
+                true,
+            ),
             ("CMDU", "CMA CGM", "CMA CGM", &[], true, true, true),
-            ("COSU", "COSCO Shipping Lines", "COSCO", &[], true, true, false),
-            ("OOLU", "Orient Overseas Container Line", "OOCL", &[], true, true, true),
+            (
+                "COSU",
+                "COSCO Shipping Lines",
+                "COSCO",
+                &[],
+                true,
+                true,
+                false,
+            ),
+            (
+                "OOLU",
+                "Orient Overseas Container Line",
+                "OOCL",
+                &[],
+                true,
+                true,
+                true,
+            ),
             ("HLCU", "Hapag-Lloyd", "Hapag-Lloyd", &[], true, true, true),
-            ("EGLV", "Evergreen Line", "Evergreen", &[], false, false, true),
-            ("ONEY", "Ocean Network Express", "ONE", &[], true, true, true),
+            (
+                "EGLV",
+                "Evergreen Line",
+                "Evergreen",
+                &[],
+                false,
+                false,
+                true,
+            ),
+            (
+                "ONEY",
+                "Ocean Network Express",
+                "ONE",
+                &[],
+                true,
+                true,
+                true,
+            ),
             ("HDMU", "HMM", "HMM", &[], true, true, true),
-            ("YMLU", "Yang Ming", "Yang Ming", &["YMPR", "YMSG", "YMJA"], true, true, true),
+            (
+                "YMLU",
+                "Yang Ming",
+                "Yang Ming",
+                &["YMPR", "YMSG", "YMJA"],
+                true,
+                true,
+                true,
+            ),
             ("ZIMU", "ZIM", "ZIM", &[], true, true, false),
             ("WHLC", "Wan Hai Lines", "Wan Hai", &[], true, true, true),
-            ("PCIU", "Pacific International Lines", "PIL", &[], false, false, true),
+            (
+                "PCIU",
+                "Pacific International Lines",
+                "PIL",
+                &[],
+                false,
+                false,
+                true,
+            ),
         ];
         let carriers = ROWS
             .iter()
-            .filter_map(|&(scac, name, short_name, alternatives, bl, booking, container)| {
-                Some(Carrier {
-                    scac: Scac::parse(scac).ok()?,
-                    name: name.to_owned(),
-                    short_name: short_name.to_owned(),
-                    alternative_scacs: alternatives
-                        .iter()
-                        .filter_map(|alt| Scac::parse(alt).ok())
-                        .collect(),
-                    bill_of_lading: bl,
-                    booking_number: booking,
-                    container,
-                })
-            })
+            .filter_map(
+                |&(scac, name, short_name, alternatives, bl, booking, container)| {
+                    Some(Carrier {
+                        scac: Scac::parse(scac).ok()?,
+                        name: name.to_owned(),
+                        short_name: short_name.to_owned(),
+                        alternative_scacs: alternatives
+                            .iter()
+                            .filter_map(|alt| Scac::parse(alt).ok())
+                            .collect(),
+                        bill_of_lading: bl,
+                        booking_number: booking,
+                        container,
+                    })
+                },
+            )
             .collect();
         // The built-in rows are distinct; a conflict here is a programming error caught by tests.
         Self::new(carriers).unwrap_or_else(|_| Self {
@@ -156,7 +238,9 @@ mod tests {
     #[test]
     fn alternative_scacs_resolve_to_the_canonical_carrier() {
         let matrix = CarrierMatrix::builtin();
-        let carrier = matrix.resolve(&scac("medu")).expect("MEDU is MSC's alternative");
+        let carrier = matrix
+            .resolve(&scac("medu"))
+            .expect("MEDU is MSC's alternative");
         assert_eq!(carrier.scac, scac("MSCU"));
     }
 
@@ -179,8 +263,11 @@ mod tests {
             booking_number: true,
             container: true,
         };
-        let error = CarrierMatrix::new(vec![carrier("AAAA", vec![]), carrier("BBBB", vec![scac("AAAA")])])
-            .expect_err("conflict");
+        let error = CarrierMatrix::new(vec![
+            carrier("AAAA", vec![]),
+            carrier("BBBB", vec![scac("AAAA")]),
+        ])
+        .expect_err("conflict");
         assert_eq!(error.scac, scac("AAAA"));
     }
 }

@@ -167,8 +167,19 @@ mod tests {
 
     #[test]
     fn wrong_layouts_are_rejected() {
-        for bad in ["", "CSQU305438", "CSQX3054383", "C5QU3054383", "CSQU30543833", "ÇSQU3054383"] {
-            assert_eq!(ContainerNumber::parse(bad), Err(InvalidContainerNumber::Layout), "{bad:?}");
+        for bad in [
+            "",
+            "CSQU305438",
+            "CSQX3054383",
+            "C5QU3054383",
+            "CSQU30543833",
+            "ÇSQU3054383",
+        ] {
+            assert_eq!(
+                ContainerNumber::parse(bad),
+                Err(InvalidContainerNumber::Layout),
+                "{bad:?}"
+            );
         }
     }
 

@@ -157,10 +157,16 @@ mod tests {
 
     #[test]
     fn blank_long_and_strange_numbers_are_rejected() {
-        assert_eq!(RequestNumber::parse(" \t", 64), Err(InvalidRequestNumber::Blank));
+        assert_eq!(
+            RequestNumber::parse(" \t", 64),
+            Err(InvalidRequestNumber::Blank)
+        );
         assert_eq!(
             RequestNumber::parse(&"A".repeat(65), 64),
-            Err(InvalidRequestNumber::TooLong { length: 65, max: 64 })
+            Err(InvalidRequestNumber::TooLong {
+                length: 65,
+                max: 64
+            })
         );
         assert_eq!(
             RequestNumber::parse("MAEU\u{0}1", 64),

@@ -72,8 +72,14 @@ mod tests {
 
     #[test]
     fn scacs_are_case_insensitive_and_trimmed() {
-        assert_eq!(Scac::parse(" maeu ").map(|s| s.to_string()), Ok("MAEU".into()));
-        assert_eq!(Scac::parse("11DX").map(|s| s.to_string()), Ok("11DX".into()));
+        assert_eq!(
+            Scac::parse(" maeu ").map(|s| s.to_string()),
+            Ok("MAEU".into())
+        );
+        assert_eq!(
+            Scac::parse("11DX").map(|s| s.to_string()),
+            Ok("11DX".into())
+        );
     }
 
     #[test]

@@ -245,7 +245,11 @@ impl NewTrackingRequest {
 
         let request_type = match draft.request_type.as_deref().map(str::trim) {
             None | Some("") => {
-                errors.push(FieldError::new(Field::RequestType, ValidationCode::Blank, "must not be blank"));
+                errors.push(FieldError::new(
+                    Field::RequestType,
+                    ValidationCode::Blank,
+                    "must not be blank",
+                ));
                 None
             }
             Some(text) => RequestType::parse(text).or_else(|| {
@@ -258,20 +262,38 @@ impl NewTrackingRequest {
             }),
         };
 
-        let scac = validate_scac(draft.scac.as_deref(), draft.auto_detect_scac, request_type, carriers, &mut errors);
-        let request_number = validate_number(draft.request_number.as_deref(), request_type, limits, &mut errors);
+        let scac = validate_scac(
+            draft.scac.as_deref(),
+            draft.auto_detect_scac,
+            request_type,
+            carriers,
+            &mut errors,
+        );
+        let request_number = validate_number(
+            draft.request_number.as_deref(),
+            request_type,
+            limits,
+            &mut errors,
+        );
         let ref_numbers = validate_list(draft.ref_numbers, Field::RefNumbers, limits, &mut errors);
-        let shipment_tags = validate_list(draft.shipment_tags, Field::ShipmentTags, limits, &mut errors);
+        let shipment_tags = validate_list(
+            draft.shipment_tags,
+            Field::ShipmentTags,
+            limits,
+            &mut errors,
+        );
 
         match (request_type, request_number, scac) {
-            (Some(request_type), Some(request_number), Some(scac)) if errors.is_empty() => Ok(Self {
-                request_type,
-                request_number,
-                scac,
-                auto_detect_scac: draft.auto_detect_scac,
-                ref_numbers,
-                shipment_tags,
-            }),
+            (Some(request_type), Some(request_number), Some(scac)) if errors.is_empty() => {
+                Ok(Self {
+                    request_type,
+                    request_number,
+                    scac,
+                    auto_detect_scac: draft.auto_detect_scac,
+                    ref_numbers,
+                    shipment_tags,
+                })
+            }
             _ => Err(errors),
         }
     }
@@ -320,7 +342,10 @@ fn validate_scac(
         errors.push(FieldError::new(
             Field::Scac,
             ValidationCode::UnsupportedRequestType,
-            format!("{} ({}) does not support tracking by {kind}", carrier.name, carrier.scac),
+            format!(
+                "{} ({}) does not support tracking by {kind}",
+                carrier.name, carrier.scac
+            ),
         ));
         return None;
     }
@@ -341,7 +366,11 @@ fn validate_number(
                 InvalidRequestNumber::TooLong { .. } => ValidationCode::TooLong,
                 InvalidRequestNumber::Character { .. } => ValidationCode::Invalid,
             };
-            errors.push(FieldError::new(Field::RequestNumber, code, problem.to_string()));
+            errors.push(FieldError::new(
+                Field::RequestNumber,
+                code,
+                problem.to_string(),
+            ));
             return None;
         }
     };
@@ -352,13 +381,21 @@ fn validate_number(
         Ok(container) => Some(parsed.with_normalized(container.as_str().to_owned())),
         Err(problem) => {
             let detail = match &problem {
-                InvalidContainerNumber::CheckDigit { expected, normalized, .. } => format!(
+                InvalidContainerNumber::CheckDigit {
+                    expected,
+                    normalized,
+                    ..
+                } => format!(
                     "{normalized} {problem}; did you mean {}{expected}?",
                     &normalized[..10]
                 ),
                 InvalidContainerNumber::Layout => problem.to_string(),
             };
-            errors.push(FieldError::new(Field::RequestNumber, ValidationCode::InvalidNumber, detail));
+            errors.push(FieldError::new(
+                Field::RequestNumber,
+                ValidationCode::InvalidNumber,
+                detail,
+            ));
             None
         }
     }
@@ -374,7 +411,11 @@ fn validate_list(
         errors.push(FieldError::new(
             field(None),
             ValidationCode::TooMany,
-            format!("has {} items; the maximum is {}", items.len(), limits.list_items),
+            format!(
+                "has {} items; the maximum is {}",
+                items.len(),
+                limits.list_items
+            ),
         ));
         return items;
     }
@@ -382,7 +423,11 @@ fn validate_list(
     for (index, item) in items.into_iter().enumerate() {
         let item = item.trim().to_owned();
         if item.is_empty() {
-            errors.push(FieldError::new(field(Some(index)), ValidationCode::Blank, "items must not be blank"));
+            errors.push(FieldError::new(
+                field(Some(index)),
+                ValidationCode::Blank,
+                "items must not be blank",
+            ));
             continue;
         }
         check_text(field(Some(index)), &item, limits.list_item_chars, errors);
@@ -471,21 +516,36 @@ mod tests {
     fn unknown_and_malformed_scacs_are_unknown_scac() {
         for scac in ["ZZZZ", "TOOLONG", "ab"] {
             let errors = validate(draft("bill_of_lading", "X1", scac)).expect_err("invalid");
-            assert_eq!(codes(&errors), [(Field::Scac, ValidationCode::UnknownScac)], "{scac}");
+            assert_eq!(
+                codes(&errors),
+                [(Field::Scac, ValidationCode::UnknownScac)],
+                "{scac}"
+            );
         }
     }
 
     #[test]
     fn a_carrier_without_the_capability_is_unsupported_request_type() {
-        let errors = validate(draft("bill_of_lading", "123456789012", "EGLV")).expect_err("invalid");
-        assert_eq!(codes(&errors), [(Field::Scac, ValidationCode::UnsupportedRequestType)]);
+        let errors =
+            validate(draft("bill_of_lading", "123456789012", "EGLV")).expect_err("invalid");
+        assert_eq!(
+            codes(&errors),
+            [(Field::Scac, ValidationCode::UnsupportedRequestType)]
+        );
     }
 
     #[test]
     fn a_container_with_a_bad_check_digit_names_the_expected_digit() {
         let errors = validate(draft("container", "CSQU3054384", "HLCU")).expect_err("invalid");
-        assert_eq!(codes(&errors), [(Field::RequestNumber, ValidationCode::InvalidNumber)]);
-        assert!(errors[0].detail.contains("expected 3"), "{}", errors[0].detail);
+        assert_eq!(
+            codes(&errors),
+            [(Field::RequestNumber, ValidationCode::InvalidNumber)]
+        );
+        assert!(
+            errors[0].detail.contains("expected 3"),
+            "{}",
+            errors[0].detail
+        );
     }
 
     #[test]
@@ -524,13 +584,26 @@ mod tests {
     fn repeated_list_items_are_kept_once() {
         let mut request = draft("bill_of_lading", "X1", "MAEU");
         request.ref_numbers = vec!["PO1".into(), " PO1 ".into(), "PO2".into()];
-        assert_eq!(validate(request).expect("valid").ref_numbers, ["PO1", "PO2"]);
+        assert_eq!(
+            validate(request).expect("valid").ref_numbers,
+            ["PO1", "PO2"]
+        );
     }
 
     #[test]
     fn open_statuses_are_the_three_of_the_duplicate_rule() {
-        let open: Vec<_> = RequestStatus::ALL.into_iter().filter(RequestStatus::is_open).collect();
-        assert_eq!(open, [RequestStatus::Pending, RequestStatus::AwaitingManifest, RequestStatus::Created]);
+        let open: Vec<_> = RequestStatus::ALL
+            .into_iter()
+            .filter(RequestStatus::is_open)
+            .collect();
+        assert_eq!(
+            open,
+            [
+                RequestStatus::Pending,
+                RequestStatus::AwaitingManifest,
+                RequestStatus::Created
+            ]
+        );
     }
 
     #[test]

@@ -24,6 +24,12 @@ pub enum StoreError {
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The SQLite writer task has stopped (the store is shutting down).
+    #[error("the database writer has stopped")]
+    WriterStopped,
+    /// A group commit failed as a whole; every create in it failed with this message.
+    #[error("group commit failed: {0}")]
+    BatchFailed(String),
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

@@ -6,8 +6,8 @@
 
 mod error;
 mod model;
-mod rows;
 pub mod postgres;
+mod rows;
 pub mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -32,7 +32,11 @@ pub trait AccountStore: Send + Sync {
     /// Creates `account` with `key` only if no account exists yet, atomically, so two
     /// processes starting on one empty database create one first account between them.
     /// Returns whether it created them.
-    async fn bootstrap_account(&self, account: &Account, key: &ApiKeyRecord) -> Result<bool, StoreError>;
+    async fn bootstrap_account(
+        &self,
+        account: &Account,
+        key: &ApiKeyRecord,
+    ) -> Result<bool, StoreError>;
 
     /// The account with this id.
     async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError>;
@@ -50,11 +54,18 @@ pub trait AccountStore: Send + Sync {
     async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError>;
 
     /// Every key (of one account, when given), oldest first.
-    async fn list_api_keys(&self, account: Option<AccountId>) -> Result<Vec<ApiKeyRecord>, StoreError>;
+    async fn list_api_keys(
+        &self,
+        account: Option<AccountId>,
+    ) -> Result<Vec<ApiKeyRecord>, StoreError>;
 
     /// Revokes the key with this prefix; returns it, or `None` when there is no such key.
     /// Revoking a revoked key keeps its first revocation time.
-    async fn revoke_api_key(&self, prefix: &str, at: Timestamp) -> Result<Option<ApiKeyRecord>, StoreError>;
+    async fn revoke_api_key(
+        &self,
+        prefix: &str,
+        at: Timestamp,
+    ) -> Result<Option<ApiKeyRecord>, StoreError>;
 }
 
 /// Tracking requests, always scoped by account.
@@ -90,7 +101,8 @@ pub trait TrackingRequestStore: Send + Sync {
     ) -> Result<Option<TrackingRequest>, StoreError>;
 
     /// Sets a request's status, reason and retry state (the lifecycle's effects).
-    async fn set_tracking_request_state(&self, request: &TrackingRequest) -> Result<(), StoreError>;
+    async fn set_tracking_request_state(&self, request: &TrackingRequest)
+    -> Result<(), StoreError>;
 }
 
 /// Everything Tidemark stores.

@@ -74,21 +74,32 @@ impl TryFrom<TrackingRequestParts> for TrackingRequest {
             .ok_or_else(|| StoreError::corrupt(format!("status {:?}", parts.status)))?;
         let scac = parts
             .scac
-            .map(|text| Scac::parse(&text).map_err(|_| StoreError::corrupt(format!("scac {text:?}"))))
+            .map(|text| {
+                Scac::parse(&text).map_err(|_| StoreError::corrupt(format!("scac {text:?}")))
+            })
             .transpose()?;
         let failed_reason = parts
             .failed_reason
-            .map(|text| FailedReason::parse(&text).ok_or_else(|| StoreError::corrupt(format!("failed_reason {text:?}"))))
+            .map(|text| {
+                FailedReason::parse(&text)
+                    .ok_or_else(|| StoreError::corrupt(format!("failed_reason {text:?}")))
+            })
             .transpose()?;
         let retry_count = parts
             .retry_count
-            .map(|count| u32::try_from(count).map_err(|_| StoreError::corrupt(format!("retry_count {count}"))))
+            .map(|count| {
+                u32::try_from(count)
+                    .map_err(|_| StoreError::corrupt(format!("retry_count {count}")))
+            })
             .transpose()?;
         Ok(Self {
             id: TrackingRequestId::from_uuid(parts.id),
             account_id: AccountId::from_uuid(parts.account_id),
             request_type,
-            request_number: RequestNumber::from_parts(parts.request_number, parts.number_normalized),
+            request_number: RequestNumber::from_parts(
+                parts.request_number,
+                parts.number_normalized,
+            ),
             scac,
             auto_detect_scac: parts.auto_detect_scac,
             ref_numbers: parts.ref_numbers,
@@ -107,7 +118,8 @@ impl TryFrom<TrackingRequestParts> for TrackingRequest {
 pub(crate) fn account(id: Uuid, name: &str, created_at: Timestamp) -> Result<Account, StoreError> {
     Ok(Account {
         id: AccountId::from_uuid(id),
-        name: AccountName::parse(name).map_err(|_| StoreError::corrupt(format!("account name {name:?}")))?,
+        name: AccountName::parse(name)
+            .map_err(|_| StoreError::corrupt(format!("account name {name:?}")))?,
         created_at,
     })
 }
@@ -123,9 +135,9 @@ pub(crate) fn api_key(
     Ok(ApiKeyRecord {
         id: ApiKeyId::from_uuid(id),
         account_id: AccountId::from_uuid(account_id),
-        hash: hash
-            .try_into()
-            .map_err(|_| StoreError::corrupt(format!("hash of key {prefix} has {} bytes", hash.len())))?,
+        hash: hash.try_into().map_err(|_| {
+            StoreError::corrupt(format!("hash of key {prefix} has {} bytes", hash.len()))
+        })?,
         prefix,
         created_at,
         revoked_at,

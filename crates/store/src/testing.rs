@@ -62,7 +62,9 @@ impl TestDatabase {
                 let name = format!("tidemark_test_{}", uuid::Uuid::now_v7().simple());
                 let mut admin = PgConnection::connect(&server)
                     .await
-                    .unwrap_or_else(|error| panic!("{POSTGRES_URL_VAR}={server} is unreachable: {error}"));
+                    .unwrap_or_else(|error| {
+                        panic!("{POSTGRES_URL_VAR}={server} is unreachable: {error}")
+                    });
                 sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
                     .execute(&mut admin)
                     .await
@@ -82,13 +84,17 @@ impl TestDatabase {
     /// # Panics
     /// When the database cannot be opened.
     pub async fn connect(&self) -> Arc<dyn Store> {
-        crate::connect(&self.options).await.expect("test database opens")
+        crate::connect(&self.options)
+            .await
+            .expect("test database opens")
     }
 }
 
 /// Replaces the database name in a PostgreSQL URL.
 fn database_url(server: &str, name: &str) -> String {
-    let (base, query) = server.split_once('?').map_or((server, None), |(b, q)| (b, Some(q)));
+    let (base, query) = server
+        .split_once('?')
+        .map_or((server, None), |(b, q)| (b, Some(q)));
     let authority_end = base.find("://").map_or(0, |i| i + 3);
     let base = match base[authority_end..].find('/') {
         Some(slash) => &base[..authority_end + slash],
@@ -108,7 +114,10 @@ impl Drop for TestDatabase {
         // Drop runs outside async code; a short-lived runtime on its own thread removes the database.
         let statement = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
         let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .ok()?;
             runtime.block_on(async {
                 let mut admin = PgConnection::connect(&server).await.ok()?;
                 sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
@@ -130,8 +139,17 @@ mod tests {
 
     #[test]
     fn the_database_name_is_replaced_in_any_url_shape() {
-        assert_eq!(database_url("postgres://u@h:5432/test", "x"), "postgres://u@h:5432/x");
-        assert_eq!(database_url("postgres://u@h:5432", "x"), "postgres://u@h:5432/x");
-        assert_eq!(database_url("postgres://u@h/test?sslmode=disable", "x"), "postgres://u@h/x?sslmode=disable");
+        assert_eq!(
+            database_url("postgres://u@h:5432/test", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            database_url("postgres://u@h:5432", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            database_url("postgres://u@h/test?sslmode=disable", "x"),
+            "postgres://u@h/x?sslmode=disable"
+        );
     }
 }

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use axum::Router;
 use tidemark_api::{ApiConfig, AppState};
-use tidemark_domain::{Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SystemClock};
+use tidemark_domain::{
+    Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SystemClock,
+};
 use tidemark_store::{Store, StoreError};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -27,7 +29,10 @@ pub fn system_clock() -> Arc<dyn Clock> {
 ///
 /// # Errors
 /// A storage failure.
-pub async fn bootstrap(store: &dyn Store, clock: &dyn Clock) -> Result<Option<ApiKeySecret>, StoreError> {
+pub async fn bootstrap(
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> Result<Option<ApiKeySecret>, StoreError> {
     let now = clock.now();
     let Ok(name) = AccountName::parse("default") else {
         return Ok(None);
@@ -47,9 +52,15 @@ pub async fn bootstrap(store: &dyn Store, clock: &dyn Clock) -> Result<Option<Ap
 ///
 /// # Errors
 /// When the listener fails.
-pub async fn serve(listener: TcpListener, router: Router, shutdown: CancellationToken, grace: Duration) -> std::io::Result<()> {
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    shutdown: CancellationToken,
+    grace: Duration,
+) -> std::io::Result<()> {
     let stopping = shutdown.clone();
-    let server = axum::serve(listener, router).with_graceful_shutdown(async move { stopping.cancelled().await });
+    let server = axum::serve(listener, router)
+        .with_graceful_shutdown(async move { stopping.cancelled().await });
     tokio::select! {
         result = server => result,
         () = async {

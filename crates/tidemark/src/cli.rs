@@ -14,7 +14,13 @@ pub struct Cli {
     pub config: Option<PathBuf>,
 
     /// Database: sqlite://PATH or postgres://USER@HOST/DB.
-    #[arg(long, global = true, env = "TIDEMARK_DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        env = "TIDEMARK_DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     pub database_url: Option<String>,
 
     /// What to do.

@@ -234,14 +234,10 @@ impl Config {
             None => figment.merge(Toml::file("tidemark.toml")),
         };
         figment
-            .merge(
-                Env::prefixed("TIDEMARK_")
-                    .split("__")
-                    .filter(|key| {
-                        let top = key.as_str().split('.').next().unwrap_or_default();
-                        KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
-                    }),
-            )
+            .merge(Env::prefixed("TIDEMARK_").split("__").filter(|key| {
+                let top = key.as_str().split('.').next().unwrap_or_default();
+                KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
+            }))
             .merge(Serialized::defaults(overrides))
             .extract()
             .map_err(Box::new)
@@ -292,25 +288,41 @@ mod tests {
         let shown = format!("{url:?}");
         assert!(!shown.contains("s3cret"), "{shown}");
         assert_eq!(shown, "postgres://app:***@db.internal:5432/tidemark");
-        assert_eq!(format!("{:?}", DatabaseUrl("sqlite://tidemark.db".into())), "sqlite://tidemark.db");
+        assert_eq!(
+            format!("{:?}", DatabaseUrl("sqlite://tidemark.db".into())),
+            "sqlite://tidemark.db"
+        );
     }
 
     #[test]
-    #[expect(clippy::result_large_err, reason = "figment's Jail fixes the closure's error type")]
+    #[expect(
+        clippy::result_large_err,
+        reason = "figment's Jail fixes the closure's error type"
+    )]
     fn layers_apply_in_order_and_unknown_keys_fail() {
         figment::Jail::expect_with(|jail| {
-            jail.create_file("tidemark.toml", "listen = \"127.0.0.1:9000\"\n[rate_limits]\ncreate_per_minute = 7\n")?;
+            jail.create_file(
+                "tidemark.toml",
+                "listen = \"127.0.0.1:9000\"\n[rate_limits]\ncreate_per_minute = 7\n",
+            )?;
             jail.set_env("TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE", "9");
             jail.set_env("TIDEMARK_TEST_DATABASE_URL", "ignored");
             let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
             assert_eq!(config.listen.port(), 9000);
             assert_eq!(config.rate_limits.create_per_minute.get(), 9);
-            let flagged = Config::load(None, &Overrides { listen: Some("127.0.0.1:9100".parse().map_err(|_| "addr")?), database_url: None })
-                .map_err(|e| e.to_string())?;
+            let flagged = Config::load(
+                None,
+                &Overrides {
+                    listen: Some("127.0.0.1:9100".parse().map_err(|_| "addr")?),
+                    database_url: None,
+                },
+            )
+            .map_err(|e| e.to_string())?;
             assert_eq!(flagged.listen.port(), 9100);
 
             jail.create_file("typo.toml", "lsiten = \"127.0.0.1:1\"\n")?;
-            let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default()).expect_err("unknown key");
+            let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())
+                .expect_err("unknown key");
             assert!(error.to_string().contains("lsiten"), "{error}");
             Ok(())
         });

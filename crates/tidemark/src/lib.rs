@@ -26,7 +26,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             _ => None,
         },
     };
-    let config = Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;
+    let config =
+        Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;
     telemetry::init(&config.log);
     match cli.command {
         Command::Serve(_) => commands::serve::run(config).await,

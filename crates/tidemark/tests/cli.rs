@@ -5,7 +5,6 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-
 fn tidemark(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tidemark"))
         .args(args)
@@ -17,7 +16,11 @@ fn tidemark(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn stdout(output: &Output) -> String {
-    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout.clone()).expect("utf-8")
 }
 
@@ -49,21 +52,39 @@ fn keys_are_created_listed_and_revoked_by_scripts() {
     assert!(migrated.status.success());
     assert!(dir.path().join("tidemark.db").exists());
 
-    let key = stdout(&tidemark(dir.path(), &["keys", "create", "--account", "acme"]));
+    let key = stdout(&tidemark(
+        dir.path(),
+        &["keys", "create", "--account", "acme"],
+    ));
     let key = key.trim();
-    assert!(key.starts_with("tdm_") && key.len() == 44 && !key.contains(char::is_whitespace), "only the key: {key:?}");
+    assert!(
+        key.starts_with("tdm_") && key.len() == 44 && !key.contains(char::is_whitespace),
+        "only the key: {key:?}"
+    );
 
     let accounts = stdout(&tidemark(dir.path(), &["accounts", "list"]));
     assert!(accounts.contains("acme"), "{accounts}");
     let listed = stdout(&tidemark(dir.path(), &["keys", "list"]));
-    assert!(listed.contains(&key[..12]) && !listed.contains(key), "the prefix, never the key: {listed}");
+    assert!(
+        listed.contains(&key[..12]) && !listed.contains(key),
+        "the prefix, never the key: {listed}"
+    );
 
-    let second = stdout(&tidemark(dir.path(), &["keys", "create", "--account", "acme"]));
+    let second = stdout(&tidemark(
+        dir.path(),
+        &["keys", "create", "--account", "acme"],
+    ));
     assert_ne!(second.trim(), key);
     let revoked = stdout(&tidemark(dir.path(), &["keys", "revoke", key]));
     assert!(revoked.contains(&key[..12]));
-    let listed = stdout(&tidemark(dir.path(), &["keys", "list", "--account", "acme"]));
-    let line = listed.lines().find(|l| l.starts_with(&key[..12])).expect("listed");
+    let listed = stdout(&tidemark(
+        dir.path(),
+        &["keys", "list", "--account", "acme"],
+    ));
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with(&key[..12]))
+        .expect("listed");
     assert!(!line.ends_with('-'), "shows the revocation time: {line}");
 
     let missing = tidemark(dir.path(), &["keys", "revoke", "tdm_NOPENOPE"]);
@@ -75,7 +96,11 @@ fn keys_are_created_listed_and_revoked_by_scripts() {
 #[test]
 fn a_bad_setting_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("dir");
-    std::fs::write(dir.path().join("tidemark.toml"), "[limits]\nbody_bytez = 5\n").expect("write");
+    std::fs::write(
+        dir.path().join("tidemark.toml"),
+        "[limits]\nbody_bytez = 5\n",
+    )
+    .expect("write");
     let output = tidemark(dir.path(), &["migrate"]);
     assert!(!output.status.success());
     let message = String::from_utf8_lossy(&output.stderr);
@@ -111,11 +136,18 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
     std::thread::spawn(move || {
         for line in stderr.lines().map_while(Result::ok) {
             if let Some(rest) = line.split("listening on http://").nth(1) {
-                let _ = tx.send(rest.split_whitespace().next().unwrap_or_default().to_owned());
+                let _ = tx.send(
+                    rest.split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                );
             }
         }
     });
-    let address = rx.recv_timeout(Duration::from_secs(30)).expect("the server reports its address");
+    let address = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server reports its address");
     let mut out = BufReader::new(server.0.stdout.take().expect("stdout"));
     let mut key = None;
     let mut line = String::new();
@@ -125,7 +157,10 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
         if out.read_line(&mut line).expect("read") == 0 {
             break;
         }
-        key = line.split_whitespace().find(|w| w.starts_with("tdm_")).map(str::to_owned);
+        key = line
+            .split_whitespace()
+            .find(|w| w.starts_with("tdm_"))
+            .map(str::to_owned);
     }
     let key = key.expect("the first key is printed");
     assert!(dir.path().join("tidemark.db").exists());
@@ -142,16 +177,27 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
     assert_eq!(response.status(), 201);
 
     let pid = server.0.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
-    let mut child = std::mem::replace(&mut server.0, Command::new("true").spawn().expect("placeholder"));
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill")
+            .success()
+    );
+    let mut child = std::mem::replace(
+        &mut server.0,
+        Command::new("true").spawn().expect("placeholder"),
+    );
     let (done, exited) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = done.send(child.wait());
     });
-    let status = exited.recv_timeout(Duration::from_secs(10)).unwrap_or_else(|_| {
-        let _ = Command::new("kill").args(["-KILL", &pid]).status();
-        panic!("did not stop within 10 s of SIGTERM")
-    });
+    let status = exited
+        .recv_timeout(Duration::from_secs(10))
+        .unwrap_or_else(|_| {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            panic!("did not stop within 10 s of SIGTERM")
+        });
     assert!(status.expect("waited").success());
 
     // A second start finds the account and prints no new key.
@@ -161,5 +207,11 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
         .env_remove("TIDEMARK_DATABASE_URL")
         .output()
         .expect("runs");
-    assert_eq!(String::from_utf8_lossy(&again.stdout).lines().filter(|l| l.contains("default")).count(), 1);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout)
+            .lines()
+            .filter(|l| l.contains("default"))
+            .count(),
+        1
+    );
 }

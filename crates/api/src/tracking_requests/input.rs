@@ -30,7 +30,10 @@ fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiError 
         let pointer = error::field_pointer(&field_error.field);
         let attribute = format!("/data/attributes/{}", field_error.field.attribute());
         // A field whose JSON type was already wrong is reported once, for that.
-        if !problems.iter().any(|(p, _, _)| p == &attribute || p.starts_with(&format!("{attribute}/"))) {
+        if !problems
+            .iter()
+            .any(|(p, _, _)| p == &attribute || p.starts_with(&format!("{attribute}/")))
+        {
             problems.push((pointer, field_error.code, field_error.detail));
         }
     }
@@ -41,7 +44,11 @@ fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiError 
 ///
 /// # Errors
 /// 400, 403, 409 or 422 as api.md §2 lists them.
-pub fn create(document: &Value, carriers: &CarrierMatrix, limits: &Limits) -> Result<NewTrackingRequest, ApiError> {
+pub fn create(
+    document: &Value,
+    carriers: &CarrierMatrix,
+    limits: &Limits,
+) -> Result<NewTrackingRequest, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
     if data.contains_key("id") {
@@ -76,7 +83,11 @@ pub fn create(document: &Value, carriers: &CarrierMatrix, limits: &Limits) -> Re
 ///
 /// # Errors
 /// 400, 409 or 422 (`immutable` for attributes that cannot change).
-pub fn update(document: &Value, current: &TrackingRequest, limits: &Limits) -> Result<TrackingRequestPatch, ApiError> {
+pub fn update(
+    document: &Value,
+    current: &TrackingRequest,
+    limits: &Limits,
+) -> Result<TrackingRequestPatch, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
     match data.get("id") {

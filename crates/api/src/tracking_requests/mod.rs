@@ -28,18 +28,25 @@ pub fn routes() -> Router<AppState> {
 }
 
 fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
-    TrackingRequestId::parse(id).ok_or_else(|| ApiError::not_found("no tracking request has this id"))
+    TrackingRequestId::parse(id)
+        .ok_or_else(|| ApiError::not_found("no tracking request has this id"))
 }
 
 fn self_link(uri: &OriginalUri) -> SelfLink {
     SelfLink {
-        self_: uri.0.path_and_query().map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
+        self_: uri
+            .0
+            .path_and_query()
+            .map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
     }
 }
 
 /// The `included` member: present (possibly empty) whenever `include` was given.
 /// Shipments are not tracked yet, so there is nothing to include.
-fn included(include: Option<&Vec<String>>, _requests: &[&TrackingRequest]) -> Option<Vec<serde_json::Value>> {
+fn included(
+    include: Option<&Vec<String>>,
+    _requests: &[&TrackingRequest],
+) -> Option<Vec<serde_json::Value>> {
     include.map(|_| Vec::new())
 }
 
@@ -112,22 +119,46 @@ pub async fn list(
     let page = take_page(&mut query, &state.config)?;
     let include = take_include(&mut query, INCLUDES)?;
     let filter = TrackingRequestFilter {
-        status: take_list(&mut query, "filter[status]", "pending, awaiting_manifest, created, failed or tracking_stopped", RequestStatus::parse)?,
-        scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| Scac::parse(text).ok())?,
-        request_type: take_list(&mut query, "filter[request_type]", "bill_of_lading, booking_number or container", RequestType::parse)?,
+        status: take_list(
+            &mut query,
+            "filter[status]",
+            "pending, awaiting_manifest, created, failed or tracking_stopped",
+            RequestStatus::parse,
+        )?,
+        scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| {
+            Scac::parse(text).ok()
+        })?,
+        request_type: take_list(
+            &mut query,
+            "filter[request_type]",
+            "bill_of_lading, booking_number or container",
+            RequestType::parse,
+        )?,
         request_number: query.take("filter[request_number]").map(|number| {
-            number.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_uppercase).collect()
+            number
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .flat_map(char::to_uppercase)
+                .collect()
         }),
         created_at: take_range(&mut query, "created_at")?,
         updated_at: take_range(&mut query, "updated_at")?,
     };
     query.finish()?;
-    let result = state.store.list_tracking_requests(caller.account_id, &filter, page).await?;
+    let result = state
+        .store
+        .list_tracking_requests(caller.account_id, &filter, page)
+        .await?;
     let requests: Vec<&TrackingRequest> = result.items.iter().collect();
     Ok(JsonApi::ok(ListDocument {
         data: result.items.iter().map(view::resource).collect(),
         included: included(include.as_ref(), &requests),
-        links: page_links("/v2/tracking_requests", query.original(), page, result.total),
+        links: page_links(
+            "/v2/tracking_requests",
+            query.original(),
+            page,
+            result.total,
+        ),
         meta: ListMeta {
             size: page.size,
             total: result.total,
@@ -193,7 +224,11 @@ pub async fn update(
     query.finish()?;
     let id = parse_id(&id)?;
     let not_found = || ApiError::not_found("no tracking request has this id");
-    let current = state.store.tracking_request(caller.account_id, id).await?.ok_or_else(not_found)?;
+    let current = state
+        .store
+        .tracking_request(caller.account_id, id)
+        .await?
+        .ok_or_else(not_found)?;
     let patch = input::update(&document, &current, &state.config.limits)?;
     let updated = state
         .store
@@ -203,6 +238,8 @@ pub async fn update(
     Ok(JsonApi::ok(Document {
         data: view::resource(&updated),
         included: None,
-        links: SelfLink { self_: view::path(id) },
+        links: SelfLink {
+            self_: view::path(id),
+        },
     }))
 }

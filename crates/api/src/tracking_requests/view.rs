@@ -1,7 +1,9 @@
 //! How a tracking request looks on the wire (api.md §2), and the documented request bodies.
 
 use serde::Serialize;
-use tidemark_domain::{FailedReason, RequestStatus, RequestType, TrackingRequest, TrackingRequestId};
+use tidemark_domain::{
+    FailedReason, RequestStatus, RequestType, TrackingRequest, TrackingRequestId,
+};
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToOne};
@@ -188,13 +190,18 @@ pub fn resource(request: &TrackingRequest) -> TrackingRequestResource {
                 }),
             },
         },
-        links: SelfLink { self_: path(request.id) },
+        links: SelfLink {
+            self_: path(request.id),
+        },
     }
 }
 
 /// The attributes a client sends to create a tracking request.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "describes the request body in the OpenAPI document; bodies are parsed field by field")]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document; bodies are parsed field by field"
+)]
 pub struct CreateTrackingRequestAttributes {
     /// `bill_of_lading`, `booking_number` or `container`.
     request_type: RequestTypeView,
@@ -216,7 +223,10 @@ pub struct CreateTrackingRequestAttributes {
 
 /// The resource object of a create request.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
 pub struct CreateTrackingRequestData {
     /// Must be `tracking_request`.
     #[schema(rename = "type", pattern = "^tracking_request$")]
@@ -227,7 +237,10 @@ pub struct CreateTrackingRequestData {
 
 /// The body of `POST /v2/tracking_requests`.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
 pub struct CreateTrackingRequestDocument {
     /// The new request.
     data: CreateTrackingRequestData,
@@ -235,7 +248,10 @@ pub struct CreateTrackingRequestDocument {
 
 /// The editable attributes of a tracking request.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
 pub struct UpdateTrackingRequestAttributes {
     /// Replaces the reference numbers.
     #[schema(max_items = 50)]
@@ -247,7 +263,10 @@ pub struct UpdateTrackingRequestAttributes {
 
 /// The resource object of an update.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
 pub struct UpdateTrackingRequestData {
     /// Must be `tracking_request`.
     #[schema(rename = "type", pattern = "^tracking_request$")]
@@ -261,7 +280,10 @@ pub struct UpdateTrackingRequestData {
 
 /// The body of `PATCH /v2/tracking_requests/{id}`.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "describes the request body in the OpenAPI document")]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
 pub struct UpdateTrackingRequestDocument {
     /// The changes.
     data: UpdateTrackingRequestData,

@@ -3,15 +3,19 @@
 use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
-use time::OffsetDateTime;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
+use time::OffsetDateTime;
 
 use super::{PgStore, is_unique_violation, time_of};
 use crate::rows::{account_columns, api_key_columns};
 use crate::{AccountStore, StoreError, rows};
 
 fn account_from_row(row: &PgRow) -> Result<Account, StoreError> {
-    rows::account(row.try_get("id")?, row.try_get("name")?, time_of(row.try_get("created_at")?))
+    rows::account(
+        row.try_get("id")?,
+        row.try_get("name")?,
+        time_of(row.try_get("created_at")?),
+    )
 }
 
 fn api_key_from_row(row: &PgRow) -> Result<ApiKeyRecord, StoreError> {
@@ -79,7 +83,11 @@ impl AccountStore for PgStore {
         insert_account(&self.pool, account).await
     }
 
-    async fn bootstrap_account(&self, account: &Account, key: &ApiKeyRecord) -> Result<bool, StoreError> {
+    async fn bootstrap_account(
+        &self,
+        account: &Account,
+        key: &ApiKeyRecord,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         // Serializes concurrent first starts: whoever takes the lock first decides.
         sqlx::query("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")
@@ -98,32 +106,44 @@ impl AccountStore for PgStore {
     }
 
     async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!("SELECT ", account_columns!(), " FROM accounts WHERE id = $1"))
-            .bind(id.as_uuid())
-            .fetch_optional(&self.pool)
-            .await?
-            .as_ref()
-            .map(account_from_row)
-            .transpose()
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts WHERE id = $1"
+        ))
+        .bind(id.as_uuid())
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(account_from_row)
+        .transpose()
     }
 
     async fn account_by_name(&self, name: &AccountName) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!("SELECT ", account_columns!(), " FROM accounts WHERE name = $1"))
-            .bind(name.as_str())
-            .fetch_optional(&self.pool)
-            .await?
-            .as_ref()
-            .map(account_from_row)
-            .transpose()
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts WHERE name = $1"
+        ))
+        .bind(name.as_str())
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(account_from_row)
+        .transpose()
     }
 
     async fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
-        sqlx::query(concat!("SELECT ", account_columns!(), " FROM accounts ORDER BY created_at, id"))
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(account_from_row)
-            .collect()
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts ORDER BY created_at, id"
+        ))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(account_from_row)
+        .collect()
     }
 
     async fn insert_api_key(&self, key: &ApiKeyRecord) -> Result<(), StoreError> {
@@ -131,16 +151,23 @@ impl AccountStore for PgStore {
     }
 
     async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!("SELECT ", api_key_columns!(), " FROM api_keys WHERE prefix = $1"))
-            .bind(prefix)
-            .fetch_optional(&self.pool)
-            .await?
-            .as_ref()
-            .map(api_key_from_row)
-            .transpose()
+        sqlx::query(concat!(
+            "SELECT ",
+            api_key_columns!(),
+            " FROM api_keys WHERE prefix = $1"
+        ))
+        .bind(prefix)
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(api_key_from_row)
+        .transpose()
     }
 
-    async fn list_api_keys(&self, account: Option<AccountId>) -> Result<Vec<ApiKeyRecord>, StoreError> {
+    async fn list_api_keys(
+        &self,
+        account: Option<AccountId>,
+    ) -> Result<Vec<ApiKeyRecord>, StoreError> {
         sqlx::query(concat!(
             "SELECT ",
             api_key_columns!(),
@@ -154,7 +181,11 @@ impl AccountStore for PgStore {
         .collect()
     }
 
-    async fn revoke_api_key(&self, prefix: &str, at: Timestamp) -> Result<Option<ApiKeyRecord>, StoreError> {
+    async fn revoke_api_key(
+        &self,
+        prefix: &str,
+        at: Timestamp,
+    ) -> Result<Option<ApiKeyRecord>, StoreError> {
         sqlx::query(concat!(
             "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE prefix = $1 RETURNING ",
             api_key_columns!()
@@ -168,4 +199,3 @@ impl AccountStore for PgStore {
         .transpose()
     }
 }
-

@@ -8,8 +8,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
-use time::OffsetDateTime;
 use tidemark_domain::Timestamp;
+use time::OffsetDateTime;
 
 use crate::{ConnectOptions, Store, StoreError};
 
@@ -26,6 +26,7 @@ impl PgStore {
     /// When the server cannot be reached or a migration fails.
     pub async fn connect(options: &ConnectOptions) -> Result<Self, StoreError> {
         let pool = PgPoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(options.max_connections.max(1))
             .acquire_timeout(Duration::from_secs(10))
             .connect(&options.url)
@@ -56,7 +57,9 @@ fn time_of(at: OffsetDateTime) -> Timestamp {
 
 fn is_unique_violation(error: &sqlx::Error, constraint: &str) -> bool {
     match error {
-        sqlx::Error::Database(db) => db.is_unique_violation() && db.constraint() == Some(constraint),
+        sqlx::Error::Database(db) => {
+            db.is_unique_violation() && db.constraint() == Some(constraint)
+        }
         _ => false,
     }
 }

@@ -10,8 +10,12 @@ use tidemark_domain::{
 use uuid::Uuid;
 
 use super::{PgStore, is_unique_violation, time_of};
-use crate::rows::{TrackingRequestParts, open_statuses, retry_count_column, tracking_request_columns};
-use crate::{Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore};
+use crate::rows::{
+    TrackingRequestParts, open_statuses, retry_count_column, tracking_request_columns,
+};
+use crate::{
+    Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
+};
 
 fn from_row(row: &PgRow) -> Result<TrackingRequest, StoreError> {
     let Json(ref_numbers) = row.try_get("ref_numbers")?;
@@ -45,33 +49,71 @@ fn retry_count_i32(request: &TrackingRequest) -> Option<i32> {
 
 fn push_range(query: &mut QueryBuilder<Postgres>, column: &str, range: TimeRange) {
     if let Some(start) = range.start {
-        query.push(format_args!(" AND {column} >= ")).push_bind(start.as_datetime());
+        query
+            .push(format_args!(" AND {column} >= "))
+            .push_bind(start.as_datetime());
     }
     if let Some(end) = range.end {
-        query.push(format_args!(" AND {column} <= ")).push_bind(end.as_datetime());
+        query
+            .push(format_args!(" AND {column} <= "))
+            .push_bind(end.as_datetime());
     }
 }
 
 fn push_any(query: &mut QueryBuilder<Postgres>, column: &str, values: Vec<String>) {
     if !values.is_empty() {
-        query.push(format_args!(" AND {column} = ANY(")).push_bind(values).push(")");
+        query
+            .push(format_args!(" AND {column} = ANY("))
+            .push_bind(values)
+            .push(")");
     }
 }
 
-fn push_filter(query: &mut QueryBuilder<Postgres>, account: AccountId, filter: &TrackingRequestFilter) {
-    query.push(" WHERE account_id = ").push_bind(account.as_uuid());
-    push_any(query, "status", filter.status.iter().map(|s| s.as_str().to_owned()).collect());
-    push_any(query, "scac", filter.scac.iter().map(ToString::to_string).collect());
-    push_any(query, "request_type", filter.request_type.iter().map(|t| t.as_str().to_owned()).collect());
+fn push_filter(
+    query: &mut QueryBuilder<Postgres>,
+    account: AccountId,
+    filter: &TrackingRequestFilter,
+) {
+    query
+        .push(" WHERE account_id = ")
+        .push_bind(account.as_uuid());
+    push_any(
+        query,
+        "status",
+        filter
+            .status
+            .iter()
+            .map(|s| s.as_str().to_owned())
+            .collect(),
+    );
+    push_any(
+        query,
+        "scac",
+        filter.scac.iter().map(ToString::to_string).collect(),
+    );
+    push_any(
+        query,
+        "request_type",
+        filter
+            .request_type
+            .iter()
+            .map(|t| t.as_str().to_owned())
+            .collect(),
+    );
     if let Some(number) = &filter.request_number {
-        query.push(" AND number_normalized = ").push_bind(number.clone());
+        query
+            .push(" AND number_normalized = ")
+            .push_bind(number.clone());
     }
     push_range(query, "created_at", filter.created_at);
     push_range(query, "updated_at", filter.updated_at);
 }
 
 impl PgStore {
-    async fn open_duplicate(&self, request: &TrackingRequest) -> Result<Option<TrackingRequestId>, StoreError> {
+    async fn open_duplicate(
+        &self,
+        request: &TrackingRequest,
+    ) -> Result<Option<TrackingRequestId>, StoreError> {
         let id: Option<Uuid> = sqlx::query_scalar(concat!(
             "SELECT id FROM tracking_requests WHERE account_id = $1 AND number_normalized = $2 \
              AND COALESCE(scac, '') = $3 AND status IN ",
@@ -153,7 +195,11 @@ impl TrackingRequestStore for PgStore {
         push_filter(&mut count, account, filter);
         let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
 
-        let mut select = QueryBuilder::new(concat!("SELECT ", tracking_request_columns!(), " FROM tracking_requests"));
+        let mut select = QueryBuilder::new(concat!(
+            "SELECT ",
+            tracking_request_columns!(),
+            " FROM tracking_requests"
+        ));
         push_filter(&mut select, account, filter);
         select
             .push(" ORDER BY created_at DESC, id DESC LIMIT ")
@@ -198,7 +244,10 @@ impl TrackingRequestStore for PgStore {
         .transpose()
     }
 
-    async fn set_tracking_request_state(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+    async fn set_tracking_request_state(
+        &self,
+        request: &TrackingRequest,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE tracking_requests SET status = $3, failed_reason = $4, is_retrying = $5, \
              retry_count = $6, tracked_object_id = $7, scac = $8, updated_at = $9 \

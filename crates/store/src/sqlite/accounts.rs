@@ -1,8 +1,8 @@
 //! Accounts and API keys on SQLite.
 
 use async_trait::async_trait;
-use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
 
 use super::{SqliteStore, is_unique_violation, parse_time, parse_uuid, time_text};
@@ -81,7 +81,11 @@ impl AccountStore for SqliteStore {
         insert_account(&self.write, account).await
     }
 
-    async fn bootstrap_account(&self, account: &Account, key: &ApiKeyRecord) -> Result<bool, StoreError> {
+    async fn bootstrap_account(
+        &self,
+        account: &Account,
+        key: &ApiKeyRecord,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.write.begin_with("BEGIN IMMEDIATE").await?;
         let existing: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts")
             .fetch_one(&mut *tx)
@@ -96,32 +100,44 @@ impl AccountStore for SqliteStore {
     }
 
     async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!("SELECT ", account_columns!(), " FROM accounts WHERE id = $1"))
-            .bind(id.to_string())
-            .fetch_optional(&self.read)
-            .await?
-            .as_ref()
-            .map(account_from_row)
-            .transpose()
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts WHERE id = $1"
+        ))
+        .bind(id.to_string())
+        .fetch_optional(&self.read)
+        .await?
+        .as_ref()
+        .map(account_from_row)
+        .transpose()
     }
 
     async fn account_by_name(&self, name: &AccountName) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!("SELECT ", account_columns!(), " FROM accounts WHERE name = $1"))
-            .bind(name.as_str())
-            .fetch_optional(&self.read)
-            .await?
-            .as_ref()
-            .map(account_from_row)
-            .transpose()
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts WHERE name = $1"
+        ))
+        .bind(name.as_str())
+        .fetch_optional(&self.read)
+        .await?
+        .as_ref()
+        .map(account_from_row)
+        .transpose()
     }
 
     async fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
-        sqlx::query(concat!("SELECT ", account_columns!(), " FROM accounts ORDER BY created_at, id"))
-            .fetch_all(&self.read)
-            .await?
-            .iter()
-            .map(account_from_row)
-            .collect()
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts ORDER BY created_at, id"
+        ))
+        .fetch_all(&self.read)
+        .await?
+        .iter()
+        .map(account_from_row)
+        .collect()
     }
 
     async fn insert_api_key(&self, key: &ApiKeyRecord) -> Result<(), StoreError> {
@@ -129,26 +145,41 @@ impl AccountStore for SqliteStore {
     }
 
     async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!("SELECT ", api_key_columns!(), " FROM api_keys WHERE prefix = $1"))
-            .bind(prefix)
-            .fetch_optional(&self.read)
-            .await?
-            .as_ref()
-            .map(api_key_from_row)
-            .transpose()
+        sqlx::query(concat!(
+            "SELECT ",
+            api_key_columns!(),
+            " FROM api_keys WHERE prefix = $1"
+        ))
+        .bind(prefix)
+        .fetch_optional(&self.read)
+        .await?
+        .as_ref()
+        .map(api_key_from_row)
+        .transpose()
     }
 
-    async fn list_api_keys(&self, account: Option<AccountId>) -> Result<Vec<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!("SELECT ", api_key_columns!(), " FROM api_keys WHERE $1 IS NULL OR account_id = $1 ORDER BY created_at, id"))
-            .bind(account.map(|id| id.to_string()))
-            .fetch_all(&self.read)
-            .await?
-            .iter()
-            .map(api_key_from_row)
-            .collect()
+    async fn list_api_keys(
+        &self,
+        account: Option<AccountId>,
+    ) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        sqlx::query(concat!(
+            "SELECT ",
+            api_key_columns!(),
+            " FROM api_keys WHERE $1 IS NULL OR account_id = $1 ORDER BY created_at, id"
+        ))
+        .bind(account.map(|id| id.to_string()))
+        .fetch_all(&self.read)
+        .await?
+        .iter()
+        .map(api_key_from_row)
+        .collect()
     }
 
-    async fn revoke_api_key(&self, prefix: &str, at: Timestamp) -> Result<Option<ApiKeyRecord>, StoreError> {
+    async fn revoke_api_key(
+        &self,
+        prefix: &str,
+        at: Timestamp,
+    ) -> Result<Option<ApiKeyRecord>, StoreError> {
         sqlx::query(concat!("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE prefix = $1 RETURNING ", api_key_columns!()))
             .bind(prefix)
             .bind(time_text(at))

@@ -5,6 +5,7 @@
 //! use a pool of read-only connections that never block the writer.
 
 mod accounts;
+mod group_commit;
 mod tracking_requests;
 
 use std::str::FromStr;
@@ -14,9 +15,9 @@ use async_trait::async_trait;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
+use tidemark_domain::Timestamp;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
-use tidemark_domain::Timestamp;
 use uuid::Uuid;
 
 use crate::{ConnectOptions, Store, StoreError};
@@ -37,6 +38,7 @@ pub enum Synchronous {
 pub struct SqliteStore {
     write: SqlitePool,
     read: SqlitePool,
+    inserts: group_commit::InsertQueue,
 }
 
 impl SqliteStore {
@@ -56,17 +58,26 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
         let write = SqlitePoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(1)
             .connect_with(base.clone())
             .await?;
         if options.migrate {
             sqlx::migrate!("./migrations/sqlite").run(&write).await?;
         }
+        // No ping before each checkout: it would double the round trips of a point read,
+        // and a broken connection fails its query and is replaced anyway.
         let read = SqlitePoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(options.max_connections.max(1))
             .connect_with(base.read_only(true))
             .await?;
-        Ok(Self { write, read })
+        let inserts = group_commit::InsertQueue::start(write.clone());
+        Ok(Self {
+            write,
+            read,
+            inserts,
+        })
     }
 }
 
@@ -84,9 +95,8 @@ impl Store for SqliteStore {
 
 /// Times are stored as fixed-width RFC 3339 text, which sorts in time order.
 fn time_text(at: Timestamp) -> String {
-    let format = format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z"
-    );
+    let format =
+        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
     at.as_datetime().format(&format).unwrap_or_default()
 }
 

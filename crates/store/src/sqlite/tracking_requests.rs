@@ -8,9 +8,11 @@ use tidemark_domain::{
     AccountId, Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
 };
 
-use super::{SqliteStore, is_unique_violation, parse_time, parse_uuid, time_text};
-use crate::rows::{TrackingRequestParts, open_statuses, retry_count_column, tracking_request_columns};
-use crate::{Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore};
+use super::{SqliteStore, parse_time, parse_uuid, time_text};
+use crate::rows::{TrackingRequestParts, retry_count_column, tracking_request_columns};
+use crate::{
+    Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
+};
 
 fn from_row(row: &SqliteRow) -> Result<TrackingRequest, StoreError> {
     let tracked: Option<&str> = row.try_get("tracked_object_id")?;
@@ -39,10 +41,14 @@ fn from_row(row: &SqliteRow) -> Result<TrackingRequest, StoreError> {
 
 fn push_range(query: &mut QueryBuilder<Sqlite>, column: &str, range: TimeRange) {
     if let Some(start) = range.start {
-        query.push(format_args!(" AND {column} >= ")).push_bind(time_text(start));
+        query
+            .push(format_args!(" AND {column} >= "))
+            .push_bind(time_text(start));
     }
     if let Some(end) = range.end {
-        query.push(format_args!(" AND {column} <= ")).push_bind(time_text(end));
+        query
+            .push(format_args!(" AND {column} <= "))
+            .push_bind(time_text(end));
     }
 }
 
@@ -58,70 +64,87 @@ fn push_any(query: &mut QueryBuilder<Sqlite>, column: &str, values: Vec<String>)
     list.push_unseparated(")");
 }
 
-fn push_filter(query: &mut QueryBuilder<Sqlite>, account: AccountId, filter: &TrackingRequestFilter) {
-    query.push(" WHERE account_id = ").push_bind(account.to_string());
-    push_any(query, "status", filter.status.iter().map(|s| s.as_str().to_owned()).collect());
-    push_any(query, "scac", filter.scac.iter().map(ToString::to_string).collect());
-    push_any(query, "request_type", filter.request_type.iter().map(|t| t.as_str().to_owned()).collect());
+fn push_filter(
+    query: &mut QueryBuilder<Sqlite>,
+    account: AccountId,
+    filter: &TrackingRequestFilter,
+) {
+    query
+        .push(" WHERE account_id = ")
+        .push_bind(account.to_string());
+    push_any(
+        query,
+        "status",
+        filter
+            .status
+            .iter()
+            .map(|s| s.as_str().to_owned())
+            .collect(),
+    );
+    push_any(
+        query,
+        "scac",
+        filter.scac.iter().map(ToString::to_string).collect(),
+    );
+    push_any(
+        query,
+        "request_type",
+        filter
+            .request_type
+            .iter()
+            .map(|t| t.as_str().to_owned())
+            .collect(),
+    );
     if let Some(number) = &filter.request_number {
-        query.push(" AND number_normalized = ").push_bind(number.clone());
+        query
+            .push(" AND number_normalized = ")
+            .push_bind(number.clone());
     }
     push_range(query, "created_at", filter.created_at);
     push_range(query, "updated_at", filter.updated_at);
 }
 
 impl SqliteStore {
-    async fn open_duplicate(&self, request: &TrackingRequest) -> Result<Option<TrackingRequestId>, StoreError> {
-        let id: Option<String> = sqlx::query_scalar(concat!(
-            "SELECT id FROM tracking_requests WHERE account_id = $1 AND number_normalized = $2 \
-             AND COALESCE(scac, '') = $3 AND status IN ",
-            open_statuses!(),
-            " LIMIT 1"
-        ))
-        .bind(request.account_id.to_string())
-        .bind(request.request_number.normalized())
-        .bind(request.scac.map(|s| s.to_string()).unwrap_or_default())
-        .fetch_optional(&self.write)
-        .await?;
-        Ok(id.as_deref().map(parse_uuid).transpose()?.map(TrackingRequestId::from_uuid))
+    /// The number of `account`'s requests matching `filter`: from the trigger-maintained
+    /// counts when only statuses are filtered, by counting rows otherwise.
+    async fn count(
+        &self,
+        account: AccountId,
+        filter: &TrackingRequestFilter,
+    ) -> Result<i64, StoreError> {
+        let only_status = TrackingRequestFilter {
+            status: filter.status.clone(),
+            ..TrackingRequestFilter::default()
+        };
+        let mut count = if *filter == only_status {
+            let mut query =
+                QueryBuilder::new("SELECT COALESCE(SUM(count), 0) FROM tracking_request_counts");
+            query
+                .push(" WHERE account_id = ")
+                .push_bind(account.to_string());
+            push_any(
+                &mut query,
+                "status",
+                filter
+                    .status
+                    .iter()
+                    .map(|s| s.as_str().to_owned())
+                    .collect(),
+            );
+            query
+        } else {
+            let mut query = QueryBuilder::new("SELECT COUNT(*) FROM tracking_requests");
+            push_filter(&mut query, account, filter);
+            query
+        };
+        Ok(count.build_query_scalar().fetch_one(&self.read).await?)
     }
 }
 
 #[async_trait]
 impl TrackingRequestStore for SqliteStore {
     async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
-        let result = sqlx::query(concat!(
-            "INSERT INTO tracking_requests (",
-            tracking_request_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
-        ))
-        .bind(request.id.to_string())
-        .bind(request.account_id.to_string())
-        .bind(request.request_type.as_str())
-        .bind(request.request_number.as_str())
-        .bind(request.request_number.normalized())
-        .bind(request.scac.map(|s| s.to_string()))
-        .bind(request.auto_detect_scac)
-        .bind(Json(&request.ref_numbers))
-        .bind(Json(&request.shipment_tags))
-        .bind(request.status.as_str())
-        .bind(request.failed_reason.map(|r| r.as_str()))
-        .bind(request.is_retrying)
-        .bind(retry_count_column(request))
-        .bind(request.tracked_object.map(|id| id.to_string()))
-        .bind(time_text(request.created_at))
-        .bind(time_text(request.updated_at))
-        .execute(&self.write)
-        .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(error) if is_unique_violation(&error, "tracking_requests_open_unique") => {
-                Err(StoreError::Duplicate {
-                    existing_id: self.open_duplicate(request).await?,
-                })
-            }
-            Err(error) => Err(error.into()),
-        }
+        self.inserts.insert(request.clone()).await
     }
 
     async fn tracking_request(
@@ -149,11 +172,13 @@ impl TrackingRequestStore for SqliteStore {
         filter: &TrackingRequestFilter,
         page: PageRequest,
     ) -> Result<Page<TrackingRequest>, StoreError> {
-        let mut count = QueryBuilder::new("SELECT COUNT(*) FROM tracking_requests");
-        push_filter(&mut count, account, filter);
-        let total: i64 = count.build_query_scalar().fetch_one(&self.read).await?;
+        let total = self.count(account, filter).await?;
 
-        let mut select = QueryBuilder::new(concat!("SELECT ", tracking_request_columns!(), " FROM tracking_requests"));
+        let mut select = QueryBuilder::new(concat!(
+            "SELECT ",
+            tracking_request_columns!(),
+            " FROM tracking_requests"
+        ));
         push_filter(&mut select, account, filter);
         select
             .push(" ORDER BY created_at DESC, id DESC LIMIT ")
@@ -198,7 +223,10 @@ impl TrackingRequestStore for SqliteStore {
         .transpose()
     }
 
-    async fn set_tracking_request_state(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+    async fn set_tracking_request_state(
+        &self,
+        request: &TrackingRequest,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE tracking_requests SET status = $3, failed_reason = $4, is_retrying = $5, \
              retry_count = $6, tracked_object_id = $7, scac = $8, updated_at = $9 \

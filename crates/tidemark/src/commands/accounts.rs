@@ -20,7 +20,10 @@ pub async fn run(config: &Config, command: AccountsCommand) -> anyhow::Result<()
         AccountsCommand::List => {
             output::line("ID\tNAME\tCREATED")?;
             for account in store.list_accounts().await? {
-                output::line(format!("{}\t{}\t{}", account.id, account.name, account.created_at))?;
+                output::line(format!(
+                    "{}\t{}\t{}",
+                    account.id, account.name, account.created_at
+                ))?;
             }
         }
     }
@@ -38,7 +41,11 @@ async fn create(store: &dyn Store, name: AccountName) -> anyhow::Result<Account>
 }
 
 /// Finds an account by id or name; with `create_missing`, a missing name is created.
-pub async fn resolve(store: &dyn Store, name_or_id: &str, create_missing: bool) -> anyhow::Result<Account> {
+pub async fn resolve(
+    store: &dyn Store,
+    name_or_id: &str,
+    create_missing: bool,
+) -> anyhow::Result<Account> {
     if let Some(id) = AccountId::parse(name_or_id.trim()) {
         return store
             .account_by_id(id)

@@ -25,7 +25,11 @@ pub async fn run(config: &Config, command: KeysCommand) -> anyhow::Result<()> {
         }
         KeysCommand::List { account } => {
             let only = match account {
-                Some(name_or_id) => Some(super::accounts::resolve(store.as_ref(), &name_or_id, false).await?.id),
+                Some(name_or_id) => Some(
+                    super::accounts::resolve(store.as_ref(), &name_or_id, false)
+                        .await?
+                        .id,
+                ),
                 None => None,
             };
             let names: HashMap<_, _> = store
@@ -36,9 +40,17 @@ pub async fn run(config: &Config, command: KeysCommand) -> anyhow::Result<()> {
                 .collect();
             output::line("PREFIX\tACCOUNT\tCREATED\tREVOKED")?;
             for key in store.list_api_keys(only).await? {
-                let account = names.get(&key.account_id).cloned().unwrap_or_else(|| key.account_id.to_string());
-                let revoked = key.revoked_at.map_or_else(|| "-".to_owned(), |at| at.to_string());
-                output::line(format!("{}\t{account}\t{}\t{revoked}", key.prefix, key.created_at))?;
+                let account = names
+                    .get(&key.account_id)
+                    .cloned()
+                    .unwrap_or_else(|| key.account_id.to_string());
+                let revoked = key
+                    .revoked_at
+                    .map_or_else(|| "-".to_owned(), |at| at.to_string());
+                output::line(format!(
+                    "{}\t{account}\t{}\t{revoked}",
+                    key.prefix, key.created_at
+                ))?;
             }
         }
         KeysCommand::Revoke { key } => {

@@ -16,7 +16,12 @@ use crate::output;
 async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
     tidemark_store::connect(&config.connect_options())
         .await
-        .with_context(|| format!("cannot open the database {}", config.database_url.redacted()))
+        .with_context(|| {
+            format!(
+                "cannot open the database {}",
+                config.database_url.redacted()
+            )
+        })
 }
 
 /// `tidemark migrate`.

@@ -21,7 +21,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
 
     if let Some(key) = app::bootstrap(store.as_ref(), clock.as_ref()).await? {
-        tracing::info!(prefix = key.prefix(), "created the first account, \"default\", and printed its API key");
+        tracing::info!(
+            prefix = key.prefix(),
+            "created the first account, \"default\", and printed its API key"
+        );
         output::line(format!(
             "\nTidemark created the account \"default\" and its first API key.\n\
              It is shown only this once; keep it somewhere safe:\n\n    {key}\n\n\
@@ -34,7 +37,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     app::cancel_on_signal(shutdown.clone());
     tracing::info!(%address, "listening on http://{address}");
-    app::serve(listener, router, shutdown, Duration::from_secs(config.shutdown_grace_secs)).await?;
+    app::serve(
+        listener,
+        router,
+        shutdown,
+        Duration::from_secs(config.shutdown_grace_secs),
+    )
+    .await?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -17,17 +17,28 @@ both_backends!(
 );
 
 async fn a_missing_key_is_401_with_a_challenge(app: TestApp) {
-    let response = app.request(Method::GET, "/v2/tracking_requests", None).send().await.expect("request");
+    let response = app
+        .request(Method::GET, "/v2/tracking_requests", None)
+        .send()
+        .await
+        .expect("request");
     assert_eq!(response.headers()["www-authenticate"], "Token");
     let errors = errors(response, 401).await;
-    assert_eq!(codes(&errors), [("unauthorized".to_owned(), "Authorization".to_owned())]);
+    assert_eq!(
+        codes(&errors),
+        [("unauthorized".to_owned(), "Authorization".to_owned())]
+    );
 }
 
 async fn malformed_unknown_and_wrong_keys_are_401(app: TestApp) {
     let mut unknown = app.key.clone();
     unknown.replace_range(4..12, "AAAAAAAA");
     let mut wrong_secret = app.key.clone();
-    let last = if wrong_secret.ends_with('x') { "y" } else { "x" };
+    let last = if wrong_secret.ends_with('x') {
+        "y"
+    } else {
+        "x"
+    };
     wrong_secret.replace_range(wrong_secret.len() - 1.., last);
     for value in [
         "Token".to_owned(),
@@ -61,37 +72,61 @@ async fn token_and_bearer_schemes_both_work(app: TestApp) {
 
 async fn a_revoked_key_stops_working_at_once(app: TestApp) {
     assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
-    app.store.revoke_api_key(&app.key[..12], SystemClock.now()).await.expect("revoke").expect("found");
+    app.store
+        .revoke_api_key(&app.key[..12], SystemClock.now())
+        .await
+        .expect("revoke")
+        .expect("found");
     errors(app.get("/v2/tracking_requests").await, 401).await;
 }
 
 async fn another_account_never_sees_a_request(app: TestApp) {
-    let response = app.create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let response = app
+        .create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU"))
+        .await;
     let created = document(response).await;
     let id = created["data"]["id"].as_str().expect("id");
     let (_, other) = app.new_account("globex").await;
     let path = format!("/v2/tracking_requests/{id}");
     errors(app.get_as(&other, &path).await, 404).await;
-    errors(app.get_as(&other, &format!("/v2/tracking_request/{id}")).await, 404).await;
+    errors(
+        app.get_as(&other, &format!("/v2/tracking_request/{id}"))
+            .await,
+        404,
+    )
+    .await;
     let list = document(app.get_as(&other, "/v2/tracking_requests").await).await;
     assert_eq!(list["data"], json!([]));
     assert_eq!(list["meta"]["total"], 0);
     let patch = app
         .request(Method::PATCH, &path, Some(&other))
         .header("Content-Type", "application/vnd.api+json")
-        .body(json!({"data": {"type": "tracking_request", "attributes": {"ref_numbers": ["x"]}}}).to_string())
+        .body(
+            json!({"data": {"type": "tracking_request", "attributes": {"ref_numbers": ["x"]}}})
+                .to_string(),
+        )
         .send()
         .await
         .expect("request");
     errors(patch, 404).await;
     // The other account may track the same number itself.
-    let own = app.post_json("/v2/tracking_requests", &other, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let own = app
+        .post_json(
+            "/v2/tracking_requests",
+            &other,
+            &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+        )
+        .await;
     assert_eq!(own.status(), 201);
 }
 
 async fn health_and_the_openapi_document_need_no_key(app: TestApp) {
     for path in ["/healthz", "/readyz", "/v2/openapi.json"] {
-        let response = app.request(Method::GET, path, None).send().await.expect("request");
+        let response = app
+            .request(Method::GET, path, None)
+            .send()
+            .await
+            .expect("request");
         assert_eq!(response.status(), 200, "{path}");
     }
 }

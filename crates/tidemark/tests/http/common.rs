@@ -37,10 +37,17 @@ impl TestApp {
         let store = database.connect().await;
         let clock = app::system_clock();
         let router = app::router(Arc::clone(&store), config, Arc::clone(&clock));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let shutdown = CancellationToken::new();
-        let server = tokio::spawn(app::serve(listener, router, shutdown.clone(), Duration::from_secs(5)));
+        let server = tokio::spawn(app::serve(
+            listener,
+            router,
+            shutdown.clone(),
+            Duration::from_secs(5),
+        ));
         let mut test = Self {
             base,
             key: String::new(),
@@ -79,11 +86,17 @@ impl TestApp {
     }
 
     pub async fn get(&self, path: &str) -> Response {
-        self.request(Method::GET, path, Some(&self.key)).send().await.expect("request")
+        self.request(Method::GET, path, Some(&self.key))
+            .send()
+            .await
+            .expect("request")
     }
 
     pub async fn get_as(&self, key: &str, path: &str) -> Response {
-        self.request(Method::GET, path, Some(key)).send().await.expect("request")
+        self.request(Method::GET, path, Some(key))
+            .send()
+            .await
+            .expect("request")
     }
 
     pub async fn post_json(&self, path: &str, key: &str, body: &Value) -> Response {
@@ -96,7 +109,8 @@ impl TestApp {
     }
 
     pub async fn create(&self, body: &Value) -> Response {
-        self.post_json("/v2/tracking_requests", &self.key, body).await
+        self.post_json("/v2/tracking_requests", &self.key, body)
+            .await
     }
 
     pub async fn patch(&self, path: &str, body: &Value) -> Response {
@@ -151,7 +165,10 @@ pub async fn errors(response: Response, status: u16) -> Vec<Value> {
     for error in &errors {
         assert_eq!(error["status"], status.to_string(), "{error}");
         for member in ["title", "detail", "code"] {
-            assert!(error[member].as_str().is_some_and(|s| !s.is_empty()), "{member} missing in {error}");
+            assert!(
+                error[member].as_str().is_some_and(|s| !s.is_empty()),
+                "{member} missing in {error}"
+            );
         }
     }
     errors
@@ -163,8 +180,14 @@ pub fn codes(errors: &[Value]) -> Vec<(String, String)> {
         .iter()
         .map(|e| {
             let source = &e["source"];
-            let at = source["pointer"].as_str().or(source["parameter"].as_str()).or(source["header"].as_str());
-            (e["code"].as_str().unwrap_or_default().to_owned(), at.unwrap_or_default().to_owned())
+            let at = source["pointer"]
+                .as_str()
+                .or(source["parameter"].as_str())
+                .or(source["header"].as_str());
+            (
+                e["code"].as_str().unwrap_or_default().to_owned(),
+                at.unwrap_or_default().to_owned(),
+            )
         })
         .collect()
 }

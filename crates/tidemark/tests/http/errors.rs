@@ -26,7 +26,13 @@ both_backends!(
     hostile_input_never_causes_a_server_error,
 );
 
-async fn send(app: &TestApp, method: Method, path: &str, content_type: &str, body: impl Into<reqwest::Body>) -> reqwest::Response {
+async fn send(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    content_type: &str,
+    body: impl Into<reqwest::Body>,
+) -> reqwest::Response {
     app.request(method, path, Some(&app.key))
         .header("Content-Type", content_type)
         .body(body)
@@ -38,14 +44,28 @@ async fn send(app: &TestApp, method: Method, path: &str, content_type: &str, bod
 async fn malformed_json_is_400(app: TestApp) {
     for body in ["{", "{\"data\": }", "", "nul", "\u{0}"] {
         let response = send(&app, Method::POST, "/v2/tracking_requests", JSON_API, body).await;
-        assert_eq!(codes(&errors(response, 400).await)[0].0, "malformed_json", "{body:?}");
+        assert_eq!(
+            codes(&errors(response, 400).await)[0].0,
+            "malformed_json",
+            "{body:?}"
+        );
     }
 }
 
 async fn a_body_that_is_not_a_document_is_400(app: TestApp) {
-    for body in [json!([]), json!("text"), json!({"type": "tracking_request"}), json!({"data": []}), json!({"data": null})] {
+    for body in [
+        json!([]),
+        json!("text"),
+        json!({"type": "tracking_request"}),
+        json!({"data": []}),
+        json!({"data": null}),
+    ] {
         let response = app.create(&body).await;
-        assert_eq!(codes(&errors(response, 400).await), [("malformed_json".to_owned(), "/data".to_owned())], "{body}");
+        assert_eq!(
+            codes(&errors(response, 400).await),
+            [("malformed_json".to_owned(), "/data".to_owned())],
+            "{body}"
+        );
     }
 }
 
@@ -57,46 +77,106 @@ async fn query_parameter_problems_are_400_with_the_parameter(app: TestApp) {
         ("include=account", "invalid_include", "include"),
         ("filter[colour]=red", "invalid_filter", "filter[colour]"),
         ("filter[status]=lost", "invalid_filter", "filter[status]"),
-        ("filter[created_at][start]=yesterday", "invalid_filter", "filter[created_at][start]"),
+        (
+            "filter[created_at][start]=yesterday",
+            "invalid_filter",
+            "filter[created_at][start]",
+        ),
         ("fooBar=1", "invalid_parameter", "fooBar"),
-        ("page[size]=5&page[size]=6", "invalid_parameter", "page[size]"),
+        (
+            "page[size]=5&page[size]=6",
+            "invalid_parameter",
+            "page[size]",
+        ),
     ] {
         let response = app.get(&format!("/v2/tracking_requests?{query}")).await;
-        assert_eq!(codes(&errors(response, 400).await), [(code.to_owned(), parameter.to_owned())], "{query}");
+        assert_eq!(
+            codes(&errors(response, 400).await),
+            [(code.to_owned(), parameter.to_owned())],
+            "{query}"
+        );
     }
     let id = TrackingRequestId::new();
-    let response = app.get(&format!("/v2/tracking_requests/{id}?include=shipment")).await;
+    let response = app
+        .get(&format!("/v2/tracking_requests/{id}?include=shipment"))
+        .await;
     assert_eq!(codes(&errors(response, 400).await)[0].0, "invalid_include");
 }
 
 async fn a_client_generated_id_is_403(app: TestApp) {
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["id"] = json!(TrackingRequestId::new().to_string());
-    assert_eq!(codes(&errors(app.create(&body).await, 403).await), [("client_id_not_allowed".to_owned(), "/data/id".to_owned())]);
+    assert_eq!(
+        codes(&errors(app.create(&body).await, 403).await),
+        [("client_id_not_allowed".to_owned(), "/data/id".to_owned())]
+    );
 }
 
 async fn unknown_routes_and_malformed_ids_are_404(app: TestApp) {
-    for path in ["/v2/nothing", "/", "/v3/tracking_requests", "/v2/tracking_requests/not-a-uuid", &format!("/v2/tracking_requests/{}", TrackingRequestId::new())] {
-        assert_eq!(codes(&errors(app.get(path).await, 404).await)[0].0, "not_found", "{path}");
+    for path in [
+        "/v2/nothing",
+        "/",
+        "/v3/tracking_requests",
+        "/v2/tracking_requests/not-a-uuid",
+        &format!("/v2/tracking_requests/{}", TrackingRequestId::new()),
+    ] {
+        assert_eq!(
+            codes(&errors(app.get(path).await, 404).await)[0].0,
+            "not_found",
+            "{path}"
+        );
     }
 }
 
 async fn a_wrong_method_is_405_with_allow(app: TestApp) {
-    let response = app.request(Method::DELETE, "/v2/tracking_requests", Some(&app.key)).send().await.expect("request");
+    let response = app
+        .request(Method::DELETE, "/v2/tracking_requests", Some(&app.key))
+        .send()
+        .await
+        .expect("request");
     assert_eq!(response.headers()["allow"], "GET,HEAD,POST");
-    assert_eq!(codes(&errors(response, 405).await)[0].0, "method_not_allowed");
-    let response = app.request(Method::PUT, "/healthz", None).send().await.expect("request");
+    assert_eq!(
+        codes(&errors(response, 405).await)[0].0,
+        "method_not_allowed"
+    );
+    let response = app
+        .request(Method::PUT, "/healthz", None)
+        .send()
+        .await
+        .expect("request");
     assert_eq!(response.headers()["allow"], "GET,HEAD");
     errors(response, 405).await;
 }
 
 async fn unacceptable_accept_headers_are_406(app: TestApp) {
-    for accept in ["application/vnd.api+json; charset=utf-8", "application/vnd.api+json; ext=\"https://example.com/x\""] {
-        let response = app.request(Method::GET, "/v2/tracking_requests", Some(&app.key)).header("Accept", accept).send().await.expect("request");
-        assert_eq!(codes(&errors(response, 406).await)[0].0, "not_acceptable", "{accept}");
+    for accept in [
+        "application/vnd.api+json; charset=utf-8",
+        "application/vnd.api+json; ext=\"https://example.com/x\"",
+    ] {
+        let response = app
+            .request(Method::GET, "/v2/tracking_requests", Some(&app.key))
+            .header("Accept", accept)
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(
+            codes(&errors(response, 406).await)[0].0,
+            "not_acceptable",
+            "{accept}"
+        );
     }
-    for accept in ["application/vnd.api+json", "*/*", "application/json", "application/vnd.api+json; charset=utf-8, application/vnd.api+json"] {
-        let response = app.request(Method::GET, "/v2/tracking_requests", Some(&app.key)).header("Accept", accept).send().await.expect("request");
+    for accept in [
+        "application/vnd.api+json",
+        "*/*",
+        "application/json",
+        "application/vnd.api+json; charset=utf-8, application/vnd.api+json",
+    ] {
+        let response = app
+            .request(Method::GET, "/v2/tracking_requests", Some(&app.key))
+            .header("Accept", accept)
+            .send()
+            .await
+            .expect("request");
         assert_eq!(response.status(), 200, "{accept}");
     }
 }
@@ -104,7 +184,10 @@ async fn unacceptable_accept_headers_are_406(app: TestApp) {
 async fn a_wrong_type_is_409(app: TestApp) {
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["type"] = json!("shipment");
-    assert_eq!(codes(&errors(app.create(&body).await, 409).await), [("type_mismatch".to_owned(), "/data/type".to_owned())]);
+    assert_eq!(
+        codes(&errors(app.create(&body).await, 409).await),
+        [("type_mismatch".to_owned(), "/data/type".to_owned())]
+    );
     body["data"]["type"] = json!(7);
     errors(app.create(&body).await, 409).await;
 }
@@ -112,24 +195,72 @@ async fn a_wrong_type_is_409(app: TestApp) {
 async fn bodies_over_the_limit_are_413(app: TestApp) {
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["attributes"]["padding"] = json!("x".repeat(70 * 1024));
-    let response = send(&app, Method::POST, "/v2/tracking_requests", JSON_API, body.to_string()).await;
-    assert_eq!(codes(&errors(response, 413).await)[0].0, "payload_too_large");
+    let response = send(
+        &app,
+        Method::POST,
+        "/v2/tracking_requests",
+        JSON_API,
+        body.to_string(),
+    )
+    .await;
+    assert_eq!(
+        codes(&errors(response, 413).await)[0].0,
+        "payload_too_large"
+    );
     // Without Content-Length (chunked), the limit still holds while reading.
-    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = (0..80).map(|_| Ok(vec![b' '; 1024])).collect();
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        (0..80).map(|_| Ok(vec![b' '; 1024])).collect();
     let stream = reqwest::Body::wrap_stream(futures::stream::iter(chunks));
-    let response = send(&app, Method::POST, "/v2/tracking_requests", JSON_API, stream).await;
-    assert_eq!(codes(&errors(response, 413).await)[0].0, "payload_too_large");
+    let response = send(
+        &app,
+        Method::POST,
+        "/v2/tracking_requests",
+        JSON_API,
+        stream,
+    )
+    .await;
+    assert_eq!(
+        codes(&errors(response, 413).await)[0].0,
+        "payload_too_large"
+    );
 }
 
 async fn unsupported_content_types_are_415(app: TestApp) {
     let body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU").to_string();
-    for content_type in ["text/plain", "application/vnd.api+json; charset=utf-8", "application/x-www-form-urlencoded"] {
-        let response = send(&app, Method::POST, "/v2/tracking_requests", content_type, body.clone()).await;
-        assert_eq!(codes(&errors(response, 415).await)[0].0, "unsupported_media_type", "{content_type}");
+    for content_type in [
+        "text/plain",
+        "application/vnd.api+json; charset=utf-8",
+        "application/x-www-form-urlencoded",
+    ] {
+        let response = send(
+            &app,
+            Method::POST,
+            "/v2/tracking_requests",
+            content_type,
+            body.clone(),
+        )
+        .await;
+        assert_eq!(
+            codes(&errors(response, 415).await)[0].0,
+            "unsupported_media_type",
+            "{content_type}"
+        );
     }
-    let response = app.request(Method::POST, "/v2/tracking_requests", Some(&app.key)).body(body.clone()).send().await.expect("request");
+    let response = app
+        .request(Method::POST, "/v2/tracking_requests", Some(&app.key))
+        .body(body.clone())
+        .send()
+        .await
+        .expect("request");
     errors(response, 415).await;
-    let response = send(&app, Method::POST, "/v2/tracking_requests", "application/json", body).await;
+    let response = send(
+        &app,
+        Method::POST,
+        "/v2/tracking_requests",
+        "application/json",
+        body,
+    )
+    .await;
     assert_eq!(response.status(), 201, "application/json is accepted");
 }
 
@@ -159,28 +290,61 @@ fn hostile_values() -> Vec<Value> {
 }
 
 async fn hostile_input_never_causes_a_server_error(app: TestApp) {
-    let created = app.create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
-    let id = crate::common::document(created).await["data"]["id"].as_str().expect("id").to_owned();
-    let fields = ["request_type", "request_number", "scac", "auto_detect_vocc_scac", "ref_numbers", "shipment_tags"];
+    let created = app
+        .create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU"))
+        .await;
+    let id = crate::common::document(created).await["data"]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let fields = [
+        "request_type",
+        "request_number",
+        "scac",
+        "auto_detect_vocc_scac",
+        "ref_numbers",
+        "shipment_tags",
+    ];
     for value in hostile_values() {
         for field in fields {
             let mut body = tracking_request("container", "CSQU3054383", "HLCU");
             body["data"]["attributes"][field] = value.clone();
             let status = app.create(&body).await.status().as_u16();
-            assert!((200..500).contains(&status), "create {field}={value}: {status}");
-            let patch = json!({"data": {"type": "tracking_request", "attributes": {field: value.clone()}}});
-            let status = app.patch(&format!("/v2/tracking_requests/{id}"), &patch).await.status().as_u16();
-            assert!((200..500).contains(&status), "patch {field}={value}: {status}");
+            assert!(
+                (200..500).contains(&status),
+                "create {field}={value}: {status}"
+            );
+            let patch =
+                json!({"data": {"type": "tracking_request", "attributes": {field: value.clone()}}});
+            let status = app
+                .patch(&format!("/v2/tracking_requests/{id}"), &patch)
+                .await
+                .status()
+                .as_u16();
+            assert!(
+                (200..500).contains(&status),
+                "patch {field}={value}: {status}"
+            );
         }
         for member in ["type", "id", "attributes", "relationships"] {
             let mut body = tracking_request("container", "CSQU3054383", "HLCU");
             body["data"][member] = value.clone();
             let status = app.create(&body).await.status().as_u16();
-            assert!((200..500).contains(&status), "data.{member}={value}: {status}");
+            assert!(
+                (200..500).contains(&status),
+                "data.{member}={value}: {status}"
+            );
         }
         let text = value.to_string();
-        for query in [format!("filter[status]={text}"), format!("page[size]={text}"), format!("include={text}")] {
-            let url = format!("/v2/tracking_requests?{}", query.replace('&', "%26").replace('#', "%23"));
+        for query in [
+            format!("filter[status]={text}"),
+            format!("page[size]={text}"),
+            format!("include={text}"),
+        ] {
+            let url = format!(
+                "/v2/tracking_requests?{}",
+                query.replace('&', "%26").replace('#', "%23")
+            );
             let status = app.get(&url).await.status().as_u16();
             assert!((200..500).contains(&status), "{query}: {status}");
         }
@@ -193,9 +357,13 @@ mod failing {
     use std::sync::Arc;
 
     use tidemark_domain::{
-        Account, AccountId, AccountName, ApiKeyRecord, Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
+        Account, AccountId, AccountName, ApiKeyRecord, Timestamp, TrackingRequest,
+        TrackingRequestId, TrackingRequestPatch,
     };
-    use tidemark_store::{AccountStore, Page, PageRequest, Store, StoreError, TrackingRequestFilter, TrackingRequestStore};
+    use tidemark_store::{
+        AccountStore, Page, PageRequest, Store, StoreError, TrackingRequestFilter,
+        TrackingRequestStore,
+    };
 
     pub const SECRET_DETAIL: &str = "relation tracking_requests is on fire at /var/lib/secret";
 
@@ -208,7 +376,11 @@ mod failing {
         async fn create_account(&self, account: &Account) -> Result<(), StoreError> {
             self.0.create_account(account).await
         }
-        async fn bootstrap_account(&self, account: &Account, key: &ApiKeyRecord) -> Result<bool, StoreError> {
+        async fn bootstrap_account(
+            &self,
+            account: &Account,
+            key: &ApiKeyRecord,
+        ) -> Result<bool, StoreError> {
             self.0.bootstrap_account(account, key).await
         }
         async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
@@ -223,32 +395,63 @@ mod failing {
         async fn insert_api_key(&self, key: &ApiKeyRecord) -> Result<(), StoreError> {
             self.0.insert_api_key(key).await
         }
-        async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
+        async fn api_key_by_prefix(
+            &self,
+            prefix: &str,
+        ) -> Result<Option<ApiKeyRecord>, StoreError> {
             self.0.api_key_by_prefix(prefix).await
         }
-        async fn list_api_keys(&self, account: Option<AccountId>) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        async fn list_api_keys(
+            &self,
+            account: Option<AccountId>,
+        ) -> Result<Vec<ApiKeyRecord>, StoreError> {
             self.0.list_api_keys(account).await
         }
-        async fn revoke_api_key(&self, prefix: &str, at: Timestamp) -> Result<Option<ApiKeyRecord>, StoreError> {
+        async fn revoke_api_key(
+            &self,
+            prefix: &str,
+            at: Timestamp,
+        ) -> Result<Option<ApiKeyRecord>, StoreError> {
             self.0.revoke_api_key(prefix, at).await
         }
     }
 
     #[async_trait::async_trait]
     impl TrackingRequestStore for FailingStore {
-        async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        async fn insert_tracking_request(
+            &self,
+            request: &TrackingRequest,
+        ) -> Result<(), StoreError> {
             self.0.insert_tracking_request(request).await
         }
-        async fn tracking_request(&self, _: AccountId, _: TrackingRequestId) -> Result<Option<TrackingRequest>, StoreError> {
+        async fn tracking_request(
+            &self,
+            _: AccountId,
+            _: TrackingRequestId,
+        ) -> Result<Option<TrackingRequest>, StoreError> {
             Err(StoreError::Corrupt(SECRET_DETAIL.to_owned()))
         }
-        async fn list_tracking_requests(&self, _: AccountId, _: &TrackingRequestFilter, _: PageRequest) -> Result<Page<TrackingRequest>, StoreError> {
+        async fn list_tracking_requests(
+            &self,
+            _: AccountId,
+            _: &TrackingRequestFilter,
+            _: PageRequest,
+        ) -> Result<Page<TrackingRequest>, StoreError> {
             Err(StoreError::Corrupt(SECRET_DETAIL.to_owned()))
         }
-        async fn update_tracking_request(&self, account: AccountId, id: TrackingRequestId, patch: &TrackingRequestPatch, at: Timestamp) -> Result<Option<TrackingRequest>, StoreError> {
+        async fn update_tracking_request(
+            &self,
+            account: AccountId,
+            id: TrackingRequestId,
+            patch: &TrackingRequestPatch,
+            at: Timestamp,
+        ) -> Result<Option<TrackingRequest>, StoreError> {
             self.0.update_tracking_request(account, id, patch, at).await
         }
-        async fn set_tracking_request_state(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        async fn set_tracking_request_state(
+            &self,
+            request: &TrackingRequest,
+        ) -> Result<(), StoreError> {
             self.0.set_tracking_request_state(request).await
         }
     }
@@ -266,10 +469,14 @@ mod failing {
 
 #[tokio::test]
 async fn an_internal_failure_is_an_opaque_500() {
-    let Some(base) = TestApp::spawn(tidemark_store::testing::Backend::Sqlite).await else { return };
+    let Some(base) = TestApp::spawn(tidemark_store::testing::Backend::Sqlite).await else {
+        return;
+    };
     let store: Arc<dyn tidemark_store::Store> = Arc::new(FailingStore(Arc::clone(&base.store)));
     let router = tidemark::app::router(store, ApiConfig::default(), tidemark::app::system_clock());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let address = listener.local_addr().expect("address");
     tokio::spawn(axum::serve(listener, router).into_future());
     let response = reqwest::Client::new()
@@ -283,5 +490,8 @@ async fn an_internal_failure_is_an_opaque_500() {
         assert_eq!(errors[0]["code"], "internal_error");
         serde_json::to_string(&errors).expect("json")
     };
-    assert!(!text.contains(failing::SECRET_DETAIL) && !text.contains("/var/lib"), "{text}");
+    assert!(
+        !text.contains(failing::SECRET_DETAIL) && !text.contains("/var/lib"),
+        "{text}"
+    );
 }

@@ -24,41 +24,76 @@ fn tiny(create: u32, default: u32) -> ApiConfig {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creates_over_the_limit_get_429_with_retry_after_per_account() {
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(2, 100)).await else { return };
+    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(2, 100)).await else {
+        return;
+    };
     for i in 0..2 {
-        let response = app.create(&tracking_request("booking_number", &format!("{i:09}"), "MAEU")).await;
+        let response = app
+            .create(&tracking_request(
+                "booking_number",
+                &format!("{i:09}"),
+                "MAEU",
+            ))
+            .await;
         assert_eq!(response.status(), 201);
         assert_eq!(response.headers()["ratelimit-limit"], "2");
-        assert_eq!(response.headers()["ratelimit-remaining"], (1 - i).to_string());
+        assert_eq!(
+            response.headers()["ratelimit-remaining"],
+            (1 - i).to_string()
+        );
     }
-    let refused = app.create(&tracking_request("booking_number", "000000009", "MAEU")).await;
-    let retry_after: u64 = refused.headers()["retry-after"].to_str().expect("text").parse().expect("whole seconds");
+    let refused = app
+        .create(&tracking_request("booking_number", "000000009", "MAEU"))
+        .await;
+    let retry_after: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("whole seconds");
     assert!((1..=30).contains(&retry_after), "{retry_after}");
     assert_eq!(refused.headers()["ratelimit-remaining"], "0");
     assert!(refused.headers().contains_key("ratelimit-reset"));
     assert_eq!(codes(&errors(refused, 429).await)[0].0, "rate_limited");
 
-    assert_eq!(app.get("/v2/tracking_requests").await.status(), 200, "reads use another bucket");
+    assert_eq!(
+        app.get("/v2/tracking_requests").await.status(),
+        200,
+        "reads use another bucket"
+    );
     let (_, other) = app.new_account("globex").await;
-    let theirs = app.post_json("/v2/tracking_requests", &other, &tracking_request("booking_number", "000000001", "MAEU")).await;
+    let theirs = app
+        .post_json(
+            "/v2/tracking_requests",
+            &other,
+            &tracking_request("booking_number", "000000001", "MAEU"),
+        )
+        .await;
     assert_eq!(theirs.status(), 201, "another account has its own bucket");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reads_over_the_default_limit_get_429() {
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(100, 3)).await else { return };
+    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(100, 3)).await else {
+        return;
+    };
     for _ in 0..3 {
         assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
     }
     let refused = app.get("/v2/tracking_requests").await;
     assert!(refused.headers().contains_key("retry-after"));
     errors(refused, 429).await;
-    assert_eq!(app.get("/healthz").await.status(), 200, "operations endpoints are not limited");
+    assert_eq!(
+        app.get("/healthz").await.status(),
+        200,
+        "operations endpoints are not limited"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_body_limit_is_configurable() {
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(100, 100)).await else { return };
+    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(100, 100)).await else {
+        return;
+    };
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["attributes"]["ref_numbers"] = json!(vec!["x".repeat(100); 25]);
     errors(app.create(&body).await, 413).await;
@@ -66,7 +101,9 @@ async fn the_body_limit_is_configurable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_and_item_limits_are_enforced() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else { return };
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["attributes"]["ref_numbers"] = json!(vec!["PO"; 51]);
     body["data"]["attributes"]["shipment_tags"] = json!(["x".repeat(129)]);
@@ -75,11 +112,21 @@ async fn list_and_item_limits_are_enforced() {
     assert_eq!(
         found,
         [
-            ("too_long".to_owned(), "/data/attributes/shipment_tags/0".to_owned()),
-            ("too_many".to_owned(), "/data/attributes/ref_numbers".to_owned()),
+            (
+                "too_long".to_owned(),
+                "/data/attributes/shipment_tags/0".to_owned()
+            ),
+            (
+                "too_many".to_owned(),
+                "/data/attributes/ref_numbers".to_owned()
+            ),
         ]
     );
     body["data"]["attributes"]["ref_numbers"] = json!(vec!["PO"; 50]);
     body["data"]["attributes"]["shipment_tags"] = json!(["x".repeat(128)]);
-    assert_eq!(app.create(&body).await.status(), 201, "the limits themselves are allowed");
+    assert_eq!(
+        app.create(&body).await.status(),
+        201,
+        "the limits themselves are allowed"
+    );
 }

@@ -11,7 +11,9 @@ use crate::common::{TestApp, tracking_request};
 
 #[tokio::test]
 async fn health_and_readiness_answer() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else { return };
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
     let health: Value = app.get("/healthz").await.json().await.expect("json");
     assert_eq!(health["status"], "ok");
     let ready: Value = app.get("/readyz").await.json().await.expect("json");
@@ -20,36 +22,75 @@ async fn health_and_readiness_answer() {
 
 #[tokio::test]
 async fn request_ids_are_echoed_or_generated() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else { return };
-    let echoed = app.request(Method::GET, "/healthz", None).header("X-Request-Id", "trace-me-42").send().await.expect("request");
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
+    let echoed = app
+        .request(Method::GET, "/healthz", None)
+        .header("X-Request-Id", "trace-me-42")
+        .send()
+        .await
+        .expect("request");
     assert_eq!(echoed.headers()["x-request-id"], "trace-me-42");
-    let generated = app.request(Method::GET, "/v2/nothing", None).send().await.expect("request");
+    let generated = app
+        .request(Method::GET, "/v2/nothing", None)
+        .send()
+        .await
+        .expect("request");
     let id = generated.headers()["x-request-id"].to_str().expect("text");
-    assert!(tidemark_domain::TrackingRequestId::parse(id).is_some(), "a UUID: {id}");
+    assert!(
+        tidemark_domain::TrackingRequestId::parse(id).is_some(),
+        "a UUID: {id}"
+    );
 }
 
 #[tokio::test]
 async fn the_openapi_document_describes_every_endpoint_and_error() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else { return };
-    let document: Value = app.get("/v2/openapi.json").await.json().await.expect("json");
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
+    let document: Value = app
+        .get("/v2/openapi.json")
+        .await
+        .json()
+        .await
+        .expect("json");
     assert_eq!(document["openapi"], "3.1.0");
     let paths = document["paths"].as_object().expect("paths");
-    for path in ["/v2/tracking_requests", "/v2/tracking_requests/{id}", "/healthz", "/readyz"] {
+    for path in [
+        "/v2/tracking_requests",
+        "/v2/tracking_requests/{id}",
+        "/healthz",
+        "/readyz",
+    ] {
         assert!(paths.contains_key(path), "{path} is documented");
     }
     let create = &document["paths"]["/v2/tracking_requests"]["post"]["responses"];
-    for status in ["201", "400", "401", "403", "406", "409", "413", "415", "422", "429", "500"] {
-        assert!(create.get(status).is_some(), "POST /v2/tracking_requests documents {status}");
+    for status in [
+        "201", "400", "401", "403", "406", "409", "413", "415", "422", "429", "500",
+    ] {
+        assert!(
+            create.get(status).is_some(),
+            "POST /v2/tracking_requests documents {status}"
+        );
     }
-    assert!(document["paths"]["/v2/tracking_requests/{id}"]["get"]["responses"].get("404").is_some());
+    assert!(
+        document["paths"]["/v2/tracking_requests/{id}"]["get"]["responses"]
+            .get("404")
+            .is_some()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_lets_a_request_in_flight_finish() {
-    let Some(mut app) = TestApp::spawn(Backend::Sqlite).await else { return };
+    let Some(mut app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
     let body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU").to_string();
     let address = app.base.trim_start_matches("http://").to_owned();
-    let mut stream = tokio::net::TcpStream::connect(&address).await.expect("connect");
+    let mut stream = tokio::net::TcpStream::connect(&address)
+        .await
+        .expect("connect");
     let head = format!(
         "POST /v2/tracking_requests HTTP/1.1\r\nHost: {address}\r\nAuthorization: Token {}\r\n\
          Content-Type: application/vnd.api+json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
@@ -65,7 +106,11 @@ async fn shutdown_lets_a_request_in_flight_finish() {
         stream.read_exact(&mut byte).await.expect("interim answer");
         interim.push(byte[0]);
     }
-    assert!(String::from_utf8_lossy(&interim).starts_with("HTTP/1.1 100"), "{}", String::from_utf8_lossy(&interim));
+    assert!(
+        String::from_utf8_lossy(&interim).starts_with("HTTP/1.1 100"),
+        "{}",
+        String::from_utf8_lossy(&interim)
+    );
 
     app.shutdown.cancel();
     stream.write_all(body.as_bytes()).await.expect("write body");
@@ -74,6 +119,13 @@ async fn shutdown_lets_a_request_in_flight_finish() {
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
 
     let server = app.server.take().expect("server");
-    tokio::time::timeout(Duration::from_secs(5), server).await.expect("stops").expect("joins").expect("serves");
-    assert!(tokio::net::TcpStream::connect(&address).await.is_err(), "no longer accepting");
+    tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("stops")
+        .expect("joins")
+        .expect("serves");
+    assert!(
+        tokio::net::TcpStream::connect(&address).await.is_err(),
+        "no longer accepting"
+    );
 }

@@ -31,9 +31,14 @@ async fn created(app: &TestApp, body: &Value) -> Value {
 }
 
 async fn a_new_request_is_pending_with_location_and_empty_state(app: TestApp) {
-    let response = app.create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let response = app
+        .create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU"))
+        .await;
     assert_eq!(response.status(), 201);
-    let location = response.headers()["location"].to_str().expect("text").to_owned();
+    let location = response.headers()["location"]
+        .to_str()
+        .expect("text")
+        .to_owned();
     let body = document(response).await;
     let data = &body["data"];
     let id = data["id"].as_str().expect("id");
@@ -51,22 +56,38 @@ async fn a_new_request_is_pending_with_location_and_empty_state(app: TestApp) {
     assert_eq!(attributes["failed_reason"], Value::Null);
     assert_eq!(attributes["is_retrying"], false);
     assert_eq!(attributes["retry_count"], Value::Null);
-    assert!(attributes["created_at"].as_str().is_some_and(|t| t.ends_with('Z')));
+    assert!(
+        attributes["created_at"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
     assert_eq!(data["relationships"]["tracked_object"]["data"], Value::Null);
 }
 
 async fn a_created_request_is_in_the_database(app: TestApp) {
     let body = created(&app, &tracking_request("container", "CSQU3054383", "HLCU")).await;
     let id = TrackingRequestId::parse(body["data"]["id"].as_str().expect("id")).expect("uuid");
-    let stored = app.store.tracking_request(app.account.id, id).await.expect("read").expect("stored");
+    let stored = app
+        .store
+        .tracking_request(app.account.id, id)
+        .await
+        .expect("read")
+        .expect("stored");
     assert_eq!(stored.status, RequestStatus::Pending);
     assert_eq!(stored.request_number.normalized(), "CSQU3054383");
 }
 
 async fn one_request_reads_at_the_plural_and_singular_paths(app: TestApp) {
-    let body = created(&app, &tracking_request("booking_number", "123456789", "MAEU")).await;
+    let body = created(
+        &app,
+        &tracking_request("booking_number", "123456789", "MAEU"),
+    )
+    .await;
     let id = body["data"]["id"].as_str().expect("id");
-    for path in [format!("/v2/tracking_requests/{id}"), format!("/v2/tracking_request/{id}")] {
+    for path in [
+        format!("/v2/tracking_requests/{id}"),
+        format!("/v2/tracking_request/{id}"),
+    ] {
         let read = document(app.get(&path).await).await;
         assert_eq!(read["data"], body["data"], "{path}");
         assert_eq!(read["links"]["self"], path);
@@ -105,10 +126,30 @@ async fn every_create_problem_is_reported_at_once_with_pointers(app: TestApp) {
     assert_eq!(found, expected);
     assert!(errors.iter().all(|e| e["title"] == "Unprocessable Entity"));
 
-    let unsupported = errors_of(&app, tracking_request("bill_of_lading", "123456789012", "EGLV")).await;
-    assert_eq!(unsupported, [("unsupported_request_type".to_owned(), "/data/attributes/scac".to_owned())]);
-    let too_long = errors_of(&app, tracking_request("bill_of_lading", &"A".repeat(65), "MAEU")).await;
-    assert_eq!(too_long, [("too_long".to_owned(), "/data/attributes/request_number".to_owned())]);
+    let unsupported = errors_of(
+        &app,
+        tracking_request("bill_of_lading", "123456789012", "EGLV"),
+    )
+    .await;
+    assert_eq!(
+        unsupported,
+        [(
+            "unsupported_request_type".to_owned(),
+            "/data/attributes/scac".to_owned()
+        )]
+    );
+    let too_long = errors_of(
+        &app,
+        tracking_request("bill_of_lading", &"A".repeat(65), "MAEU"),
+    )
+    .await;
+    assert_eq!(
+        too_long,
+        [(
+            "too_long".to_owned(),
+            "/data/attributes/request_number".to_owned()
+        )]
+    );
 }
 
 async fn errors_of(app: &TestApp, body: Value) -> Vec<(String, String)> {
@@ -116,20 +157,43 @@ async fn errors_of(app: &TestApp, body: Value) -> Vec<(String, String)> {
 }
 
 async fn a_bad_container_check_digit_names_the_expected_digit(app: TestApp) {
-    let errors = errors(app.create(&tracking_request("container", "CSQU3054384", "HLCU")).await, 422).await;
-    assert_eq!(codes(&errors), [("invalid_number".to_owned(), "/data/attributes/request_number".to_owned())]);
+    let errors = errors(
+        app.create(&tracking_request("container", "CSQU3054384", "HLCU"))
+            .await,
+        422,
+    )
+    .await;
+    assert_eq!(
+        codes(&errors),
+        [(
+            "invalid_number".to_owned(),
+            "/data/attributes/request_number".to_owned()
+        )]
+    );
     let detail = errors[0]["detail"].as_str().expect("detail");
     assert!(detail.contains("expected 3"), "{detail}");
 }
 
 async fn an_open_duplicate_is_rejected_with_the_existing_id(app: TestApp) {
-    let first = created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
-    let errors = errors(app.create(&tracking_request("bill_of_lading", "medu 1234567", "MEDU")).await, 422).await;
+    let first = created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
+    let errors = errors(
+        app.create(&tracking_request("bill_of_lading", "medu 1234567", "MEDU"))
+            .await,
+        422,
+    )
+    .await;
     assert_eq!(errors.len(), 1);
     let error = &errors[0];
     assert_eq!(error["code"], "duplicate");
     assert_eq!(error["title"], "Unprocessable Entity");
-    assert_eq!(error["source"]["pointer"], "/data/attributes/request_number");
+    assert_eq!(
+        error["source"]["pointer"],
+        "/data/attributes/request_number"
+    );
     assert_eq!(error["meta"]["existing_id"], first["data"]["id"]);
 }
 
@@ -155,35 +219,83 @@ async fn twenty_concurrent_identical_creates_admit_exactly_one(app: TestApp) {
 }
 
 async fn a_failed_request_no_longer_blocks_a_new_one(app: TestApp) {
-    let first = created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let first = created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
     let id = TrackingRequestId::parse(first["data"]["id"].as_str().expect("id")).expect("uuid");
-    let mut stored = app.store.tracking_request(app.account.id, id).await.expect("read").expect("stored");
+    let mut stored = app
+        .store
+        .tracking_request(app.account.id, id)
+        .await
+        .expect("read")
+        .expect("stored");
     stored.status = RequestStatus::Failed;
-    app.store.set_tracking_request_state(&stored).await.expect("fail it");
-    created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    app.store
+        .set_tracking_request_state(&stored)
+        .await
+        .expect("fail it");
+    created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
 }
 
 async fn lists_are_paginated_newest_first_with_links_and_meta(app: TestApp) {
     let mut ids = Vec::new();
     for i in 0..5 {
-        let body = created(&app, &tracking_request("booking_number", &format!("{i:09}"), "MAEU")).await;
+        let body = created(
+            &app,
+            &tracking_request("booking_number", &format!("{i:09}"), "MAEU"),
+        )
+        .await;
         ids.push(body["data"]["id"].clone());
     }
     ids.reverse();
-    let page = document(app.get("/v2/tracking_requests?page[size]=2&page[number]=2").await).await;
-    let got: Vec<_> = page["data"].as_array().expect("array").iter().map(|r| r["id"].clone()).collect();
+    let page = document(
+        app.get("/v2/tracking_requests?page[size]=2&page[number]=2")
+            .await,
+    )
+    .await;
+    let got: Vec<_> = page["data"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
     assert_eq!(got, ids[2..4]);
     assert_eq!(page["meta"], json!({"size": 2, "total": 5}));
     let links = &page["links"];
-    for (name, number) in [("self", 2), ("first", 1), ("prev", 1), ("next", 3), ("last", 3)] {
-        let link = links[name].as_str().unwrap_or_else(|| panic!("{name} missing"));
-        assert!(link.contains(&format!("page%5Bnumber%5D={number}")), "{name}: {link}");
+    for (name, number) in [
+        ("self", 2),
+        ("first", 1),
+        ("prev", 1),
+        ("next", 3),
+        ("last", 3),
+    ] {
+        let link = links[name]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert!(
+            link.contains(&format!("page%5Bnumber%5D={number}")),
+            "{name}: {link}"
+        );
         let followed = document(app.get(link).await).await;
         assert_eq!(followed["meta"]["total"], 5, "{name} is fetchable");
     }
     let encoded = document(app.get("/v2/tracking_requests?page%5Bsize%5D=2").await).await;
-    assert_eq!(encoded["data"].as_array().map(Vec::len), Some(2), "percent-encoded brackets work");
-    let last = document(app.get("/v2/tracking_requests?page[size]=2&page[number]=3").await).await;
+    assert_eq!(
+        encoded["data"].as_array().map(Vec::len),
+        Some(2),
+        "percent-encoded brackets work"
+    );
+    let last = document(
+        app.get("/v2/tracking_requests?page[size]=2&page[number]=3")
+            .await,
+    )
+    .await;
     assert!(last["links"].get("next").is_none());
     let first = document(app.get("/v2/tracking_requests").await).await;
     assert!(first["links"].get("prev").is_none());
@@ -191,69 +303,155 @@ async fn lists_are_paginated_newest_first_with_links_and_meta(app: TestApp) {
 }
 
 async fn lists_filter_by_status_scac_type_number_and_time(app: TestApp) {
-    let bl = created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let bl = created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
     let container = created(&app, &tracking_request("container", "CSQU3054383", "HLCU")).await;
     let ids = |body: Value| -> Vec<Value> {
-        body["data"].as_array().expect("array").iter().map(|r| r["id"].clone()).collect()
+        body["data"]
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|r| r["id"].clone())
+            .collect()
     };
     let by = |query: &str| format!("/v2/tracking_requests?{query}");
-    assert_eq!(ids(document(app.get(&by("filter[scac]=mscu")).await).await), [bl["data"]["id"].clone()]);
-    assert_eq!(ids(document(app.get(&by("filter[request_type]=container")).await).await), [container["data"]["id"].clone()]);
-    assert_eq!(ids(document(app.get(&by("filter[request_number]=csqu%203054383")).await).await), [container["data"]["id"].clone()]);
-    assert_eq!(ids(document(app.get(&by("filter[status]=pending,failed")).await).await).len(), 2);
+    assert_eq!(
+        ids(document(app.get(&by("filter[scac]=mscu")).await).await),
+        [bl["data"]["id"].clone()]
+    );
+    assert_eq!(
+        ids(document(app.get(&by("filter[request_type]=container")).await).await),
+        [container["data"]["id"].clone()]
+    );
+    assert_eq!(
+        ids(document(app.get(&by("filter[request_number]=csqu%203054383")).await).await),
+        [container["data"]["id"].clone()]
+    );
+    assert_eq!(
+        ids(document(app.get(&by("filter[status]=pending,failed")).await).await).len(),
+        2
+    );
     assert!(ids(document(app.get(&by("filter[status]=failed")).await).await).is_empty());
-    let created_at = container["data"]["attributes"]["created_at"].as_str().expect("time");
-    let since = by(&format!("filter[created_at][start]={}", created_at.replace('+', "%2B")));
-    assert_eq!(ids(document(app.get(&since).await).await), [container["data"]["id"].clone()]);
-    assert!(ids(document(app.get(&by("filter[updated_at][end]=2000-01-01T00:00:00Z")).await).await).is_empty());
+    let created_at = container["data"]["attributes"]["created_at"]
+        .as_str()
+        .expect("time");
+    let since = by(&format!(
+        "filter[created_at][start]={}",
+        created_at.replace('+', "%2B")
+    ));
+    assert_eq!(
+        ids(document(app.get(&since).await).await),
+        [container["data"]["id"].clone()]
+    );
+    assert!(
+        ids(document(
+            app.get(&by("filter[updated_at][end]=2000-01-01T00:00:00Z"))
+                .await
+        )
+        .await)
+        .is_empty()
+    );
 }
 
 async fn include_tracked_object_adds_an_included_member(app: TestApp) {
-    let body = created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let body = created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
     let id = body["data"]["id"].as_str().expect("id");
-    let one = document(app.get(&format!("/v2/tracking_requests/{id}?include=tracked_object")).await).await;
+    let one = document(
+        app.get(&format!(
+            "/v2/tracking_requests/{id}?include=tracked_object"
+        ))
+        .await,
+    )
+    .await;
     assert_eq!(one["included"], json!([]));
     let plain = document(app.get(&format!("/v2/tracking_requests/{id}")).await).await;
     assert!(plain.get("included").is_none());
-    let list = document(app.get("/v2/tracking_requests?include=tracked_object").await).await;
+    let list = document(
+        app.get("/v2/tracking_requests?include=tracked_object")
+            .await,
+    )
+    .await;
     assert_eq!(list["included"], json!([]));
 }
 
 async fn patch_replaces_ref_numbers_and_tags(app: TestApp) {
-    let body = created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let body = created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
     let id = body["data"]["id"].as_str().expect("id");
     let path = format!("/v2/tracking_requests/{id}");
     let patch = json!({"data": {"type": "tracking_request", "id": id, "attributes": {"ref_numbers": ["PO-9"], "shipment_tags": ["hot"]}}});
     let response = app.patch(&path, &patch).await;
     assert_eq!(response.status(), 200);
     let updated = document(response).await;
-    assert_eq!(updated["data"]["attributes"]["ref_numbers"], json!(["PO-9"]));
-    assert_eq!(updated["data"]["attributes"]["shipment_tags"], json!(["hot"]));
-    let only_tags = json!({"data": {"type": "tracking_request", "attributes": {"shipment_tags": []}}});
+    assert_eq!(
+        updated["data"]["attributes"]["ref_numbers"],
+        json!(["PO-9"])
+    );
+    assert_eq!(
+        updated["data"]["attributes"]["shipment_tags"],
+        json!(["hot"])
+    );
+    let only_tags =
+        json!({"data": {"type": "tracking_request", "attributes": {"shipment_tags": []}}});
     let again = document(app.patch(&path, &only_tags).await).await;
-    assert_eq!(again["data"]["attributes"]["ref_numbers"], json!(["PO-9"]), "absent means unchanged");
+    assert_eq!(
+        again["data"]["attributes"]["ref_numbers"],
+        json!(["PO-9"]),
+        "absent means unchanged"
+    );
     assert_eq!(again["data"]["attributes"]["shipment_tags"], json!([]));
     let read = document(app.get(&path).await).await;
     assert_eq!(read["data"], again["data"]);
 }
 
 async fn patch_refuses_immutable_attributes_and_mismatched_ids(app: TestApp) {
-    let body = created(&app, &tracking_request("bill_of_lading", "MEDU1234567", "MSCU")).await;
+    let body = created(
+        &app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
     let id = body["data"]["id"].as_str().expect("id");
     let path = format!("/v2/tracking_requests/{id}");
     let change = json!({"data": {"type": "tracking_request", "attributes": {"scac": "MAEU", "status": "created", "request_number": "MEDU1234567"}}});
     let found = codes(&errors(app.patch(&path, &change).await, 422).await);
     assert_eq!(
         found,
-        [("immutable".to_owned(), "/data/attributes/scac".to_owned()), ("immutable".to_owned(), "/data/attributes/status".to_owned())],
+        [
+            ("immutable".to_owned(), "/data/attributes/scac".to_owned()),
+            ("immutable".to_owned(), "/data/attributes/status".to_owned())
+        ],
         "an unchanged value is accepted; changed ones are immutable"
     );
     let wrong_id = json!({"data": {"type": "tracking_request", "id": TrackingRequestId::new().to_string(), "attributes": {}}});
-    assert_eq!(codes(&errors(app.patch(&path, &wrong_id).await, 409).await), [("id_mismatch".to_owned(), "/data/id".to_owned())]);
+    assert_eq!(
+        codes(&errors(app.patch(&path, &wrong_id).await, 409).await),
+        [("id_mismatch".to_owned(), "/data/id".to_owned())]
+    );
     let wrong_type = json!({"data": {"type": "shipment", "attributes": {}}});
-    assert_eq!(codes(&errors(app.patch(&path, &wrong_type).await, 409).await), [("type_mismatch".to_owned(), "/data/type".to_owned())]);
+    assert_eq!(
+        codes(&errors(app.patch(&path, &wrong_type).await, 409).await),
+        [("type_mismatch".to_owned(), "/data/type".to_owned())]
+    );
     let missing = format!("/v2/tracking_requests/{}", TrackingRequestId::new());
-    errors(app.patch(&missing, &json!({"data": {"type": "tracking_request", "attributes": {}}})).await, 404).await;
+    errors(
+        app.patch(
+            &missing,
+            &json!({"data": {"type": "tracking_request", "attributes": {}}}),
+        )
+        .await,
+        404,
+    )
+    .await;
 }
 
 async fn auto_detect_accepts_a_missing_scac(app: TestApp) {
@@ -264,5 +462,8 @@ async fn auto_detect_accepts_a_missing_scac(app: TestApp) {
     assert_eq!(created["data"]["attributes"]["status"], "pending");
     let no_scac = json!({"data": {"type": "tracking_request", "attributes": {
         "request_type": "container", "request_number": "CSQU3054383"}}});
-    assert_eq!(codes(&errors(app.create(&no_scac).await, 422).await), [("blank".to_owned(), "/data/attributes/scac".to_owned())]);
+    assert_eq!(
+        codes(&errors(app.create(&no_scac).await, 422).await),
+        [("blank".to_owned(), "/data/attributes/scac".to_owned())]
+    );
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Load benchmark of the API against a release build on loopback (SQLite, fresh file).
+# Every figure is compared with GET /healthz measured in the same run (the ceiling).
+#
+#   bash bench/run.sh            # 64 connections, 10 s per endpoint
+#   DURATION=5s bash bench/run.sh
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk (Debian package)…" >&2
+  apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null
+fi
+cargo build --release -q -p tidemark
+
+work=$(mktemp -d)
+cleanup() {
+  [[ -n "${server_pid:-}" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Rate limits are raised for the run; everything else is the zero-config default
+# (SQLite in WAL mode, synchronous=FULL: every 201 is on disk before it is sent).
+export TIDEMARK_DATABASE_URL="sqlite://$work/bench.db"
+export TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE=1000000000
+export TIDEMARK_RATE_LIMITS__DEFAULT_PER_MINUTE=1000000000
+export TIDEMARK_RATE_LIMITS__INFER_PER_MINUTE=1000000000
+export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark=info}
+./target/release/tidemark serve --listen 127.0.0.1:0 >"$work/stdout" 2>"$work/stderr" &
+server_pid=$!
+for _ in $(seq 1 100); do
+  grep -q "listening on" "$work/stderr" 2>/dev/null && break
+  sleep 0.1
+done
+address=$(grep -o 'listening on http://[0-9.:]*' "$work/stderr" | head -1 | sed 's|listening on http://||')
+export TIDEMARK_BENCH_KEY=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
+base="http://$address"
+[[ -n "$address" && -n "$TIDEMARK_BENCH_KEY" ]] || { cat "$work/stderr"; echo "server did not start" >&2; exit 1; }
+
+run() { # name, wrk arguments…
+  local name=$1; shift
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" >"$work/$name.txt" 2>&1
+}
+
+run healthz "$base/healthz"
+run create -s bench/create.lua "$base/v2/tracking_requests"
+one=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+run get_one -s bench/auth.lua "$base/v2/tracking_requests/$one"
+run list -s bench/auth.lua "$base/v2/tracking_requests?page%5Bsize%5D=30"
+stored=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["total"])')
+
+python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" <<'PY'
+import re, sys, pathlib
+work, stored, duration, connections = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def ms(text):
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+def parse(name):
+    text = (work / f"{name}.txt").read_text()
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    p50 = ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1))
+    p99 = ms(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    created = re.search(r"created_201 (\d+)", text)
+    return rps, p50, p99, int(errors.group(1)) if errors else 0, int(created.group(1)) if created else None
+rows = [("GET /healthz (ceiling)", "healthz"), ("POST /v2/tracking_requests", "create"),
+        ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list")]
+results = {key: parse(key) for _, key in rows}
+ceiling = results["healthz"][0]
+print(f"wrk, {connections} connections, {duration} per endpoint, release build, SQLite (WAL, synchronous=FULL)\n")
+print("| endpoint | req/s | p50 ms | p99 ms | vs ceiling | non-2xx |")
+print("|---|---:|---:|---:|---:|---:|")
+for label, key in rows:
+    rps, p50, p99, errors, _ = results[key]
+    print(f"| {label} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {rps / ceiling:.0%} | {errors} |")
+created = results["create"][4]
+print(f"\n201 answers: {created}; tracking requests in the database afterwards: {stored} "
+      f"({'every 201 is stored' if stored >= created else 'MISSING ROWS'})")
+PY
