@@ -168,16 +168,3 @@ impl<'a> Attributes<'a> {
 pub fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
-
-/// Rejects a non-empty `relationships` member on bodies that take none.
-pub fn reject_relationships(data: &Map<String, Value>, problems: &mut Vec<Problem>) {
-    match data.get("relationships") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(map)) if map.is_empty() => {}
-        Some(_) => problems.push((
-            "/data/relationships".into(),
-            ValidationCode::Invalid,
-            "relationships cannot be set on this resource".into(),
-        )),
-    }
-}

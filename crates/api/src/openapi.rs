@@ -8,9 +8,10 @@ use std::sync::LazyLock;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use utoipa::openapi::path::Operation;
+use utoipa::openapi::schema::AdditionalProperties;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{
-    Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Type,
+    Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Schema, Type,
 };
 use utoipa::{Modify, OpenApi};
 
@@ -155,13 +156,30 @@ impl Modify for CommonResponses {
     }
 }
 
+/// Attribute objects accept only their documented members (others are answered 422).
+fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
+    let Some(components) = openapi.components.as_mut() else {
+        return;
+    };
+    for name in [
+        "CreateTrackingRequestAttributes",
+        "UpdateTrackingRequestAttributes",
+    ] {
+        if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(name) {
+            object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+        }
+    }
+}
+
 static DOCUMENT: LazyLock<String> =
-    LazyLock::new(|| ApiDoc::openapi().to_pretty_json().unwrap_or_default());
+    LazyLock::new(|| document().to_pretty_json().unwrap_or_default());
 
 /// The OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    let mut openapi = ApiDoc::openapi();
+    close_attribute_objects(&mut openapi);
+    openapi
 }
 
 /// `GET /v2/openapi.json`.

@@ -8,6 +8,9 @@ use crate::document::PageLinks;
 use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
+/// The highest `page[number]` accepted (documented in the OpenAPI document).
+pub const MAX_PAGE_NUMBER: u32 = 1_000_000;
+
 /// Reads `page[number]` and `page[size]`.
 ///
 /// # Errors
@@ -33,7 +36,7 @@ pub fn take_page(query: &mut QueryParams, config: &ApiConfig) -> Result<PageRequ
         "page[number]",
         query.take("page[number]"),
         1,
-        u32::MAX / 1000,
+        MAX_PAGE_NUMBER,
     )?;
     let size = parse(
         "page[size]",
@@ -73,7 +76,7 @@ pub fn page_links(
     }
 }
 
-/// Reads a comma-separated filter whose values `parse` accepts.
+/// Reads a comma-separated filter whose values `parse` accepts; an empty value filters nothing.
 ///
 /// # Errors
 /// 400 `invalid_filter` naming the first value that does not parse.
@@ -83,7 +86,7 @@ pub fn take_list<T>(
     expected: &str,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<Vec<T>, ApiError> {
-    let Some(text) = query.take(key) else {
+    let Some(text) = query.take(key).filter(|text| !text.trim().is_empty()) else {
         return Ok(Vec::new());
     };
     text.split(',')

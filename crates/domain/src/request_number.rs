@@ -43,8 +43,8 @@ impl fmt::Display for RequestType {
     }
 }
 
-/// A request number as the client wrote it (trimmed) and in the form used for matching
-/// duplicates: upper case, inner white space removed.
+/// A request number as the client wrote it (without surrounding spaces, tabs and line
+/// breaks) and in the form used for matching duplicates: upper case, inner spaces removed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RequestNumber {
     display: String,
@@ -74,17 +74,17 @@ pub enum InvalidRequestNumber {
 }
 
 impl RequestNumber {
-    /// Parses a request number of at most `max_chars` characters.
+    /// Parses a request number of at most `max_chars` characters as sent.
     ///
     /// # Errors
     /// When the number is blank, too long or contains a character outside
     /// ASCII letters, digits, spaces and `- / . _`.
     pub fn parse(text: &str, max_chars: usize) -> Result<Self, InvalidRequestNumber> {
-        let display = text.trim();
+        let length = text.chars().count();
+        let display = text.trim_matches([' ', '\t', '\r', '\n']);
         if display.is_empty() {
             return Err(InvalidRequestNumber::Blank);
         }
-        let length = display.chars().count();
         if length > max_chars {
             return Err(InvalidRequestNumber::TooLong {
                 length,
@@ -175,6 +175,21 @@ mod tests {
         assert_eq!(
             RequestNumber::parse("MAEU😀", 64),
             Err(InvalidRequestNumber::Character { found: '😀' })
+        );
+    }
+
+    #[test]
+    fn the_length_limit_applies_to_the_number_as_sent() {
+        assert_eq!(
+            RequestNumber::parse(&format!(" {}", "A".repeat(64)), 64),
+            Err(InvalidRequestNumber::TooLong {
+                length: 65,
+                max: 64
+            })
+        );
+        assert_eq!(
+            RequestNumber::parse("\tMAEU1 \r\n", 64).map(|n| n.as_str().to_owned()),
+            Ok("MAEU1".to_owned())
         );
     }
 

@@ -18,12 +18,13 @@ pub struct Scac([u8; 4]);
 pub struct InvalidScac;
 
 impl Scac {
-    /// Parses a SCAC, ignoring surrounding spaces and case.
+    /// Parses a SCAC, in any case. Surrounding spaces are not accepted: a SCAC is exactly
+    /// four characters, as the API documents it.
     ///
     /// # Errors
     /// When `text` is not four ASCII letters or digits.
     pub fn parse(text: &str) -> Result<Self, InvalidScac> {
-        let bytes = text.trim().as_bytes();
+        let bytes = text.as_bytes();
         let code: [u8; 4] = bytes.try_into().map_err(|_| InvalidScac)?;
         if !code.iter().all(u8::is_ascii_alphanumeric) {
             return Err(InvalidScac);
@@ -71,11 +72,12 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn scacs_are_case_insensitive_and_trimmed() {
+    fn scacs_are_case_insensitive_and_exactly_four_characters() {
         assert_eq!(
-            Scac::parse(" maeu ").map(|s| s.to_string()),
+            Scac::parse("maeu").map(|s| s.to_string()),
             Ok("MAEU".into())
         );
+        assert_eq!(Scac::parse(" MAEU"), Err(InvalidScac));
         assert_eq!(
             Scac::parse("11DX").map(|s| s.to_string()),
             Ok("11DX".into())

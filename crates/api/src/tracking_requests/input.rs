@@ -69,8 +69,7 @@ pub fn create(
         shipment_tags: attributes.strings("shipment_tags").unwrap_or_default(),
     };
     attributes.reject_unknown();
-    let mut problems = attributes.problems;
-    body::reject_relationships(data, &mut problems);
+    let problems = attributes.problems;
     match NewTrackingRequest::validate(draft, carriers, limits) {
         Ok(new) if problems.is_empty() => Ok(new),
         Ok(_) => Err(ApiError::unprocessable(problems)),
@@ -123,7 +122,6 @@ pub fn update(
     attributes.reject_unknown();
     let mut problems = immutable;
     problems.append(&mut attributes.problems);
-    body::reject_relationships(data, &mut problems);
     match patch.validate(limits) {
         Ok(patch) if problems.is_empty() => Ok(patch),
         Ok(_) => Err(ApiError::unprocessable(problems)),

@@ -57,6 +57,7 @@ fn included(
 #[utoipa::path(
     post,
     path = "/v2/tracking_requests",
+    operation_id = "createTrackingRequest",
     tag = "Tracking requests",
     request_body(content = view::CreateTrackingRequestDocument, content_type = "application/vnd.api+json"),
     responses(
@@ -93,14 +94,15 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/v2/tracking_requests",
+    operation_id = "listTrackingRequests",
     tag = "Tracking requests",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, description = "Page, from 1"),
+        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
-        ("include" = Option<String>, Query, description = "`tracked_object`"),
-        ("filter[status]" = Option<String>, Query, description = "Comma-separated statuses"),
-        ("filter[scac]" = Option<String>, Query, description = "Comma-separated SCACs"),
-        ("filter[request_type]" = Option<String>, Query, description = "Comma-separated request types"),
+        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object`"),
+        ("filter[status]" = Option<String>, Query, pattern = r"^((pending|awaiting_manifest|created|failed|tracking_stopped)(,(pending|awaiting_manifest|created|failed|tracking_stopped))*)?$", description = "Comma-separated statuses"),
+        ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
+        ("filter[request_type]" = Option<String>, Query, pattern = r"^((bill_of_lading|booking_number|container)(,(bill_of_lading|booking_number|container))*)?$", description = "Comma-separated request types"),
         ("filter[request_number]" = Option<String>, Query, description = "A request number (matched normalized)"),
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
         ("filter[created_at][end]" = Option<String>, Query, format = DateTime, description = "Created at or before"),
@@ -170,10 +172,11 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/v2/tracking_requests/{id}",
+    operation_id = "getTrackingRequest",
     tag = "Tracking requests",
     params(
         ("id" = String, Path, description = "The tracking request's id"),
-        ("include" = Option<String>, Query, description = "`tracked_object`"),
+        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object`"),
     ),
     responses(
         (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
@@ -205,6 +208,7 @@ pub async fn show(
 #[utoipa::path(
     patch,
     path = "/v2/tracking_requests/{id}",
+    operation_id = "updateTrackingRequest",
     tag = "Tracking requests",
     params(("id" = String, Path, description = "The tracking request's id")),
     request_body(content = view::UpdateTrackingRequestDocument, content_type = "application/vnd.api+json"),

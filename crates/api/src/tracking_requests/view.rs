@@ -206,20 +206,48 @@ pub struct CreateTrackingRequestAttributes {
     /// `bill_of_lading`, `booking_number` or `container`.
     request_type: RequestTypeView,
     /// The number, 1 to 64 characters: letters, digits, spaces and `- / . _`.
-    #[schema(min_length = 1, max_length = 64)]
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[ \t\r\n]*[A-Za-z0-9./_-]([A-Za-z0-9 ./_-]*[A-Za-z0-9./_-])?[ \t\r\n]*$"
+    )]
     request_number: String,
-    /// The carrier's SCAC (or an alternative SCAC); required unless `auto_detect_vocc_scac` is true.
-    #[schema(min_length = 4, max_length = 4)]
+    /// The carrier's SCAC (or an alternative SCAC; see `GET /v2/shipping_lines`); required
+    /// unless `auto_detect_vocc_scac` is true.
+    #[schema(min_length = 4, max_length = 4, pattern = "^[A-Za-z0-9]{4}$")]
     scac: Option<String>,
     /// Infer the carrier from the number instead of giving `scac`.
     auto_detect_vocc_scac: Option<bool>,
     /// Up to 50 reference numbers of up to 128 characters.
     #[schema(max_items = 50)]
-    ref_numbers: Option<Vec<String>>,
+    ref_numbers: Option<Vec<ListItem>>,
     /// Up to 50 tags of up to 128 characters, copied onto the shipment.
     #[schema(max_items = 50)]
-    shipment_tags: Option<Vec<String>>,
+    shipment_tags: Option<Vec<ListItem>>,
 }
+
+/// An item of `ref_numbers` or `shipment_tags`: 1 to 128 characters, not only white
+/// space, no control characters.
+#[derive(Debug)]
+pub struct ListItem;
+
+impl utoipa::PartialSchema for ListItem {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::Type::String)
+            .min_length(Some(1))
+            .max_length(Some(128))
+            .pattern(Some(
+                r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$",
+            ))
+            .description(Some(
+                "1 to 128 characters, not only white space, no control characters",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for ListItem {}
 
 /// The resource object of a create request.
 #[derive(Debug, ToSchema)]
@@ -255,10 +283,10 @@ pub struct CreateTrackingRequestDocument {
 pub struct UpdateTrackingRequestAttributes {
     /// Replaces the reference numbers.
     #[schema(max_items = 50)]
-    ref_numbers: Option<Vec<String>>,
+    ref_numbers: Option<Vec<ListItem>>,
     /// Replaces the shipment tags.
     #[schema(max_items = 50)]
-    shipment_tags: Option<Vec<String>>,
+    shipment_tags: Option<Vec<ListItem>>,
 }
 
 /// The resource object of an update.
