@@ -283,6 +283,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_example_file_documents_exactly_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/tidemark.example.toml");
+        let example = Config::load(Some(&path), &Overrides::default()).expect("the example parses");
+        let defaults = serde_json::to_value(Config::default()).expect("serializes");
+        assert_eq!(serde_json::to_value(example).expect("serializes"), defaults);
+    }
+
+    #[test]
     fn passwords_never_show_in_debug_output() {
         let url = DatabaseUrl("postgres://app:s3cret@db.internal:5432/tidemark".to_owned());
         let shown = format!("{url:?}");
