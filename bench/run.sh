@@ -18,29 +18,16 @@ fi
 cargo build --release -q -p tidemark
 
 work=$(mktemp -d)
-cleanup() {
-  [[ -n "${server_pid:-}" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=bench/serve.sh
+source bench/serve.sh
+trap 'stop_tidemark; rm -rf "$work"' EXIT
 
 # Rate limits are raised for the run; everything else is the zero-config default
 # (SQLite in WAL mode, synchronous=FULL: every 201 is on disk before it is sent).
-export TIDEMARK_DATABASE_URL="sqlite://$work/bench.db"
-export TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE=1000000000
-export TIDEMARK_RATE_LIMITS__DEFAULT_PER_MINUTE=1000000000
-export TIDEMARK_RATE_LIMITS__INFER_PER_MINUTE=1000000000
-export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark=info}
-./target/release/tidemark serve --listen 127.0.0.1:0 >"$work/stdout" 2>"$work/stderr" &
-server_pid=$!
-for _ in $(seq 1 100); do
-  grep -q "listening on" "$work/stderr" 2>/dev/null && break
-  sleep 0.1
-done
-address=$(grep -o 'listening on http://[0-9.:]*' "$work/stderr" | head -1 | sed 's|listening on http://||')
+start_tidemark
 export TIDEMARK_BENCH_KEY=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
+[[ -n "$TIDEMARK_BENCH_KEY" ]] || { echo "no API key was printed" >&2; exit 1; }
 base="http://$address"
-[[ -n "$address" && -n "$TIDEMARK_BENCH_KEY" ]] || { cat "$work/stderr"; echo "server did not start" >&2; exit 1; }
 
 run() { # name, wrk arguments…
   local name=$1; shift

@@ -1,0 +1,32 @@
+# Sourced by bench/run.sh and .ci/schemathesis.sh: starts the release build on a fresh
+# SQLite file in $work with rate limits raised, and sets $address (host:port) and
+# $server_pid. The caller's EXIT trap should call stop_tidemark.
+
+start_tidemark() {
+  export TIDEMARK_DATABASE_URL="sqlite://$work/tidemark.db"
+  export TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE=1000000000
+  export TIDEMARK_RATE_LIMITS__DEFAULT_PER_MINUTE=1000000000
+  export TIDEMARK_RATE_LIMITS__INFER_PER_MINUTE=1000000000
+  # The default log level (info: one access-log line per request) unless the caller
+  # chose another; the line saying where the server listens must stay.
+  export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-info}
+  ./target/release/tidemark serve --listen 127.0.0.1:0 >"$work/stdout" 2>"$work/stderr" &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q "listening on" "$work/stderr" 2>/dev/null && break
+    sleep 0.1
+  done
+  address=$(grep -o 'listening on http://[0-9.:]*' "$work/stderr" | head -1 | sed 's|listening on http://||')
+  if [[ -z "$address" ]]; then
+    cat "$work/stderr" >&2
+    echo "tidemark did not start" >&2
+    return 1
+  fi
+}
+
+stop_tidemark() {
+  if [[ -n "${server_pid:-}" ]]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+}
