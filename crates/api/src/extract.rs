@@ -6,6 +6,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::header::CONTENT_LENGTH;
 use axum::http::request::Parts;
+use http_body_util::BodyExt;
 use serde_json::Value;
 
 use crate::{ApiError, AppState};
@@ -13,6 +14,23 @@ use crate::{ApiError, AppState};
 /// A request body parsed as JSON, after the media type and size checks.
 #[derive(Debug)]
 pub struct JsonBody(pub Value);
+
+/// How much of an oversized body is read and discarded before answering 413, so a client
+/// still sending gets the answer instead of a reset connection. Larger bodies are cut off.
+const DRAIN_LIMIT: u64 = 1024 * 1024;
+
+/// Reads the rest of `body`, discarding it, until `budget` bytes have been read.
+async fn drain(mut body: axum::body::Body, mut budget: u64) {
+    while budget > 0 {
+        match body.frame().await {
+            Some(Ok(frame)) => {
+                let read = frame.data_ref().map_or(0, |data| data.len() as u64);
+                budget = budget.saturating_sub(read.max(1));
+            }
+            _ => return,
+        }
+    }
+}
 
 impl FromRequest<AppState> for JsonBody {
     type Rejection = ApiError;
@@ -33,12 +51,23 @@ impl FromRequest<AppState> for JsonBody {
             .get(CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|text| text.parse::<u64>().ok());
+        let mut body = request.into_body();
         if declared.is_some_and(|length| length > limit as u64) {
+            drain(body, DRAIN_LIMIT).await;
             return Err(too_large());
         }
-        let bytes = axum::body::to_bytes(request.into_body(), limit)
-            .await
-            .map_err(|_| too_large())?;
+        let mut bytes = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame =
+                frame.map_err(|_| ApiError::malformed_json("the body could not be read", None))?;
+            if let Some(data) = frame.data_ref() {
+                if bytes.len() + data.len() > limit {
+                    drain(body, DRAIN_LIMIT).await;
+                    return Err(too_large());
+                }
+                bytes.extend_from_slice(data);
+            }
+        }
         let value = serde_json::from_slice(&bytes).map_err(|error| {
             ApiError::malformed_json(format!("the body is not valid JSON: {error}"), None)
         })?;

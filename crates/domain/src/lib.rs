@@ -14,6 +14,7 @@ pub mod request_number;
 pub mod scac;
 pub mod timestamp;
 pub mod tracking_request;
+pub mod tracking_request_input;
 pub mod validation;
 
 pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
@@ -25,8 +26,6 @@ pub use limits::Limits;
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
 pub use timestamp::Timestamp;
-pub use tracking_request::{
-    FailedReason, NewTrackingRequest, RequestStatus, TrackingRequest, TrackingRequestDraft,
-    TrackingRequestPatch,
-};
+pub use tracking_request::{FailedReason, RequestStatus, TrackingRequest};
+pub use tracking_request_input::{NewTrackingRequest, TrackingRequestDraft, TrackingRequestPatch};
 pub use validation::{Field, FieldError, ValidationCode};
