@@ -8,6 +8,7 @@ mod error;
 mod model;
 pub mod postgres;
 mod rows;
+mod sql;
 pub mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;

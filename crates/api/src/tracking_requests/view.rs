@@ -11,90 +11,50 @@ use crate::document::{ResourceIdentifier, SelfLink, ToOne};
 /// The JSON:API type of a tracking request.
 pub const TYPE: &str = "tracking_request";
 
-/// The kind of number.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RequestTypeView {
-    /// A master bill of lading.
-    BillOfLading,
-    /// A booking number.
-    BookingNumber,
-    /// A container number.
-    Container,
-}
+/// OpenAPI schemas for the domain's wire enums, built from the domain's own lists so the
+/// document cannot drift from what the server writes and accepts.
+macro_rules! wire_enum_schema {
+    ($name:ident, $component:literal, $description:literal, $values:expr) => {
+        #[doc = $description]
+        #[derive(Debug)]
+        pub struct $name;
 
-impl From<RequestType> for RequestTypeView {
-    fn from(value: RequestType) -> Self {
-        match value {
-            RequestType::BillOfLading => Self::BillOfLading,
-            RequestType::BookingNumber => Self::BookingNumber,
-            RequestType::Container => Self::Container,
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::Type::String)
+                    .enum_values(Some($values.iter().map(|value| value.as_str())))
+                    .description(Some($description))
+                    .into()
+            }
         }
-    }
-}
 
-/// Where the request stands.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StatusView {
-    /// Accepted, not yet looked up.
-    Pending,
-    /// Unknown to the carrier so far; checked again.
-    AwaitingManifest,
-    /// Found and tracked.
-    Created,
-    /// Given up.
-    Failed,
-    /// Tracking stopped.
-    TrackingStopped,
-}
-
-impl From<RequestStatus> for StatusView {
-    fn from(value: RequestStatus) -> Self {
-        match value {
-            RequestStatus::Pending => Self::Pending,
-            RequestStatus::AwaitingManifest => Self::AwaitingManifest,
-            RequestStatus::Created => Self::Created,
-            RequestStatus::Failed => Self::Failed,
-            RequestStatus::TrackingStopped => Self::TrackingStopped,
+        impl ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                $component.into()
+            }
         }
-    }
+    };
 }
 
-/// Why a request failed, or the temporary reason while retrying.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum FailedReasonView {
-    BookingCancelled,
-    Duplicate,
-    Expired,
-    InternalProcessingError,
-    InvalidNumber,
-    NotFound,
-    RetriesExhausted,
-    ShippingLineUnreachable,
-    UnrecognizedResponse,
-    DataUnavailable,
-    ScacAutoDetectFailed,
-}
-
-impl From<FailedReason> for FailedReasonView {
-    fn from(value: FailedReason) -> Self {
-        match value {
-            FailedReason::BookingCancelled => Self::BookingCancelled,
-            FailedReason::Duplicate => Self::Duplicate,
-            FailedReason::Expired => Self::Expired,
-            FailedReason::InternalProcessingError => Self::InternalProcessingError,
-            FailedReason::InvalidNumber => Self::InvalidNumber,
-            FailedReason::NotFound => Self::NotFound,
-            FailedReason::RetriesExhausted => Self::RetriesExhausted,
-            FailedReason::ShippingLineUnreachable => Self::ShippingLineUnreachable,
-            FailedReason::UnrecognizedResponse => Self::UnrecognizedResponse,
-            FailedReason::DataUnavailable => Self::DataUnavailable,
-            FailedReason::ScacAutoDetectFailed => Self::ScacAutoDetectFailed,
-        }
-    }
-}
+wire_enum_schema!(
+    RequestTypeSchema,
+    "RequestType",
+    "The kind of number.",
+    RequestType::ALL
+);
+wire_enum_schema!(
+    StatusSchema,
+    "TrackingRequestStatus",
+    "Where the request stands.",
+    RequestStatus::ALL
+);
+wire_enum_schema!(
+    FailedReasonSchema,
+    "FailedReason",
+    "Why a request failed, or the temporary reason while retrying.",
+    FailedReason::ALL
+);
 
 /// A tracking request's attributes.
 #[derive(Debug, Serialize, ToSchema)]
@@ -102,7 +62,8 @@ pub struct TrackingRequestAttributes {
     /// The number as submitted, trimmed.
     pub request_number: String,
     /// What kind of number it is.
-    pub request_type: RequestTypeView,
+    #[schema(value_type = RequestTypeSchema)]
+    pub request_type: &'static str,
     /// The carrier's canonical SCAC; null while auto-detection is pending.
     pub scac: Option<String>,
     /// The client's reference numbers.
@@ -110,9 +71,11 @@ pub struct TrackingRequestAttributes {
     /// Tags copied onto the shipment.
     pub shipment_tags: Vec<String>,
     /// Where the request stands.
-    pub status: StatusView,
+    #[schema(value_type = StatusSchema)]
+    pub status: &'static str,
     /// Why it failed, or the temporary reason while retrying.
-    pub failed_reason: Option<FailedReasonView>,
+    #[schema(value_type = Option<FailedReasonSchema>)]
+    pub failed_reason: Option<&'static str>,
     /// Inside an automatic retry cycle.
     pub is_retrying: bool,
     /// Lookup attempts retried; null when never retried.
@@ -162,12 +125,12 @@ pub fn path(id: TrackingRequestId) -> String {
 pub fn attributes(request: &TrackingRequest) -> TrackingRequestAttributes {
     TrackingRequestAttributes {
         request_number: request.request_number.as_str().to_owned(),
-        request_type: request.request_type.into(),
+        request_type: request.request_type.as_str(),
         scac: request.scac.map(|scac| scac.to_string()),
         ref_numbers: request.ref_numbers.clone(),
         shipment_tags: request.shipment_tags.clone(),
-        status: request.status.into(),
-        failed_reason: request.failed_reason.map(Into::into),
+        status: request.status.as_str(),
+        failed_reason: request.failed_reason.map(|reason| reason.as_str()),
         is_retrying: request.is_retrying,
         retry_count: request.retry_count,
         created_at: request.created_at.to_string(),
@@ -204,7 +167,8 @@ pub fn resource(request: &TrackingRequest) -> TrackingRequestResource {
 )]
 pub struct CreateTrackingRequestAttributes {
     /// `bill_of_lading`, `booking_number` or `container`.
-    request_type: RequestTypeView,
+    #[schema(value_type = RequestTypeSchema)]
+    request_type: String,
     /// The number, 1 to 64 characters: letters, digits, spaces and `- / . _`.
     #[schema(
         min_length = 1,

@@ -7,7 +7,8 @@ use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
 use time::OffsetDateTime;
 
 use super::{PgStore, is_unique_violation, time_of};
-use crate::rows::{account_columns, api_key_columns};
+use crate::rows::api_key_columns;
+use crate::sql;
 use crate::{AccountStore, StoreError, rows};
 
 fn account_from_row(row: &PgRow) -> Result<Account, StoreError> {
@@ -35,7 +36,7 @@ async fn insert_account<'c, E>(executor: E, account: &Account) -> Result<(), Sto
 where
     E: sqlx::Executor<'c, Database = sqlx::Postgres>,
 {
-    sqlx::query("INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)")
+    sqlx::query(sql::INSERT_ACCOUNT)
         .bind(account.id.as_uuid())
         .bind(account.name.as_str())
         .bind(account.created_at.as_datetime())
@@ -55,25 +56,22 @@ async fn insert_key<'c, E>(executor: E, key: &ApiKeyRecord) -> Result<(), StoreE
 where
     E: sqlx::Executor<'c, Database = sqlx::Postgres>,
 {
-    sqlx::query(
-        "INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(key.id.as_uuid())
-    .bind(key.account_id.as_uuid())
-    .bind(&key.prefix)
-    .bind(key.hash.as_slice())
-    .bind(key.created_at.as_datetime())
-    .bind(key.revoked_at.map(|at| at.as_datetime()))
-    .execute(executor)
-    .await
-    .map_err(|error| {
-        if is_unique_violation(&error, "api_keys_prefix_key") {
-            StoreError::Conflict("an API key with this prefix")
-        } else {
-            error.into()
-        }
-    })?;
+    sqlx::query(sql::INSERT_API_KEY)
+        .bind(key.id.as_uuid())
+        .bind(key.account_id.as_uuid())
+        .bind(&key.prefix)
+        .bind(key.hash.as_slice())
+        .bind(key.created_at.as_datetime())
+        .bind(key.revoked_at.map(|at| at.as_datetime()))
+        .execute(executor)
+        .await
+        .map_err(|error| {
+            if is_unique_violation(&error, "api_keys_prefix_key") {
+                StoreError::Conflict("an API key with this prefix")
+            } else {
+                error.into()
+            }
+        })?;
     Ok(())
 }
 
@@ -93,7 +91,7 @@ impl AccountStore for PgStore {
         sqlx::query("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")
             .execute(&mut *tx)
             .await?;
-        let existing: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts")
+        let existing: i64 = sqlx::query_scalar(sql::COUNT_ACCOUNTS)
             .fetch_one(&mut *tx)
             .await?;
         if existing > 0 {
@@ -106,44 +104,32 @@ impl AccountStore for PgStore {
     }
 
     async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            account_columns!(),
-            " FROM accounts WHERE id = $1"
-        ))
-        .bind(id.as_uuid())
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(account_from_row)
-        .transpose()
+        sqlx::query(sql::ACCOUNT_BY_ID)
+            .bind(id.as_uuid())
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
     }
 
     async fn account_by_name(&self, name: &AccountName) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            account_columns!(),
-            " FROM accounts WHERE name = $1"
-        ))
-        .bind(name.as_str())
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(account_from_row)
-        .transpose()
+        sqlx::query(sql::ACCOUNT_BY_NAME)
+            .bind(name.as_str())
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
     }
 
     async fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            account_columns!(),
-            " FROM accounts ORDER BY created_at, id"
-        ))
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(account_from_row)
-        .collect()
+        sqlx::query(sql::LIST_ACCOUNTS)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(account_from_row)
+            .collect()
     }
 
     async fn insert_api_key(&self, key: &ApiKeyRecord) -> Result<(), StoreError> {
@@ -151,17 +137,13 @@ impl AccountStore for PgStore {
     }
 
     async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            api_key_columns!(),
-            " FROM api_keys WHERE prefix = $1"
-        ))
-        .bind(prefix)
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(api_key_from_row)
-        .transpose()
+        sqlx::query(sql::API_KEY_BY_PREFIX)
+            .bind(prefix)
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(api_key_from_row)
+            .transpose()
     }
 
     async fn list_api_keys(
@@ -186,16 +168,13 @@ impl AccountStore for PgStore {
         prefix: &str,
         at: Timestamp,
     ) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!(
-            "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE prefix = $1 RETURNING ",
-            api_key_columns!()
-        ))
-        .bind(prefix)
-        .bind(at.as_datetime())
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(api_key_from_row)
-        .transpose()
+        sqlx::query(sql::REVOKE_API_KEY)
+            .bind(prefix)
+            .bind(at.as_datetime())
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(api_key_from_row)
+            .transpose()
     }
 }

@@ -10,9 +10,8 @@ use tidemark_domain::{
 use uuid::Uuid;
 
 use super::{PgStore, is_unique_violation, time_of};
-use crate::rows::{
-    TrackingRequestParts, open_statuses, retry_count_column, tracking_request_columns,
-};
+use crate::rows::{TrackingRequestParts, retry_count_column, tracking_request_columns};
+use crate::sql;
 use crate::{
     Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
 };
@@ -114,17 +113,12 @@ impl PgStore {
         &self,
         request: &TrackingRequest,
     ) -> Result<Option<TrackingRequestId>, StoreError> {
-        let id: Option<Uuid> = sqlx::query_scalar(concat!(
-            "SELECT id FROM tracking_requests WHERE account_id = $1 AND number_normalized = $2 \
-             AND COALESCE(scac, '') = $3 AND status IN ",
-            open_statuses!(),
-            " LIMIT 1"
-        ))
-        .bind(request.account_id.as_uuid())
-        .bind(request.request_number.normalized())
-        .bind(request.scac.map(|s| s.to_string()).unwrap_or_default())
-        .fetch_optional(&self.pool)
-        .await?;
+        let id: Option<Uuid> = sqlx::query_scalar(sql::OPEN_TWIN)
+            .bind(request.account_id.as_uuid())
+            .bind(request.request_number.normalized())
+            .bind(request.scac.map(|s| s.to_string()).unwrap_or_default())
+            .fetch_optional(&self.pool)
+            .await?;
         Ok(id.map(TrackingRequestId::from_uuid))
     }
 }
@@ -171,18 +165,14 @@ impl TrackingRequestStore for PgStore {
         account: AccountId,
         id: TrackingRequestId,
     ) -> Result<Option<TrackingRequest>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            tracking_request_columns!(),
-            " FROM tracking_requests WHERE id = $1 AND account_id = $2"
-        ))
-        .bind(id.as_uuid())
-        .bind(account.as_uuid())
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+        sqlx::query(sql::TRACKING_REQUEST_BY_ID)
+            .bind(id.as_uuid())
+            .bind(account.as_uuid())
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(from_row)
+            .transpose()
     }
 
     async fn list_tracking_requests(
@@ -195,14 +185,10 @@ impl TrackingRequestStore for PgStore {
         push_filter(&mut count, account, filter);
         let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
 
-        let mut select = QueryBuilder::new(concat!(
-            "SELECT ",
-            tracking_request_columns!(),
-            " FROM tracking_requests"
-        ));
+        let mut select = QueryBuilder::new(sql::SELECT_TRACKING_REQUESTS);
         push_filter(&mut select, account, filter);
         select
-            .push(" ORDER BY created_at DESC, id DESC LIMIT ")
+            .push(sql::NEWEST_FIRST)
             .push_bind(page.limit())
             .push(" OFFSET ")
             .push_bind(page.offset());
@@ -226,44 +212,35 @@ impl TrackingRequestStore for PgStore {
         patch: &TrackingRequestPatch,
         at: Timestamp,
     ) -> Result<Option<TrackingRequest>, StoreError> {
-        sqlx::query(concat!(
-            "UPDATE tracking_requests SET ref_numbers = COALESCE($3, ref_numbers), \
-             shipment_tags = COALESCE($4, shipment_tags), updated_at = $5 \
-             WHERE id = $1 AND account_id = $2 RETURNING ",
-            tracking_request_columns!()
-        ))
-        .bind(id.as_uuid())
-        .bind(account.as_uuid())
-        .bind(patch.ref_numbers.as_ref().map(Json))
-        .bind(patch.shipment_tags.as_ref().map(Json))
-        .bind(at.as_datetime())
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+        sqlx::query(sql::PATCH_TRACKING_REQUEST)
+            .bind(id.as_uuid())
+            .bind(account.as_uuid())
+            .bind(patch.ref_numbers.as_ref().map(Json))
+            .bind(patch.shipment_tags.as_ref().map(Json))
+            .bind(at.as_datetime())
+            .fetch_optional(&self.pool)
+            .await?
+            .as_ref()
+            .map(from_row)
+            .transpose()
     }
 
     async fn set_tracking_request_state(
         &self,
         request: &TrackingRequest,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE tracking_requests SET status = $3, failed_reason = $4, is_retrying = $5, \
-             retry_count = $6, tracked_object_id = $7, scac = $8, updated_at = $9 \
-             WHERE id = $1 AND account_id = $2",
-        )
-        .bind(request.id.as_uuid())
-        .bind(request.account_id.as_uuid())
-        .bind(request.status.as_str())
-        .bind(request.failed_reason.map(|r| r.as_str()))
-        .bind(request.is_retrying)
-        .bind(retry_count_i32(request))
-        .bind(request.tracked_object)
-        .bind(request.scac.map(|s| s.to_string()))
-        .bind(request.updated_at.as_datetime())
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(sql::SET_TRACKING_REQUEST_STATE)
+            .bind(request.id.as_uuid())
+            .bind(request.account_id.as_uuid())
+            .bind(request.status.as_str())
+            .bind(request.failed_reason.map(|r| r.as_str()))
+            .bind(request.is_retrying)
+            .bind(retry_count_i32(request))
+            .bind(request.tracked_object)
+            .bind(request.scac.map(|s| s.to_string()))
+            .bind(request.updated_at.as_datetime())
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 }

@@ -6,7 +6,8 @@ use sqlx::sqlite::SqliteRow;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
 
 use super::{SqliteStore, is_unique_violation, parse_time, parse_uuid, time_text};
-use crate::rows::{account_columns, api_key_columns};
+use crate::rows::api_key_columns;
+use crate::sql;
 use crate::{AccountStore, StoreError, rows};
 
 fn account_from_row(row: &SqliteRow) -> Result<Account, StoreError> {
@@ -33,7 +34,7 @@ async fn insert_account<'c, E>(executor: E, account: &Account) -> Result<(), Sto
 where
     E: sqlx::Executor<'c, Database = sqlx::Sqlite>,
 {
-    sqlx::query("INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)")
+    sqlx::query(sql::INSERT_ACCOUNT)
         .bind(account.id.to_string())
         .bind(account.name.as_str())
         .bind(time_text(account.created_at))
@@ -53,25 +54,22 @@ async fn insert_key<'c, E>(executor: E, key: &ApiKeyRecord) -> Result<(), StoreE
 where
     E: sqlx::Executor<'c, Database = sqlx::Sqlite>,
 {
-    sqlx::query(
-        "INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(key.id.to_string())
-    .bind(key.account_id.to_string())
-    .bind(&key.prefix)
-    .bind(key.hash.as_slice())
-    .bind(time_text(key.created_at))
-    .bind(key.revoked_at.map(time_text))
-    .execute(executor)
-    .await
-    .map_err(|error| {
-        if is_unique_violation(&error, "api_keys.prefix") {
-            StoreError::Conflict("an API key with this prefix")
-        } else {
-            error.into()
-        }
-    })?;
+    sqlx::query(sql::INSERT_API_KEY)
+        .bind(key.id.to_string())
+        .bind(key.account_id.to_string())
+        .bind(&key.prefix)
+        .bind(key.hash.as_slice())
+        .bind(time_text(key.created_at))
+        .bind(key.revoked_at.map(time_text))
+        .execute(executor)
+        .await
+        .map_err(|error| {
+            if is_unique_violation(&error, "api_keys.prefix") {
+                StoreError::Conflict("an API key with this prefix")
+            } else {
+                error.into()
+            }
+        })?;
     Ok(())
 }
 
@@ -87,7 +85,7 @@ impl AccountStore for SqliteStore {
         key: &ApiKeyRecord,
     ) -> Result<bool, StoreError> {
         let mut tx = self.write.begin_with("BEGIN IMMEDIATE").await?;
-        let existing: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts")
+        let existing: i64 = sqlx::query_scalar(sql::COUNT_ACCOUNTS)
             .fetch_one(&mut *tx)
             .await?;
         if existing > 0 {
@@ -100,44 +98,32 @@ impl AccountStore for SqliteStore {
     }
 
     async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            account_columns!(),
-            " FROM accounts WHERE id = $1"
-        ))
-        .bind(id.to_string())
-        .fetch_optional(&self.read)
-        .await?
-        .as_ref()
-        .map(account_from_row)
-        .transpose()
+        sqlx::query(sql::ACCOUNT_BY_ID)
+            .bind(id.to_string())
+            .fetch_optional(&self.read)
+            .await?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
     }
 
     async fn account_by_name(&self, name: &AccountName) -> Result<Option<Account>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            account_columns!(),
-            " FROM accounts WHERE name = $1"
-        ))
-        .bind(name.as_str())
-        .fetch_optional(&self.read)
-        .await?
-        .as_ref()
-        .map(account_from_row)
-        .transpose()
+        sqlx::query(sql::ACCOUNT_BY_NAME)
+            .bind(name.as_str())
+            .fetch_optional(&self.read)
+            .await?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
     }
 
     async fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            account_columns!(),
-            " FROM accounts ORDER BY created_at, id"
-        ))
-        .fetch_all(&self.read)
-        .await?
-        .iter()
-        .map(account_from_row)
-        .collect()
+        sqlx::query(sql::LIST_ACCOUNTS)
+            .fetch_all(&self.read)
+            .await?
+            .iter()
+            .map(account_from_row)
+            .collect()
     }
 
     async fn insert_api_key(&self, key: &ApiKeyRecord) -> Result<(), StoreError> {
@@ -145,17 +131,13 @@ impl AccountStore for SqliteStore {
     }
 
     async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            api_key_columns!(),
-            " FROM api_keys WHERE prefix = $1"
-        ))
-        .bind(prefix)
-        .fetch_optional(&self.read)
-        .await?
-        .as_ref()
-        .map(api_key_from_row)
-        .transpose()
+        sqlx::query(sql::API_KEY_BY_PREFIX)
+            .bind(prefix)
+            .fetch_optional(&self.read)
+            .await?
+            .as_ref()
+            .map(api_key_from_row)
+            .transpose()
     }
 
     async fn list_api_keys(
@@ -180,7 +162,7 @@ impl AccountStore for SqliteStore {
         prefix: &str,
         at: Timestamp,
     ) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE prefix = $1 RETURNING ", api_key_columns!()))
+        sqlx::query(sql::REVOKE_API_KEY)
             .bind(prefix)
             .bind(time_text(at))
             .fetch_optional(&self.write)

@@ -21,7 +21,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::{parse_uuid, time_text};
 use crate::StoreError;
-use crate::rows::{open_statuses, retry_count_column, tracking_request_columns};
+use crate::rows::{retry_count_column, tracking_request_columns};
+use crate::sql;
 
 /// Most rows in one transaction (16 bound values each, well under SQLite's limit).
 const MAX_BATCH: usize = 256;
@@ -142,17 +143,12 @@ async fn open_twin(
     connection: &mut SqliteConnection,
     request: &TrackingRequest,
 ) -> Result<Option<TrackingRequestId>, StoreError> {
-    let id: Option<String> = sqlx::query_scalar(concat!(
-        "SELECT id FROM tracking_requests WHERE account_id = $1 AND number_normalized = $2 \
-         AND COALESCE(scac, '') = $3 AND status IN ",
-        open_statuses!(),
-        " LIMIT 1"
-    ))
-    .bind(request.account_id.to_string())
-    .bind(request.request_number.normalized())
-    .bind(request.scac.map(|s| s.to_string()).unwrap_or_default())
-    .fetch_optional(connection)
-    .await?;
+    let id: Option<String> = sqlx::query_scalar(sql::OPEN_TWIN)
+        .bind(request.account_id.to_string())
+        .bind(request.request_number.normalized())
+        .bind(request.scac.map(|s| s.to_string()).unwrap_or_default())
+        .fetch_optional(connection)
+        .await?;
     Ok(id
         .as_deref()
         .map(parse_uuid)

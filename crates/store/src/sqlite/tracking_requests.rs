@@ -9,7 +9,8 @@ use tidemark_domain::{
 };
 
 use super::{SqliteStore, parse_time, parse_uuid, time_text};
-use crate::rows::{TrackingRequestParts, retry_count_column, tracking_request_columns};
+use crate::rows::{TrackingRequestParts, retry_count_column};
+use crate::sql;
 use crate::{
     Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
 };
@@ -152,18 +153,14 @@ impl TrackingRequestStore for SqliteStore {
         account: AccountId,
         id: TrackingRequestId,
     ) -> Result<Option<TrackingRequest>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            tracking_request_columns!(),
-            " FROM tracking_requests WHERE id = $1 AND account_id = $2"
-        ))
-        .bind(id.to_string())
-        .bind(account.to_string())
-        .fetch_optional(&self.read)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+        sqlx::query(sql::TRACKING_REQUEST_BY_ID)
+            .bind(id.to_string())
+            .bind(account.to_string())
+            .fetch_optional(&self.read)
+            .await?
+            .as_ref()
+            .map(from_row)
+            .transpose()
     }
 
     async fn list_tracking_requests(
@@ -174,14 +171,10 @@ impl TrackingRequestStore for SqliteStore {
     ) -> Result<Page<TrackingRequest>, StoreError> {
         let total = self.count(account, filter).await?;
 
-        let mut select = QueryBuilder::new(concat!(
-            "SELECT ",
-            tracking_request_columns!(),
-            " FROM tracking_requests"
-        ));
+        let mut select = QueryBuilder::new(sql::SELECT_TRACKING_REQUESTS);
         push_filter(&mut select, account, filter);
         select
-            .push(" ORDER BY created_at DESC, id DESC LIMIT ")
+            .push(sql::NEWEST_FIRST)
             .push_bind(page.limit())
             .push(" OFFSET ")
             .push_bind(page.offset());
@@ -205,44 +198,35 @@ impl TrackingRequestStore for SqliteStore {
         patch: &TrackingRequestPatch,
         at: Timestamp,
     ) -> Result<Option<TrackingRequest>, StoreError> {
-        sqlx::query(concat!(
-            "UPDATE tracking_requests SET ref_numbers = COALESCE($3, ref_numbers), \
-             shipment_tags = COALESCE($4, shipment_tags), updated_at = $5 \
-             WHERE id = $1 AND account_id = $2 RETURNING ",
-            tracking_request_columns!()
-        ))
-        .bind(id.to_string())
-        .bind(account.to_string())
-        .bind(patch.ref_numbers.as_ref().map(Json))
-        .bind(patch.shipment_tags.as_ref().map(Json))
-        .bind(time_text(at))
-        .fetch_optional(&self.write)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()
+        sqlx::query(sql::PATCH_TRACKING_REQUEST)
+            .bind(id.to_string())
+            .bind(account.to_string())
+            .bind(patch.ref_numbers.as_ref().map(Json))
+            .bind(patch.shipment_tags.as_ref().map(Json))
+            .bind(time_text(at))
+            .fetch_optional(&self.write)
+            .await?
+            .as_ref()
+            .map(from_row)
+            .transpose()
     }
 
     async fn set_tracking_request_state(
         &self,
         request: &TrackingRequest,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE tracking_requests SET status = $3, failed_reason = $4, is_retrying = $5, \
-             retry_count = $6, tracked_object_id = $7, scac = $8, updated_at = $9 \
-             WHERE id = $1 AND account_id = $2",
-        )
-        .bind(request.id.to_string())
-        .bind(request.account_id.to_string())
-        .bind(request.status.as_str())
-        .bind(request.failed_reason.map(|r| r.as_str()))
-        .bind(request.is_retrying)
-        .bind(retry_count_column(request))
-        .bind(request.tracked_object.map(|id| id.to_string()))
-        .bind(request.scac.map(|s| s.to_string()))
-        .bind(time_text(request.updated_at))
-        .execute(&self.write)
-        .await?;
+        sqlx::query(sql::SET_TRACKING_REQUEST_STATE)
+            .bind(request.id.to_string())
+            .bind(request.account_id.to_string())
+            .bind(request.status.as_str())
+            .bind(request.failed_reason.map(|r| r.as_str()))
+            .bind(request.is_retrying)
+            .bind(retry_count_column(request))
+            .bind(request.tracked_object.map(|id| id.to_string()))
+            .bind(request.scac.map(|s| s.to_string()))
+            .bind(time_text(request.updated_at))
+            .execute(&self.write)
+            .await?;
         Ok(())
     }
 }
