@@ -1,32 +1,34 @@
 //! Accounts and API keys on SQLite.
 
 use async_trait::async_trait;
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use rusqlite::Row;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
 
+use super::readers::Statement;
 use super::{SqliteStore, is_unique_violation, parse_time, parse_uuid, time_text};
 use crate::rows::api_key_columns;
 use crate::sql;
 use crate::{AccountStore, StoreError, rows};
 
-fn account_from_row(row: &SqliteRow) -> Result<Account, StoreError> {
+fn account_from_row(row: &Row<'_>) -> Result<Account, StoreError> {
+    let name: String = row.get("name")?;
     rows::account(
-        parse_uuid(row.try_get("id")?)?,
-        row.try_get("name")?,
-        parse_time(row.try_get("created_at")?)?,
+        parse_uuid(&row.get::<_, String>("id")?)?,
+        &name,
+        parse_time(&row.get::<_, String>("created_at")?)?,
     )
 }
 
-fn api_key_from_row(row: &SqliteRow) -> Result<ApiKeyRecord, StoreError> {
-    let revoked_at: Option<&str> = row.try_get("revoked_at")?;
+fn api_key_from_row(row: &Row<'_>) -> Result<ApiKeyRecord, StoreError> {
+    let revoked_at: Option<String> = row.get("revoked_at")?;
+    let hash: Vec<u8> = row.get("hash")?;
     rows::api_key(
-        parse_uuid(row.try_get("id")?)?,
-        parse_uuid(row.try_get("account_id")?)?,
-        row.try_get("prefix")?,
-        row.try_get("hash")?,
-        parse_time(row.try_get("created_at")?)?,
-        revoked_at.map(parse_time).transpose()?,
+        parse_uuid(&row.get::<_, String>("id")?)?,
+        parse_uuid(&row.get::<_, String>("account_id")?)?,
+        row.get("prefix")?,
+        &hash,
+        parse_time(&row.get::<_, String>("created_at")?)?,
+        revoked_at.as_deref().map(parse_time).transpose()?,
     )
 }
 
@@ -98,32 +100,23 @@ impl AccountStore for SqliteStore {
     }
 
     async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        sqlx::query(sql::ACCOUNT_BY_ID)
-            .bind(id.to_string())
-            .fetch_optional(&self.read)
-            .await?
-            .as_ref()
-            .map(account_from_row)
-            .transpose()
+        let mut query = Statement::new(sql::ACCOUNT_BY_ID);
+        query.params.push(id.to_string().into());
+        self.read
+            .point(|connection| query.row(connection, account_from_row))
     }
 
     async fn account_by_name(&self, name: &AccountName) -> Result<Option<Account>, StoreError> {
-        sqlx::query(sql::ACCOUNT_BY_NAME)
-            .bind(name.as_str())
-            .fetch_optional(&self.read)
-            .await?
-            .as_ref()
-            .map(account_from_row)
-            .transpose()
+        let mut query = Statement::new(sql::ACCOUNT_BY_NAME);
+        query.params.push(name.as_str().to_owned().into());
+        self.read
+            .point(|connection| query.row(connection, account_from_row))
     }
 
     async fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
-        sqlx::query(sql::LIST_ACCOUNTS)
-            .fetch_all(&self.read)
-            .await?
-            .iter()
-            .map(account_from_row)
-            .collect()
+        let query = Statement::new(sql::LIST_ACCOUNTS);
+        self.read
+            .scan(|connection| query.rows(connection, account_from_row))
     }
 
     async fn insert_api_key(&self, key: &ApiKeyRecord) -> Result<(), StoreError> {
@@ -131,30 +124,23 @@ impl AccountStore for SqliteStore {
     }
 
     async fn api_key_by_prefix(&self, prefix: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        sqlx::query(sql::API_KEY_BY_PREFIX)
-            .bind(prefix)
-            .fetch_optional(&self.read)
-            .await?
-            .as_ref()
-            .map(api_key_from_row)
-            .transpose()
+        let mut query = Statement::new(sql::API_KEY_BY_PREFIX);
+        query.params.push(prefix.to_owned().into());
+        self.read
+            .point(|connection| query.row(connection, api_key_from_row))
     }
 
     async fn list_api_keys(
         &self,
         account: Option<AccountId>,
     ) -> Result<Vec<ApiKeyRecord>, StoreError> {
-        sqlx::query(concat!(
-            "SELECT ",
-            api_key_columns!(),
-            " FROM api_keys WHERE $1 IS NULL OR account_id = $1 ORDER BY created_at, id"
-        ))
-        .bind(account.map(|id| id.to_string()))
-        .fetch_all(&self.read)
-        .await?
-        .iter()
-        .map(api_key_from_row)
-        .collect()
+        let mut query = Statement::new(concat!("SELECT ", api_key_columns!(), " FROM api_keys"));
+        if let Some(account) = account {
+            query.push(" WHERE account_id = ").bind(account.to_string());
+        }
+        query.push(" ORDER BY created_at, id");
+        self.read
+            .scan(|connection| query.rows(connection, api_key_from_row))
     }
 
     async fn revoke_api_key(
@@ -165,10 +151,8 @@ impl AccountStore for SqliteStore {
         sqlx::query(sql::REVOKE_API_KEY)
             .bind(prefix)
             .bind(time_text(at))
-            .fetch_optional(&self.write)
-            .await?
-            .as_ref()
-            .map(api_key_from_row)
-            .transpose()
+            .execute(&self.write)
+            .await?;
+        self.api_key_by_prefix(prefix).await
     }
 }

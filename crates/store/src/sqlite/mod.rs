@@ -1,11 +1,13 @@
 //! The embedded backend: one SQLite file in WAL mode.
 //!
-//! Writes go through a single connection (SQLite has one writer at a time, and one
-//! connection avoids lock contention and `SQLITE_BUSY` between our own writers); reads
-//! use a pool of read-only connections that never block the writer.
+//! Writes go through a single sqlx connection (SQLite has one writer at a time, and one
+//! connection avoids lock contention and `SQLITE_BUSY` between our own writers), with
+//! creates group-committed. Reads use read-only connections run on the calling thread
+//! (`readers`), which WAL mode never blocks.
 
 mod accounts;
 mod group_commit;
+mod readers;
 mod tracking_requests;
 
 use std::str::FromStr;
@@ -37,7 +39,7 @@ pub enum Synchronous {
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     write: SqlitePool,
-    read: SqlitePool,
+    read: std::sync::Arc<readers::Readers>,
     inserts: group_commit::InsertQueue,
 }
 
@@ -65,13 +67,10 @@ impl SqliteStore {
         if options.migrate {
             sqlx::migrate!("./migrations/sqlite").run(&write).await?;
         }
-        // No ping before each checkout: it would double the round trips of a point read,
-        // and a broken connection fails its query and is replaced anyway.
-        let read = SqlitePoolOptions::new()
-            .test_before_acquire(false)
-            .max_connections(options.max_connections.max(1))
-            .connect_with(base.read_only(true))
-            .await?;
+        let read = std::sync::Arc::new(readers::Readers::new(
+            base.get_filename().to_owned(),
+            usize::try_from(options.max_connections).unwrap_or(8),
+        ));
         let inserts = group_commit::InsertQueue::start(write.clone());
         Ok(Self {
             write,
@@ -84,8 +83,8 @@ impl SqliteStore {
 #[async_trait]
 impl Store for SqliteStore {
     async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.read).await?;
-        Ok(())
+        self.read
+            .point(|connection| Ok(connection.query_row("SELECT 1", [], |_| Ok(()))?))
     }
 
     fn backend(&self) -> &'static str {
