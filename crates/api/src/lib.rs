@@ -15,6 +15,7 @@ mod negotiation;
 pub mod openapi;
 mod params;
 pub mod rate_limit;
+mod shipping_lines;
 mod tracking_requests;
 
 use std::sync::Arc;
@@ -127,6 +128,7 @@ fn request_span<B>(request: &Request<B>) -> Span {
 /// The whole HTTP application.
 pub fn router(state: AppState) -> Router {
     let authenticated = tracking_requests::routes()
+        .merge(shipping_lines::routes())
         .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
     Router::new()

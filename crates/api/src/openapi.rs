@@ -15,7 +15,7 @@ use utoipa::openapi::{
 };
 use utoipa::{Modify, OpenApi};
 
-use crate::{health, tracking_requests};
+use crate::{health, shipping_lines, tracking_requests};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -29,6 +29,8 @@ use crate::{health, tracking_requests};
         tracking_requests::list,
         tracking_requests::show,
         tracking_requests::update,
+        shipping_lines::list,
+        shipping_lines::show,
         health::healthz,
         health::readyz,
     ),

@@ -18,7 +18,7 @@ pub mod tracking_request_input;
 pub mod validation;
 
 pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
-pub use carriers::{Carrier, CarrierMatrix};
+pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
 pub use ids::{AccountId, ApiKeyId, TrackingRequestId};

@@ -294,7 +294,11 @@ mod tests {
     }
 
     fn validate(draft: TrackingRequestDraft) -> Result<NewTrackingRequest, Vec<FieldError>> {
-        NewTrackingRequest::validate(draft, &CarrierMatrix::builtin(), &Limits::default())
+        NewTrackingRequest::validate(
+            draft,
+            &CarrierMatrix::bundled().expect("the bundled matrix is valid"),
+            &Limits::default(),
+        )
     }
 
     fn codes(errors: &[FieldError]) -> Vec<(Field, ValidationCode)> {

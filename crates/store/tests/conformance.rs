@@ -90,8 +90,12 @@ fn request(
         ref_numbers: vec!["PO-1".to_owned(), "Ünïcode ref".to_owned()],
         ..TrackingRequestDraft::default()
     };
-    let new = NewTrackingRequest::validate(draft, &CarrierMatrix::builtin(), &Limits::default())
-        .expect("valid request");
+    let new = NewTrackingRequest::validate(
+        draft,
+        &CarrierMatrix::bundled().expect("the bundled matrix is valid"),
+        &Limits::default(),
+    )
+    .expect("valid request");
     TrackingRequest::open(account.id, new, at(created))
 }
 

@@ -13,9 +13,32 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 /// The HTTP application over `store`.
-pub fn router(store: Arc<dyn Store>, config: ApiConfig, clock: Arc<dyn Clock>) -> Router {
-    let state = AppState::new(store, Arc::new(CarrierMatrix::builtin()), config, clock);
-    tidemark_api::router(state)
+pub fn router(
+    store: Arc<dyn Store>,
+    carriers: Arc<CarrierMatrix>,
+    config: ApiConfig,
+    clock: Arc<dyn Clock>,
+) -> Router {
+    tidemark_api::router(AppState::new(store, carriers, config, clock))
+}
+
+/// The carrier matrix: the file at `path` when given, else the one shipped with Tidemark.
+/// Loaded and validated once, at start.
+///
+/// # Errors
+/// An unreadable file, or a matrix that does not validate (the message names the rows).
+pub fn carriers(path: Option<&std::path::Path>) -> anyhow::Result<Arc<CarrierMatrix>> {
+    use anyhow::Context;
+    let matrix = match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the carrier matrix {}", path.display()))?;
+            CarrierMatrix::parse_toml(&text)
+                .with_context(|| format!("invalid carrier matrix {}", path.display()))?
+        }
+        None => CarrierMatrix::bundled().context("the bundled carrier matrix is invalid")?,
+    };
+    Ok(Arc::new(matrix))
 }
 
 /// The system clock, shared.

@@ -174,6 +174,8 @@ pub struct Config {
     pub migrate_on_start: bool,
     /// Seconds `serve` waits for requests in flight after a shutdown signal.
     pub shutdown_grace_secs: u64,
+    /// A carrier matrix file to use instead of the one shipped with Tidemark.
+    pub carriers_file: Option<std::path::PathBuf>,
     /// Logging.
     pub log: LogConfig,
     /// Database pool.
@@ -191,6 +193,7 @@ impl Default for Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             migrate_on_start: true,
             shutdown_grace_secs: 30,
+            carriers_file: None,
             log: LogConfig::default(),
             database: DatabaseConfig::default(),
             limits: LimitsConfig::default(),
@@ -200,11 +203,12 @@ impl Default for Config {
 }
 
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
-const KEYS: [&str; 8] = [
+const KEYS: [&str; 9] = [
     "database_url",
     "listen",
     "migrate_on_start",
     "shutdown_grace_secs",
+    "carriers_file",
     "log",
     "database",
     "limits",

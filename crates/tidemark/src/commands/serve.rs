@@ -12,6 +12,11 @@ use crate::{app, output};
 /// Opens the database, creates the first account if there is none, and serves until a
 /// shutdown signal.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    let carriers = app::carriers(config.carriers_file.as_deref())?;
+    tracing::info!(
+        carriers = carriers.carriers().len(),
+        "carrier matrix loaded"
+    );
     let store = super::open(&config).await?;
     tracing::info!(backend = store.backend(), database = %config.database_url.redacted(), "database ready");
     let clock = app::system_clock();
@@ -33,7 +38,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         ))?;
     }
 
-    let router = app::router(store, config.api(), clock);
+    let router = app::router(store, carriers, config.api(), clock);
     let shutdown = CancellationToken::new();
     app::cancel_on_signal(shutdown.clone());
     tracing::info!(%address, "listening on http://{address}");

@@ -36,7 +36,12 @@ impl TestApp {
         let database = TestDatabase::create(backend).await?;
         let store = database.connect().await;
         let clock = app::system_clock();
-        let router = app::router(Arc::clone(&store), config, Arc::clone(&clock));
+        let router = app::router(
+            Arc::clone(&store),
+            app::carriers(None).expect("carriers"),
+            config,
+            Arc::clone(&clock),
+        );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

@@ -473,7 +473,12 @@ async fn an_internal_failure_is_an_opaque_500() {
         return;
     };
     let store: Arc<dyn tidemark_store::Store> = Arc::new(FailingStore(Arc::clone(&base.store)));
-    let router = tidemark::app::router(store, ApiConfig::default(), tidemark::app::system_clock());
+    let router = tidemark::app::router(
+        store,
+        tidemark::app::carriers(None).expect("carriers"),
+        ApiConfig::default(),
+        tidemark::app::system_clock(),
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

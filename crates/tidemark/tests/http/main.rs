@@ -7,4 +7,5 @@ mod auth;
 mod errors;
 mod limits;
 mod operations;
+mod shipping_lines;
 mod tracking_requests;

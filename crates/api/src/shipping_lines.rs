@@ -1,0 +1,171 @@
+//! `/v2/shipping_lines`: the carriers of the carrier data matrix (api.md §4).
+
+use axum::Router;
+use axum::extract::{OriginalUri, Path, State};
+use axum::routing::get;
+use serde::Serialize;
+use tidemark_domain::{Carrier, Scac};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::extract::QueryParams;
+use crate::params::{page_links, take_page};
+use crate::{ApiError, AppState};
+
+/// Namespace of shipping-line ids: a line's id is the UUID v5 of its SCAC, the same on
+/// every restart and every node.
+const NAMESPACE: Uuid = Uuid::from_u128(0x6f1f_5a3e_9b0c_4d2e_8a71_2c3b_4d5e_6f70);
+
+/// A shipping line's attributes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShippingLineAttributes {
+    /// The canonical SCAC.
+    pub scac: String,
+    /// Full name.
+    pub name: String,
+    /// Short name.
+    pub short_name: String,
+    /// Other SCACs accepted in tracking requests for this line.
+    pub alternative_scacs: Vec<String>,
+    /// Tracks master bills of lading.
+    pub bill_of_lading_tracking_support: bool,
+    /// Tracks booking numbers.
+    pub booking_number_tracking_support: bool,
+    /// Tracks container numbers.
+    pub container_number_tracking_support: bool,
+}
+
+/// A `shipping_line` resource.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = ShippingLine)]
+pub struct ShippingLineResource {
+    /// Its id (a UUID derived from the SCAC).
+    #[schema(format = Uuid)]
+    pub id: String,
+    /// Always `shipping_line`.
+    #[serde(rename = "type")]
+    #[schema(pattern = "^shipping_line$")]
+    pub type_: &'static str,
+    /// Its attributes.
+    pub attributes: ShippingLineAttributes,
+    /// Its own link.
+    pub links: SelfLink,
+}
+
+fn id(carrier: &Carrier) -> Uuid {
+    Uuid::new_v5(&NAMESPACE, carrier.scac.as_str().as_bytes())
+}
+
+fn resource(carrier: &Carrier) -> ShippingLineResource {
+    let id = id(carrier);
+    ShippingLineResource {
+        id: id.to_string(),
+        type_: "shipping_line",
+        attributes: ShippingLineAttributes {
+            scac: carrier.scac.to_string(),
+            name: carrier.name.clone(),
+            short_name: carrier.short_name.clone(),
+            alternative_scacs: carrier
+                .alternative_scacs
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            bill_of_lading_tracking_support: carrier.bill_of_lading,
+            booking_number_tracking_support: carrier.booking_number,
+            container_number_tracking_support: carrier.container,
+        },
+        links: SelfLink {
+            self_: format!("/v2/shipping_lines/{id}"),
+        },
+    }
+}
+
+/// The routes of this resource.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/shipping_lines", get(list))
+        .route("/v2/shipping_lines/{id}", get(show))
+}
+
+/// List the shipping lines Tidemark knows, in matrix order. The default page holds them all.
+#[utoipa::path(
+    get,
+    path = "/v2/shipping_lines",
+    operation_id = "listShippingLines",
+    tag = "Shipping lines",
+    params(
+        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 100)"),
+    ),
+    responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    _caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<ShippingLineResource>>, ApiError> {
+    let config = crate::ApiConfig {
+        page_size_default: state.config.page_size_max,
+        ..(*state.config).clone()
+    };
+    let page = take_page(&mut query, &config)?;
+    query.finish()?;
+    let carriers = state.carriers.carriers();
+    let offset = usize::try_from(page.offset()).unwrap_or(usize::MAX);
+    let size = usize::try_from(page.size).unwrap_or(usize::MAX);
+    let total = carriers.len() as u64;
+    Ok(JsonApi::ok(ListDocument {
+        data: carriers
+            .iter()
+            .skip(offset)
+            .take(size)
+            .map(resource)
+            .collect(),
+        included: None,
+        links: page_links("/v2/shipping_lines", query.original(), page, total),
+        meta: ListMeta {
+            size: page.size,
+            total,
+        },
+    }))
+}
+
+/// One shipping line, by id or by SCAC (an alternative SCAC finds its line too).
+#[utoipa::path(
+    get,
+    path = "/v2/shipping_lines/{id}",
+    operation_id = "getShippingLine",
+    tag = "Shipping lines",
+    params(("id" = String, Path, description = "The line's id, or a SCAC")),
+    responses((status = 200, description = "The shipping line.", body = Document<ShippingLineResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    _caller: Caller,
+    Path(key): Path<String>,
+    uri: OriginalUri,
+    query: QueryParams,
+) -> Result<JsonApi<Document<ShippingLineResource>>, ApiError> {
+    query.finish()?;
+    let carriers = &state.carriers;
+    let found = match Uuid::try_parse(&key) {
+        Ok(wanted) => carriers
+            .carriers()
+            .iter()
+            .find(|carrier| id(carrier) == wanted),
+        Err(_) => Scac::parse(&key)
+            .ok()
+            .and_then(|scac| carriers.resolve(&scac)),
+    };
+    let carrier =
+        found.ok_or_else(|| ApiError::not_found("no shipping line has this id or SCAC"))?;
+    Ok(JsonApi::ok(Document {
+        data: resource(carrier),
+        included: None,
+        links: SelfLink {
+            self_: uri.0.path().to_owned(),
+        },
+    }))
+}
