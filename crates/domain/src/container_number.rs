@@ -211,3 +211,37 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod real_numbers {
+    use super::*;
+
+    /// Real container numbers from `data/eval/labelled-numbers.csv` (public sources).
+    #[test]
+    fn every_published_container_number_is_judged_as_its_label_says() {
+        let data = include_str!("../../../data/eval/labelled-numbers.csv");
+        let mut checked = 0;
+        for line in data.lines().skip(1) {
+            let mut fields = line.split(',');
+            let (Some(number), Some(kind)) = (fields.next(), fields.next()) else {
+                continue;
+            };
+            match kind {
+                "container" => assert!(
+                    ContainerNumber::parse(number).is_ok(),
+                    "{number} should be valid"
+                ),
+                "invalid_check_digit" => assert!(
+                    matches!(
+                        ContainerNumber::parse(number),
+                        Err(InvalidContainerNumber::CheckDigit { .. })
+                    ),
+                    "{number} should fail its check digit"
+                ),
+                _ => continue,
+            }
+            checked += 1;
+        }
+        assert!(checked >= 25, "only {checked} container rows");
+    }
+}
