@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
+use crate::number_shapes::{Shape, ShapeRecord, ShapeSet};
 use crate::{RequestType, Scac};
 
 /// The matrix as shipped with Tidemark.
@@ -124,6 +125,14 @@ pub enum MatrixError {
         /// The carrier.
         carrier: String,
     },
+    /// A `[[shape]]` row is malformed (row 1 is the first shape of the file).
+    #[error("number shape {row}: {problem}")]
+    Shape {
+        /// The shape's position among the `[[shape]]` rows.
+        row: usize,
+        /// What is wrong.
+        problem: String,
+    },
     /// A lessor's affiliation names no known carrier.
     #[error("lessor prefix {prefix}: affiliation {scac:?} is not a known SCAC")]
     UnknownAffiliation {
@@ -138,6 +147,8 @@ pub enum MatrixError {
 #[serde(deny_unknown_fields)]
 struct MatrixFile {
     carrier: Vec<CarrierRecord>,
+    #[serde(default)]
+    shape: Vec<ShapeRecord>,
     #[serde(default)]
     lessor: Vec<LessorRecord>,
 }
@@ -192,6 +203,7 @@ pub struct CarrierMatrix {
     by_scac: HashMap<Scac, usize>,
     by_prefix: HashMap<String, Vec<usize>>,
     lessors: HashMap<String, Lessor>,
+    shapes: ShapeSet,
 }
 
 impl CarrierMatrix {
@@ -215,6 +227,9 @@ impl CarrierMatrix {
             carriers.push(carrier(record)?);
         }
         let mut matrix = Self::new(carriers)?;
+        matrix.shapes = ShapeSet::build(file.shape, &matrix.carriers, |scac| {
+            matrix.by_scac.get(scac).copied()
+        })?;
         for record in file.lessor {
             let lessor = lessor(record, &matrix)?;
             if let Some(&index) = matrix
@@ -270,6 +285,7 @@ impl CarrierMatrix {
             by_scac,
             by_prefix,
             lessors: HashMap::new(),
+            shapes: ShapeSet::default(),
         })
     }
 
@@ -298,6 +314,27 @@ impl CarrierMatrix {
     #[must_use]
     pub fn lessor(&self, prefix: &str) -> Option<&Lessor> {
         self.lessors.get(prefix)
+    }
+
+    /// Every lessor prefix, in no particular order.
+    pub fn lessors(&self) -> impl Iterator<Item = &Lessor> {
+        self.lessors.values()
+    }
+
+    /// Every number shape, in file order.
+    #[must_use]
+    pub fn shapes(&self) -> &[Shape] {
+        self.shapes.all()
+    }
+
+    /// The shapes a number in normal form matches, in file order.
+    pub fn matching_shapes(&self, number: &str) -> impl Iterator<Item = &Shape> {
+        self.shapes.matches(number)
+    }
+
+    /// The carriers sharing a shape's numbering, the one to select first.
+    pub fn shape_carriers<'a>(&'a self, shape: &'a Shape) -> impl Iterator<Item = &'a Carrier> {
+        shape.carriers.iter().map(|&index| &self.carriers[index])
     }
 }
 

@@ -9,7 +9,9 @@ pub mod carriers;
 pub mod clock;
 pub mod container_number;
 pub mod ids;
+pub mod inference;
 pub mod limits;
+pub mod number_shapes;
 pub mod request_number;
 pub mod scac;
 pub mod timestamp;
@@ -22,7 +24,12 @@ pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
 pub use ids::{AccountId, ApiKeyId, TrackingRequestId};
+pub use inference::{
+    AutoDetectFailure, Candidate, Confidence, Decision, Evidence, Inference, NumberType,
+    auto_detect, infer,
+};
 pub use limits::Limits;
+pub use number_shapes::{Shape, ShapeType};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
 pub use timestamp::Timestamp;

@@ -1,0 +1,187 @@
+//! Number shapes: the `[[shape]]` rows of the carrier matrix, compiled once into one
+//! [`RegexSet`] so a number is matched against every shape in a single pass.
+
+use regex::{Regex, RegexSet};
+use serde::Deserialize;
+
+use crate::carriers::MatrixError;
+use crate::{Carrier, Scac};
+
+/// What a shape says a number is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShapeType {
+    /// A master bill of lading.
+    BillOfLading,
+    /// A booking number.
+    Booking,
+}
+
+/// One way a carrier (or a group sharing a numbering) writes its numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// Indexes into the matrix's carriers; all of one group, the one to select first.
+    pub(crate) carriers: Vec<usize>,
+    /// Bill of lading or booking.
+    pub number_type: ShapeType,
+    /// The carrier's own code the number starts with, if the shape has one.
+    pub prefix: Option<String>,
+    /// The pattern of the rest, as written in the matrix.
+    pub pattern: String,
+    /// In hundredths, 1 to 99.
+    pub confidence: u8,
+    /// The evidence, in words, given as a candidate's `reason`.
+    pub description: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ShapeRecord {
+    carriers: Vec<String>,
+    number_type: String,
+    #[serde(default)]
+    prefix: Option<String>,
+    pattern: String,
+    confidence: f64,
+    description: String,
+    #[serde(default)]
+    examples: Vec<String>,
+    source: String,
+}
+
+/// Every shape of the matrix, compiled.
+#[derive(Debug, Clone)]
+pub(crate) struct ShapeSet {
+    shapes: Vec<Shape>,
+    set: RegexSet,
+}
+
+impl Default for ShapeSet {
+    fn default() -> Self {
+        Self {
+            shapes: Vec::new(),
+            set: RegexSet::empty(),
+        }
+    }
+}
+
+/// The anchored expression a shape compiles to.
+fn full_pattern(prefix: Option<&str>, pattern: &str) -> String {
+    format!("^{}(?:{pattern})$", prefix.unwrap_or_default())
+}
+
+fn is_prefix(text: &str) -> bool {
+    (2..=6).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+}
+
+impl ShapeSet {
+    /// Validates and compiles the shape rows against the carriers they name.
+    pub(crate) fn build(
+        records: Vec<ShapeRecord>,
+        carriers: &[Carrier],
+        resolve: impl Fn(&Scac) -> Option<usize>,
+    ) -> Result<Self, MatrixError> {
+        let mut shapes = Vec::with_capacity(records.len());
+        let mut patterns = Vec::with_capacity(records.len());
+        for (row, record) in records.into_iter().enumerate() {
+            let row = row + 1;
+            let invalid = |problem: String| MatrixError::Shape { row, problem };
+            if record.description.trim().is_empty() || record.source.trim().is_empty() {
+                return Err(invalid(
+                    "`description` and `source` must not be empty".to_owned(),
+                ));
+            }
+            let number_type = match record.number_type.as_str() {
+                "bill_of_lading" => ShapeType::BillOfLading,
+                "booking" => ShapeType::Booking,
+                other => {
+                    return Err(invalid(format!(
+                        "number_type {other:?} is not \"bill_of_lading\" or \"booking\""
+                    )));
+                }
+            };
+            if !(0.01..=0.99).contains(&record.confidence) {
+                return Err(invalid(format!(
+                    "confidence {} is not between 0.01 and 0.99 (a shape alone is never certain)",
+                    record.confidence
+                )));
+            }
+            if let Some(prefix) = &record.prefix
+                && !is_prefix(prefix)
+            {
+                return Err(invalid(format!(
+                    "prefix {prefix:?} is not 2 to 6 upper-case letters or digits"
+                )));
+            }
+            let mut indexes = Vec::with_capacity(record.carriers.len());
+            for text in &record.carriers {
+                let index = Scac::parse(text)
+                    .ok()
+                    .and_then(|scac| resolve(&scac))
+                    .ok_or_else(|| invalid(format!("carrier {text:?} is not a known SCAC")))?;
+                if let Some(&first) = indexes.first() {
+                    let (a, b): (&Carrier, &Carrier) = (&carriers[first], &carriers[index]);
+                    if a.group != b.group {
+                        return Err(invalid(format!(
+                            "{} and {} are not in one group; list unrelated carriers in separate shapes",
+                            a.scac, b.scac
+                        )));
+                    }
+                }
+                indexes.push(index);
+            }
+            if indexes.is_empty() {
+                return Err(invalid("`carriers` must not be empty".to_owned()));
+            }
+            let full = full_pattern(record.prefix.as_deref(), &record.pattern);
+            let regex = Regex::new(&full)
+                .map_err(|error| invalid(format!("pattern {:?}: {error}", record.pattern)))?;
+            if regex.is_match("") {
+                return Err(invalid(format!(
+                    "pattern {:?} matches an empty number",
+                    record.pattern
+                )));
+            }
+            if let Some(example) = record.examples.iter().find(|e| !regex.is_match(e)) {
+                return Err(invalid(format!(
+                    "example {example:?} does not match the shape"
+                )));
+            }
+            patterns.push(full);
+            shapes.push(Shape {
+                carriers: indexes,
+                number_type,
+                prefix: record.prefix,
+                pattern: record.pattern,
+                // Checked to be in 0.01..=0.99 above, so the rounded value fits.
+                confidence: percent(record.confidence),
+                description: record.description.trim().to_owned(),
+            });
+        }
+        let set = RegexSet::new(&patterns).map_err(|error| MatrixError::Shape {
+            row: 0,
+            problem: error.to_string(),
+        })?;
+        Ok(Self { shapes, set })
+    }
+
+    /// The shapes `number` (normal form) matches, in matrix order.
+    pub(crate) fn matches(&self, number: &str) -> impl Iterator<Item = &Shape> {
+        self.set
+            .matches(number)
+            .into_iter()
+            .map(|index| &self.shapes[index])
+    }
+
+    /// Every shape, in matrix order.
+    pub(crate) fn all(&self) -> &[Shape] {
+        &self.shapes
+    }
+}
+
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn percent(value: f64) -> u8 {
+    (value * 100.0).round().clamp(1.0, 99.0) as u8
+}
