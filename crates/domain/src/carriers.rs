@@ -536,6 +536,45 @@ sources = ["test"]
         );
     }
 
+    fn shape(fields: &str) -> Result<CarrierMatrix, MatrixError> {
+        with(&format!(
+            "{}\n[[shape]]\n{fields}\ndescription = \"d\"\nsource = \"s\"\n",
+            row("BBBB", "Beta", "BBBU")
+        ))
+    }
+
+    #[test]
+    fn number_shapes_are_validated_at_load() {
+        let good = "carriers = [\"AAAA\"]\nnumber_type = \"booking\"\npattern = \"[0-9]{9}\"\nconfidence = 0.5\nexamples = [\"123456789\"]";
+        let matrix = shape(good).expect("a valid shape");
+        assert_eq!(matrix.shapes().len(), 1);
+        assert_eq!(matrix.matching_shapes("123456789").count(), 1);
+        assert_eq!(matrix.matching_shapes("1234567890").count(), 0, "anchored");
+        for (fields, expected) in [
+            (good.replace("[0-9]{9}", "[0-9"), "pattern"),
+            (
+                good.replace("\"AAAA\"]", "\"AAAA\", \"BBBB\"]"),
+                "not in one group",
+            ),
+            (good.replace("\"AAAA\"]", "\"ZZZZ\"]"), "not a known SCAC"),
+            (good.replace("0.5", "1.0"), "confidence"),
+            (good.replace("\"booking\"", "\"container\""), "number_type"),
+            (
+                good.replace("123456789\"]", "12345678\"]"),
+                "example \"12345678\"",
+            ),
+            (good.replace("[0-9]{9}", "[0-9]*"), "empty number"),
+            (format!("{good}\nprefix = \"a b\""), "prefix"),
+        ] {
+            let error = shape(&fields).expect_err(expected);
+            assert!(
+                matches!(error, MatrixError::Shape { row: 1, .. })
+                    && error.to_string().contains(expected),
+                "{error} should mention {expected}"
+            );
+        }
+    }
+
     #[test]
     fn malformed_rows_are_refused_with_their_name() {
         let error = with(&row("BB-B", "Beta", "BBBU")).expect_err("bad SCAC");

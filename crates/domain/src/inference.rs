@@ -443,7 +443,7 @@ fn shipment(matrix: &CarrierMatrix, parsed_number: String) -> Inference<'_> {
         }
     }
     share_between_groups(&mut candidates);
-    candidates.sort_by(|a, b| b.confidence.cmp(&a.confidence));
+    candidates.sort_by_key(|candidate| std::cmp::Reverse(candidate.confidence));
     inference.number_type = match candidates.first().map(|c| c.evidence) {
         Some(Evidence::Shape(shape)) => Some(shape.number_type.into()),
         _ => None,
@@ -543,3 +543,6 @@ pub fn auto_detect<'m>(
     }
     Ok(selected)
 }
+
+#[cfg(test)]
+mod tests;
