@@ -176,7 +176,7 @@ fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
     for miss in &misses {
         report.push_str(&format!("  {miss}\n"));
     }
-    println!("{report}");
+    eprintln!("{report}");
 
     assert!(type_accuracy >= 95.0, "{report}");
     assert!(top1 >= 85.0, "{report}");
