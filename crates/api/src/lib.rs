@@ -11,10 +11,12 @@ pub mod error;
 mod extract;
 mod fallback;
 mod health;
+pub mod infer_number;
 mod negotiation;
 pub mod openapi;
 mod params;
 pub mod rate_limit;
+mod schema;
 mod shipping_lines;
 mod tracking_requests;
 
@@ -128,6 +130,7 @@ fn request_span<B>(request: &Request<B>) -> Span {
 /// The whole HTTP application.
 pub fn router(state: AppState) -> Router {
     let authenticated = tracking_requests::routes()
+        .merge(infer_number::routes())
         .merge(shipping_lines::routes())
         .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));

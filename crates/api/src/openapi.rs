@@ -15,7 +15,7 @@ use utoipa::openapi::{
 };
 use utoipa::{Modify, OpenApi};
 
-use crate::{health, shipping_lines, tracking_requests};
+use crate::{health, infer_number, shipping_lines, tracking_requests};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -29,6 +29,7 @@ use crate::{health, shipping_lines, tracking_requests};
         tracking_requests::list,
         tracking_requests::show,
         tracking_requests::update,
+        infer_number::infer_number,
         shipping_lines::list,
         shipping_lines::show,
         health::healthz,
@@ -166,6 +167,7 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
     for name in [
         "CreateTrackingRequestAttributes",
         "UpdateTrackingRequestAttributes",
+        "InferNumberRequest",
     ] {
         if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(name) {
             object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));

@@ -64,6 +64,13 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// Every decision, in the order the API lists them.
+    pub const ALL: [Self; 3] = [
+        Self::AutoSelect,
+        Self::NeedsConfirmation,
+        Self::NoPrediction,
+    ];
+
     /// The thresholds of api.md §3.
     #[must_use]
     pub const fn of(confidence: Confidence) -> Self {
@@ -140,6 +147,9 @@ pub enum FormatKind {
 }
 
 impl FormatKind {
+    /// Both kinds, in the order the API lists them.
+    pub const ALL: [Self; 2] = [Self::Container, Self::Shipment];
+
     /// The wire name.
     #[must_use]
     pub const fn as_str(self) -> &'static str {

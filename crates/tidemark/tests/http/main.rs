@@ -5,6 +5,7 @@ mod common;
 
 mod auth;
 mod errors;
+mod infer_number;
 mod limits;
 mod operations;
 mod shipping_lines;
