@@ -166,7 +166,7 @@ fn candidate(candidate: &Candidate<'_>) -> CandidateView {
         scac: candidate.carrier.scac.to_string(),
         name: candidate.carrier.name.clone(),
         confidence: candidate.confidence.value(),
-        reason: candidate.evidence.to_string(),
+        reason: candidate.to_string(),
     }
 }
 
@@ -194,6 +194,24 @@ pub fn attributes(inference: &Inference<'_>) -> AttributesView {
     }
 }
 
+/// Checks a number as the endpoint does: not blank (spaces, tabs and line breaks only), at
+/// most [`NUMBER_CHARS`] characters. The CLI applies the same rule.
+///
+/// # Errors
+/// The validation code and a detail.
+pub fn check_number(text: &str) -> Result<(), (ValidationCode, String)> {
+    if text.trim_matches([' ', '\t', '\r', '\n']).is_empty() {
+        return Err((ValidationCode::Blank, "number must not be blank".to_owned()));
+    }
+    if text.chars().count() > NUMBER_CHARS {
+        return Err((
+            ValidationCode::TooLong,
+            format!("number is longer than {NUMBER_CHARS} characters"),
+        ));
+    }
+    Ok(())
+}
+
 /// The `number` member, checked: present, a string, not blank, not too long.
 fn number(body: &Value) -> Result<&str, ApiError> {
     let invalid = |code, detail: String, pointer: &str| {
@@ -218,19 +236,10 @@ fn number(body: &Value) -> Result<&str, ApiError> {
             "number is required".to_owned(),
             "/number",
         )),
-        Some(Value::String(text)) if text.trim_matches([' ', '\t', '\r', '\n']).is_empty() => {
-            Err(invalid(
-                ValidationCode::Blank,
-                "number must not be blank".to_owned(),
-                "/number",
-            ))
-        }
-        Some(Value::String(text)) if text.chars().count() > NUMBER_CHARS => Err(invalid(
-            ValidationCode::TooLong,
-            format!("number is longer than {NUMBER_CHARS} characters"),
-            "/number",
-        )),
-        Some(Value::String(text)) => Ok(text),
+        Some(Value::String(text)) => match check_number(text) {
+            Ok(()) => Ok(text),
+            Err((code, detail)) => Err(invalid(code, detail, "/number")),
+        },
         Some(_) => Err(invalid(
             ValidationCode::Invalid,
             "number must be a string".to_owned(),

@@ -234,35 +234,6 @@ pub enum Evidence<'m> {
     Shape(&'m Shape),
 }
 
-impl fmt::Display for Evidence<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::OwnerPrefix {
-                prefix,
-                group,
-                failed_check_digit,
-            } => {
-                let prefix = std::str::from_utf8(prefix).unwrap_or("????");
-                write!(f, "container prefix {prefix} is registered to ")?;
-                match group {
-                    Some(group) => write!(f, "the {group} group, which uses it for this line")?,
-                    None => f.write_str("this line")?,
-                }
-                if *failed_check_digit {
-                    f.write_str("; the check digit fails, so the number is probably mistyped")?;
-                }
-                Ok(())
-            }
-            Self::Lessor(lessor) => write!(
-                f,
-                "container prefix {} belongs to {}, a {} working mainly for this line; its boxes also travel with other lines",
-                lessor.prefix, lessor.owner, lessor.category
-            ),
-            Self::Shape(shape) => f.write_str(&shape.description),
-        }
-    }
-}
-
 /// A carrier that may track the number.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Candidate<'m> {
@@ -272,6 +243,56 @@ pub struct Candidate<'m> {
     pub confidence: Confidence,
     /// Why.
     pub evidence: Evidence<'m>,
+}
+
+impl Candidate<'_> {
+    /// The kind of number the evidence is about.
+    fn request_type(&self) -> RequestType {
+        match self.evidence {
+            Evidence::OwnerPrefix { .. } | Evidence::Lessor(_) => RequestType::Container,
+            Evidence::Shape(shape) => NumberType::from(shape.number_type).request_type(),
+        }
+    }
+}
+
+/// The candidate's `reason`: the evidence in words, and a warning when the carrier does
+/// not track this kind of number.
+impl fmt::Display for Candidate<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.carrier.name;
+        match self.evidence {
+            Evidence::OwnerPrefix {
+                prefix,
+                group,
+                failed_check_digit,
+            } => {
+                let prefix = std::str::from_utf8(&prefix).unwrap_or("????");
+                write!(f, "container prefix {prefix} is registered to {name}")?;
+                if let Some(group) = group {
+                    write!(f, " and shared within the {group} group")?;
+                }
+                if failed_check_digit {
+                    f.write_str("; the check digit fails, so the number is probably mistyped")?;
+                }
+            }
+            Evidence::Lessor(lessor) => write!(
+                f,
+                "container prefix {} belongs to {} ({}), which works mainly for {name}; its boxes also travel with other lines",
+                lessor.prefix, lessor.owner, lessor.category
+            )?,
+            Evidence::Shape(shape) => f.write_str(&shape.description)?,
+        }
+        let kind = self.request_type();
+        if !self.carrier.supports(kind) {
+            let what = match kind {
+                RequestType::Container => "container numbers",
+                RequestType::BillOfLading => "bills of lading",
+                RequestType::BookingNumber => "booking numbers",
+            };
+            write!(f, " ({name} cannot be tracked by {what} here)")?;
+        }
+        Ok(())
+    }
 }
 
 /// Everything inferred about one number.

@@ -1,4 +1,4 @@
-//! The command line: `serve`, `migrate`, `accounts`, `keys` and `openapi`.
+//! The command line: `serve`, `migrate`, `accounts`, `keys`, `infer` and `openapi`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,6 +41,13 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Infer the type and carrier of numbers, offline; one JSON line per number, with the
+    /// endpoint's answer (`-` reads one number per line from stdin).
+    Infer {
+        /// Container, bill of lading or booking numbers, or `-`.
+        #[arg(required = true, value_name = "NUMBER")]
+        numbers: Vec<String>,
+    },
     /// Print the OpenAPI document.
     Openapi,
 }

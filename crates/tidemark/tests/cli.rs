@@ -39,10 +39,53 @@ fn every_command_has_help() {
         vec!["keys", "list", "--help"],
         vec!["keys", "revoke", "--help"],
         vec!["openapi", "--help"],
+        vec!["infer", "--help"],
     ] {
         let text = stdout(&tidemark(dir.path(), &args));
         assert!(text.contains("Usage:"), "{args:?}: {text}");
     }
+}
+
+#[test]
+fn infer_prints_one_json_line_per_number_and_fails_on_refused_ones() {
+    let dir = tempfile::tempdir().expect("dir");
+    let text = stdout(&tidemark(
+        dir.path(),
+        &["infer", "msku 123456-5", "MEDUN4194175"],
+    ));
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["number"], "msku 123456-5");
+    assert_eq!(lines[0]["validation"]["parsed_number"], "MSKU1234565");
+    assert_eq!(lines[0]["shipping_line"]["selected"]["scac"], "MAEU");
+    assert_eq!(lines[1]["number_type"], "bill_of_lading");
+    assert_eq!(lines[1]["shipping_line"]["decision"], "auto_select");
+    assert!(
+        std::fs::read_dir(dir.path()).expect("dir").next().is_none(),
+        "offline: no database is created"
+    );
+
+    let long = "9".repeat(65);
+    let refused = tidemark(dir.path(), &["infer", &long, "TRKU10023023"]);
+    assert!(!refused.status.success());
+    let text = String::from_utf8(refused.stdout).expect("utf-8");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect();
+    assert_eq!(lines[0]["error"]["code"], "too_long");
+    assert_eq!(
+        lines[1]["shipping_line"]["selected"]["scac"], "TRKU",
+        "later numbers still answered"
+    );
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("1 number(s) refused"));
+    assert!(
+        !tidemark(dir.path(), &["infer"]).status.success(),
+        "a number is required"
+    );
 }
 
 #[test]

@@ -62,7 +62,7 @@ async fn a_carrier_owned_container_is_auto_selected() {
                 "decision": "auto_select",
                 "selected": {"scac": "MAEU", "name": "Maersk", "confidence": 0.97},
                 "candidates": [{"scac": "MAEU", "name": "Maersk", "confidence": 0.97,
-                                "reason": "container prefix MSKU is registered to this line"}]}
+                                "reason": "container prefix MSKU is registered to Maersk"}]}
         })
     );
 }
@@ -113,8 +113,9 @@ async fn bills_bookings_and_unknown_numbers_get_their_verdicts() {
         .collect();
     assert_eq!(scacs, ["MAEU", "SEAU", "SEJJ", "SAFM", "MCCQ", "EGLV"]);
 
-    let lessor = infer(&app, "TGHU1234560").await;
+    let lessor = infer(&app, "TGHU1234567").await;
     assert_eq!(lessor["number_type"], "container");
+    assert_eq!(lessor["validation"]["is_valid"], true);
     assert_eq!(lessor["shipping_line"]["decision"], "no_prediction");
     assert_eq!(lessor["shipping_line"]["selected"], Value::Null);
 
@@ -267,4 +268,43 @@ async fn infer_has_its_own_rate_limit_with_retry_after() {
         200,
         "other buckets are untouched"
     );
+}
+
+/// `tidemark infer -` answers every labelled number exactly as the endpoint does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_gives_the_endpoints_answers() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let Some(app) = app().await else { return };
+    let numbers: Vec<&str> = include_str!("../../../../data/eval/labelled-numbers.csv")
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split(',').next())
+        .collect();
+    assert!(numbers.len() >= 100);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
+        .args(["infer", "-"])
+        .env_remove("TIDEMARK_DATABASE_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = numbers.join("\n");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("finishes");
+    writer.join().expect("writer").expect("written");
+    assert!(output.status.success());
+    let lines: Vec<Value> = String::from_utf8(output.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), numbers.len());
+    for (number, mut line) in numbers.into_iter().zip(lines) {
+        assert_eq!(line["number"], number);
+        line.as_object_mut().expect("object").remove("number");
+        assert_eq!(line, infer(&app, number).await, "{number}");
+    }
 }
