@@ -40,6 +40,7 @@ one=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
 run get_one -s bench/auth.lua "$base/v2/tracking_requests/$one"
 run list -s bench/auth.lua "$base/v2/tracking_requests?page%5Bsize%5D=30"
+run infer -s bench/infer.lua "$base/v2/tracking_requests/infer_number"
 stored=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["total"])')
 
@@ -58,7 +59,8 @@ def parse(name):
     created = re.search(r"created_201 (\d+)", text)
     return rps, p50, p99, int(errors.group(1)) if errors else 0, int(created.group(1)) if created else None
 rows = [("GET /healthz (ceiling)", "healthz"), ("POST /v2/tracking_requests", "create"),
-        ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list")]
+        ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list"),
+        ("POST /v2/tracking_requests/infer_number", "infer")]
 results = {key: parse(key) for _, key in rows}
 ceiling = results["healthz"][0]
 print(f"wrk, {connections} connections, {duration} per endpoint, release build, SQLite (WAL, synchronous=FULL)\n")
