@@ -35,7 +35,9 @@ fn inference(c: &mut Criterion) {
         ("unknown", "NSE22110345"),
     ] {
         group.throughput(Throughput::Elements(1));
-        group.bench_function(name, |b| b.iter(|| black_box(infer(&matrix, black_box(number)))));
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(infer(&matrix, black_box(number))))
+        });
     }
     group.finish();
 }
