@@ -3,6 +3,9 @@
 //!
 //! `cargo bench -p tidemark-domain --bench inference`; the target is 1,000,000 numbers/s.
 
+// `criterion_group!` generates a public function without documentation.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
