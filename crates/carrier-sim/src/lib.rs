@@ -1,0 +1,202 @@
+//! A simulated ocean carrier that speaks DCSA Track & Trace 2.2.
+//!
+//! One simulator impersonates every carrier, each under its own base path:
+//! `GET /{SCAC}/v2/events`, behind the `API-Key` header (or an OAuth2 client-credentials
+//! token from `POST /oauth/token`). Behind it is a deterministic world ([`world`]): any
+//! reference at any SCAC names the same seeded booking, voyage and containers every time,
+//! progressing with the simulator's clock ([`clock`]). The sandbox carrier `TEST` has
+//! scripted numbers ([`scenario`]). Faults can be injected per carrier or per reference
+//! ([`faults`]), from the configuration or through the admin API under `/admin`, which has
+//! its own key and also moves the clock and injects events.
+//!
+//! It depends on nothing of Tidemark's: it is an outside party that only speaks DCSA.
+
+pub mod clock;
+pub mod data;
+pub mod faults;
+mod http;
+pub mod query;
+pub mod scenario;
+pub mod timeline;
+pub mod world;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+pub use clock::{ClockMode, SimClock};
+pub use faults::{Fault, FaultRule};
+pub use world::Chances;
+
+/// The DCSA contract version the simulator serves.
+pub const API_VERSION: &str = "2.2.0";
+
+/// How `Next-Page` names the next page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NextPage {
+    /// A bare cursor token, as in the 2.2 examples.
+    #[default]
+    Token,
+    /// A full URL with every original parameter and the cursor.
+    Url,
+}
+
+/// An OAuth2 client allowed to get tokens from `POST /oauth/token`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OAuthClient {
+    /// `client_id`.
+    pub client_id: String,
+    /// `client_secret`.
+    pub client_secret: String,
+}
+
+/// Everything a simulator is started with.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// The key expected in `API-Key`.
+    pub api_key: String,
+    /// The key expected in `Admin-Key` on `/admin/...`; the admin API is off without one.
+    pub admin_key: Option<String>,
+    /// Clients that may use OAuth2 client credentials instead of the API key.
+    pub oauth_clients: Vec<OAuthClient>,
+    /// Salt of the world's seeds: another seed, another world.
+    pub seed: u64,
+    /// The instant shipments are placed around, and where the clock starts.
+    pub epoch: OffsetDateTime,
+    /// How the clock moves.
+    pub clock: ClockMode,
+    /// Chances of the unhappy fates.
+    pub chances: Chances,
+    /// How `Next-Page` is written.
+    pub next_page: NextPage,
+    /// Faults active from the start.
+    pub faults: Vec<FaultRule>,
+}
+
+impl SimConfig {
+    /// A simulator with `api_key`, starting now in real time, seed 0.
+    #[must_use]
+    pub fn new(api_key: impl Into<String>) -> Self {
+        Self {
+            api_key: api_key.into(),
+            admin_key: None,
+            oauth_clients: Vec::new(),
+            seed: 0,
+            epoch: OffsetDateTime::now_utc()
+                .replace_nanosecond(0)
+                .unwrap_or(OffsetDateTime::UNIX_EPOCH),
+            clock: ClockMode::Running { factor: 1.0 },
+            chances: Chances::default(),
+            next_page: NextPage::Token,
+            faults: Vec::new(),
+        }
+    }
+}
+
+/// Shared state behind the routes.
+#[derive(Debug)]
+struct State {
+    config: SimConfig,
+    world: world::World,
+    clock: SimClock,
+    faults: Mutex<faults::Faults>,
+    injected: Mutex<HashMap<String, Vec<timeline::TimedEvent>>>,
+    lookups: Mutex<HashMap<(String, String), u32>>,
+    tokens: Mutex<HashMap<String, OffsetDateTime>>,
+}
+
+/// A simulator: its state and routes. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Simulator {
+    state: Arc<State>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Simulator {
+    /// A simulator as configured.
+    #[must_use]
+    pub fn new(config: SimConfig) -> Self {
+        let mut faults = faults::Faults::default();
+        for rule in &config.faults {
+            faults.add(rule.clone());
+        }
+        Self {
+            state: Arc::new(State {
+                world: world::World {
+                    seed: config.seed,
+                    epoch: config.epoch,
+                    chances: config.chances,
+                },
+                clock: SimClock::new(config.epoch, config.clock),
+                faults: Mutex::new(faults),
+                injected: Mutex::new(HashMap::new()),
+                lookups: Mutex::new(HashMap::new()),
+                tokens: Mutex::new(HashMap::new()),
+                config,
+            }),
+        }
+    }
+
+    /// The HTTP routes: the carriers' DCSA API, the OAuth2 token endpoint and the admin API.
+    pub fn router(&self) -> axum::Router {
+        http::router(self.clone())
+    }
+
+    /// The simulator's clock (tests in the same process may drive it directly).
+    #[must_use]
+    pub fn clock(&self) -> &SimClock {
+        &self.state.clock
+    }
+
+    /// Adds a fault; returns its id.
+    pub fn add_fault(&self, rule: FaultRule) -> u64 {
+        lock(&self.state.faults).add(rule)
+    }
+
+    /// Removes every fault.
+    pub fn clear_faults(&self) {
+        lock(&self.state.faults).clear();
+    }
+
+    /// How many first-page lookups `reference` at `scac` has had.
+    #[must_use]
+    pub fn lookups(&self, scac: &str, reference: &str) -> u32 {
+        lock(&self.state.lookups)
+            .get(&(scac.to_ascii_uppercase(), reference.to_owned()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Serves on `listener` until `shutdown` completes.
+    ///
+    /// # Errors
+    /// When the listener fails.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        axum::serve(listener, self.router())
+            .with_graceful_shutdown(shutdown)
+            .await
+    }
+
+    /// Starts serving on a free loopback port in the background; returns the base URL.
+    ///
+    /// # Errors
+    /// When no port can be bound.
+    pub async fn spawn(self) -> std::io::Result<String> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base = format!("http://{}", listener.local_addr()?);
+        tokio::spawn(self.serve(listener, std::future::pending()));
+        Ok(base)
+    }
+}

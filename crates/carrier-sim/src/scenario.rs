@@ -1,0 +1,41 @@
+//! The scripted numbers of the sandbox carrier `TEST` (api.md §6): each behaves the same
+//! way every time, so tests and demos can rely on it.
+
+use time::Duration;
+
+use crate::world::{Outcome, Placement};
+
+/// The SCAC of the sandbox carrier.
+pub const SANDBOX_SCAC: &str = "TEST";
+
+/// How a scripted number behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Script {
+    /// A shipment with this outcome, placed so.
+    Shipment(Outcome, Placement),
+    /// Booked but not manifested until this lookup (1 = the first).
+    ManifestedFromLookup(u32),
+    /// The first lookups fail with 503, later ones succeed.
+    FailFirstLookups(u32),
+    /// Every lookup fails with 503.
+    AlwaysFail,
+}
+
+/// The script of `reference` at `scac`, if it is one of the sandbox numbers.
+#[must_use]
+pub fn script(scac: &str, reference: &str) -> Option<Script> {
+    if !scac.eq_ignore_ascii_case(SANDBOX_SCAC) {
+        return None;
+    }
+    let sailing = Placement::Before(Duration::days(20));
+    Some(match reference {
+        "TEST-TR-SUCCEEDED" => Script::Shipment(Outcome::Sails, sailing),
+        "TEST-TR-FAILED" | "TEST-TR-NOT-FOUND" => Script::Shipment(Outcome::Unknown, sailing),
+        "TEST-TR-AWAITING-MANIFEST" => Script::ManifestedFromLookup(2),
+        "TEST-TR-RETRY" => Script::FailFirstLookups(2),
+        "TEST-TR-RETRIES-EXHAUSTED" => Script::AlwaysFail,
+        "TEST-TR-CANCELLED" => Script::Shipment(Outcome::Cancelled, sailing),
+        "TEST-TR-JOURNEY" => Script::Shipment(Outcome::Sails, Placement::AtEpoch),
+        _ => return None,
+    })
+}
