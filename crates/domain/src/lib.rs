@@ -14,6 +14,7 @@ pub mod limits;
 pub mod number_shapes;
 pub mod request_number;
 pub mod scac;
+pub mod snapshot;
 pub mod timestamp;
 pub mod tracking_request;
 pub mod tracking_request_input;
@@ -32,6 +33,10 @@ pub use limits::Limits;
 pub use number_shapes::{Shape, ShapeType};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
+pub use snapshot::{
+    CallView, ContainerStatus, ContainerView, LookupOutcome, Milestone, MilestoneEvent, Place,
+    Snapshot, TemporaryReason, VesselRef,
+};
 pub use timestamp::Timestamp;
 pub use tracking_request::{FailedReason, RequestStatus, TrackingRequest};
 pub use tracking_request_input::{NewTrackingRequest, TrackingRequestDraft, TrackingRequestPatch};

@@ -1,0 +1,308 @@
+//! The DCSA Track & Trace 2.2 connector: `GET {base}/v2/events` by booking, transport
+//! document or equipment reference, following `Next-Page` (a cursor token or a URL), with
+//! connect and total timeouts, a cap on the answer's size, and per-carrier credentials.
+
+mod mapping;
+mod model;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use reqwest::{StatusCode, Url};
+use tidemark_domain::{LookupOutcome, RequestType, TemporaryReason};
+
+use crate::auth::{Auth, AuthError, Authenticator};
+use crate::{CarrierConnector, Lookup};
+
+/// Settings of one carrier's DCSA endpoint.
+#[derive(Debug, Clone)]
+pub struct DcsaConfig {
+    /// The base URL; events are at `{base_url}/v2/events`.
+    pub base_url: String,
+    /// Credentials.
+    pub auth: Auth,
+    /// Longest wait for a connection.
+    pub connect_timeout: Duration,
+    /// Longest wait for one whole answer.
+    pub timeout: Duration,
+    /// Largest answer read, in bytes; larger is an unrecognized answer.
+    pub max_response_bytes: usize,
+    /// `limit` asked per page.
+    pub page_size: u32,
+    /// Most pages followed for one lookup.
+    pub max_pages: u32,
+}
+
+impl DcsaConfig {
+    /// Defaults for an endpoint at `base_url`.
+    #[must_use]
+    pub fn new(base_url: impl Into<String>, auth: Auth) -> Self {
+        Self {
+            base_url: base_url.into(),
+            auth,
+            connect_timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(30),
+            max_response_bytes: 8 * 1024 * 1024,
+            page_size: 100,
+            max_pages: 50,
+        }
+    }
+}
+
+/// Why a DCSA connector cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The base URL does not parse or is not http(s).
+    #[error("base URL {0:?} is not an http or https URL")]
+    BaseUrl(String),
+    /// The HTTP client could not be built.
+    #[error("cannot build the HTTP client: {0}")]
+    Client(String),
+}
+
+/// A carrier reached over DCSA Track & Trace 2.2.
+#[derive(Debug)]
+pub struct DcsaConnector {
+    config: DcsaConfig,
+    events_url: Url,
+    client: reqwest::Client,
+    auth: Authenticator,
+}
+
+enum Page {
+    Events(Vec<serde_json::Value>, Option<String>),
+    Refused,
+}
+
+fn temporary(reason: TemporaryReason) -> LookupOutcome {
+    LookupOutcome::Temporary(reason)
+}
+
+fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    let value = response.headers().get("Retry-After")?.to_str().ok()?;
+    if let Ok(seconds) = value.trim().parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    )
+}
+
+impl DcsaConnector {
+    /// A connector as configured.
+    ///
+    /// # Errors
+    /// When the base URL is not http(s) or the client cannot be built.
+    pub fn new(config: DcsaConfig) -> Result<Self, ConfigError> {
+        let base = config.base_url.trim_end_matches('/');
+        let events_url = Url::parse(&format!("{base}/v2/events"))
+            .ok()
+            .filter(|url| matches!(url.scheme(), "http" | "https"))
+            .ok_or_else(|| ConfigError::BaseUrl(config.base_url.clone()))?;
+        let client = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("tidemark/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| ConfigError::Client(error.to_string()))?;
+        Ok(Self {
+            auth: Authenticator::new(config.auth.clone()),
+            config,
+            events_url,
+            client,
+        })
+    }
+
+    const fn filter(kind: RequestType) -> &'static str {
+        match kind {
+            RequestType::BillOfLading => "transportDocumentReference",
+            RequestType::BookingNumber => "carrierBookingReference",
+            RequestType::Container => "equipmentReference",
+        }
+    }
+
+    /// The URL of the page after one whose `Next-Page` said `next`.
+    fn next_url(&self, first: &Url, next: &str) -> Option<Url> {
+        let next = next.trim();
+        if next.starts_with("http://") || next.starts_with("https://") {
+            return Url::parse(next).ok();
+        }
+        if next.starts_with('/') {
+            return first.join(next).ok();
+        }
+        let mut url = first.clone();
+        url.query_pairs_mut().append_pair("cursor", next);
+        Some(url)
+    }
+
+    async fn send(&self, url: &Url) -> Result<reqwest::Response, LookupOutcome> {
+        let request = self
+            .client
+            .get(url.clone())
+            .header("Accept", "application/json")
+            .header("API-Version", "2");
+        let request = self
+            .auth
+            .apply(&self.client, request)
+            .await
+            .map_err(|error| {
+                temporary(match error {
+                    AuthError::Refused => TemporaryReason::Unauthorized,
+                    AuthError::Unreachable(detail) => TemporaryReason::Unreachable(detail),
+                    AuthError::Unrecognized(detail) => TemporaryReason::Unrecognized(detail),
+                })
+            })?;
+        request.send().await.map_err(|error| {
+            let detail = if error.is_timeout() {
+                "timed out".to_owned()
+            } else if error.is_connect() {
+                "connection failed".to_owned()
+            } else {
+                error.to_string()
+            };
+            temporary(TemporaryReason::Unreachable(detail))
+        })
+    }
+
+    async fn page(&self, url: &Url, number: &str) -> Result<Page, LookupOutcome> {
+        let mut response = self.send(url).await?;
+        let status = response.status();
+        match status {
+            StatusCode::OK => {}
+            StatusCode::UNAUTHORIZED => return Ok(Page::Refused),
+            // Our credentials are fine, but this shipment's data is not shared with us.
+            StatusCode::FORBIDDEN => return Err(LookupOutcome::DataUnavailable),
+            StatusCode::TOO_MANY_REQUESTS => {
+                return Err(temporary(TemporaryReason::RateLimited {
+                    retry_after: retry_after(&response),
+                }));
+            }
+            StatusCode::BAD_REQUEST => {
+                return Err(LookupOutcome::InvalidNumber(format!(
+                    "the carrier refused the reference {number:?}"
+                )));
+            }
+            StatusCode::NOT_FOUND => {
+                return Err(temporary(TemporaryReason::Unreachable(
+                    "the events endpoint answered 404; check the base URL".to_owned(),
+                )));
+            }
+            other => {
+                return Err(temporary(TemporaryReason::Unreachable(format!(
+                    "status {}",
+                    other.as_u16()
+                ))));
+            }
+        }
+        let next = response
+            .headers()
+            .get("Next-Page")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let limit = self.config.max_response_bytes;
+        let too_large = || {
+            temporary(TemporaryReason::Unrecognized(format!(
+                "the answer is larger than {limit} bytes"
+            )))
+        };
+        if response
+            .content_length()
+            .is_some_and(|length| length > limit as u64)
+        {
+            return Err(too_large());
+        }
+        let mut body = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if body.len() + chunk.len() > limit {
+                        return Err(too_large());
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(error) => {
+                    let reason = if error.is_timeout() {
+                        TemporaryReason::Unreachable("timed out reading the answer".to_owned())
+                    } else {
+                        TemporaryReason::Unrecognized(format!("the answer was cut off: {error}"))
+                    };
+                    return Err(temporary(reason));
+                }
+            }
+        }
+        let events: Vec<serde_json::Value> = serde_json::from_slice(&body).map_err(|error| {
+            temporary(TemporaryReason::Unrecognized(format!(
+                "not a JSON array of events: {error}"
+            )))
+        })?;
+        Ok(Page::Events(events, next))
+    }
+
+    async fn all_events(&self, lookup: &Lookup) -> Result<Vec<model::Event>, LookupOutcome> {
+        let mut first = self.events_url.clone();
+        first
+            .query_pairs_mut()
+            .append_pair(Self::filter(lookup.kind), &lookup.number)
+            .append_pair("limit", &self.config.page_size.to_string());
+        let mut url = first.clone();
+        let mut raw = Vec::new();
+        let mut renewed = false;
+        for _ in 0..self.config.max_pages {
+            match self.page(&url, &lookup.number).await? {
+                Page::Refused if self.auth.renews_tokens() && !renewed => {
+                    self.auth.forget_token().await;
+                    renewed = true;
+                }
+                Page::Refused => return Err(temporary(TemporaryReason::Unauthorized)),
+                Page::Events(events, next) => {
+                    raw.extend(events);
+                    match next.and_then(|n| self.next_url(&first, &n)) {
+                        Some(next) => url = next,
+                        None => return check(raw),
+                    }
+                }
+            }
+        }
+        Err(temporary(TemporaryReason::Unrecognized(format!(
+            "more than {} pages",
+            self.config.max_pages
+        ))))
+    }
+}
+
+fn check(raw: Vec<serde_json::Value>) -> Result<Vec<model::Event>, LookupOutcome> {
+    raw.into_iter()
+        .enumerate()
+        .map(|(index, value)| {
+            serde_json::from_value::<model::RawEvent>(value)
+                .map_err(|error| error.to_string())
+                .and_then(|event| event.check())
+                .map_err(|problem| {
+                    temporary(TemporaryReason::Unrecognized(format!(
+                        "event {index}: {problem}"
+                    )))
+                })
+        })
+        .collect()
+}
+
+#[async_trait]
+impl CarrierConnector for DcsaConnector {
+    async fn lookup(&self, lookup: &Lookup) -> LookupOutcome {
+        match self.all_events(lookup).await {
+            Ok(events) => {
+                let outcome = mapping::outcome(events, lookup);
+                tracing::debug!(number = %lookup.number, kind = %lookup.kind, outcome = ?std::mem::discriminant(&outcome), "DCSA lookup");
+                outcome
+            }
+            Err(outcome) => {
+                tracing::debug!(number = %lookup.number, ?outcome, "DCSA lookup failed");
+                outcome
+            }
+        }
+    }
+}
