@@ -165,10 +165,11 @@ impl EventQuery {
             "equipmentEventTypeCode" => self
                 .lists
                 .push(("equipmentEventTypeCode", list(value, EQUIPMENT_CODES, key)?)),
-            "carrierBookingReference" => self
+            // `bookingReference` and `transportDocumentID` are the deprecated names.
+            "carrierBookingReference" | "bookingReference" => self
                 .references
                 .push(Reference::Booking(bounded(value, key, 35)?)),
-            "transportDocumentReference" => self
+            "transportDocumentReference" | "transportDocumentID" => self
                 .references
                 .push(Reference::TransportDocument(bounded(value, key, 20)?)),
             "equipmentReference" => self
@@ -180,9 +181,12 @@ impl EventQuery {
             "vesselIMONumber" => self
                 .values
                 .push(("vesselIMONumber", bounded(value, key, 7)?)),
-            "exportVoyageNumber" => self
+            // `carrierVoyageNumber` is the deprecated name of the export voyage.
+            "exportVoyageNumber" | "carrierVoyageNumber" => self
                 .values
                 .push(("exportVoyageNumber", bounded(value, key, 50)?)),
+            // Deprecated; the simulator's events carry no schedule ids, so nothing matches.
+            "scheduleID" => self.values.push(("scheduleID", bounded(value, key, 100)?)),
             "carrierServiceCode" => self
                 .values
                 .push(("carrierServiceCode", bounded(value, key, 5)?)),
@@ -254,6 +258,7 @@ impl EventQuery {
                     .and_then(|c| c.get("vessel"))
                     .and_then(|v| v.get("vesselIMONumber"))
                     .and_then(Value::as_str),
+                "scheduleID" => text("scheduleID"),
                 "UNLocationCode" => in_call("UNLocationCode").or_else(|| {
                     event
                         .get("eventLocation")

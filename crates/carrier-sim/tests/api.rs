@@ -344,6 +344,24 @@ async fn filters_and_with_each_other_and_or_within_one() {
             .iter()
             .all(|e| e["transportEventTypeCode"] == "ARRI")
     );
+    let deprecated = sim
+        .all("/MAEU/v2/events?transportDocumentID=586118841")
+        .await;
+    assert_eq!(deprecated, all, "deprecated parameter names still work");
+    let voyage = arrivals[0]["transportCall"]["exportVoyageNumber"]
+        .as_str()
+        .expect("voyage")
+        .to_owned();
+    let on_voyage = sim
+        .all(&format!("{base}&carrierVoyageNumber={voyage}"))
+        .await;
+    assert!(
+        !on_voyage.is_empty()
+            && on_voyage
+                .iter()
+                .all(|e| e["transportCall"]["exportVoyageNumber"] == voyage.as_str())
+    );
+    assert!(sim.all(&format!("{base}&scheduleID=S1")).await.is_empty());
     let impossible = sim
         .all(&format!(
             "{base}&shipmentEventTypeCode=ISSU&equipmentEventTypeCode=LOAD"

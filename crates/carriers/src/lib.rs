@@ -10,6 +10,7 @@
 pub mod auth;
 pub mod dcsa;
 pub mod limits;
+pub mod registry;
 
 use std::fmt;
 

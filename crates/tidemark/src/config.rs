@@ -184,6 +184,8 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// Rate limits.
     pub rate_limits: RateLimitsConfig,
+    /// Carrier connections: limits, timeouts, and the carriers reached at real endpoints.
+    pub carriers: tidemark_carriers::registry::CarriersConfig,
 }
 
 impl Default for Config {
@@ -198,12 +200,13 @@ impl Default for Config {
             database: DatabaseConfig::default(),
             limits: LimitsConfig::default(),
             rate_limits: RateLimitsConfig::default(),
+            carriers: tidemark_carriers::registry::CarriersConfig::default(),
         }
     }
 }
 
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 10] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -213,6 +216,7 @@ const KEYS: [&str; 9] = [
     "database",
     "limits",
     "rate_limits",
+    "carriers",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.
@@ -245,6 +249,15 @@ impl Config {
             .merge(Serialized::defaults(overrides))
             .extract()
             .map_err(Box::new)
+    }
+
+    /// Checks the settings that are only used later (carrier endpoints), so a mistake
+    /// stops the start instead of the first lookup.
+    ///
+    /// # Errors
+    /// The first bad carrier endpoint.
+    pub fn validate(&self) -> Result<(), tidemark_carriers::registry::RegistryError> {
+        tidemark_carriers::registry::Registry::build(&self.carriers, None).map(|_| ())
     }
 
     /// What the storage layer needs.
@@ -292,6 +305,43 @@ mod tests {
         let example = Config::load(Some(&path), &Overrides::default()).expect("the example parses");
         let defaults = serde_json::to_value(Config::default()).expect("serializes");
         assert_eq!(serde_json::to_value(example).expect("serializes"), defaults);
+    }
+
+    #[test]
+    #[expect(
+        clippy::result_large_err,
+        reason = "figment's Jail fixes the closure's error type"
+    )]
+    fn carrier_endpoints_come_from_the_environment_and_are_validated() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env(
+                "TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL",
+                "https://api.example.com/tnt",
+            );
+            jail.set_env("TIDEMARK_CARRIERS__DEFAULTS__PER_SECOND", "3");
+            let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+            assert_eq!(config.carriers.defaults.per_second.get(), 3);
+            // The environment provider lower-cases keys; SCACs are case-insensitive.
+            assert!(
+                config
+                    .carriers
+                    .endpoints
+                    .keys()
+                    .any(|k| k.eq_ignore_ascii_case("MAEU"))
+            );
+            assert!(config.validate().is_ok());
+            jail.set_env("TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL", "not a url");
+            let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+            let error = config.validate().expect_err("a bad URL stops the start");
+            assert!(
+                error
+                    .to_string()
+                    .to_ascii_uppercase()
+                    .contains("CARRIERS.ENDPOINTS.MAEU"),
+                "{error}"
+            );
+            Ok(())
+        });
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     let config =
         Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;
+    config.validate().context("invalid configuration")?;
     telemetry::init(&config.log);
     match cli.command {
         Command::Serve(_) => commands::serve::run(config).await,

@@ -1,0 +1,355 @@
+//! Which connector serves which SCAC: a real DCSA endpoint from the settings, or the
+//! sandbox (the carrier simulator) for every other SCAC; each within its limits.
+
+use std::collections::{BTreeMap, HashMap};
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use tidemark_domain::Scac;
+
+use crate::auth::Auth;
+use crate::dcsa::{DcsaConfig, DcsaConnector};
+use crate::limits::{CarrierLimits, Limited};
+use crate::{CarrierConnector, Secret};
+
+impl Serialize for Secret {
+    /// Secrets serialize redacted: a settings dump never carries them.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str("***")
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(Self::new)
+    }
+}
+
+/// How Tidemark authenticates at a carrier's endpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AuthConfig {
+    /// No credentials.
+    #[default]
+    None,
+    /// A fixed header.
+    Header {
+        /// Header name, e.g. `API-Key` or `Consumer-Key`.
+        name: String,
+        /// Its value.
+        value: Secret,
+    },
+    /// OAuth2 client credentials.
+    Oauth2 {
+        /// The token endpoint.
+        token_url: String,
+        /// `client_id`.
+        client_id: String,
+        /// `client_secret`.
+        client_secret: Secret,
+        /// `scope`, when required.
+        #[serde(default)]
+        scope: Option<String>,
+    },
+}
+
+impl From<AuthConfig> for Auth {
+    fn from(value: AuthConfig) -> Self {
+        match value {
+            AuthConfig::None => Self::None,
+            AuthConfig::Header { name, value } => Self::Header { name, value },
+            AuthConfig::Oauth2 {
+                token_url,
+                client_id,
+                client_secret,
+                scope,
+            } => Self::OAuth2 {
+                token_url,
+                client_id,
+                client_secret,
+                scope,
+            },
+        }
+    }
+}
+
+/// Limits and timeouts of one carrier connection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConnectionSettings {
+    /// Sustained requests per second to the carrier.
+    pub per_second: NonZeroU32,
+    /// Requests at once after a quiet spell.
+    pub burst: NonZeroU32,
+    /// Lookups in flight at once.
+    pub concurrency: NonZeroU32,
+    /// Seconds to wait for a connection.
+    pub connect_timeout_secs: u64,
+    /// Seconds to wait for a whole answer.
+    pub timeout_secs: u64,
+    /// Largest answer read, in bytes.
+    pub max_response_bytes: usize,
+    /// Events asked per page.
+    pub page_size: u32,
+    /// Most pages followed per lookup.
+    pub max_pages: u32,
+}
+
+impl Default for ConnectionSettings {
+    fn default() -> Self {
+        let limits = CarrierLimits::default();
+        let dcsa = DcsaConfig::new("http://localhost", Auth::None);
+        Self {
+            per_second: limits.per_second,
+            burst: limits.burst,
+            concurrency: limits.concurrency,
+            connect_timeout_secs: dcsa.connect_timeout.as_secs(),
+            timeout_secs: dcsa.timeout.as_secs(),
+            max_response_bytes: dcsa.max_response_bytes,
+            page_size: dcsa.page_size,
+            max_pages: dcsa.max_pages,
+        }
+    }
+}
+
+/// A carrier reached at its own DCSA endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndpointConfig {
+    /// Base URL; events are at `{base_url}/v2/events`.
+    pub base_url: String,
+    /// Credentials.
+    #[serde(default)]
+    pub auth: AuthConfig,
+    /// Limits and timeouts, when they differ from `[carriers.defaults]`.
+    #[serde(default)]
+    pub settings: Option<ConnectionSettings>,
+}
+
+/// `[carriers]`: the connection defaults and the carriers reached at real endpoints.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CarriersConfig {
+    /// Limits and timeouts of every connection.
+    pub defaults: ConnectionSettings,
+    /// Real DCSA endpoints by SCAC; every other SCAC is served by the sandbox.
+    pub endpoints: BTreeMap<String, EndpointConfig>,
+}
+
+/// A settings problem found at start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("carriers.endpoints.{scac}: {problem}")]
+pub struct RegistryError {
+    /// The entry.
+    pub scac: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// Where the sandbox (the carrier simulator) answers.
+#[derive(Debug, Clone)]
+pub struct Sandbox {
+    /// Its base URL; a SCAC's events are at `{base_url}/{SCAC}/v2/events`.
+    pub base_url: String,
+    /// The key it expects in `API-Key`.
+    pub api_key: Secret,
+}
+
+/// Where a SCAC's data comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The carrier's own endpoint.
+    Carrier,
+    /// The built-in simulator.
+    Sandbox,
+}
+
+fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> DcsaConfig {
+    DcsaConfig {
+        base_url,
+        auth,
+        connect_timeout: Duration::from_secs(settings.connect_timeout_secs),
+        timeout: Duration::from_secs(settings.timeout_secs),
+        max_response_bytes: settings.max_response_bytes,
+        page_size: settings.page_size,
+        max_pages: settings.max_pages,
+    }
+}
+
+fn limited(config: DcsaConfig, settings: &ConnectionSettings) -> Result<Arc<Limited>, String> {
+    let connector = DcsaConnector::new(config).map_err(|error| error.to_string())?;
+    Ok(Arc::new(Limited::new(
+        Arc::new(connector),
+        CarrierLimits {
+            per_second: settings.per_second,
+            burst: settings.burst,
+            concurrency: settings.concurrency,
+        },
+    )))
+}
+
+/// The connectors of every SCAC.
+#[derive(Debug)]
+pub struct Registry {
+    endpoints: HashMap<Scac, Arc<Limited>>,
+    sandbox: Option<Sandbox>,
+    defaults: ConnectionSettings,
+    sandboxed: Mutex<HashMap<Scac, Arc<Limited>>>,
+}
+
+impl Registry {
+    /// Connectors as configured; SCACs without an endpoint go to `sandbox` when given.
+    ///
+    /// # Errors
+    /// The first malformed entry: a bad SCAC, base URL or setting.
+    pub fn build(config: &CarriersConfig, sandbox: Option<Sandbox>) -> Result<Self, RegistryError> {
+        let mut endpoints = HashMap::new();
+        for (key, endpoint) in &config.endpoints {
+            let error = |problem: String| RegistryError {
+                scac: key.clone(),
+                problem,
+            };
+            let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
+            let settings = endpoint.settings.as_ref().unwrap_or(&config.defaults);
+            if settings.timeout_secs == 0 || settings.page_size == 0 || settings.max_pages == 0 {
+                return Err(error(
+                    "timeout_secs, page_size and max_pages must be above 0".to_owned(),
+                ));
+            }
+            let connector = limited(
+                dcsa_config(
+                    endpoint.base_url.clone(),
+                    endpoint.auth.clone().into(),
+                    settings,
+                ),
+                settings,
+            )
+            .map_err(error)?;
+            endpoints.insert(scac, connector);
+        }
+        Ok(Self {
+            endpoints,
+            sandbox,
+            defaults: config.defaults.clone(),
+            sandboxed: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The connector for `scac` and where its data comes from; `None` when the SCAC has no
+    /// endpoint and there is no sandbox.
+    #[must_use]
+    pub fn connector(&self, scac: &Scac) -> Option<(Arc<dyn CarrierConnector>, Source)> {
+        if let Some(connector) = self.endpoints.get(scac) {
+            return Some((
+                Arc::clone(connector) as Arc<dyn CarrierConnector>,
+                Source::Carrier,
+            ));
+        }
+        let sandbox = self.sandbox.as_ref()?;
+        let mut cache = self
+            .sandboxed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(connector) = cache.get(scac) {
+            return Some((
+                Arc::clone(connector) as Arc<dyn CarrierConnector>,
+                Source::Sandbox,
+            ));
+        }
+        let base = format!(
+            "{}/{}",
+            sandbox.base_url.trim_end_matches('/'),
+            scac.as_str()
+        );
+        let auth = Auth::Header {
+            name: "API-Key".to_owned(),
+            value: sandbox.api_key.clone(),
+        };
+        let connector = limited(dcsa_config(base, auth, &self.defaults), &self.defaults).ok()?;
+        cache.insert(*scac, Arc::clone(&connector));
+        Some((connector as Arc<dyn CarrierConnector>, Source::Sandbox))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scac(text: &str) -> Scac {
+        Scac::parse(text).expect("SCAC")
+    }
+
+    const SETTINGS: &str = r#"
+[defaults]
+per_second = 5
+
+[endpoints.MAEU]
+base_url = "https://api.example.com/track-and-trace"
+auth = { kind = "oauth2", token_url = "https://login.example.com/token", client_id = "tidemark", client_secret = "s3cret" }
+
+[endpoints.HLCU]
+base_url = "https://api.example.org/hlag/external"
+auth = { kind = "header", name = "x-ibm-client-id", value = "k3y" }
+settings = { per_second = 2, concurrency = 1 }
+"#;
+
+    #[test]
+    fn endpoints_come_from_settings_and_other_scacs_from_the_sandbox() {
+        let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
+        assert_eq!(config.defaults.per_second.get(), 5);
+        assert_eq!(config.defaults.burst, ConnectionSettings::default().burst);
+        let sandbox = Sandbox {
+            base_url: "http://127.0.0.1:9/".into(),
+            api_key: Secret::new("sandbox"),
+        };
+        let registry = Registry::build(&config, Some(sandbox)).expect("valid");
+        assert_eq!(
+            registry.connector(&scac("MAEU")).map(|(_, s)| s),
+            Some(Source::Carrier)
+        );
+        assert_eq!(
+            registry.connector(&scac("MSCU")).map(|(_, s)| s),
+            Some(Source::Sandbox)
+        );
+        let without = Registry::build(&config, None).expect("valid");
+        assert!(without.connector(&scac("MSCU")).is_none());
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug_and_serialized_settings() {
+        let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
+        let shown = format!("{config:?}");
+        let dumped = serde_json::to_string(&config).expect("serializes");
+        for secret in ["s3cret", "k3y"] {
+            assert!(
+                !shown.contains(secret) && !dumped.contains(secret),
+                "{secret}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_entries_stop_the_start_with_their_name() {
+        for (toml, expected) in [
+            ("[endpoints.MA]\nbase_url = \"https://x\"", "not a SCAC"),
+            ("[endpoints.MAEU]\nbase_url = \"ftp://x\"", "http"),
+            (
+                "[endpoints.MAEU]\nbase_url = \"https://x\"\nsettings = { page_size = 0 }",
+                "above 0",
+            ),
+        ] {
+            let config: CarriersConfig = toml::from_str(toml).expect("parses");
+            let error = Registry::build(&config, None).expect_err(toml);
+            assert!(error.to_string().contains(expected), "{error}");
+        }
+        assert!(
+            toml::from_str::<CarriersConfig>(
+                "[endpoints.MAEU]\nbase_url = \"https://x\"\nauth = { kind = \"magic\" }"
+            )
+            .is_err()
+        );
+        assert!(toml::from_str::<CarriersConfig>("[defaults]\nper_second = 0").is_err());
+    }
+}
