@@ -454,6 +454,8 @@ async fn a_voyage_played_step_by_step_only_ever_adds_milestones() {
     );
     let mut previous: Vec<Vec<Milestone>> = Vec::new();
     let mut statuses = Vec::new();
+    let mut estimated_arrivals = 0;
+    let mut last_estimates = usize::MAX;
     for _ in 0..40 {
         world.advance_days(3);
         let LookupOutcome::Found(snapshot) = connector.lookup(&journey).await else {
@@ -468,8 +470,16 @@ async fn a_voyage_played_step_by_step_only_ever_adds_milestones() {
             assert_eq!(unique.len(), after.len(), "no milestone twice: {after:?}");
         }
         statuses.push(snapshot.containers[0].status());
+        let estimates = snapshot.estimates();
+        estimated_arrivals += estimates
+            .iter()
+            .filter(|(e, _, _)| *e == tidemark_domain::Estimate::VesselArrived)
+            .count();
+        last_estimates = estimates.len();
         previous = now;
     }
+    assert!(estimated_arrivals > 0, "an ETA is known while the vessel sails");
+    assert_eq!(last_estimates, 0, "no estimate once everything happened");
     statuses.dedup();
     assert_eq!(
         statuses,

@@ -34,8 +34,8 @@ pub use number_shapes::{Shape, ShapeType};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
 pub use snapshot::{
-    CallView, ContainerStatus, ContainerView, LookupOutcome, Milestone, MilestoneEvent, Place,
-    Snapshot, TemporaryReason, VesselRef,
+    CallView, ContainerStatus, ContainerView, Estimate, LookupOutcome, Milestone, MilestoneEvent,
+    Place, Snapshot, TemporaryReason, VesselRef,
 };
 pub use timestamp::Timestamp;
 pub use tracking_request::{FailedReason, RequestStatus, TrackingRequest};

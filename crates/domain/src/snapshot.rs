@@ -267,6 +267,49 @@ impl Snapshot {
     }
 }
 
+/// An estimated milestone, named as the API names estimated transport events
+/// (`container.transport.estimated.<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Estimate {
+    /// The vessel's estimated departure from the port of loading.
+    VesselDeparted,
+    /// The vessel's estimated arrival at the port of discharge.
+    VesselArrived,
+}
+
+impl Estimate {
+    /// The full event name, e.g. `container.transport.estimated.vessel_arrived`.
+    #[must_use]
+    pub const fn event_name(self) -> &'static str {
+        match self {
+            Self::VesselDeparted => "container.transport.estimated.vessel_departed",
+            Self::VesselArrived => "container.transport.estimated.vessel_arrived",
+        }
+    }
+}
+
+impl Snapshot {
+    /// The estimates still ahead: departure from the port of loading until it happened,
+    /// arrival at the port of discharge until it happened.
+    #[must_use]
+    pub fn estimates(&self) -> Vec<(Estimate, &CallView, Timestamp)> {
+        let mut estimates = Vec::new();
+        if let Some(pol) = self.port_of_loading()
+            && pol.atd.is_none()
+            && let Some(etd) = pol.etd
+        {
+            estimates.push((Estimate::VesselDeparted, pol, etd));
+        }
+        if let Some(pod) = self.port_of_discharge()
+            && pod.ata.is_none()
+            && let Some(eta) = pod.eta
+        {
+            estimates.push((Estimate::VesselArrived, pod, eta));
+        }
+        estimates
+    }
+}
+
 /// Why a lookup could not be answered this time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TemporaryReason {
@@ -368,6 +411,62 @@ mod tests {
             milestones: Vec::new(),
         };
         assert_eq!(view.status(), ContainerStatus::New);
+    }
+
+    fn call(
+        eta: Option<&str>,
+        ata: Option<&str>,
+        etd: Option<&str>,
+        atd: Option<&str>,
+    ) -> CallView {
+        let at = |t: Option<&str>| t.map(|t| Timestamp::parse_rfc3339(t).expect("time"));
+        CallView {
+            id: "C".into(),
+            place: Place {
+                locode: "NLRTM".into(),
+                name: None,
+                facility: None,
+            },
+            vessel: None,
+            voyage: None,
+            original_eta: at(eta),
+            eta: at(eta),
+            ata: at(ata),
+            etd: at(etd),
+            atd: at(atd),
+        }
+    }
+
+    #[test]
+    fn estimates_are_named_and_end_when_the_actual_comes() {
+        let t = "2026-06-01T00:00:00Z";
+        let sailing = Snapshot {
+            calls: vec![
+                call(None, Some(t), Some(t), None),
+                call(Some(t), None, None, None),
+            ],
+            ..Snapshot::default()
+        };
+        let names: Vec<&str> = sailing
+            .estimates()
+            .iter()
+            .map(|(e, _, _)| e.event_name())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "container.transport.estimated.vessel_departed",
+                "container.transport.estimated.vessel_arrived"
+            ]
+        );
+        let arrived = Snapshot {
+            calls: vec![
+                call(None, Some(t), Some(t), Some(t)),
+                call(Some(t), Some(t), None, None),
+            ],
+            ..Snapshot::default()
+        };
+        assert!(arrived.estimates().is_empty());
     }
 
     #[test]
