@@ -478,7 +478,10 @@ async fn a_voyage_played_step_by_step_only_ever_adds_milestones() {
         last_estimates = estimates.len();
         previous = now;
     }
-    assert!(estimated_arrivals > 0, "an ETA is known while the vessel sails");
+    assert!(
+        estimated_arrivals > 0,
+        "an ETA is known while the vessel sails"
+    );
     assert_eq!(last_estimates, 0, "no estimate once everything happened");
     statuses.dedup();
     assert_eq!(

@@ -58,6 +58,10 @@ uuid_id!(
     AccountId
 );
 uuid_id!(
+    /// A job of the work queue (a lookup, a refresh …).
+    JobId
+);
+uuid_id!(
     /// One API key of an account.
     ApiKeyId
 );

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod container_number;
 pub mod ids;
 pub mod inference;
+pub mod jobs;
 pub mod limits;
 pub mod number_shapes;
 pub mod request_number;
@@ -24,11 +25,12 @@ pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
 pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
-pub use ids::{AccountId, ApiKeyId, TrackingRequestId};
+pub use ids::{AccountId, ApiKeyId, JobId, TrackingRequestId};
 pub use inference::{
     AutoDetectFailure, Candidate, Confidence, Decision, Evidence, Inference, NumberType,
     auto_detect, infer,
 };
+pub use jobs::{ClaimedJob, JobKind, NewJob};
 pub use limits::Limits;
 pub use number_shapes::{Shape, ShapeType};
 pub use request_number::{RequestNumber, RequestType};

@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tidemark_domain::{
-    Account, AccountId, AccountName, ApiKeyRecord, Timestamp, TrackingRequest, TrackingRequestId,
-    TrackingRequestPatch,
+    Account, AccountId, AccountName, ApiKeyRecord, ClaimedJob, JobId, JobKind, NewJob, Timestamp,
+    TrackingRequest, TrackingRequestId, TrackingRequestPatch,
 };
 
 pub use error::StoreError;
@@ -106,9 +106,42 @@ pub trait TrackingRequestStore: Send + Sync {
     -> Result<(), StoreError>;
 }
 
+/// The work queue: jobs are claimed with a lease, so several workers (in one process or
+/// many) never hold one job at once, and a crashed worker's job is claimed again when its
+/// lease runs out. `FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite's single writer.
+#[async_trait]
+pub trait JobStore: Send + Sync {
+    /// Schedules a job. If one of the same kind and key exists, it is kept, with the earlier
+    /// due time (or, while a worker holds it, the new one, applied when the worker is done).
+    /// Returns the job's id.
+    async fn schedule_job(&self, job: &NewJob) -> Result<JobId, StoreError>;
+
+    /// Claims up to `limit` jobs of `kind` due at `now` and not held, oldest due first,
+    /// holding each until `now + lease`.
+    async fn claim_due(
+        &self,
+        kind: JobKind,
+        limit: u32,
+        lease: std::time::Duration,
+        now: Timestamp,
+    ) -> Result<Vec<ClaimedJob>, StoreError>;
+
+    /// Finishes a job: removes it, or, when it was scheduled again while held, releases it
+    /// to run at its new time. False when the lease was lost (another worker holds it now).
+    async fn complete_job(&self, job: &ClaimedJob) -> Result<bool, StoreError>;
+
+    /// Releases a held job to run again at `due_at` (the earlier of that and a schedule made
+    /// while it was held). False when the lease was lost.
+    async fn reschedule_job(&self, job: &ClaimedJob, due_at: Timestamp)
+    -> Result<bool, StoreError>;
+
+    /// When the next job of `kind` can be claimed, if there is one.
+    async fn next_due(&self, kind: JobKind) -> Result<Option<Timestamp>, StoreError>;
+}
+
 /// Everything Tidemark stores.
 #[async_trait]
-pub trait Store: AccountStore + TrackingRequestStore + std::fmt::Debug {
+pub trait Store: AccountStore + TrackingRequestStore + JobStore + std::fmt::Debug {
     /// Whether the database answers (for `/readyz`).
     async fn ping(&self) -> Result<(), StoreError>;
 

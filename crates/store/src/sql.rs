@@ -74,3 +74,15 @@ pub(crate) const SELECT_TRACKING_REQUESTS: &str = concat!(
     tracking_request_columns!(),
     " FROM tracking_requests"
 );
+
+/// Removes a completed job, unless it was scheduled again while held.
+pub(crate) const COMPLETE_JOB: &str =
+    "DELETE FROM jobs WHERE id = $1 AND lease_token = $2 AND revision = $3";
+
+/// Releases a held job that was scheduled again meanwhile, keeping the new schedule.
+pub(crate) const RELEASE_JOB: &str =
+    "UPDATE jobs SET lease_until = NULL, lease_token = NULL WHERE id = $1 AND lease_token = $2";
+
+/// When the next job of a kind can be claimed: its due time, or the end of its lease.
+pub(crate) const NEXT_DUE: &str = "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > due_at \
+     THEN lease_until ELSE due_at END) FROM jobs WHERE kind = $1";

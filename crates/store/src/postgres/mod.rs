@@ -1,6 +1,7 @@
 //! The scale-out backend: PostgreSQL, shared safely by any number of Tidemark processes.
 
 mod accounts;
+mod jobs;
 mod tracking_requests;
 
 use std::time::Duration;

@@ -7,6 +7,7 @@
 
 mod accounts;
 mod group_commit;
+mod jobs;
 mod readers;
 mod tracking_requests;
 
