@@ -16,12 +16,10 @@ const SCHEDULE: &str = "INSERT INTO jobs (id, kind, key, due_at, created_at) VAL
      ELSE excluded.due_at END, revision = jobs.revision + 1 \
      RETURNING id";
 
-const CLAIM: &str = concat!(
-    "UPDATE jobs SET lease_until = $3, lease_token = $4, attempts = attempts + 1 \
+const CLAIM: &str = "UPDATE jobs SET lease_until = $3, lease_token = $4, attempts = attempts + 1 \
      WHERE id IN (SELECT id FROM jobs WHERE kind = $1 AND due_at <= $5 \
      AND (lease_until IS NULL OR lease_until <= $5) ORDER BY due_at, id LIMIT $2) \
-     RETURNING id, kind, key, due_at, attempts, revision, lease_until, lease_token"
-);
+     RETURNING id, kind, key, due_at, attempts, revision, lease_until, lease_token";
 
 const RESCHEDULE: &str = "UPDATE jobs SET \
      due_at = CASE WHEN revision = $3 THEN $4 ELSE MIN(due_at, $4) END, \
