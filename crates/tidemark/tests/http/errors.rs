@@ -360,8 +360,9 @@ mod failing {
         Account, AccountId, AccountName, ApiKeyRecord, Timestamp, TrackingRequest,
         TrackingRequestId, TrackingRequestPatch,
     };
+    use tidemark_domain::{ClaimedJob, JobId, JobKind, NewJob};
     use tidemark_store::{
-        AccountStore, Page, PageRequest, Store, StoreError, TrackingRequestFilter,
+        AccountStore, JobStore, Page, PageRequest, Store, StoreError, TrackingRequestFilter,
         TrackingRequestStore,
     };
 
@@ -453,6 +454,35 @@ mod failing {
             request: &TrackingRequest,
         ) -> Result<(), StoreError> {
             self.0.set_tracking_request_state(request).await
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl JobStore for FailingStore {
+        async fn schedule_job(&self, job: &NewJob) -> Result<JobId, StoreError> {
+            self.0.schedule_job(job).await
+        }
+        async fn claim_due(
+            &self,
+            kind: JobKind,
+            limit: u32,
+            lease: std::time::Duration,
+            now: Timestamp,
+        ) -> Result<Vec<ClaimedJob>, StoreError> {
+            self.0.claim_due(kind, limit, lease, now).await
+        }
+        async fn complete_job(&self, job: &ClaimedJob) -> Result<bool, StoreError> {
+            self.0.complete_job(job).await
+        }
+        async fn reschedule_job(
+            &self,
+            job: &ClaimedJob,
+            due_at: Timestamp,
+        ) -> Result<bool, StoreError> {
+            self.0.reschedule_job(job, due_at).await
+        }
+        async fn next_due(&self, kind: JobKind) -> Result<Option<Timestamp>, StoreError> {
+            self.0.next_due(kind).await
         }
     }
 
