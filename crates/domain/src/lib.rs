@@ -11,6 +11,7 @@ pub mod container_number;
 pub mod ids;
 pub mod inference;
 pub mod jobs;
+pub mod lifecycle;
 pub mod limits;
 pub mod number_shapes;
 pub mod request_number;

@@ -1,0 +1,400 @@
+//! The tracking-request lifecycle (api.md §2) as an explicit state machine: one table of
+//! (state, observation, guard) → (next state, effects), and one function that applies it.
+//! `is_retrying`, `retry_count` and `failed_reason` are only ever set here.
+
+use std::time::Duration;
+
+use crate::{FailedReason, LookupOutcome, RequestStatus, RequestType, Timestamp, TrackingRequest};
+
+/// What the tracker learned about a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Observation {
+    /// The carrier has the shipment.
+    Found,
+    /// A bill of lading or booking the carrier does not know yet (or has not manifested).
+    NotYetKnown,
+    /// A container the carrier does not know.
+    ContainerNotFound,
+    /// A reason to give up at once: invalid number, booking cancelled, data unavailable.
+    Permanent(FailedReason),
+    /// A reason to try again: the carrier unreachable, an unreadable answer, an internal error.
+    Temporary(FailedReason),
+    /// Auto-detection found no carrier for the number.
+    NoCarrier,
+    /// Tracking of the shipment stopped (by the user, or automatically).
+    Stopped,
+}
+
+impl Observation {
+    /// What a carrier lookup's outcome means for a request of `kind`.
+    #[must_use]
+    pub fn of(outcome: &LookupOutcome, kind: RequestType) -> Self {
+        match outcome {
+            LookupOutcome::Found(_) => Self::Found,
+            LookupOutcome::NotYetManifested => Self::NotYetKnown,
+            LookupOutcome::NotFound if kind == RequestType::Container => Self::ContainerNotFound,
+            LookupOutcome::NotFound => Self::NotYetKnown,
+            LookupOutcome::InvalidNumber(_) => Self::Permanent(FailedReason::InvalidNumber),
+            LookupOutcome::BookingCancelled => Self::Permanent(FailedReason::BookingCancelled),
+            LookupOutcome::DataUnavailable => Self::Permanent(FailedReason::DataUnavailable),
+            LookupOutcome::Temporary(reason) => Self::Temporary(reason.failed_reason()),
+        }
+    }
+}
+
+/// The webhook-visible events of a request (`tracking_request.*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RequestEvent {
+    /// `tracking_request.succeeded`
+    Succeeded,
+    /// `tracking_request.awaiting_manifest`
+    AwaitingManifest,
+    /// `tracking_request.failed`
+    Failed,
+    /// `tracking_request.tracking_stopped`
+    TrackingStopped,
+}
+
+impl RequestEvent {
+    /// The event's name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Succeeded => "tracking_request.succeeded",
+            Self::AwaitingManifest => "tracking_request.awaiting_manifest",
+            Self::Failed => "tracking_request.failed",
+            Self::TrackingStopped => "tracking_request.tracking_stopped",
+        }
+    }
+}
+
+/// The next job a transition asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// Nothing more for this request.
+    Nothing,
+    /// Look it up again at this time.
+    Lookup(Timestamp),
+    /// Refresh the shipment at this time.
+    Refresh(Timestamp),
+}
+
+/// The intervals and limits of the lifecycle (all from configuration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// Wait before the first retry after a temporary problem.
+    pub retry_first: Duration,
+    /// Longest wait between retries (the wait doubles up to it).
+    pub retry_max: Duration,
+    /// Retries before giving up with `retries_exhausted`.
+    pub max_retries: u32,
+    /// Wait between checks while awaiting the manifest.
+    pub manifest_recheck: Duration,
+    /// Time after creation at which a request still awaiting its manifest expires.
+    pub manifest_expiry: Duration,
+    /// Wait before the first refresh of a found shipment.
+    pub refresh: Duration,
+}
+
+impl Default for Policy {
+    /// The contract's values: 14 retries over about 24 hours (1, 2, 4 … minutes, then every
+    /// 3 hours), a manifest check every 24 hours for 7 days.
+    fn default() -> Self {
+        Self {
+            retry_first: Duration::from_secs(60),
+            retry_max: Duration::from_secs(3 * 3600),
+            max_retries: 14,
+            manifest_recheck: Duration::from_secs(24 * 3600),
+            manifest_expiry: Duration::from_secs(7 * 24 * 3600),
+            refresh: Duration::from_secs(3600),
+        }
+    }
+}
+
+impl Policy {
+    /// The wait before retry number `retry` (1 = the first): doubling from `retry_first`,
+    /// at most `retry_max`.
+    #[must_use]
+    pub fn retry_delay(&self, retry: u32) -> Duration {
+        let doublings = retry.saturating_sub(1).min(30);
+        self.retry_first
+            .saturating_mul(1 << doublings)
+            .min(self.retry_max)
+    }
+}
+
+/// The states a row applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum From {
+    Pending,
+    AwaitingManifest,
+    /// `pending` or `awaiting_manifest`.
+    Looking,
+    Created,
+}
+
+impl From {
+    const fn matches(self, status: RequestStatus) -> bool {
+        matches!(
+            (self, status),
+            (Self::Pending, RequestStatus::Pending)
+                | (Self::AwaitingManifest, RequestStatus::AwaitingManifest)
+                | (
+                    Self::Looking,
+                    RequestStatus::Pending | RequestStatus::AwaitingManifest
+                )
+                | (Self::Created, RequestStatus::Created)
+        )
+    }
+}
+
+/// The kind of observation a row is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum On {
+    Found,
+    NotYetKnown,
+    ContainerNotFound,
+    Permanent,
+    Temporary,
+    NoCarrier,
+    Stopped,
+}
+
+impl On {
+    const fn of(observation: Observation) -> Self {
+        match observation {
+            Observation::Found => Self::Found,
+            Observation::NotYetKnown => Self::NotYetKnown,
+            Observation::ContainerNotFound => Self::ContainerNotFound,
+            Observation::Permanent(_) => Self::Permanent,
+            Observation::Temporary(_) => Self::Temporary,
+            Observation::NoCarrier => Self::NoCarrier,
+            Observation::Stopped => Self::Stopped,
+        }
+    }
+}
+
+/// An extra condition of a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    Always,
+    /// Less than `manifest_expiry` since creation.
+    BeforeExpiry,
+    /// `manifest_expiry` or more since creation.
+    Expired,
+    /// Fewer than `max_retries` retries so far.
+    RetriesLeft,
+    /// `max_retries` retries done.
+    RetriesUsedUp,
+}
+
+/// What the row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// `created`; `succeeded`; first refresh scheduled.
+    Track,
+    /// `awaiting_manifest`; its event only when entering; recheck scheduled.
+    AwaitManifest,
+    /// `failed` with the observation's own reason (or this one); `failed` event.
+    Fail(Option<FailedReason>),
+    /// State unchanged; retrying with the temporary reason; retry scheduled.
+    Retry,
+    /// `tracking_stopped`; its event.
+    Stop,
+}
+
+/// One row of the lifecycle table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Row {
+    from: From,
+    on: On,
+    guard: Guard,
+    effect: Effect,
+}
+
+const fn row(from: From, on: On, guard: Guard, effect: Effect) -> Row {
+    Row {
+        from,
+        on,
+        guard,
+        effect,
+    }
+}
+
+/// The lifecycle table of api.md §2, in its order.
+const TABLE: [Row; 11] = [
+    row(From::Pending, On::Found, Guard::Always, Effect::Track),
+    row(
+        From::Pending,
+        On::NotYetKnown,
+        Guard::Always,
+        Effect::AwaitManifest,
+    ),
+    row(
+        From::AwaitingManifest,
+        On::Found,
+        Guard::Always,
+        Effect::Track,
+    ),
+    row(
+        From::AwaitingManifest,
+        On::NotYetKnown,
+        Guard::BeforeExpiry,
+        Effect::AwaitManifest,
+    ),
+    row(
+        From::AwaitingManifest,
+        On::NotYetKnown,
+        Guard::Expired,
+        Effect::Fail(Some(FailedReason::Expired)),
+    ),
+    row(
+        From::Pending,
+        On::ContainerNotFound,
+        Guard::Always,
+        Effect::Fail(Some(FailedReason::NotFound)),
+    ),
+    row(
+        From::Looking,
+        On::Permanent,
+        Guard::Always,
+        Effect::Fail(None),
+    ),
+    row(
+        From::Looking,
+        On::Temporary,
+        Guard::RetriesLeft,
+        Effect::Retry,
+    ),
+    row(
+        From::Looking,
+        On::Temporary,
+        Guard::RetriesUsedUp,
+        Effect::Fail(Some(FailedReason::RetriesExhausted)),
+    ),
+    row(
+        From::Pending,
+        On::NoCarrier,
+        Guard::Always,
+        Effect::Fail(Some(FailedReason::ScacAutoDetectFailed)),
+    ),
+    row(From::Created, On::Stopped, Guard::Always, Effect::Stop),
+];
+
+/// A request's new state, the events it emits and its next job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transition {
+    /// The request as it now stands (`updated_at` set to now).
+    pub request: TrackingRequest,
+    /// Events to record, in order.
+    pub events: Vec<RequestEvent>,
+    /// The next job.
+    pub next: Next,
+}
+
+/// A state and observation the table has no row for (e.g. a lookup of a failed request).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("no lifecycle transition from {status} on {observation:?}")]
+pub struct NoTransition {
+    /// The request's state.
+    pub status: RequestStatus,
+    /// What was observed.
+    pub observation: Observation,
+}
+
+fn after(now: Timestamp, wait: Duration) -> Timestamp {
+    Timestamp::from_datetime(now.as_datetime() + wait)
+}
+
+/// Applies the table.
+///
+/// # Errors
+/// When no row matches: the observation does not apply to a request in this state.
+pub fn transition(
+    request: &TrackingRequest,
+    observation: Observation,
+    now: Timestamp,
+    policy: &Policy,
+) -> Result<Transition, NoTransition> {
+    let age = now.as_datetime() - request.created_at.as_datetime();
+    let expired = age >= policy.manifest_expiry;
+    let retries = request.retry_count.unwrap_or(0);
+    let guard_holds = |guard: Guard| match guard {
+        Guard::Always => true,
+        Guard::BeforeExpiry => !expired,
+        Guard::Expired => expired,
+        Guard::RetriesLeft => retries < policy.max_retries,
+        Guard::RetriesUsedUp => retries >= policy.max_retries,
+    };
+    let row = TABLE
+        .iter()
+        .find(|row| {
+            row.from.matches(request.status)
+                && row.on == On::of(observation)
+                && guard_holds(row.guard)
+        })
+        .ok_or(NoTransition {
+            status: request.status,
+            observation,
+        })?;
+
+    let mut next_request = request.clone();
+    next_request.updated_at = now;
+    let mut events = Vec::new();
+    let next = match row.effect {
+        Effect::Track => {
+            next_request.status = RequestStatus::Created;
+            next_request.failed_reason = None;
+            next_request.is_retrying = false;
+            events.push(RequestEvent::Succeeded);
+            Next::Refresh(after(now, policy.refresh))
+        }
+        Effect::AwaitManifest => {
+            if request.status != RequestStatus::AwaitingManifest {
+                events.push(RequestEvent::AwaitingManifest);
+            }
+            next_request.status = RequestStatus::AwaitingManifest;
+            next_request.failed_reason = None;
+            next_request.is_retrying = false;
+            // Never later than the expiry, so the request expires on time.
+            let expiry = after(request.created_at, policy.manifest_expiry);
+            Next::Lookup(after(now, policy.manifest_recheck).min(expiry.max(now)))
+        }
+        Effect::Fail(reason) => {
+            let reason = reason.or(match observation {
+                Observation::Permanent(reason) => Some(reason),
+                _ => None,
+            });
+            next_request.status = RequestStatus::Failed;
+            next_request.failed_reason = reason;
+            next_request.is_retrying = false;
+            events.push(RequestEvent::Failed);
+            Next::Nothing
+        }
+        Effect::Retry => {
+            // Retry rows match temporary observations only (`On::Temporary`).
+            let reason = match observation {
+                Observation::Temporary(reason) => reason,
+                _ => FailedReason::InternalProcessingError,
+            };
+            let retry = retries + 1;
+            next_request.is_retrying = true;
+            next_request.retry_count = Some(retry);
+            next_request.failed_reason = Some(reason);
+            Next::Lookup(after(now, policy.retry_delay(retry)))
+        }
+        Effect::Stop => {
+            next_request.status = RequestStatus::TrackingStopped;
+            events.push(RequestEvent::TrackingStopped);
+            Next::Nothing
+        }
+    };
+    Ok(Transition {
+        request: next_request,
+        events,
+        next,
+    })
+}
+
+#[cfg(test)]
+mod tests;
