@@ -1,6 +1,6 @@
-//! Tracking requests: the states a request moves through (api.md §2). The lifecycle
-//! transitions arrive with the tracker; here a request is born `pending`. Validation of
-//! what clients send lives in `tracking_request_input`.
+//! Tracking requests: the states a request moves through (api.md §2). A request is born
+//! `pending` here; `lifecycle` moves it on. Validation of what clients send lives in
+//! `tracking_request_input`.
 
 use std::fmt;
 
