@@ -61,6 +61,7 @@ conformance!(
     rescheduling_releases_a_job_for_later,
     a_job_scheduled_again_while_held_is_not_lost,
     concurrent_claims_never_share_a_job,
+    a_new_request_queues_its_first_lookup_with_it,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -833,6 +834,34 @@ mod cases {
             (total, all.len()),
             (120, 120),
             "every job claimed exactly once"
+        );
+    }
+
+    pub async fn a_new_request_queues_its_first_lookup_with_it(store: Arc<dyn Store>) {
+        let owner = account(&store, "queue").await;
+        let first = request(&owner, "bill_of_lading", "586118841", "MAEU", 5);
+        store
+            .insert_tracking_request(&first)
+            .await
+            .expect("inserted");
+        let twin = request(&owner, "bill_of_lading", "586118841", "MAEU", 6);
+        assert!(matches!(
+            store.insert_tracking_request(&twin).await,
+            Err(StoreError::Duplicate { .. })
+        ));
+        assert_eq!(
+            store.next_due(JobKind::Lookup).await.expect("next"),
+            Some(first.created_at)
+        );
+        let jobs = store
+            .claim_due(JobKind::Lookup, 10, LEASE, first.created_at)
+            .await
+            .expect("claim");
+        let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
+        assert_eq!(
+            keys,
+            [first.id.to_string()],
+            "one lookup, for the admitted request only"
         );
     }
 }

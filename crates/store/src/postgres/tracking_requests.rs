@@ -5,7 +5,7 @@ use sqlx::postgres::PgRow;
 use sqlx::types::Json;
 use sqlx::{Postgres, QueryBuilder, Row};
 use tidemark_domain::{
-    AccountId, Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
+    AccountId, JobId, JobKind, Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
 };
 use uuid::Uuid;
 
@@ -126,10 +126,14 @@ impl PgStore {
 #[async_trait]
 impl TrackingRequestStore for PgStore {
     async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        // One statement inserts the request and queues its first lookup: both or neither.
         let result = sqlx::query(concat!(
-            "INSERT INTO tracking_requests (",
+            "WITH inserted AS (INSERT INTO tracking_requests (",
             tracking_request_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+             RETURNING id, created_at) \
+             INSERT INTO jobs (id, kind, key, due_at, created_at) \
+             SELECT $17, $18, id::text, created_at, created_at FROM inserted"
         ))
         .bind(request.id.as_uuid())
         .bind(request.account_id.as_uuid())
@@ -147,6 +151,8 @@ impl TrackingRequestStore for PgStore {
         .bind(request.tracked_object)
         .bind(request.created_at.as_datetime())
         .bind(request.updated_at.as_datetime())
+        .bind(JobId::new().as_uuid())
+        .bind(JobKind::Lookup.as_str())
         .execute(&self.pool)
         .await;
         match result {

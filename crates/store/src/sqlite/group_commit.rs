@@ -7,6 +7,8 @@
 //! transaction, and answers each caller only after that transaction committed. A create
 //! is therefore acknowledged only once it is durable, exactly as before.
 //!
+//! The same transaction queues each new request's first lookup job.
+//!
 //! The unique index still decides duplicates: a row it refuses is simply not returned,
 //! and its open twin (possibly another row of the same batch) is looked up in the same
 //! transaction.
@@ -16,7 +18,7 @@ use std::collections::HashSet;
 use sqlx::sqlite::{Sqlite, SqlitePool};
 use sqlx::types::Json;
 use sqlx::{QueryBuilder, SqliteConnection};
-use tidemark_domain::{TrackingRequest, TrackingRequestId};
+use tidemark_domain::{JobId, JobKind, TrackingRequest, TrackingRequestId};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{parse_uuid, time_text};
@@ -124,6 +126,27 @@ async fn write(
         .await?
         .into_iter()
         .collect();
+
+    // Every new request's first lookup is queued in the same transaction, so an
+    // acknowledged create is always looked up, whatever crashes afterwards.
+    let queued: Vec<&TrackingRequest> = batch
+        .iter()
+        .map(|pending| &pending.request)
+        .filter(|request| inserted.contains(&request.id.to_string()))
+        .collect();
+    if !queued.is_empty() {
+        let mut jobs: QueryBuilder<Sqlite> =
+            QueryBuilder::new("INSERT INTO jobs (id, kind, key, due_at, created_at) ");
+        jobs.push_values(&queued, |mut row, request| {
+            row.push_bind(JobId::new().to_string())
+                .push_bind(JobKind::Lookup.as_str())
+                .push_bind(request.id.to_string())
+                .push_bind(time_text(request.created_at))
+                .push_bind(time_text(request.created_at));
+        });
+        jobs.push(" ON CONFLICT (kind, key) DO NOTHING");
+        jobs.build().execute(&mut *tx).await?;
+    }
 
     let mut outcomes = Vec::with_capacity(batch.len());
     for pending in batch {
