@@ -1,0 +1,260 @@
+//! Conformance cases of the job queue (both backends run them through `conformance!`).
+
+use std::sync::Arc;
+
+use tidemark_domain::{JobKind, NewJob};
+use tidemark_store::{Store, StoreError};
+
+use super::{account, at, request};
+
+fn job(key: &str, due: i64) -> NewJob {
+    NewJob {
+        kind: JobKind::Lookup,
+        key: key.to_owned(),
+        due_at: at(due),
+    }
+}
+
+const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
+
+pub async fn due_jobs_are_claimed_once_oldest_first(store: Arc<dyn Store>) {
+    for (key, due) in [("c", 30), ("a", 10), ("b", 20)] {
+        store.schedule_job(&job(key, due)).await.expect("scheduled");
+    }
+    store
+        .schedule_job(&NewJob {
+            kind: JobKind::Refresh,
+            ..job("a", 0)
+        })
+        .await
+        .expect("another kind, same key");
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(10))
+    );
+    let first = store
+        .claim_due(JobKind::Lookup, 10, LEASE, at(25))
+        .await
+        .expect("claim");
+    let keys: Vec<&str> = first.iter().map(|j| j.key.as_str()).collect();
+    assert_eq!(keys, ["a", "b"], "due ones, oldest first");
+    assert!(
+        first
+            .iter()
+            .all(|j| j.attempts == 1 && j.lease_until == at(55))
+    );
+    assert!(
+        store
+            .claim_due(JobKind::Lookup, 10, LEASE, at(25))
+            .await
+            .expect("claim")
+            .is_empty(),
+        "held jobs are not claimed twice"
+    );
+    let limited = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(40))
+        .await
+        .expect("claim");
+    assert_eq!(limited.len(), 1);
+    assert_eq!(limited[0].key, "c");
+    for held in first.iter().chain(&limited) {
+        assert!(store.complete_job(held).await.expect("complete"));
+    }
+    assert_eq!(store.next_due(JobKind::Lookup).await.expect("next"), None);
+    let refresh = store
+        .claim_due(JobKind::Refresh, 10, LEASE, at(0))
+        .await
+        .expect("claim");
+    assert_eq!(refresh.len(), 1, "kinds are separate queues");
+}
+
+pub async fn scheduling_is_idempotent_and_keeps_the_earlier_time(store: Arc<dyn Store>) {
+    let id = store.schedule_job(&job("r1", 50)).await.expect("scheduled");
+    assert_eq!(store.schedule_job(&job("r1", 20)).await.expect("again"), id);
+    assert_eq!(store.schedule_job(&job("r1", 80)).await.expect("again"), id);
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(20))
+    );
+    let claimed = store
+        .claim_due(JobKind::Lookup, 10, LEASE, at(100))
+        .await
+        .expect("claim");
+    assert_eq!(claimed.len(), 1, "one job however often it was scheduled");
+}
+
+pub async fn an_expired_lease_makes_a_job_claimable_again(store: Arc<dyn Store>) {
+    store
+        .schedule_job(&job("crash", 0))
+        .await
+        .expect("scheduled");
+    let crashed = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(0))
+        .await
+        .expect("claim");
+    assert_eq!(crashed.len(), 1);
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(30)),
+        "lease end"
+    );
+    assert!(
+        store
+            .claim_due(JobKind::Lookup, 1, LEASE, at(29))
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    let retaken = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(30))
+        .await
+        .expect("claim");
+    assert_eq!(retaken.len(), 1);
+    assert_eq!(retaken[0].attempts, 2);
+    assert_ne!(retaken[0].lease_token, crashed[0].lease_token);
+    assert!(
+        !store.complete_job(&crashed[0]).await.expect("stale"),
+        "the old holder lost it"
+    );
+    assert!(
+        !store
+            .reschedule_job(&crashed[0], at(99))
+            .await
+            .expect("stale")
+    );
+    assert!(store.complete_job(&retaken[0]).await.expect("complete"));
+    assert_eq!(store.next_due(JobKind::Lookup).await.expect("next"), None);
+}
+
+pub async fn rescheduling_releases_a_job_for_later(store: Arc<dyn Store>) {
+    store
+        .schedule_job(&job("retry", 0))
+        .await
+        .expect("scheduled");
+    let held = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(0))
+        .await
+        .expect("claim");
+    assert!(
+        store
+            .reschedule_job(&held[0], at(600))
+            .await
+            .expect("reschedule")
+    );
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(600))
+    );
+    assert!(
+        store
+            .claim_due(JobKind::Lookup, 1, LEASE, at(599))
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    let again = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(600))
+        .await
+        .expect("claim");
+    assert_eq!(again[0].attempts, 2);
+}
+
+pub async fn a_job_scheduled_again_while_held_is_not_lost(store: Arc<dyn Store>) {
+    store
+        .schedule_job(&job("busy", 0))
+        .await
+        .expect("scheduled");
+    let held = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(0))
+        .await
+        .expect("claim");
+    store
+        .schedule_job(&job("busy", 100))
+        .await
+        .expect("scheduled while held");
+    assert!(
+        store
+            .claim_due(JobKind::Lookup, 1, LEASE, at(10))
+            .await
+            .expect("claim")
+            .is_empty(),
+        "still held"
+    );
+    assert!(store.complete_job(&held[0]).await.expect("complete"));
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(100))
+    );
+    let later = store
+        .claim_due(JobKind::Lookup, 1, LEASE, at(100))
+        .await
+        .expect("claim");
+    assert_eq!(later.len(), 1, "the new schedule survived");
+}
+
+pub async fn concurrent_claims_never_share_a_job(store: Arc<dyn Store>) {
+    for i in 0..120 {
+        store
+            .schedule_job(&job(&format!("j{i:03}"), i))
+            .await
+            .expect("scheduled");
+    }
+    let workers: Vec<_> = (0..6)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                let mut mine = Vec::new();
+                loop {
+                    let batch = store
+                        .claim_due(JobKind::Lookup, 7, LEASE, at(1_000))
+                        .await
+                        .expect("claim");
+                    if batch.is_empty() {
+                        return mine;
+                    }
+                    mine.extend(batch.into_iter().map(|j| j.key));
+                }
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for worker in workers {
+        all.extend(worker.await.expect("worker"));
+    }
+    let total = all.len();
+    all.sort();
+    all.dedup();
+    assert_eq!(
+        (total, all.len()),
+        (120, 120),
+        "every job claimed exactly once"
+    );
+}
+
+pub async fn a_new_request_queues_its_first_lookup_with_it(store: Arc<dyn Store>) {
+    let owner = account(&store, "queue").await;
+    let first = request(&owner, "bill_of_lading", "586118841", "MAEU", 5);
+    store
+        .insert_tracking_request(&first)
+        .await
+        .expect("inserted");
+    let twin = request(&owner, "bill_of_lading", "586118841", "MAEU", 6);
+    assert!(matches!(
+        store.insert_tracking_request(&twin).await,
+        Err(StoreError::Duplicate { .. })
+    ));
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(first.created_at)
+    );
+    let jobs = store
+        .claim_due(JobKind::Lookup, 10, LEASE, first.created_at)
+        .await
+        .expect("claim");
+    let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
+    assert_eq!(
+        keys,
+        [first.id.to_string()],
+        "one lookup, for the admitted request only"
+    );
+}
