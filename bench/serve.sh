@@ -1,9 +1,9 @@
 # Sourced by bench/run.sh and .ci/schemathesis.sh: starts the release build on a fresh
-# SQLite file in $work with rate limits raised, and sets $address (host:port) and
+# SQLite file in $work (or $BENCH_DATABASE_URL) with rate limits raised, and sets $address (host:port) and
 # $server_pid. The caller's EXIT trap should call stop_tidemark.
 
 start_tidemark() {
-  export TIDEMARK_DATABASE_URL="sqlite://$work/tidemark.db"
+  export TIDEMARK_DATABASE_URL="${BENCH_DATABASE_URL:-sqlite://$work/tidemark.db}"
   export TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE=1000000000
   export TIDEMARK_RATE_LIMITS__DEFAULT_PER_MINUTE=1000000000
   export TIDEMARK_RATE_LIMITS__INFER_PER_MINUTE=1000000000

@@ -58,12 +58,13 @@ fn pointer(key: &str) -> String {
 }
 
 impl<'a> Attributes<'a> {
-    /// The attributes of `data` (absent counts as empty).
+    /// The attributes of `data` (absent counts as empty; anything but an object, null
+    /// included, is a problem).
     #[must_use]
     pub fn of(data: &'a Map<String, Value>) -> Self {
         let mut problems = Vec::new();
         let map = match data.get("attributes") {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(Value::Object(map)) => Some(map),
             Some(_) => {
                 problems.push((

@@ -35,6 +35,48 @@ pub struct ToOne {
     pub data: Option<ResourceIdentifier>,
 }
 
+/// A to-many relationship.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ToMany {
+    /// The related resources.
+    pub data: Vec<ResourceIdentifier>,
+}
+
+/// A relationship given by its link only (its members are a list of their own).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RelatedLink {
+    /// Where the related resources are listed.
+    pub links: Related,
+}
+
+/// The `related` link of a relationship.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Related {
+    /// The list of related resources.
+    pub related: String,
+}
+
+impl ResourceIdentifier {
+    /// A reference to `id` of `type_`.
+    #[must_use]
+    pub fn new(type_: &str, id: impl std::fmt::Display) -> Self {
+        Self {
+            id: id.to_string(),
+            type_: type_.to_owned(),
+        }
+    }
+}
+
+impl ToOne {
+    /// A reference, or null.
+    #[must_use]
+    pub fn of(type_: &str, id: Option<impl std::fmt::Display>) -> Self {
+        Self {
+            data: id.map(|id| ResourceIdentifier::new(type_, id)),
+        }
+    }
+}
+
 /// Pagination links of a list; `prev` and `next` are absent at the ends.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PageLinks {
@@ -101,6 +143,15 @@ impl<T: Serialize> JsonApi<T> {
     pub fn ok(body: T) -> Self {
         Self {
             status: StatusCode::OK,
+            location: None,
+            body,
+        }
+    }
+
+    /// 202 with `body`: accepted, the work happens in the background.
+    pub fn accepted(body: T) -> Self {
+        Self {
+            status: StatusCode::ACCEPTED,
             location: None,
             body,
         }

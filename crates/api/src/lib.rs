@@ -6,17 +6,21 @@
 
 mod auth;
 mod body;
+mod containers;
 mod document;
 pub mod error;
 mod extract;
 mod fallback;
 mod health;
+mod include;
 pub mod infer_number;
 mod negotiation;
 pub mod openapi;
 mod params;
 pub mod rate_limit;
+mod reference_data;
 mod schema;
+mod shipments;
 mod shipping_lines;
 mod tracking_requests;
 
@@ -132,6 +136,9 @@ pub fn router(state: AppState) -> Router {
     let authenticated = tracking_requests::routes()
         .merge(infer_number::routes())
         .merge(shipping_lines::routes())
+        .merge(shipments::routes())
+        .merge(containers::routes())
+        .merge(reference_data::routes())
         .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
     Router::new()

@@ -15,7 +15,9 @@ use utoipa::openapi::{
 };
 use utoipa::{Modify, OpenApi};
 
-use crate::{health, infer_number, shipping_lines, tracking_requests};
+use crate::{
+    containers, health, infer_number, reference_data, shipments, shipping_lines, tracking_requests,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -32,6 +34,18 @@ use crate::{health, infer_number, shipping_lines, tracking_requests};
         infer_number::infer_number,
         shipping_lines::list,
         shipping_lines::show,
+        shipments::list,
+        shipments::show,
+        shipments::update,
+        shipments::stop_tracking,
+        shipments::resume_tracking,
+        containers::list,
+        containers::show,
+        containers::transport_events,
+        containers::refresh,
+        reference_data::show_port,
+        reference_data::show_terminal,
+        reference_data::show_vessel,
         health::healthz,
         health::readyz,
     ),
@@ -167,6 +181,7 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
     for name in [
         "CreateTrackingRequestAttributes",
         "UpdateTrackingRequestAttributes",
+        "UpdateShipmentAttributes",
         "InferNumberRequest",
     ] {
         if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(name) {

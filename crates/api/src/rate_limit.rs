@@ -27,6 +27,8 @@ pub enum RateClass {
     Create,
     /// `POST /v2/tracking_requests/infer_number`.
     Infer,
+    /// `PATCH /v2/containers/{id}/refresh`.
+    Refresh,
     /// Every other authenticated endpoint.
     Default,
 }
@@ -38,6 +40,7 @@ impl RateClass {
         match (method, route) {
             (&Method::POST, "/v2/tracking_requests") => Self::Create,
             (&Method::POST, "/v2/tracking_requests/infer_number") => Self::Infer,
+            (&Method::PATCH, "/v2/containers/{id}/refresh") => Self::Refresh,
             _ => Self::Default,
         }
     }
@@ -50,6 +53,8 @@ pub struct RateLimitConfig {
     pub create_per_minute: NonZeroU32,
     /// Infer-number calls.
     pub infer_per_minute: NonZeroU32,
+    /// On-demand refreshes of containers.
+    pub refresh_per_minute: NonZeroU32,
     /// Everything else.
     pub default_per_minute: NonZeroU32,
 }
@@ -59,6 +64,7 @@ impl Default for RateLimitConfig {
         Self {
             create_per_minute: NonZeroU32::new(100).unwrap_or(NonZeroU32::MIN),
             infer_per_minute: NonZeroU32::new(200).unwrap_or(NonZeroU32::MIN),
+            refresh_per_minute: NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN),
             default_per_minute: NonZeroU32::new(1200).unwrap_or(NonZeroU32::MIN),
         }
     }
@@ -87,6 +93,7 @@ pub struct RateLimiter<C: Clock = DefaultClock> {
     clock: C,
     create: (u32, Bucket<C>),
     infer: (u32, Bucket<C>),
+    refresh: (u32, Bucket<C>),
     default: (u32, Bucket<C>),
 }
 
@@ -114,6 +121,7 @@ impl<C: Clock + Clone> RateLimiter<C> {
         Self {
             create: bucket(config.create_per_minute),
             infer: bucket(config.infer_per_minute),
+            refresh: bucket(config.refresh_per_minute),
             default: bucket(config.default_per_minute),
             clock,
         }
@@ -124,6 +132,7 @@ impl<C: Clock + Clone> RateLimiter<C> {
         let (limit, bucket) = match class {
             RateClass::Create => &self.create,
             RateClass::Infer => &self.infer,
+            RateClass::Refresh => &self.refresh,
             RateClass::Default => &self.default,
         };
         let per_request = Duration::from_secs(60) / *limit;
@@ -200,6 +209,7 @@ mod tests {
         RateLimitConfig {
             create_per_minute: n,
             infer_per_minute: n,
+            refresh_per_minute: n,
             default_per_minute: n,
         }
     }
@@ -248,6 +258,10 @@ mod tests {
         assert_eq!(
             RateClass::of(&Method::POST, "/v2/tracking_requests/infer_number"),
             RateClass::Infer
+        );
+        assert_eq!(
+            RateClass::of(&Method::PATCH, "/v2/containers/{id}/refresh"),
+            RateClass::Refresh
         );
     }
 }

@@ -33,6 +33,10 @@ pub enum Fault {
     SchemaInvalid,
     /// 401, whatever key was sent.
     Unauthorized,
+    /// 403: the carrier has the shipment but does not share it with this client.
+    Forbidden,
+    /// 400: the carrier refuses the reference's format.
+    BadReference,
     /// An empty first page whose `Next-Page` leads to the real answer.
     EmptyPage,
     /// Every event sent twice.

@@ -177,6 +177,20 @@ async fn events_route(
                 "the key was refused",
             );
         }
+        Some(Fault::Forbidden) => {
+            return error(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "this shipment is not shared with you",
+            );
+        }
+        Some(Fault::BadReference) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "invalidQuery",
+                "the reference is not valid for this carrier",
+            );
+        }
         Some(Fault::Timeout) => {
             tokio::time::sleep(StdDuration::from_secs(3600)).await;
             return error(StatusCode::GATEWAY_TIMEOUT, "timeout", "gave up");

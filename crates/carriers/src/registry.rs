@@ -155,6 +155,9 @@ pub struct Sandbox {
     pub base_url: String,
     /// The key it expects in `API-Key`.
     pub api_key: Secret,
+    /// Limits and timeouts of its connections (the simulator is local, so they may be
+    /// far above a real carrier's).
+    pub settings: ConnectionSettings,
 }
 
 /// Where a SCAC's data comes from.
@@ -195,7 +198,6 @@ fn limited(config: DcsaConfig, settings: &ConnectionSettings) -> Result<Arc<Limi
 pub struct Registry {
     endpoints: HashMap<Scac, Arc<Limited>>,
     sandbox: Option<Sandbox>,
-    defaults: ConnectionSettings,
     sandboxed: Mutex<HashMap<Scac, Arc<Limited>>>,
 }
 
@@ -232,7 +234,6 @@ impl Registry {
         Ok(Self {
             endpoints,
             sandbox,
-            defaults: config.defaults.clone(),
             sandboxed: Mutex::new(HashMap::new()),
         })
     }
@@ -267,7 +268,8 @@ impl Registry {
             name: "API-Key".to_owned(),
             value: sandbox.api_key.clone(),
         };
-        let connector = limited(dcsa_config(base, auth, &self.defaults), &self.defaults).ok()?;
+        let settings = &sandbox.settings;
+        let connector = limited(dcsa_config(base, auth, settings), settings).ok()?;
         cache.insert(*scac, Arc::clone(&connector));
         Some((connector as Arc<dyn CarrierConnector>, Source::Sandbox))
     }
@@ -303,6 +305,7 @@ settings = { per_second = 2, concurrency = 1 }
         let sandbox = Sandbox {
             base_url: "http://127.0.0.1:9/".into(),
             api_key: Secret::new("sandbox"),
+            settings: ConnectionSettings::default(),
         };
         let registry = Registry::build(&config, Some(sandbox)).expect("valid");
         assert_eq!(

@@ -69,6 +69,22 @@ uuid_id!(
     /// One tracking request.
     TrackingRequestId
 );
+uuid_id!(
+    /// A shipment found for a tracking request.
+    ShipmentId
+);
+uuid_id!(
+    /// A container of a shipment.
+    ContainerId
+);
+uuid_id!(
+    /// One recorded transport event of a container.
+    TransportEventId
+);
+uuid_id!(
+    /// One recorded domain event (the outbox of webhook notifications).
+    DomainEventId
+);
 
 #[cfg(test)]
 mod tests {

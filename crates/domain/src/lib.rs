@@ -8,6 +8,7 @@ pub mod account;
 pub mod carriers;
 pub mod clock;
 pub mod container_number;
+pub mod events;
 pub mod ids;
 pub mod inference;
 pub mod jobs;
@@ -16,8 +17,10 @@ pub mod limits;
 pub mod number_shapes;
 pub mod request_number;
 pub mod scac;
+pub mod shipment;
 pub mod snapshot;
 pub mod timestamp;
+pub mod tracking;
 pub mod tracking_request;
 pub mod tracking_request_input;
 pub mod validation;
@@ -26,7 +29,11 @@ pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
 pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
-pub use ids::{AccountId, ApiKeyId, JobId, TrackingRequestId};
+pub use events::{DomainEvent, EventDetail, EventName, Subject};
+pub use ids::{
+    AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, ShipmentId, TrackingRequestId,
+    TransportEventId,
+};
 pub use inference::{
     AutoDetectFailure, Candidate, Confidence, Decision, Evidence, Inference, NumberType,
     auto_detect, infer,
@@ -36,6 +43,10 @@ pub use limits::Limits;
 pub use number_shapes::{Shape, ShapeType};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
+pub use shipment::{
+    Container, ContainerDetails, Equipment, Reference, ReferenceKind, Route, Shipment, StopReason,
+    Tracked, TrackingSource, TransportEvent, TransportEventKind,
+};
 pub use snapshot::{
     CallView, ContainerStatus, ContainerView, Estimate, LookupOutcome, Milestone, MilestoneEvent,
     Place, Snapshot, TemporaryReason, VesselRef,

@@ -23,6 +23,8 @@ pub enum Observation {
     NoCarrier,
     /// Tracking of the shipment stopped (by the user, or automatically).
     Stopped,
+    /// The client resumed tracking of a stopped shipment.
+    Resumed,
 }
 
 impl Observation {
@@ -75,8 +77,8 @@ pub enum Next {
     Nothing,
     /// Look it up again at this time.
     Lookup(Timestamp),
-    /// Refresh the shipment at this time.
-    Refresh(Timestamp),
+    /// Refresh the shipment, at the cadence of its phase (`tracking::next_refresh`).
+    Refresh,
 }
 
 /// The intervals and limits of the lifecycle (all from configuration).
@@ -92,8 +94,18 @@ pub struct Policy {
     pub manifest_recheck: Duration,
     /// Time after creation at which a request still awaiting its manifest expires.
     pub manifest_expiry: Duration,
-    /// Wait before the first refresh of a found shipment.
+    /// Refresh interval of a shipment before departure or after pickup.
     pub refresh: Duration,
+    /// Refresh interval while the containers are at sea, far from arrival.
+    pub refresh_at_sea: Duration,
+    /// Refresh interval near arrival and while containers wait at the terminal.
+    pub refresh_near: Duration,
+    /// How close to the estimated arrival "near" starts.
+    pub near_window: Duration,
+    /// Tracking stops this long after the arrival at the port of discharge.
+    pub stop_after_arrival: Duration,
+    /// Tracking stops after this long without a change in the carrier's data.
+    pub stop_without_updates: Duration,
 }
 
 impl Default for Policy {
@@ -106,7 +118,12 @@ impl Default for Policy {
             max_retries: 14,
             manifest_recheck: Duration::from_secs(24 * 3600),
             manifest_expiry: Duration::from_secs(7 * 24 * 3600),
-            refresh: Duration::from_secs(3600),
+            refresh: Duration::from_secs(3 * 3600),
+            refresh_at_sea: Duration::from_secs(6 * 3600),
+            refresh_near: Duration::from_secs(3600),
+            near_window: Duration::from_secs(48 * 3600),
+            stop_after_arrival: Duration::from_secs(56 * 24 * 3600),
+            stop_without_updates: Duration::from_secs(56 * 24 * 3600),
         }
     }
 }
@@ -131,6 +148,7 @@ enum From {
     /// `pending` or `awaiting_manifest`.
     Looking,
     Created,
+    Stopped,
 }
 
 impl From {
@@ -144,6 +162,7 @@ impl From {
                     RequestStatus::Pending | RequestStatus::AwaitingManifest
                 )
                 | (Self::Created, RequestStatus::Created)
+                | (Self::Stopped, RequestStatus::TrackingStopped)
         )
     }
 }
@@ -158,6 +177,7 @@ enum On {
     Temporary,
     NoCarrier,
     Stopped,
+    Resumed,
 }
 
 impl On {
@@ -170,6 +190,7 @@ impl On {
             Observation::Temporary(_) => Self::Temporary,
             Observation::NoCarrier => Self::NoCarrier,
             Observation::Stopped => Self::Stopped,
+            Observation::Resumed => Self::Resumed,
         }
     }
 }
@@ -201,6 +222,8 @@ enum Effect {
     Retry,
     /// `tracking_stopped`; its event.
     Stop,
+    /// `created` again; refreshed at once.
+    Resume,
 }
 
 /// One row of the lifecycle table.
@@ -221,8 +244,8 @@ const fn row(from: From, on: On, guard: Guard, effect: Effect) -> Row {
     }
 }
 
-/// The lifecycle table of api.md §2, in its order.
-const TABLE: [Row; 11] = [
+/// The lifecycle table of api.md §2, in its order, and the resume of §4.
+const TABLE: [Row; 12] = [
     row(From::Pending, On::Found, Guard::Always, Effect::Track),
     row(
         From::Pending,
@@ -279,6 +302,7 @@ const TABLE: [Row; 11] = [
         Effect::Fail(Some(FailedReason::ScacAutoDetectFailed)),
     ),
     row(From::Created, On::Stopped, Guard::Always, Effect::Stop),
+    row(From::Stopped, On::Resumed, Guard::Always, Effect::Resume),
 ];
 
 /// A request's new state, the events it emits and its next job.
@@ -347,7 +371,7 @@ pub fn transition(
             next_request.failed_reason = None;
             next_request.is_retrying = false;
             events.push(RequestEvent::Succeeded);
-            Next::Refresh(after(now, policy.refresh))
+            Next::Refresh
         }
         Effect::AwaitManifest => {
             if request.status != RequestStatus::AwaitingManifest {
@@ -387,6 +411,10 @@ pub fn transition(
             next_request.status = RequestStatus::TrackingStopped;
             events.push(RequestEvent::TrackingStopped);
             Next::Nothing
+        }
+        Effect::Resume => {
+            next_request.status = RequestStatus::Created;
+            Next::Refresh
         }
     };
     Ok(Transition {

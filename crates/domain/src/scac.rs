@@ -18,6 +18,9 @@ pub struct Scac([u8; 4]);
 pub struct InvalidScac;
 
 impl Scac {
+    /// The sandbox line (api.md §6), always available.
+    pub const SANDBOX: Self = Self(*b"TEST");
+
     /// Parses a SCAC, in any case. Surrounding spaces are not accepted: a SCAC is exactly
     /// four characters, as the API documents it.
     ///

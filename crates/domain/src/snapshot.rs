@@ -5,6 +5,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::{FailedReason, Timestamp};
 
 /// A transport milestone of a container, named as the API names transport events
@@ -120,6 +122,22 @@ pub enum ContainerStatus {
 }
 
 impl ContainerStatus {
+    /// Every status.
+    pub const ALL: [Self; 6] = [
+        Self::New,
+        Self::OnShip,
+        Self::Grounded,
+        Self::OnRail,
+        Self::PickedUp,
+        Self::EmptyReturned,
+    ];
+
+    /// Parses the wire name.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|status| status.as_str() == text)
+    }
+
     /// The wire name.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -156,7 +174,7 @@ impl ContainerStatus {
 }
 
 /// A port or place, by UN/LOCODE.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Place {
     /// UN/LOCODE.
     pub locode: String,
@@ -167,7 +185,7 @@ pub struct Place {
 }
 
 /// A vessel.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct VesselRef {
     /// IMO number (seven digits).
     pub imo: String,
@@ -278,6 +296,9 @@ pub enum Estimate {
 }
 
 impl Estimate {
+    /// Every estimate.
+    pub const ALL: [Self; 2] = [Self::VesselDeparted, Self::VesselArrived];
+
     /// The full event name, e.g. `container.transport.estimated.vessel_arrived`.
     #[must_use]
     pub const fn event_name(self) -> &'static str {

@@ -6,8 +6,11 @@
 
 mod error;
 mod model;
+mod neutral;
+mod plan;
 pub mod postgres;
 mod rows;
+mod shipments;
 mod sql;
 pub mod sqlite;
 #[cfg(feature = "testing")]
@@ -17,12 +20,16 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tidemark_domain::{
-    Account, AccountId, AccountName, ApiKeyRecord, ClaimedJob, JobId, JobKind, NewJob, Timestamp,
-    TrackingRequest, TrackingRequestId, TrackingRequestPatch,
+    Account, AccountId, AccountName, ApiKeyRecord, ClaimedJob, DomainEvent, JobId, JobKind, NewJob,
+    Timestamp, Tracked, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
 };
 
 pub use error::StoreError;
-pub use model::{Page, PageRequest, TimeRange, TrackingRequestFilter};
+pub use model::{
+    CommitOutcome, ContainerFilter, LookupCommit, Page, PageRequest, ShipmentFilter, TimeRange,
+    TrackingRequestFilter,
+};
+pub use shipments::ShipmentStore;
 
 /// Accounts and API keys.
 #[async_trait]
@@ -139,9 +146,39 @@ pub trait JobStore: Send + Sync {
     async fn next_due(&self, kind: JobKind) -> Result<Option<Timestamp>, StoreError>;
 }
 
+/// What tracking finds (shipments, containers, transport events) and the outbox of
+/// domain events, written by the tracker one lookup per transaction.
+#[async_trait]
+pub trait TrackingStore: Send + Sync {
+    /// A request by id, whatever its account (workers act for every account).
+    async fn tracking_request_for_work(
+        &self,
+        id: TrackingRequestId,
+    ) -> Result<Option<TrackingRequest>, StoreError>;
+
+    /// The shipment a request found, with its containers and their transport events.
+    async fn tracked(&self, request: TrackingRequestId) -> Result<Option<Tracked>, StoreError>;
+
+    /// Writes everything a lookup (or a client's stop or resume) changed, in one
+    /// transaction, finishing `job` when given: only if the job's lease still holds and the
+    /// request did not change since it was read.
+    /// [`StoreError::Duplicate`] when the request's new carrier makes it a duplicate of
+    /// another open request.
+    async fn commit_tracking(
+        &self,
+        job: Option<&ClaimedJob>,
+        commit: &LookupCommit,
+    ) -> Result<CommitOutcome, StoreError>;
+
+    /// The domain events of an account, oldest first.
+    async fn domain_events(&self, account: AccountId) -> Result<Vec<DomainEvent>, StoreError>;
+}
+
 /// Everything Tidemark stores.
 #[async_trait]
-pub trait Store: AccountStore + TrackingRequestStore + JobStore + std::fmt::Debug {
+pub trait Store:
+    AccountStore + TrackingRequestStore + JobStore + TrackingStore + ShipmentStore + std::fmt::Debug
+{
     /// Whether the database answers (for `/readyz`).
     async fn ping(&self) -> Result<(), StoreError>;
 

@@ -1,6 +1,9 @@
 //! Query parameters and results shared by both backends.
 
-use tidemark_domain::{RequestStatus, RequestType, Scac, Timestamp};
+use tidemark_domain::{
+    Container, ContainerStatus, DomainEvent, NewJob, Place, RequestStatus, RequestType, Scac,
+    Shipment, Timestamp, TrackingRequest, TransportEvent, VesselRef,
+};
 
 /// A closed interval of time; either end may be open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -59,4 +62,69 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// Items in the whole list.
     pub total: u64,
+}
+
+/// Everything one lookup changes, committed in one transaction: the request's new state,
+/// the shipment and its containers, new transport events, domain events (the outbox),
+/// the reference data named, and the request's next job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupCommit {
+    /// The request as the lifecycle left it.
+    pub request: TrackingRequest,
+    /// The request's `updated_at` as read before the lookup: if it changed meanwhile (the
+    /// client stopped tracking, say), nothing is written.
+    pub request_read_at: Timestamp,
+    /// The shipment, created or updated (client-owned fields are never overwritten).
+    pub shipment: Option<Shipment>,
+    /// Containers created or changed.
+    pub containers: Vec<Container>,
+    /// New transport events (known ones are skipped).
+    pub transport_events: Vec<TransportEvent>,
+    /// Domain events (ones with a known dedupe key are skipped).
+    pub events: Vec<DomainEvent>,
+    /// Ports and places named.
+    pub places: Vec<Place>,
+    /// Vessels named.
+    pub vessels: Vec<VesselRef>,
+    /// The next job of the request.
+    pub next: Option<NewJob>,
+}
+
+/// How a commit ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitOutcome {
+    /// Everything was written.
+    Committed,
+    /// The job's lease was lost (another worker holds it): nothing was written.
+    LeaseLost,
+    /// The request changed since it was read: nothing was written; look again.
+    Conflict,
+}
+
+/// Filters of `GET /v2/shipments`; empty lists match everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShipmentFilter {
+    /// The tracked number (bill of lading or booking), normalized.
+    pub number: Option<String>,
+    /// Stopped (true) or still tracked (false).
+    pub tracking_stopped: Option<bool>,
+    /// Any of these carriers.
+    pub scac: Vec<Scac>,
+    /// Any of these ports of loading.
+    pub pol_locode: Vec<String>,
+    /// Any of these ports of discharge.
+    pub pod_locode: Vec<String>,
+    /// Updated within.
+    pub updated_at: TimeRange,
+}
+
+/// Filters of `GET /v2/containers`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContainerFilter {
+    /// This container number.
+    pub number: Option<String>,
+    /// Any of these statuses.
+    pub current_status: Vec<ContainerStatus>,
+    /// Updated within.
+    pub updated_at: TimeRange,
 }

@@ -2,7 +2,10 @@
 //! (hyphenated text and RFC 3339 text on SQLite, `uuid` and `timestamptz` on PostgreSQL).
 //! Statements that differ between the backends stay with their backend.
 
-use crate::rows::{account_columns, api_key_columns, open_statuses, tracking_request_columns};
+use crate::rows::{
+    account_columns, api_key_columns, container_columns, domain_event_columns, open_statuses,
+    shipment_columns, tracking_request_columns, transport_event_columns,
+};
 
 pub(crate) const INSERT_ACCOUNT: &str =
     "INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)";
@@ -86,3 +89,92 @@ pub(crate) const RELEASE_JOB: &str =
 /// When the next job of a kind can be claimed: its due time, or the end of its lease.
 pub(crate) const NEXT_DUE: &str = "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > due_at \
      THEN lease_until ELSE due_at END) FROM jobs WHERE kind = $1";
+
+/// A lookup's effect on its request, unless the request changed since it was read.
+pub(crate) const COMMIT_TRACKING_REQUEST_STATE: &str = "UPDATE tracking_requests SET status = $2, \
+     failed_reason = $3, is_retrying = $4, retry_count = CAST($5 AS INTEGER), \
+     tracked_object_id = $6, scac = $7, updated_at = $8 WHERE id = $1 AND updated_at = $9";
+
+/// Creates or updates a shipment; the client's `ref_numbers` and `tags` are never
+/// overwritten by the tracker.
+pub(crate) const UPSERT_SHIPMENT: &str = concat!(
+    "INSERT INTO shipments (",
+    shipment_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) \
+     ON CONFLICT (id) DO UPDATE SET bill_of_lading_number = excluded.bill_of_lading_number, \
+     pol_locode = excluded.pol_locode, pod_locode = excluded.pod_locode, route = excluded.route, \
+     source = excluded.source, last_attempted_at = excluded.last_attempted_at, \
+     last_succeeded_at = excluded.last_succeeded_at, last_changed_at = excluded.last_changed_at, \
+     stopped_at = excluded.stopped_at, stopped_reason = excluded.stopped_reason, \
+     updated_at = excluded.updated_at"
+);
+
+/// Creates or updates a container; its `ref_numbers` belong to the client.
+pub(crate) const UPSERT_CONTAINER: &str = concat!(
+    "INSERT INTO containers (",
+    container_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+     ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
+     details = excluded.details, updated_at = excluded.updated_at"
+);
+
+/// Records a transport event unless the same (container, event, location, time) is known.
+pub(crate) const INSERT_TRANSPORT_EVENT: &str = concat!(
+    "INSERT INTO transport_events (",
+    transport_event_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING"
+);
+
+/// Records a domain event unless its dedupe key is known.
+pub(crate) const INSERT_DOMAIN_EVENT: &str = concat!(
+    "INSERT INTO domain_events (",
+    domain_event_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING"
+);
+
+/// Learns a port; a name replaces a missing or different one, nothing else is rewritten.
+pub(crate) const UPSERT_PORT: &str = "INSERT INTO ports (id, locode, name, updated_at) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (locode) DO UPDATE SET name = excluded.name, \
+     updated_at = excluded.updated_at \
+     WHERE excluded.name IS NOT NULL AND ports.name IS DISTINCT FROM excluded.name";
+
+/// Learns a terminal and its port.
+pub(crate) const UPSERT_TERMINAL: &str = "INSERT INTO terminals (id, code, port_locode, updated_at) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (code) DO NOTHING";
+
+/// Learns a vessel; a name replaces a missing or different one.
+pub(crate) const UPSERT_VESSEL: &str = "INSERT INTO vessels (id, imo, name, updated_at) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (imo) DO UPDATE SET name = excluded.name, \
+     updated_at = excluded.updated_at \
+     WHERE excluded.name IS NOT NULL AND vessels.name IS DISTINCT FROM excluded.name";
+
+/// A tracking request by id, whatever its account (for workers).
+pub(crate) const TRACKING_REQUEST_FOR_WORK: &str = concat!(
+    "SELECT ",
+    tracking_request_columns!(),
+    " FROM tracking_requests WHERE id = $1"
+);
+
+pub(crate) const SHIPMENT_OF_REQUEST: &str = concat!(
+    "SELECT ",
+    shipment_columns!(),
+    " FROM shipments WHERE tracking_request_id = $1"
+);
+
+pub(crate) const CONTAINERS_OF_SHIPMENT: &str = concat!(
+    "SELECT ",
+    container_columns!(),
+    " FROM containers WHERE shipment_id = $1 ORDER BY created_at, id"
+);
+
+pub(crate) const TRANSPORT_EVENTS_OF_SHIPMENT: &str = concat!(
+    "SELECT ",
+    transport_event_columns!(),
+    " FROM transport_events WHERE shipment_id = $1 ORDER BY timestamp, id"
+);
+
+pub(crate) const DOMAIN_EVENTS_OF_ACCOUNT: &str = concat!(
+    "SELECT ",
+    domain_event_columns!(),
+    " FROM domain_events WHERE account_id = $1 ORDER BY created_at, id"
+);

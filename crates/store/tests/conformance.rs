@@ -14,6 +14,8 @@ use time::{Duration, OffsetDateTime};
 
 #[path = "conformance/jobs.rs"]
 mod jobs;
+#[path = "conformance/tracking.rs"]
+mod tracking;
 
 async fn run<F, Fut>(backend: Backend, case: F)
 where
@@ -65,6 +67,12 @@ conformance!(
     a_job_scheduled_again_while_held_is_not_lost,
     concurrent_claims_never_share_a_job,
     a_new_request_queues_its_first_lookup_with_it,
+    a_lookup_commit_writes_everything_at_once,
+    a_commit_with_a_lost_lease_writes_nothing,
+    a_commit_after_the_request_changed_writes_nothing,
+    events_are_recorded_once_whatever_their_ids,
+    a_detected_carrier_that_makes_a_duplicate_is_refused,
+    what_tracking_found_reads_back_by_id_filter_and_page,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -617,4 +625,5 @@ mod cases {
     }
 
     pub use super::jobs::*;
+    pub use super::tracking::*;
 }

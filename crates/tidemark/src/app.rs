@@ -4,13 +4,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use carrier_sim::{ClockMode, SimConfig, Simulator};
+use rand::Rng;
 use tidemark_api::{ApiConfig, AppState};
+use tidemark_carriers::Secret;
+use tidemark_carriers::registry::{CarriersConfig, Registry, Sandbox};
 use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SystemClock,
 };
 use tidemark_store::{Store, StoreError};
+use tidemark_workers::{Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+
+use crate::config::{SandboxConfig, TrackingConfig};
 
 /// The HTTP application over `store`.
 pub fn router(
@@ -20,6 +27,67 @@ pub fn router(
     clock: Arc<dyn Clock>,
 ) -> Router {
     tidemark_api::router(AppState::new(store, carriers, config, clock))
+}
+
+/// Starts the built-in carrier simulator on a free loopback port, serving until
+/// `shutdown`; returns where the registry finds it. Its world starts three hours before
+/// now, so a new shipment (`TEST-TR-JOURNEY` included) is manifested at once.
+///
+/// # Errors
+/// When no loopback port can be bound.
+pub async fn start_sandbox(
+    config: &SandboxConfig,
+    shutdown: CancellationToken,
+) -> std::io::Result<Sandbox> {
+    let key = hex::encode(rand::rng().random::<[u8; 16]>());
+    let mut sim = SimConfig::new(key.clone());
+    sim.seed = config.seed;
+    sim.clock = ClockMode::Running {
+        factor: config.clock_factor,
+    };
+    let head_start = time::Duration::hours(3);
+    sim.epoch -= head_start;
+    let simulator = Simulator::new(sim);
+    // The world starts earlier; the simulator's clock reads now.
+    simulator.clock().advance(head_start);
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let base_url = format!("http://{}", listener.local_addr()?);
+    tokio::spawn(simulator.serve(listener, async move { shutdown.cancelled().await }));
+    Ok(Sandbox {
+        base_url,
+        api_key: Secret::new(key),
+        settings: config.connection.clone(),
+    })
+}
+
+/// The connectors: the configured endpoints, and `sandbox` for every other SCAC.
+///
+/// # Errors
+/// A bad endpoint setting.
+pub fn registry(
+    config: &CarriersConfig,
+    sandbox: Option<Sandbox>,
+) -> anyhow::Result<Arc<Registry>> {
+    Ok(Arc::new(Registry::build(config, sandbox)?))
+}
+
+/// The tracker and its runner.
+#[must_use]
+pub fn tracker(
+    store: Arc<dyn Store>,
+    registry: Arc<Registry>,
+    carriers: Arc<CarrierMatrix>,
+    clock: Arc<dyn Clock>,
+    config: &TrackingConfig,
+) -> Runner<Tracker> {
+    let tracker = Tracker::new(
+        store,
+        registry,
+        carriers,
+        Arc::clone(&clock),
+        config.tracker(),
+    );
+    Runner::new(Arc::new(tracker), clock, config.runner())
 }
 
 /// The carrier matrix: the file at `path` when given, else the one shipped with Tidemark.

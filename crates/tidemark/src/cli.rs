@@ -58,6 +58,17 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "TIDEMARK_LISTEN", value_name = "ADDR")]
     pub listen: Option<SocketAddr>,
+
+    /// The parts to run, e.g. `api` on some processes and `tracker` on others (default:
+    /// all).
+    #[arg(
+        long,
+        env = "TIDEMARK_ROLES",
+        value_name = "ROLES",
+        value_delimiter = ',',
+        value_enum
+    )]
+    pub roles: Option<Vec<crate::config::Role>>,
 }
 
 /// `accounts …`

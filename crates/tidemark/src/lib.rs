@@ -1,5 +1,5 @@
 //! The `tidemark` binary as a library: configuration, the command line, and the wiring of
-//! store, API and (later) workers. `main` is a thin call into [`run`]; tests build the very
+//! store, API, carriers and workers. `main` is a thin call into [`run`]; tests build the very
 //! same application through [`app`].
 
 pub mod app;
@@ -25,10 +25,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Serve(args) => args.listen,
             _ => None,
         },
+        roles: match &cli.command {
+            Command::Serve(args) => args.roles.clone(),
+            _ => None,
+        },
     };
     let config =
         Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;
-    config.validate().context("invalid configuration")?;
+    config
+        .validate()
+        .map_err(anyhow::Error::msg)
+        .context("invalid configuration")?;
     telemetry::init(&config.log);
     match cli.command {
         Command::Serve(_) => commands::serve::run(config).await,

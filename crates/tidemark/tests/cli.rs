@@ -219,6 +219,45 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
         .expect("request");
     assert_eq!(response.status(), 201);
 
+    // Zero-config tracking: the built-in sandbox carrier answers, and the request is
+    // found within moments.
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(format!("http://{address}/v2/tracking_requests"))
+        .header("Authorization", format!("Token {key}"))
+        .header("Content-Type", "application/vnd.api+json")
+        .body(r#"{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-JOURNEY","scac":"TEST"}}}"#)
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON");
+    let id = created["data"]["id"].as_str().expect("id").to_owned();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let current: serde_json::Value = client
+            .get(format!("http://{address}/v2/tracking_requests/{id}"))
+            .header("Authorization", format!("Token {key}"))
+            .send()
+            .await
+            .expect("request")
+            .json()
+            .await
+            .expect("JSON");
+        let status = current["data"]["attributes"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if status == "created" {
+            assert!(current["data"]["relationships"]["tracked_object"]["data"]["id"].is_string());
+            break;
+        }
+        assert_eq!(status, "pending", "{current}");
+        assert!(Instant::now() < deadline, "still pending after 20 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
     let pid = server.0.id().to_string();
     assert!(
         Command::new("kill")

@@ -6,12 +6,15 @@ pub mod view;
 use axum::Router;
 use axum::extract::{OriginalUri, Path, State};
 use axum::routing::get;
-use tidemark_domain::{RequestStatus, RequestType, Scac, TrackingRequest, TrackingRequestId};
+use tidemark_domain::{
+    RequestStatus, RequestType, Scac, ShipmentId, TrackingRequest, TrackingRequestId,
+};
 use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
 use crate::extract::{JsonBody, QueryParams};
+use crate::include::Included;
 use crate::params::{page_links, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 use view::TrackingRequestResource;
@@ -41,13 +44,24 @@ fn self_link(uri: &OriginalUri) -> SelfLink {
     }
 }
 
-/// The `included` member: present (possibly empty) whenever `include` was given.
-/// Shipments are not tracked yet, so there is nothing to include.
-fn included(
+/// The `included` member: present (possibly empty) whenever `include` was given; the
+/// shipments the requests found.
+async fn included(
+    state: &AppState,
+    caller: Caller,
     include: Option<&Vec<String>>,
-    _requests: &[&TrackingRequest],
-) -> Option<Vec<serde_json::Value>> {
-    include.map(|_| Vec::new())
+    requests: &[&TrackingRequest],
+) -> Result<Option<Vec<serde_json::Value>>, ApiError> {
+    if include.is_none() {
+        return Ok(None);
+    }
+    let mut included = Included::new(state, caller.account_id);
+    let ids: Vec<ShipmentId> = requests
+        .iter()
+        .filter_map(|r| r.tracked_object.map(ShipmentId::from_uuid))
+        .collect();
+    included.shipments(&ids).await?;
+    Ok(Some(included.finish()))
 }
 
 /// Create a tracking request.
@@ -154,7 +168,7 @@ pub async fn list(
     let requests: Vec<&TrackingRequest> = result.items.iter().collect();
     Ok(JsonApi::ok(ListDocument {
         data: result.items.iter().map(view::resource).collect(),
-        included: included(include.as_ref(), &requests),
+        included: included(&state, caller, include.as_ref(), &requests).await?,
         links: page_links(
             "/v2/tracking_requests",
             query.original(),
@@ -199,7 +213,7 @@ pub async fn show(
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))?;
     Ok(JsonApi::ok(Document {
         data: view::resource(&request),
-        included: included(include.as_ref(), &[&request]),
+        included: included(&state, caller, include.as_ref(), &[&request]).await?,
         links: self_link(&uri),
     }))
 }

@@ -41,7 +41,7 @@ fn row_1_pending_found_is_created_and_succeeds() {
     let done = apply(&bill(RequestStatus::Pending), Observation::Found, at(60));
     assert_eq!(done.request.status, RequestStatus::Created);
     assert_eq!(done.events, [RequestEvent::Succeeded]);
-    assert_eq!(done.next, Next::Refresh(at(60 + 3600)));
+    assert_eq!(done.next, Next::Refresh);
     assert_eq!(done.request.updated_at, at(60));
 }
 
@@ -236,6 +236,19 @@ fn row_11_created_stopped_is_tracking_stopped() {
 }
 
 #[test]
+fn row_12_tracking_stopped_resumed_is_created_and_refreshed_at_once() {
+    let resumed = apply(
+        &bill(RequestStatus::TrackingStopped),
+        Observation::Resumed,
+        at(91 * DAY),
+    );
+    assert_eq!(resumed.request.status, RequestStatus::Created);
+    assert!(resumed.events.is_empty());
+    assert_eq!(resumed.next, Next::Refresh);
+    assert_eq!(resumed.request.updated_at, at(91 * DAY));
+}
+
+#[test]
 fn a_success_after_retries_clears_the_retry_state_but_keeps_the_count() {
     let mut retrying = bill(RequestStatus::Pending);
     retrying.is_retrying = true;
@@ -258,6 +271,8 @@ fn observations_with_no_row_are_refused() {
             Observation::ContainerNotFound,
         ),
         (RequestStatus::Pending, Observation::Stopped),
+        (RequestStatus::Created, Observation::Resumed),
+        (RequestStatus::Failed, Observation::Resumed),
     ] {
         let error =
             transition(&bill(status), observation, at(0), &Policy::default()).expect_err("no row");
@@ -277,6 +292,7 @@ fn every_row_is_reachable_and_no_two_rows_overlap() {
         Observation::Temporary(FailedReason::ShippingLineUnreachable),
         Observation::NoCarrier,
         Observation::Stopped,
+        Observation::Resumed,
     ];
     let mut used = [false; TABLE.len()];
     for status in statuses {

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::{PgStore, time_of};
 use crate::{JobStore, StoreError, sql};
 
-const SCHEDULE: &str = "INSERT INTO jobs (id, kind, key, due_at, created_at) VALUES ($1, $2, $3, $4, $5) \
+pub(super) const SCHEDULE: &str = "INSERT INTO jobs (id, kind, key, due_at, created_at) VALUES ($1, $2, $3, $4, $5) \
      ON CONFLICT (kind, key) DO UPDATE SET \
      due_at = CASE WHEN jobs.lease_until IS NULL THEN LEAST(jobs.due_at, excluded.due_at) \
      ELSE excluded.due_at END, revision = jobs.revision + 1 \

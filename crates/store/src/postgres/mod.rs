@@ -2,6 +2,7 @@
 
 mod accounts;
 mod jobs;
+mod tracking;
 mod tracking_requests;
 
 use std::time::Duration;

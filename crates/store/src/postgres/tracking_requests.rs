@@ -16,7 +16,7 @@ use crate::{
     Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
 };
 
-fn from_row(row: &PgRow) -> Result<TrackingRequest, StoreError> {
+pub(super) fn from_row(row: &PgRow) -> Result<TrackingRequest, StoreError> {
     let Json(ref_numbers) = row.try_get("ref_numbers")?;
     let Json(shipment_tags) = row.try_get("shipment_tags")?;
     let retry_count: Option<i32> = row.try_get("retry_count")?;

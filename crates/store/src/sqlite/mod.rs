@@ -9,6 +9,7 @@ mod accounts;
 mod group_commit;
 mod jobs;
 mod readers;
+mod tracking;
 mod tracking_requests;
 
 use std::str::FromStr;

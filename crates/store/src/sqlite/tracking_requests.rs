@@ -20,7 +20,7 @@ fn json_list(row: &Row<'_>, column: &str) -> Result<Vec<String>, StoreError> {
     serde_json::from_str(&text).map_err(|_| StoreError::corrupt(format!("{column} {text:?}")))
 }
 
-fn from_row(row: &Row<'_>) -> Result<TrackingRequest, StoreError> {
+pub(super) fn from_row(row: &Row<'_>) -> Result<TrackingRequest, StoreError> {
     let tracked: Option<String> = row.get("tracked_object_id")?;
     TrackingRequestParts {
         id: parse_uuid(&row.get::<_, String>("id")?)?,

@@ -1,16 +1,19 @@
-//! `tidemark serve`.
+//! `tidemark serve`: the API and the tracker (or the roles given), until a shutdown signal.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use tidemark_domain::{CarrierMatrix, Clock};
+use tidemark_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::Config;
+use crate::config::{Config, Role};
 use crate::{app, output};
 
-/// Opens the database, creates the first account if there is none, and serves until a
-/// shutdown signal.
+/// Opens the database, starts the roles asked for, and runs until a shutdown signal: the
+/// API stops taking requests and drains them, the tracker finishes the jobs in hand.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let carriers = app::carriers(config.carriers_file.as_deref())?;
     tracing::info!(
@@ -20,6 +23,66 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let store = super::open(&config).await?;
     tracing::info!(backend = store.backend(), database = %config.database_url.redacted(), "database ready");
     let clock = app::system_clock();
+    let shutdown = CancellationToken::new();
+    app::cancel_on_signal(shutdown.clone());
+
+    let tracker = if config.roles.contains(&Role::Tracker) {
+        Some(start_tracker(&config, &store, &carriers, &clock, &shutdown).await?)
+    } else {
+        None
+    };
+    if config.roles.contains(&Role::Api) {
+        serve_api(&config, store, carriers, clock, shutdown).await?;
+    } else {
+        shutdown.cancelled().await;
+    }
+    if let Some(tracker) = tracker {
+        tracker.await.context("the tracker stopped abnormally")?;
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn start_tracker(
+    config: &Config,
+    store: &Arc<dyn Store>,
+    carriers: &Arc<CarrierMatrix>,
+    clock: &Arc<dyn Clock>,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let sandbox = if config.sandbox.enabled {
+        let sandbox = app::start_sandbox(&config.sandbox, shutdown.clone())
+            .await
+            .context("cannot start the sandbox carrier")?;
+        tracing::info!(
+            url = %sandbox.base_url,
+            clock_factor = config.sandbox.clock_factor,
+            "sandbox carrier started: SCACs without an endpoint are served by the simulator"
+        );
+        Some(sandbox)
+    } else {
+        None
+    };
+    let registry = app::registry(&config.carriers, sandbox)?;
+    let runner = app::tracker(
+        Arc::clone(store),
+        registry,
+        Arc::clone(carriers),
+        Arc::clone(clock),
+        &config.tracking,
+    );
+    tracing::info!(workers = config.tracking.workers.get(), "tracker started");
+    let shutdown = shutdown.clone();
+    Ok(tokio::spawn(async move { runner.run(shutdown).await }))
+}
+
+async fn serve_api(
+    config: &Config,
+    store: Arc<dyn Store>,
+    carriers: Arc<CarrierMatrix>,
+    clock: Arc<dyn Clock>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
     let listener = TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
@@ -39,8 +102,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     }
 
     let router = app::router(store, carriers, config.api(), clock);
-    let shutdown = CancellationToken::new();
-    app::cancel_on_signal(shutdown.clone());
     tracing::info!(%address, "listening on http://{address}");
     app::serve(
         listener,
@@ -49,6 +110,5 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         Duration::from_secs(config.shutdown_grace_secs),
     )
     .await?;
-    tracing::info!("stopped");
     Ok(())
 }

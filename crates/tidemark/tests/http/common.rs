@@ -33,9 +33,17 @@ impl TestApp {
     }
 
     pub async fn spawn_with(backend: Backend, config: ApiConfig) -> Option<Self> {
+        Self::spawn_on(backend, config, app::system_clock()).await
+    }
+
+    /// An app whose "now" comes from `clock`.
+    pub async fn spawn_on(
+        backend: Backend,
+        config: ApiConfig,
+        clock: Arc<dyn Clock>,
+    ) -> Option<Self> {
         let database = TestDatabase::create(backend).await?;
         let store = database.connect().await;
-        let clock = app::system_clock();
         let router = app::router(
             Arc::clone(&store),
             app::carriers(None).expect("carriers"),
@@ -214,6 +222,97 @@ macro_rules! both_backends {
             async fn $name() {
                 if let Some(app) = $crate::common::TestApp::spawn(tidemark_store::testing::Backend::Postgres).await {
                     super::$name(app).await;
+                }
+            })*
+        }
+    };
+}
+
+/// An app with a tracker asking a carrier simulator over HTTP; the test moves both clocks
+/// and drains the queue.
+pub struct Tracking {
+    pub app: TestApp,
+    pub sim: carrier_sim::Simulator,
+    pub clock: Arc<tidemark_domain::ManualClock>,
+    pub runner: tidemark_workers::Runner<tidemark_workers::Tracker>,
+}
+
+impl Tracking {
+    pub async fn spawn(backend: Backend) -> Option<Self> {
+        let mut config = carrier_sim::SimConfig::new("sim-key");
+        config.seed = 3;
+        config.epoch = time::macros::datetime!(2026-06-01 0:00 UTC);
+        config.clock = carrier_sim::ClockMode::Stepped;
+        config.chances = carrier_sim::Chances {
+            not_found: 0,
+            awaiting_manifest: 0,
+            cancelled: 0,
+        };
+        let clock = Arc::new(tidemark_domain::ManualClock::new(
+            tidemark_domain::Timestamp::from_datetime(config.epoch),
+        ));
+        let app = TestApp::spawn_on(
+            backend,
+            ApiConfig::default(),
+            Arc::clone(&clock) as Arc<dyn Clock>,
+        )
+        .await?;
+        let sim = carrier_sim::Simulator::new(config);
+        let base = sim.clone().spawn().await.expect("simulator listens");
+        let sandbox = tidemark_carriers::registry::Sandbox {
+            base_url: base,
+            api_key: tidemark_carriers::Secret::new("sim-key"),
+            settings: tidemark::config::SandboxConfig::default().connection,
+        };
+        let registry = app::registry(
+            &tidemark_carriers::registry::CarriersConfig::default(),
+            Some(sandbox),
+        )
+        .expect("registry");
+        let runner = app::tracker(
+            Arc::clone(&app.store),
+            registry,
+            app::carriers(None).expect("carriers"),
+            Arc::clone(&clock) as Arc<dyn Clock>,
+            &tidemark::config::TrackingConfig::default(),
+        );
+        Some(Self {
+            app,
+            sim,
+            clock,
+            runner,
+        })
+    }
+
+    /// Works every job due now.
+    pub async fn drain(&self) -> usize {
+        self.runner.run_until_idle().await.expect("drained")
+    }
+
+    /// Moves both clocks.
+    pub fn advance(&self, by: time::Duration) {
+        self.clock.advance(by);
+        self.sim.clock().advance(by);
+    }
+}
+
+/// Runs a test body with a tracking app against both backends.
+#[macro_export]
+macro_rules! tracking_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                if let Some(t) = $crate::common::Tracking::spawn(tidemark_store::testing::Backend::Sqlite).await {
+                    super::$name(t).await;
+                }
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                if let Some(t) = $crate::common::Tracking::spawn(tidemark_store::testing::Backend::Postgres).await {
+                    super::$name(t).await;
                 }
             })*
         }

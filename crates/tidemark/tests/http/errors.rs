@@ -360,10 +360,14 @@ mod failing {
         Account, AccountId, AccountName, ApiKeyRecord, Timestamp, TrackingRequest,
         TrackingRequestId, TrackingRequestPatch,
     };
-    use tidemark_domain::{ClaimedJob, JobId, JobKind, NewJob};
+    use tidemark_domain::{
+        ClaimedJob, Container, ContainerId, DomainEvent, JobId, JobKind, NewJob, Reference,
+        ReferenceKind, Shipment, ShipmentId, Tracked, TransportEvent,
+    };
     use tidemark_store::{
-        AccountStore, JobStore, Page, PageRequest, Store, StoreError, TrackingRequestFilter,
-        TrackingRequestStore,
+        AccountStore, CommitOutcome, ContainerFilter, JobStore, LookupCommit, Page, PageRequest,
+        ShipmentFilter, ShipmentStore, Store, StoreError, TrackingRequestFilter,
+        TrackingRequestStore, TrackingStore,
     };
 
     pub const SECRET_DETAIL: &str = "relation tracking_requests is on fire at /var/lib/secret";
@@ -483,6 +487,119 @@ mod failing {
         }
         async fn next_due(&self, kind: JobKind) -> Result<Option<Timestamp>, StoreError> {
             self.0.next_due(kind).await
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl TrackingStore for FailingStore {
+        async fn tracking_request_for_work(
+            &self,
+            id: TrackingRequestId,
+        ) -> Result<Option<TrackingRequest>, StoreError> {
+            self.0.tracking_request_for_work(id).await
+        }
+        async fn tracked(&self, request: TrackingRequestId) -> Result<Option<Tracked>, StoreError> {
+            self.0.tracked(request).await
+        }
+        async fn commit_tracking(
+            &self,
+            job: Option<&ClaimedJob>,
+            commit: &LookupCommit,
+        ) -> Result<CommitOutcome, StoreError> {
+            self.0.commit_tracking(job, commit).await
+        }
+        async fn domain_events(&self, account: AccountId) -> Result<Vec<DomainEvent>, StoreError> {
+            self.0.domain_events(account).await
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl ShipmentStore for FailingStore {
+        async fn shipment(
+            &self,
+            account: AccountId,
+            id: ShipmentId,
+        ) -> Result<Option<Shipment>, StoreError> {
+            self.0.shipment(account, id).await
+        }
+        async fn list_shipments(
+            &self,
+            account: AccountId,
+            filter: &ShipmentFilter,
+            page: PageRequest,
+        ) -> Result<Page<Shipment>, StoreError> {
+            self.0.list_shipments(account, filter, page).await
+        }
+        async fn shipments(
+            &self,
+            account: AccountId,
+            ids: &[ShipmentId],
+        ) -> Result<Vec<Shipment>, StoreError> {
+            self.0.shipments(account, ids).await
+        }
+        async fn update_shipment(
+            &self,
+            account: AccountId,
+            id: ShipmentId,
+            ref_numbers: Option<&[String]>,
+            tags: Option<&[String]>,
+            at: Timestamp,
+        ) -> Result<Option<Shipment>, StoreError> {
+            self.0
+                .update_shipment(account, id, ref_numbers, tags, at)
+                .await
+        }
+        async fn container(
+            &self,
+            account: AccountId,
+            id: ContainerId,
+        ) -> Result<Option<Container>, StoreError> {
+            self.0.container(account, id).await
+        }
+        async fn list_containers(
+            &self,
+            account: AccountId,
+            filter: &ContainerFilter,
+            page: PageRequest,
+        ) -> Result<Page<Container>, StoreError> {
+            self.0.list_containers(account, filter, page).await
+        }
+        async fn containers(
+            &self,
+            account: AccountId,
+            ids: &[ContainerId],
+            of_shipments: &[ShipmentId],
+        ) -> Result<Vec<Container>, StoreError> {
+            self.0.containers(account, ids, of_shipments).await
+        }
+        async fn list_transport_events(
+            &self,
+            account: AccountId,
+            container: ContainerId,
+            page: PageRequest,
+        ) -> Result<Page<TransportEvent>, StoreError> {
+            self.0.list_transport_events(account, container, page).await
+        }
+        async fn transport_events(
+            &self,
+            account: AccountId,
+            containers: &[ContainerId],
+        ) -> Result<Vec<TransportEvent>, StoreError> {
+            self.0.transport_events(account, containers).await
+        }
+        async fn reference(
+            &self,
+            kind: ReferenceKind,
+            key: &str,
+        ) -> Result<Option<Reference>, StoreError> {
+            self.0.reference(kind, key).await
+        }
+        async fn references(
+            &self,
+            kind: ReferenceKind,
+            codes: &[String],
+        ) -> Result<Vec<Reference>, StoreError> {
+            self.0.references(kind, codes).await
         }
     }
 

@@ -242,6 +242,7 @@ async fn infer_has_its_own_rate_limit_with_retry_after() {
         rate_limits: RateLimitConfig {
             create_per_minute: n(100),
             infer_per_minute: n(2),
+            refresh_per_minute: n(10),
             default_per_minute: n(100),
         },
         ..ApiConfig::default()

@@ -15,6 +15,7 @@ fn tiny(create: u32, default: u32) -> ApiConfig {
         rate_limits: RateLimitConfig {
             create_per_minute: n(create),
             infer_per_minute: n(200),
+            refresh_per_minute: n(10),
             default_per_minute: n(default),
         },
         body_bytes: 2048,

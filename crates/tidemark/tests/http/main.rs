@@ -8,5 +8,6 @@ mod errors;
 mod infer_number;
 mod limits;
 mod operations;
+mod shipments;
 mod shipping_lines;
 mod tracking_requests;

@@ -16,6 +16,10 @@ use tidemark_domain::Limits;
 use tidemark_store::ConnectOptions;
 use tidemark_store::sqlite::Synchronous;
 
+mod work;
+
+pub use work::{Role, SandboxConfig, TrackingConfig, all_roles};
+
 /// A database URL; `Debug` hides any password in it.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -147,6 +151,8 @@ pub struct RateLimitsConfig {
     pub create_per_minute: NonZeroU32,
     /// `POST /v2/tracking_requests/infer_number`.
     pub infer_per_minute: NonZeroU32,
+    /// `PATCH /v2/containers/{id}/refresh`.
+    pub refresh_per_minute: NonZeroU32,
     /// Every other endpoint.
     pub default_per_minute: NonZeroU32,
 }
@@ -157,6 +163,7 @@ impl Default for RateLimitsConfig {
         Self {
             create_per_minute: defaults.create_per_minute,
             infer_per_minute: defaults.infer_per_minute,
+            refresh_per_minute: defaults.refresh_per_minute,
             default_per_minute: defaults.default_per_minute,
         }
     }
@@ -186,6 +193,12 @@ pub struct Config {
     pub rate_limits: RateLimitsConfig,
     /// Carrier connections: limits, timeouts, and the carriers reached at real endpoints.
     pub carriers: tidemark_carriers::registry::CarriersConfig,
+    /// The parts this process runs.
+    pub roles: Vec<Role>,
+    /// The tracking lifecycle and the tracker.
+    pub tracking: TrackingConfig,
+    /// The built-in carrier simulator.
+    pub sandbox: SandboxConfig,
 }
 
 impl Default for Config {
@@ -201,12 +214,15 @@ impl Default for Config {
             limits: LimitsConfig::default(),
             rate_limits: RateLimitsConfig::default(),
             carriers: tidemark_carriers::registry::CarriersConfig::default(),
+            roles: all_roles(),
+            tracking: TrackingConfig::default(),
+            sandbox: SandboxConfig::default(),
         }
     }
 }
 
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 13] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -217,6 +233,9 @@ const KEYS: [&str; 10] = [
     "limits",
     "rate_limits",
     "carriers",
+    "roles",
+    "tracking",
+    "sandbox",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.
@@ -228,6 +247,9 @@ pub struct Overrides {
     /// `--listen`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listen: Option<SocketAddr>,
+    /// `--roles`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roles: Option<Vec<Role>>,
 }
 
 impl Config {
@@ -251,13 +273,24 @@ impl Config {
             .map_err(Box::new)
     }
 
-    /// Checks the settings that are only used later (carrier endpoints), so a mistake
-    /// stops the start instead of the first lookup.
+    /// Checks the settings that are only used later (carrier endpoints, the sandbox, the
+    /// roles), so a mistake stops the start instead of the first lookup.
     ///
     /// # Errors
-    /// The first bad carrier endpoint.
-    pub fn validate(&self) -> Result<(), tidemark_carriers::registry::RegistryError> {
-        tidemark_carriers::registry::Registry::build(&self.carriers, None).map(|_| ())
+    /// The first bad setting, named.
+    pub fn validate(&self) -> Result<(), String> {
+        tidemark_carriers::registry::Registry::build(&self.carriers, None)
+            .map_err(|error| error.to_string())?;
+        if self.roles.is_empty() {
+            return Err("roles: name at least one of api, tracker".to_owned());
+        }
+        let factor = self.sandbox.clock_factor;
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(format!(
+                "sandbox.clock_factor: must be above 0, not {factor}"
+            ));
+        }
+        Ok(())
     }
 
     /// What the storage layer needs.
@@ -289,6 +322,7 @@ impl Config {
             rate_limits: RateLimitConfig {
                 create_per_minute: self.rate_limits.create_per_minute,
                 infer_per_minute: self.rate_limits.infer_per_minute,
+                refresh_per_minute: self.rate_limits.refresh_per_minute,
                 default_per_minute: self.rate_limits.default_per_minute,
             },
         }
@@ -376,11 +410,14 @@ mod tests {
                 None,
                 &Overrides {
                     listen: Some("127.0.0.1:9100".parse().map_err(|_| "addr")?),
+                    roles: Some(vec![Role::Tracker]),
                     database_url: None,
                 },
             )
             .map_err(|e| e.to_string())?;
             assert_eq!(flagged.listen.port(), 9100);
+            assert_eq!(flagged.roles, [Role::Tracker]);
+            assert_eq!(config.roles, [Role::Api, Role::Tracker], "all by default");
 
             jail.create_file("typo.toml", "lsiten = \"127.0.0.1:1\"\n")?;
             let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Tracking throughput: a release `tidemark serve` (API and tracker in one process, the
+# built-in sandbox carrier on loopback) takes N tracking requests as fast as a client can
+# create them, and the tracker looks every one up. Measured until none is pending:
+# lookups per second over the whole run, and the time from create to the first decision
+# (created, awaiting_manifest or failed), read from each request's created_at/updated_at.
+#
+#   bash bench/tracking.sh                  # SQLite, 10,000 requests
+#   BACKEND=postgres bash bench/tracking.sh # a fresh database on 127.0.0.1:5432
+#   N=2000 WORKERS=64 bash bench/tracking.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-10000}
+BACKEND=${BACKEND:-sqlite}
+export TIDEMARK_TRACKING__WORKERS=${WORKERS:-64}
+export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark::commands=info}
+
+cargo build --release -q -p tidemark
+work=$(mktemp -d)
+# shellcheck source=bench/serve.sh
+source bench/serve.sh
+database=""
+cleanup() {
+  stop_tidemark
+  if [[ -n "$database" ]]; then
+    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [[ "$BACKEND" == postgres ]]; then
+  database="tidemark_bench_$$"
+  psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $database"
+  export BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
+fi
+start_tidemark
+key=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
+[[ -n "$key" ]] || { echo "no API key was printed" >&2; exit 1; }
+
+python3 - "$address" "$key" "$N" "$BACKEND" <<'PY'
+import http.client, json, sys, threading, time
+from datetime import datetime
+
+address, key, n, backend = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+host, port = address.split(":")
+headers = {"Authorization": f"Token {key}", "Content-Type": "application/vnd.api+json"}
+
+def connection():
+    return http.client.HTTPConnection(host, int(port), timeout=30)
+
+failures = []
+def create(worker, count):
+    conn = connection()
+    for i in range(count):
+        number = f"BK{worker:02d}{i:08d}"
+        body = json.dumps({"data": {"type": "tracking_request", "attributes": {
+            "request_type": "booking_number", "request_number": number, "scac": "MAEU"}}})
+        conn.request("POST", "/v2/tracking_requests", body, headers)
+        response = conn.getresponse()
+        response.read()
+        if response.status != 201:
+            failures.append(response.status)
+
+threads_n = 16
+started = time.monotonic()
+threads = [threading.Thread(target=create, args=(w, n // threads_n + (w < n % threads_n))) for w in range(threads_n)]
+for t in threads: t.start()
+for t in threads: t.join()
+created_in = time.monotonic() - started
+assert not failures, f"creates failed: {failures[:5]}"
+
+conn = connection()
+def get(path):
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    return json.loads(response.read())
+
+deadline = time.monotonic() + 600
+while True:
+    pending = get("/v2/tracking_requests?filter%5Bstatus%5D=pending&page%5Bsize%5D=1")["meta"]["total"]
+    if pending == 0:
+        break
+    if time.monotonic() > deadline:
+        sys.exit(f"{pending} still pending after 10 minutes")
+    time.sleep(0.2)
+done_in = time.monotonic() - started
+
+def ts(text):
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+waits, first_created, last_decided, statuses = [], None, None, {}
+page = 1
+while True:
+    body = get(f"/v2/tracking_requests?page%5Bsize%5D=100&page%5Bnumber%5D={page}")
+    for request in body["data"]:
+        a = request["attributes"]
+        c, u = ts(a["created_at"]), ts(a["updated_at"])
+        waits.append(u - c)
+        first_created = c if first_created is None else min(first_created, c)
+        last_decided = u if last_decided is None else max(last_decided, u)
+        statuses[a["status"]] = statuses.get(a["status"], 0) + 1
+    if "next" not in body["links"]:
+        break
+    page += 1
+assert len(waits) == n, (len(waits), n)
+waits.sort()
+pct = lambda p: waits[min(len(waits) - 1, int(p / 100 * len(waits)))] * 1000
+span = last_decided - first_created
+print(f"backend {backend}: {n} requests created in {created_in:.1f} s ({n / created_in:.0f}/s)")
+print(f"all decided {span:.1f} s after the first create: {n / span:.0f} lookups/s")
+print(f"create -> decided: p50 {pct(50):.0f} ms, p90 {pct(90):.0f} ms, p99 {pct(99):.0f} ms, max {waits[-1] * 1000:.0f} ms")
+print("statuses:", ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+PY

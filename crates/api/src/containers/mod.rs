@@ -1,0 +1,318 @@
+//! `/v2/containers`: the containers of tracked shipments and their transport events
+//! (api.md §4), and an on-demand refresh.
+
+pub mod view;
+
+use axum::Router;
+use axum::extract::{OriginalUri, Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, patch};
+use serde::Serialize;
+use serde_json::Value;
+use tidemark_domain::{
+    Container, ContainerId, ContainerStatus, JobKind, NewJob, ReferenceKind, ShipmentId,
+};
+use tidemark_store::ContainerFilter;
+use utoipa::ToSchema;
+
+use crate::auth::Caller;
+use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::extract::QueryParams;
+use crate::include::{self, Included};
+use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::{ApiError, AppState};
+use view::{ContainerResource, TransportEventResource};
+
+/// Relationships a container can include.
+const INCLUDES: &[&str] = &["shipment", "pod_terminal", "transport_events"];
+
+/// Relationships a transport event can include.
+const EVENT_INCLUDES: &[&str] = &["location", "terminal", "vessel"];
+
+/// The routes of this resource.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/containers", get(list))
+        .route("/v2/containers/{id}", get(show))
+        .route(
+            "/v2/containers/{id}/transport_events",
+            get(transport_events),
+        )
+        .route("/v2/containers/{id}/refresh", patch(refresh))
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("no container has this id")
+}
+
+async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Container, ApiError> {
+    let id = ContainerId::parse(id).ok_or_else(not_found)?;
+    state
+        .store
+        .container(caller.account_id, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
+async fn included(
+    state: &AppState,
+    caller: Caller,
+    include: Option<&Vec<String>>,
+    containers: &[Container],
+) -> Result<Option<Vec<Value>>, ApiError> {
+    let Some(paths) = include else {
+        return Ok(None);
+    };
+    let mut included = Included::new(state, caller.account_id);
+    let wants = |path: &str| paths.iter().any(|p| p == path);
+    if wants("shipment") {
+        let ids: Vec<ShipmentId> = containers.iter().map(|c| c.shipment_id).collect();
+        included.shipments(&ids).await?;
+    }
+    if wants("pod_terminal") {
+        let codes = containers
+            .iter()
+            .filter_map(|c| c.details.pod_terminal.clone());
+        included.references(ReferenceKind::Terminal, codes).await?;
+    }
+    if wants("transport_events") {
+        let ids: Vec<ContainerId> = containers.iter().map(|c| c.id).collect();
+        included.transport_events(&ids).await?;
+    }
+    Ok(Some(included.finish()))
+}
+
+/// List containers, newest first.
+#[utoipa::path(
+    get,
+    path = "/v2/containers",
+    operation_id = "listContainers",
+    tag = "Containers",
+    params(
+        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|transport_events)(,(shipment|pod_terminal|transport_events))*)?$", description = "Related records to include"),
+        ("filter[number]" = Option<String>, Query, description = "A container number"),
+        ("filter[current_status]" = Option<String>, Query, pattern = r"^((new|on_ship|grounded|on_rail|picked_up|empty_returned)(,(new|on_ship|grounded|on_rail|picked_up|empty_returned))*)?$", description = "Comma-separated statuses"),
+        ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
+        ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
+    ),
+    responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<ContainerResource>>, ApiError> {
+    let page = take_page(&mut query, &state.config)?;
+    let include = take_include(&mut query, INCLUDES)?;
+    let filter = ContainerFilter {
+        number: query
+            .take("filter[number]")
+            .map(|n| {
+                n.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .flat_map(char::to_uppercase)
+                    .collect()
+            })
+            .filter(|n: &String| !n.is_empty()),
+        current_status: take_list(
+            &mut query,
+            "filter[current_status]",
+            "new, on_ship, grounded, on_rail, picked_up or empty_returned",
+            ContainerStatus::parse,
+        )?,
+        updated_at: take_range(&mut query, "updated_at")?,
+    };
+    query.finish()?;
+    let result = state
+        .store
+        .list_containers(caller.account_id, &filter, page)
+        .await?;
+    Ok(JsonApi::ok(ListDocument {
+        included: included(&state, caller, include.as_ref(), &result.items).await?,
+        data: include::containers(&state, caller.account_id, &result.items).await?,
+        links: page_links("/v2/containers", query.original(), page, result.total),
+        meta: ListMeta {
+            size: page.size,
+            total: result.total,
+        },
+    }))
+}
+
+/// Get one container.
+#[utoipa::path(
+    get,
+    path = "/v2/containers/{id}",
+    operation_id = "getContainer",
+    tag = "Containers",
+    params(
+        ("id" = String, Path, description = "The container's id"),
+        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|transport_events)(,(shipment|pod_terminal|transport_events))*)?$", description = "Related records to include"),
+    ),
+    responses((status = 200, description = "The container.", body = Document<ContainerResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    uri: OriginalUri,
+    mut query: QueryParams,
+) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
+    let include = take_include(&mut query, INCLUDES)?;
+    query.finish()?;
+    let container = find(&state, caller, &id).await?;
+    let included = included(
+        &state,
+        caller,
+        include.as_ref(),
+        std::slice::from_ref(&container),
+    )
+    .await?;
+    let data = include::containers(&state, caller.account_id, &[container])
+        .await?
+        .pop()
+        .ok_or_else(not_found)?;
+    Ok(JsonApi::ok(Document {
+        data,
+        included,
+        links: SelfLink {
+            self_: uri
+                .0
+                .path_and_query()
+                .map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
+        },
+    }))
+}
+
+/// A container's transport events, oldest first.
+#[utoipa::path(
+    get,
+    path = "/v2/containers/{id}/transport_events",
+    operation_id = "listTransportEvents",
+    tag = "Containers",
+    params(
+        ("id" = String, Path, description = "The container's id"),
+        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("include" = Option<String>, Query, pattern = r"^((location|terminal|vessel)(,(location|terminal|vessel))*)?$", description = "Related records to include"),
+    ),
+    responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn transport_events(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<TransportEventResource>>, ApiError> {
+    let page = take_page(&mut query, &state.config)?;
+    let include = take_include(&mut query, EVENT_INCLUDES)?;
+    query.finish()?;
+    let container = find(&state, caller, &id).await?;
+    let result = state
+        .store
+        .list_transport_events(caller.account_id, container.id, page)
+        .await?;
+    let included = match include {
+        None => None,
+        Some(paths) => {
+            let wants = |path: &str| paths.iter().any(|p| p == path);
+            let mut included = Included::new(&state, caller.account_id);
+            let places = || result.items.iter().filter_map(|e| e.location.as_ref());
+            if wants("location") {
+                included
+                    .references(ReferenceKind::Port, places().map(|p| p.locode.clone()))
+                    .await?;
+            }
+            if wants("terminal") {
+                included
+                    .references(
+                        ReferenceKind::Terminal,
+                        places().filter_map(|p| p.facility.clone()),
+                    )
+                    .await?;
+            }
+            if wants("vessel") {
+                let imos = result
+                    .items
+                    .iter()
+                    .filter_map(|e| e.vessel.as_ref().map(|v| v.imo.clone()));
+                included.references(ReferenceKind::Vessel, imos).await?;
+            }
+            Some(included.finish())
+        }
+    };
+    let path = format!("{}/transport_events", view::path(container.id));
+    Ok(JsonApi::ok(ListDocument {
+        data: result.items.iter().map(view::transport_event).collect(),
+        included,
+        links: page_links(&path, query.original(), page, result.total),
+        meta: ListMeta {
+            size: page.size,
+            total: result.total,
+        },
+    }))
+}
+
+/// What a refresh answers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefreshMeta {
+    /// What happens now.
+    pub message: String,
+}
+
+/// The body of a refresh's answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefreshDocument {
+    /// What happens now.
+    pub meta: RefreshMeta,
+}
+
+/// Ask the carrier about this container's shipment now, instead of at the next scheduled
+/// refresh. Limited to 10 per minute per account.
+#[utoipa::path(
+    patch,
+    path = "/v2/containers/{id}/refresh",
+    operation_id = "refreshContainer",
+    tag = "Containers",
+    params(("id" = String, Path, description = "The container's id")),
+    responses(
+        (status = 202, description = "A lookup is scheduled.", body = RefreshDocument, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`tracking_stopped`: resume tracking of the shipment first.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn refresh(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+) -> Result<JsonApi<RefreshDocument>, ApiError> {
+    query.finish()?;
+    let container = find(&state, caller, &id).await?;
+    let shipment = state
+        .store
+        .shipment(caller.account_id, container.shipment_id)
+        .await?
+        .ok_or_else(not_found)?;
+    if shipment.stopped_at.is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "tracking_stopped",
+            "tracking of this container's shipment is stopped; resume it first",
+            None,
+        ));
+    }
+    state
+        .store
+        .schedule_job(&NewJob {
+            kind: JobKind::Refresh,
+            key: shipment.tracking_request_id.to_string(),
+            due_at: state.clock.now(),
+        })
+        .await?;
+    Ok(JsonApi::accepted(RefreshDocument {
+        meta: RefreshMeta {
+            message: "Started refresh for Shipping line".to_owned(),
+        },
+    }))
+}

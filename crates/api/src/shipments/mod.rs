@@ -1,0 +1,467 @@
+//! `/v2/shipments`: what tracking requests found (api.md §4): list, read, edit the client's
+//! fields, and stop or resume tracking.
+
+pub mod view;
+
+use axum::Router;
+use axum::extract::{OriginalUri, Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, patch};
+use serde_json::Value;
+use tidemark_domain::lifecycle::{self, Observation, Policy};
+use tidemark_domain::{
+    DomainEvent, JobKind, NewJob, Place, ReferenceKind, Scac, Shipment, ShipmentId, StopReason,
+    TrackingRequestPatch,
+};
+use tidemark_store::{CommitOutcome, LookupCommit, ShipmentFilter, StoreError};
+
+use crate::auth::Caller;
+use crate::body::{self, Attributes};
+use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::error::ErrorSource;
+use crate::extract::{JsonBody, QueryParams};
+use crate::include::{self, Included};
+use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::{ApiError, AppState};
+use view::ShipmentResource;
+
+/// Relationships a shipment can include.
+const INCLUDES: &[&str] = &[
+    "containers",
+    "port_of_lading",
+    "port_of_discharge",
+    "destination",
+    "pod_terminal",
+    "destination_terminal",
+];
+
+/// The routes of this resource.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/shipments", get(list))
+        .route("/v2/shipments/{id}", get(show).patch(update))
+        .route("/v2/shipments/{id}/stop_tracking", patch(stop_tracking))
+        .route("/v2/shipments/{id}/resume_tracking", patch(resume_tracking))
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("no shipment has this id")
+}
+
+async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Shipment, ApiError> {
+    let id = ShipmentId::parse(id).ok_or_else(not_found)?;
+    state
+        .store
+        .shipment(caller.account_id, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// The `included` member for `shipments`.
+pub async fn included(
+    state: &AppState,
+    caller: Caller,
+    include: Option<&Vec<String>>,
+    shipments: &[Shipment],
+) -> Result<Option<Vec<Value>>, ApiError> {
+    let Some(paths) = include else {
+        return Ok(None);
+    };
+    let mut included = Included::new(state, caller.account_id);
+    let wants = |path: &str| paths.iter().any(|p| p == path);
+    if wants("containers") {
+        let ids: Vec<ShipmentId> = shipments.iter().map(|s| s.id).collect();
+        included.containers(&[], &ids).await?;
+    }
+    let mut ports = Vec::new();
+    let place = |choose: fn(&tidemark_domain::Route) -> Option<&Place>| {
+        shipments
+            .iter()
+            .filter_map(move |s| choose(&s.route).map(|p| p.locode.clone()))
+    };
+    if wants("port_of_lading") {
+        ports.extend(place(|r| r.port_of_lading.as_ref()));
+    }
+    if wants("port_of_discharge") {
+        ports.extend(place(|r| r.port_of_discharge.as_ref()));
+    }
+    if wants("destination") {
+        ports.extend(place(|r| r.destination.as_ref()));
+    }
+    included.references(ReferenceKind::Port, ports).await?;
+    if wants("pod_terminal") || wants("destination_terminal") {
+        let terminals = shipments.iter().filter_map(|s| {
+            s.route
+                .port_of_discharge
+                .as_ref()
+                .and_then(|p| p.facility.clone())
+        });
+        included
+            .references(ReferenceKind::Terminal, terminals)
+            .await?;
+    }
+    Ok(Some(included.finish()))
+}
+
+async fn document(
+    state: &AppState,
+    caller: Caller,
+    shipment: Shipment,
+    include: Option<&Vec<String>>,
+    links: SelfLink,
+) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    let included = included(state, caller, include, std::slice::from_ref(&shipment)).await?;
+    let mut resources = include::shipments(state, caller.account_id, &[shipment]).await?;
+    let data = resources.pop().ok_or_else(not_found)?;
+    Ok(JsonApi::ok(Document {
+        data,
+        included,
+        links,
+    }))
+}
+
+/// List shipments, newest first.
+#[utoipa::path(
+    get,
+    path = "/v2/shipments",
+    operation_id = "listShipments",
+    tag = "Shipments",
+    params(
+        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
+        ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number"),
+        ("filter[tracking_stopped]" = Option<bool>, Query, description = "Stopped (true) or still tracked (false)"),
+        ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
+        ("filter[pol_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of loading (UN/LOCODE)"),
+        ("filter[pod_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of discharge (UN/LOCODE)"),
+        ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
+        ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
+    ),
+    responses((status = 200, description = "A page of shipments.", body = ListDocument<ShipmentResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<ShipmentResource>>, ApiError> {
+    let page = take_page(&mut query, &state.config)?;
+    let include = take_include(&mut query, INCLUDES)?;
+    let locode = |text: &str| {
+        let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
+        ok.then(|| text.to_ascii_uppercase())
+    };
+    let filter = ShipmentFilter {
+        number: query
+            .take("number")
+            .map(|n| {
+                n.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .flat_map(char::to_uppercase)
+                    .collect()
+            })
+            .filter(|n: &String| !n.is_empty()),
+        tracking_stopped: match query.take("filter[tracking_stopped]").as_deref() {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(_) => {
+                return Err(ApiError::bad_parameter(
+                    "invalid_filter",
+                    "filter[tracking_stopped]",
+                    "filter[tracking_stopped] must be true or false",
+                ));
+            }
+        },
+        scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| {
+            Scac::parse(text).ok()
+        })?,
+        pol_locode: take_list(&mut query, "filter[pol_locode]", "a UN/LOCODE", locode)?,
+        pod_locode: take_list(&mut query, "filter[pod_locode]", "a UN/LOCODE", locode)?,
+        updated_at: take_range(&mut query, "updated_at")?,
+    };
+    query.finish()?;
+    let result = state
+        .store
+        .list_shipments(caller.account_id, &filter, page)
+        .await?;
+    let included = included(&state, caller, include.as_ref(), &result.items).await?;
+    Ok(JsonApi::ok(ListDocument {
+        data: include::shipments(&state, caller.account_id, &result.items).await?,
+        included,
+        links: page_links("/v2/shipments", query.original(), page, result.total),
+        meta: ListMeta {
+            size: page.size,
+            total: result.total,
+        },
+    }))
+}
+
+/// Get one shipment.
+#[utoipa::path(
+    get,
+    path = "/v2/shipments/{id}",
+    operation_id = "getShipment",
+    tag = "Shipments",
+    params(
+        ("id" = String, Path, description = "The shipment's id"),
+        ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
+    ),
+    responses((status = 200, description = "The shipment.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    uri: OriginalUri,
+    mut query: QueryParams,
+) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    let include = take_include(&mut query, INCLUDES)?;
+    query.finish()?;
+    let shipment = find(&state, caller, &id).await?;
+    let links = SelfLink {
+        self_: uri
+            .0
+            .path_and_query()
+            .map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
+    };
+    document(&state, caller, shipment, include.as_ref(), links).await
+}
+
+/// Parses `PATCH /v2/shipments/{id}`: `ref_numbers` and `tags`, checked like a tracking
+/// request's lists; tags are kept unique.
+fn parse_update(
+    document: &Value,
+    current: &Shipment,
+    state: &AppState,
+) -> Result<TrackingRequestPatch, ApiError> {
+    let data = body::data(document)?;
+    body::check_type(data, view::TYPE)?;
+    match data.get("id") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(id)) if *id == current.id.to_string() => {}
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "id_mismatch",
+                "data.id must be the id in the path",
+                Some(ErrorSource::Pointer("/data/id".into())),
+            ));
+        }
+    }
+    let mut attributes = Attributes::of(data);
+    let patch = TrackingRequestPatch {
+        ref_numbers: attributes.strings("ref_numbers"),
+        shipment_tags: attributes.strings("tags"),
+    };
+    attributes.reject_unknown();
+    let mut problems = attributes.problems;
+    match patch.validate(&state.config.limits) {
+        Ok(patch) if problems.is_empty() => Ok(TrackingRequestPatch {
+            shipment_tags: patch.shipment_tags.map(|mut tags| {
+                let mut seen = std::collections::HashSet::new();
+                tags.retain(|tag| seen.insert(tag.clone()));
+                tags
+            }),
+            ..patch
+        }),
+        Ok(_) => Err(ApiError::unprocessable(problems)),
+        Err(errors) => {
+            for error in errors {
+                let pointer =
+                    crate::error::field_pointer(&error.field).replace("/shipment_tags", "/tags");
+                if !problems
+                    .iter()
+                    .any(|(p, _, _)| pointer.starts_with(p.as_str()))
+                {
+                    problems.push((pointer, error.code, error.detail));
+                }
+            }
+            Err(ApiError::unprocessable(problems))
+        }
+    }
+}
+
+/// Replace a shipment's `ref_numbers` and/or `tags`.
+#[utoipa::path(
+    patch,
+    path = "/v2/shipments/{id}",
+    operation_id = "updateShipment",
+    tag = "Shipments",
+    params(("id" = String, Path, description = "The shipment's id")),
+    request_body(content = view::UpdateShipmentDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 200, description = "The updated shipment.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`type_mismatch` or `id_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    query.finish()?;
+    let current = find(&state, caller, &id).await?;
+    let patch = parse_update(&body, &current, &state)?;
+    let updated = state
+        .store
+        .update_shipment(
+            caller.account_id,
+            current.id,
+            patch.ref_numbers.as_deref(),
+            patch.shipment_tags.as_deref(),
+            state.clock.now(),
+        )
+        .await?
+        .ok_or_else(not_found)?;
+    let links = SelfLink {
+        self_: view::path(updated.id),
+    };
+    document(&state, caller, updated, None, links).await
+}
+
+/// Stops or resumes tracking: the lifecycle moves the shipment's tracking request, and the
+/// shipment says so, in one commit.
+async fn set_tracking(
+    state: &AppState,
+    caller: Caller,
+    id: &str,
+    stop: bool,
+) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    for _ in 0..3 {
+        let mut shipment = find(state, caller, id).await?;
+        let request = state
+            .store
+            .tracking_request(caller.account_id, shipment.tracking_request_id)
+            .await?
+            .ok_or_else(not_found)?;
+        if shipment.stopped_at.is_some() != stop {
+            let now = state.clock.now();
+            let observation = if stop {
+                Observation::Stopped
+            } else {
+                Observation::Resumed
+            };
+            let step = lifecycle::transition(&request, observation, now, &Policy::default())
+                .map_err(|_| {
+                    ApiError::new(
+                        StatusCode::CONFLICT,
+                        "invalid_state",
+                        format!(
+                            "tracking cannot change while the request is {}",
+                            request.status
+                        ),
+                        None,
+                    )
+                })?;
+            shipment.stopped_at = stop.then_some(now);
+            shipment.stopped_reason = stop.then_some(StopReason::CancelledByUser);
+            shipment.updated_at = now;
+            let events = step
+                .events
+                .iter()
+                .map(|event| {
+                    DomainEvent::for_request(
+                        caller.account_id,
+                        request.id,
+                        Some(shipment.id),
+                        *event,
+                        now,
+                    )
+                })
+                .collect();
+            let commit = LookupCommit {
+                request: step.request,
+                request_read_at: request.updated_at,
+                shipment: Some(shipment),
+                containers: Vec::new(),
+                transport_events: Vec::new(),
+                events,
+                places: Vec::new(),
+                vessels: Vec::new(),
+                // Resumed: look at once.
+                next: (!stop).then(|| NewJob {
+                    kind: JobKind::Refresh,
+                    key: request.id.to_string(),
+                    due_at: now,
+                }),
+            };
+            let outcome = match state.store.commit_tracking(None, &commit).await {
+                Err(StoreError::Duplicate { .. }) => {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "duplicate",
+                        "another open tracking request tracks this number and carrier; \
+                         stop its shipment before resuming this one",
+                        None,
+                    ));
+                }
+                other => other?,
+            };
+            if outcome == CommitOutcome::Conflict {
+                // The tracker changed the request meanwhile: read again.
+                continue;
+            }
+        }
+        let current = find(state, caller, id).await?;
+        let links = SelfLink {
+            self_: view::path(current.id),
+        };
+        return document(state, caller, current, None, links).await;
+    }
+    Err(ApiError::new(
+        StatusCode::CONFLICT,
+        "conflict",
+        "the shipment kept changing; try again",
+        None,
+    ))
+}
+
+/// Stop tracking a shipment: no more lookups; its tracking request becomes
+/// `tracking_stopped`. Stopping a stopped shipment changes nothing.
+#[utoipa::path(
+    patch,
+    path = "/v2/shipments/{id}/stop_tracking",
+    operation_id = "stopTrackingShipment",
+    tag = "Shipments",
+    params(("id" = String, Path, description = "The shipment's id")),
+    responses(
+        (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`conflict`: it kept changing while being stopped, try again; or `invalid_state`: its tracking request is not tracked.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn stop_tracking(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    query.finish()?;
+    set_tracking(&state, caller, &id, true).await
+}
+
+/// Resume tracking a stopped shipment: its tracking request is `created` again and the
+/// carrier is asked at once. Resuming a tracked shipment changes nothing.
+#[utoipa::path(
+    patch,
+    path = "/v2/shipments/{id}/resume_tracking",
+    operation_id = "resumeTrackingShipment",
+    tag = "Shipments",
+    params(("id" = String, Path, description = "The shipment's id")),
+    responses(
+        (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`duplicate`: a newer open tracking request tracks the same number and carrier; or `conflict`: it kept changing while being resumed, try again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn resume_tracking(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    query.finish()?;
+    set_tracking(&state, caller, &id, false).await
+}

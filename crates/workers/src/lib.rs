@@ -1,0 +1,12 @@
+//! Tidemark's background work: a [`Runner`] claims due jobs and hands them to a
+//! [`Worker`]; the [`Tracker`] is the worker that looks tracking requests up at their
+//! carriers and commits what changed (ARCHITECTURE.md, "The flow of one tracking
+//! request").
+
+mod error;
+mod runner;
+mod tracker;
+
+pub use error::WorkerError;
+pub use runner::{Runner, RunnerSettings, Worker};
+pub use tracker::{Tracker, TrackerSettings};

@@ -1,0 +1,172 @@
+//! The job runner: keeps up to `concurrency` jobs of one worker in flight, claims more as
+//! they finish, and sleeps while nothing is due. Tests and the CLI use
+//! [`Runner::run_until_idle`] to drain the queue instead of waiting.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tidemark_domain::{Clock, Timestamp};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::WorkerError;
+
+/// The shortest idle sleep, so a job due "now" but not yet claimable never spins the loop.
+const MIN_WAIT: Duration = Duration::from_millis(5);
+
+/// A kind of background work: how to claim it and how to do it.
+#[async_trait]
+pub trait Worker: Send + Sync + 'static {
+    /// One claimed unit of work.
+    type Job: Send + 'static;
+
+    /// A name for logs.
+    fn name(&self) -> &'static str;
+
+    /// Claims up to `limit` jobs due at `now`.
+    async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<Self::Job>, WorkerError>;
+
+    /// When the next job falls due, if any is queued.
+    async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError>;
+
+    /// Does one job. Failures are the worker's to log; an unfinished job's lease runs out
+    /// and it is claimed again.
+    async fn work(&self, job: Self::Job);
+}
+
+/// How a runner paces itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunnerSettings {
+    /// Jobs in flight at once.
+    pub concurrency: usize,
+    /// Longest sleep while idle: new jobs are noticed within it.
+    pub poll: Duration,
+}
+
+impl Default for RunnerSettings {
+    fn default() -> Self {
+        Self {
+            concurrency: 32,
+            poll: Duration::from_millis(100),
+        }
+    }
+}
+
+/// Runs one worker.
+#[derive(Debug)]
+pub struct Runner<W> {
+    worker: Arc<W>,
+    clock: Arc<dyn Clock>,
+    settings: RunnerSettings,
+}
+
+impl<W: Worker> Runner<W> {
+    /// A runner of `worker` on `clock`.
+    pub fn new(worker: Arc<W>, clock: Arc<dyn Clock>, settings: RunnerSettings) -> Self {
+        Self {
+            worker,
+            clock,
+            settings: RunnerSettings {
+                concurrency: settings.concurrency.max(1),
+                ..settings
+            },
+        }
+    }
+
+    /// Does every job due now, including jobs those jobs schedule for now, and returns how
+    /// many it did. Jobs due later (by the clock) are left.
+    ///
+    /// # Errors
+    /// When claiming fails.
+    pub async fn run_until_idle(&self) -> Result<usize, WorkerError> {
+        let mut done = 0;
+        loop {
+            let jobs = self
+                .worker
+                .claim(self.settings.concurrency, self.clock.now())
+                .await?;
+            if jobs.is_empty() {
+                return Ok(done);
+            }
+            done += jobs.len();
+            let mut in_flight = JoinSet::new();
+            for job in jobs {
+                let worker = Arc::clone(&self.worker);
+                in_flight.spawn(async move { worker.work(job).await });
+            }
+            while in_flight.join_next().await.is_some() {}
+        }
+    }
+
+    /// Works until `shutdown` is cancelled, then lets the jobs in hand finish.
+    pub async fn run(&self, shutdown: CancellationToken) {
+        let mut in_flight = JoinSet::new();
+        let mut failures: u32 = 0;
+        while !shutdown.is_cancelled() {
+            let room = self.settings.concurrency.saturating_sub(in_flight.len());
+            // With every slot taken, wait for one to free; otherwise claim, and sleep only
+            // when nothing was due.
+            let wait = if room == 0 {
+                None
+            } else {
+                match self.claim_into(&mut in_flight, room).await {
+                    Ok(0) => {
+                        failures = 0;
+                        Some(self.idle_wait().await)
+                    }
+                    Ok(_) => {
+                        failures = 0;
+                        continue;
+                    }
+                    Err(error) => {
+                        failures = failures.saturating_add(1);
+                        tracing::error!(worker = self.worker.name(), %error, "claiming jobs failed");
+                        Some(self.settings.poll * failures.min(50))
+                    }
+                }
+            };
+            tokio::select! {
+                () = shutdown.cancelled() => {}
+                () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {}
+                Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
+            }
+        }
+        if !in_flight.is_empty() {
+            tracing::info!(
+                worker = self.worker.name(),
+                jobs = in_flight.len(),
+                "finishing the jobs in hand"
+            );
+        }
+        while in_flight.join_next().await.is_some() {}
+    }
+
+    async fn claim_into(
+        &self,
+        in_flight: &mut JoinSet<()>,
+        room: usize,
+    ) -> Result<usize, WorkerError> {
+        let jobs = self.worker.claim(room, self.clock.now()).await?;
+        let count = jobs.len();
+        for job in jobs {
+            let worker = Arc::clone(&self.worker);
+            in_flight.spawn(async move { worker.work(job).await });
+        }
+        Ok(count)
+    }
+
+    /// How long to sleep with nothing to claim: until the next job is due, at most `poll`.
+    async fn idle_wait(&self) -> Duration {
+        let poll = self.settings.poll;
+        match self.worker.next_due().await {
+            Ok(Some(due)) => {
+                let until = due.as_datetime() - self.clock.now().as_datetime();
+                Duration::try_from(until)
+                    .unwrap_or(Duration::ZERO)
+                    .clamp(MIN_WAIT, poll.max(MIN_WAIT))
+            }
+            _ => poll,
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The tracker: works lookup and refresh jobs (one per tracking request, keyed by its id).
+//!
+//! A job reads the request, asks the carrier (auto-detecting the SCAC when asked to),
+//! applies the lifecycle table (`domain::lifecycle`) and the snapshot diff
+//! (`domain::tracking`), and commits everything in one transaction that also finishes the
+//! job and schedules the next. The commit holds only while the job's lease does and the
+//! request did not change meanwhile, so a worker that lost its job, or raced a client's
+//! stop, writes nothing.
+
+mod plan;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tidemark_carriers::Lookup;
+use tidemark_carriers::registry::{Registry, Source};
+use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::{
+    CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestStatus,
+    RequestType, Scac, TemporaryReason, Timestamp, TrackingRequest, TrackingRequestId,
+    TrackingSource,
+};
+use tidemark_store::{CommitOutcome, Store, StoreError};
+
+use crate::{Worker, WorkerError};
+
+/// How the tracker works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrackerSettings {
+    /// How long a claimed job is held; a worker that dies loses it after this.
+    pub lease: Duration,
+    /// The lifecycle's intervals and limits.
+    pub policy: Policy,
+}
+
+impl Default for TrackerSettings {
+    fn default() -> Self {
+        Self {
+            lease: Duration::from_secs(120),
+            policy: Policy::default(),
+        }
+    }
+}
+
+/// Looks tracking requests up and keeps their shipments current.
+#[derive(Debug)]
+pub struct Tracker {
+    store: Arc<dyn Store>,
+    carriers: Arc<Registry>,
+    matrix: Arc<CarrierMatrix>,
+    clock: Arc<dyn Clock>,
+    settings: TrackerSettings,
+}
+
+/// What the carrier said, and about which SCAC.
+#[derive(Debug)]
+pub(crate) struct Answer {
+    pub(crate) scac: Option<Scac>,
+    pub(crate) source: TrackingSource,
+    pub(crate) outcome: Option<LookupOutcome>,
+}
+
+impl Tracker {
+    /// A tracker over `store`, asking the carriers of `carriers`.
+    #[must_use]
+    pub fn new(
+        store: Arc<dyn Store>,
+        carriers: Arc<Registry>,
+        matrix: Arc<CarrierMatrix>,
+        clock: Arc<dyn Clock>,
+        settings: TrackerSettings,
+    ) -> Self {
+        Self {
+            store,
+            carriers,
+            matrix,
+            clock,
+            settings,
+        }
+    }
+
+    /// Asks the carrier about `request`. `outcome` is `None` when no carrier could be
+    /// detected for it.
+    async fn ask(&self, request: &TrackingRequest) -> Answer {
+        let scac = request.scac.or_else(|| {
+            tidemark_domain::auto_detect(
+                &self.matrix,
+                request.request_number.normalized(),
+                request.request_type,
+            )
+            .ok()
+            .map(|carrier| carrier.scac)
+        });
+        let Some(scac) = scac else {
+            return Answer {
+                scac: None,
+                source: TrackingSource::ShippingLine,
+                outcome: None,
+            };
+        };
+        let Some((connector, source)) = self.carriers.connector(&scac) else {
+            tracing::warn!(%scac, "no connector for this carrier: configure an endpoint or the sandbox");
+            return Answer {
+                scac: Some(scac),
+                source: TrackingSource::ShippingLine,
+                outcome: Some(LookupOutcome::Temporary(TemporaryReason::Unreachable(
+                    "no connector configured".to_owned(),
+                ))),
+            };
+        };
+        // The sandbox line's scripted numbers (`TEST-TR-…`) are booking references to the
+        // simulator, whatever the client called them: DCSA caps transport document
+        // references at 20 characters, and the scripted numbers are longer.
+        let kind = if scac == Scac::SANDBOX {
+            RequestType::BookingNumber
+        } else {
+            request.request_type
+        };
+        let lookup = Lookup {
+            number: request.request_number.normalized().to_owned(),
+            kind,
+        };
+        let outcome = connector.lookup(&lookup).await;
+        Answer {
+            scac: Some(scac),
+            source: match source {
+                Source::Carrier => TrackingSource::ShippingLine,
+                Source::Sandbox => TrackingSource::Sandbox,
+            },
+            outcome: Some(outcome),
+        }
+    }
+
+    async fn handle(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
+        let Some(id) = TrackingRequestId::parse(&job.key) else {
+            tracing::warn!(key = %job.key, "a tracking job with a malformed key; dropped");
+            self.store.complete_job(job).await?;
+            return Ok(());
+        };
+        let Some(request) = self.store.tracking_request_for_work(id).await? else {
+            self.store.complete_job(job).await?;
+            return Ok(());
+        };
+        if !matches!(
+            request.status,
+            RequestStatus::Pending | RequestStatus::AwaitingManifest | RequestStatus::Created
+        ) {
+            // Failed or stopped since the job was queued: nothing to do.
+            self.store.complete_job(job).await?;
+            return Ok(());
+        }
+        let prior = self.store.tracked(request.id).await?;
+        let answer = self.ask(&request).await;
+        let now = self.clock.now();
+        let planned = plan::commit(
+            &request,
+            prior.as_ref(),
+            &answer,
+            now,
+            &self.settings.policy,
+        );
+        let outcome = match self.store.commit_tracking(Some(job), &planned).await {
+            Err(StoreError::Duplicate { .. }) => {
+                // The detected carrier makes this request a duplicate of an open one.
+                let refused = plan::fail(
+                    &request,
+                    answer.scac,
+                    FailedReason::Duplicate,
+                    now,
+                    &self.settings.policy,
+                );
+                self.store.commit_tracking(Some(job), &refused).await?
+            }
+            other => other?,
+        };
+        match outcome {
+            CommitOutcome::Committed => {
+                tracing::debug!(request = %request.id, status = %planned.request.status, "tracked");
+            }
+            CommitOutcome::LeaseLost => {
+                tracing::warn!(request = %request.id, "lost the job's lease; another worker has it");
+            }
+            CommitOutcome::Conflict => {
+                // The request changed while we asked (a client stopped it, say): look again
+                // with what is stored now.
+                self.store.reschedule_job(job, now).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Worker for Tracker {
+    type Job = ClaimedJob;
+
+    fn name(&self) -> &'static str {
+        "tracker"
+    }
+
+    async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<ClaimedJob>, WorkerError> {
+        let limit = u32::try_from(limit).unwrap_or(u32::MAX);
+        let mut jobs = self
+            .store
+            .claim_due(JobKind::Lookup, limit, self.settings.lease, now)
+            .await?;
+        let room = limit.saturating_sub(u32::try_from(jobs.len()).unwrap_or(u32::MAX));
+        if room > 0 {
+            jobs.extend(
+                self.store
+                    .claim_due(JobKind::Refresh, room, self.settings.lease, now)
+                    .await?,
+            );
+        }
+        Ok(jobs)
+    }
+
+    async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError> {
+        let lookup = self.store.next_due(JobKind::Lookup).await?;
+        let refresh = self.store.next_due(JobKind::Refresh).await?;
+        Ok(lookup.into_iter().chain(refresh).min())
+    }
+
+    async fn work(&self, job: ClaimedJob) {
+        if let Err(error) = self.handle(&job).await {
+            tracing::error!(key = %job.key, %error, "tracking job failed; it will be retried when its lease ends");
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! A tracker over a fresh database, asking a carrier simulator over real HTTP on loopback,
+//! with Tidemark's clock and the simulator's clock moved together by the test.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use carrier_sim::{Chances, ClockMode, SimConfig, Simulator};
+use tidemark_carriers::Secret;
+use tidemark_carriers::registry::{CarriersConfig, ConnectionSettings, Registry, Sandbox};
+use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::{
+    Account, AccountId, AccountName, CarrierMatrix, Clock, Limits, ManualClock, NewTrackingRequest,
+    Timestamp, TrackingRequest, TrackingRequestDraft,
+};
+use tidemark_store::Store;
+use tidemark_store::testing::{Backend, TestDatabase};
+use tidemark_workers::{Runner, RunnerSettings, Tracker, TrackerSettings};
+use time::macros::datetime;
+
+pub const KEY: &str = "sandbox-key";
+
+/// A simulator where every number sails, with the clock stepped by the test.
+pub fn sim_config() -> SimConfig {
+    let mut config = SimConfig::new(KEY);
+    config.seed = 5;
+    config.epoch = datetime!(2026-06-01 0:00 UTC);
+    config.clock = ClockMode::Stepped;
+    config.chances = Chances {
+        not_found: 0,
+        awaiting_manifest: 0,
+        cancelled: 0,
+    };
+    config
+}
+
+pub struct Harness {
+    pub store: Arc<dyn Store>,
+    pub sim: Simulator,
+    pub clock: Arc<ManualClock>,
+    pub runner: Runner<Tracker>,
+    pub account: Account,
+    pub matrix: Arc<CarrierMatrix>,
+    pub database: TestDatabase,
+    pub registry: Arc<Registry>,
+}
+
+/// Tracker settings for tests: the contract's policy, a short lease.
+pub fn settings() -> TrackerSettings {
+    TrackerSettings {
+        lease: Duration::from_secs(60),
+        policy: Policy::default(),
+    }
+}
+
+pub fn registry(base: &str) -> Arc<Registry> {
+    let config = CarriersConfig::default();
+    let settings = ConnectionSettings {
+        timeout_secs: 2,
+        connect_timeout_secs: 2,
+        per_second: std::num::NonZeroU32::new(10_000).expect("non-zero"),
+        burst: std::num::NonZeroU32::new(10_000).expect("non-zero"),
+        concurrency: std::num::NonZeroU32::new(64).expect("non-zero"),
+        ..ConnectionSettings::default()
+    };
+    let sandbox = Sandbox {
+        base_url: base.to_owned(),
+        api_key: Secret::new(KEY),
+        settings,
+    };
+    Arc::new(Registry::build(&config, Some(sandbox)).expect("valid carriers config"))
+}
+
+impl Harness {
+    pub async fn start(backend: Backend) -> Option<Self> {
+        Self::with(backend, sim_config()).await
+    }
+
+    pub async fn with(backend: Backend, config: SimConfig) -> Option<Self> {
+        let database = TestDatabase::create(backend).await?;
+        let store = database.connect().await;
+        let epoch = config.epoch;
+        let sim = Simulator::new(config);
+        let base = sim.clone().spawn().await.expect("simulator listens");
+        let clock = Arc::new(ManualClock::new(Timestamp::from_datetime(epoch)));
+        let matrix = Arc::new(CarrierMatrix::bundled().expect("matrix"));
+        let registry = registry(&base);
+        let tracker = Tracker::new(
+            Arc::clone(&store),
+            Arc::clone(&registry),
+            Arc::clone(&matrix),
+            Arc::clone(&clock) as Arc<dyn Clock>,
+            settings(),
+        );
+        let runner = Runner::new(
+            Arc::new(tracker),
+            Arc::clone(&clock) as Arc<dyn Clock>,
+            RunnerSettings::default(),
+        );
+        let account = Account {
+            id: AccountId::new(),
+            name: AccountName::parse("acme").expect("name"),
+            created_at: clock.now(),
+        };
+        store.create_account(&account).await.expect("account");
+        Some(Self {
+            store,
+            sim,
+            clock,
+            runner,
+            account,
+            matrix,
+            database,
+            registry,
+        })
+    }
+
+    /// Creates a tracking request as the API would.
+    pub async fn create(&self, kind: &str, number: &str, scac: Option<&str>) -> TrackingRequest {
+        let draft = TrackingRequestDraft {
+            request_type: Some(kind.to_owned()),
+            request_number: Some(number.to_owned()),
+            scac: scac.map(str::to_owned),
+            auto_detect_scac: scac.is_none(),
+            ..TrackingRequestDraft::default()
+        };
+        let new = NewTrackingRequest::validate(draft, &self.matrix, &Limits::default())
+            .expect("a valid request");
+        let request = TrackingRequest::open(self.account.id, new, self.clock.now());
+        self.store
+            .insert_tracking_request(&request)
+            .await
+            .expect("inserted");
+        request
+    }
+
+    /// Works every job due now.
+    pub async fn drain(&self) -> usize {
+        self.runner.run_until_idle().await.expect("drained")
+    }
+
+    /// Moves both clocks.
+    pub fn advance(&self, by: time::Duration) {
+        self.clock.advance(by);
+        self.sim.clock().advance(by);
+    }
+
+    pub async fn request(&self, request: &TrackingRequest) -> TrackingRequest {
+        self.store
+            .tracking_request(self.account.id, request.id)
+            .await
+            .expect("read")
+            .expect("exists")
+    }
+
+    /// The names of the account's domain events, oldest first.
+    pub async fn event_names(&self) -> Vec<String> {
+        self.store
+            .domain_events(self.account.id)
+            .await
+            .expect("events")
+            .iter()
+            .map(|event| event.name.name())
+            .collect()
+    }
+}
+
+/// Runs `case` on both backends.
+#[macro_export]
+macro_rules! both_backends {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $case() {
+                super::cases::$case(tidemark_store::testing::Backend::Sqlite).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $case() {
+                super::cases::$case(tidemark_store::testing::Backend::Postgres).await;
+            })*
+        }
+    };
+}
