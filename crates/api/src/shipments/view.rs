@@ -272,8 +272,9 @@ pub struct UpdateShipmentData {
     /// If given, must be the id in the path.
     #[schema(format = Uuid)]
     id: Option<String>,
-    /// The changes.
-    attributes: UpdateShipmentAttributes,
+    /// The changes; none means nothing changes.
+    #[schema(nullable = false)]
+    attributes: Option<UpdateShipmentAttributes>,
 }
 
 /// The body of `PATCH /v2/shipments/{id}`.

@@ -242,8 +242,9 @@ pub struct UpdateTrackingRequestData {
     /// If given, must be the id in the path.
     #[schema(format = Uuid)]
     id: Option<String>,
-    /// The changes.
-    attributes: UpdateTrackingRequestAttributes,
+    /// The changes; none means nothing changes.
+    #[schema(nullable = false)]
+    attributes: Option<UpdateTrackingRequestAttributes>,
 }
 
 /// The body of `PATCH /v2/tracking_requests/{id}`.

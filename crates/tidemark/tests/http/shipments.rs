@@ -340,8 +340,25 @@ async fn shipment_edits_replace_the_clients_lists_only(t: Tracking) {
         after["data"]["attributes"]["tags"],
         json!(["blue", "green"])
     );
+    // Without attributes, nothing changes (JSON:API makes them optional); null is refused.
+    let same = document(
+        t.app
+            .patch(
+                &path,
+                &json!({"data": {"type": "shipment", "id": shipment_id}}),
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(same["data"]["attributes"]["tags"], json!(["blue", "green"]));
 
     for (body, status, code, pointer) in [
+        (
+            json!({"data": {"type": "shipment", "attributes": null}}),
+            422,
+            "invalid",
+            "/data/attributes",
+        ),
         (
             json!({"data": {"type": "container", "attributes": {}}}),
             409,
