@@ -8,10 +8,13 @@
 #   bash bench/tracking.sh                  # SQLite, 10,000 requests
 #   BACKEND=postgres bash bench/tracking.sh # a fresh database on 127.0.0.1:5432
 #   N=2000 WORKERS=64 bash bench/tracking.sh
+#   MODE=backlog bash bench/tracking.sh     # create all with the tracker off, then start
+#                                           # it: the tracker's own rate, no creates beside
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-10000}
 BACKEND=${BACKEND:-sqlite}
+MODE=${MODE:-live}
 export TIDEMARK_TRACKING__WORKERS=${WORKERS:-64}
 export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark::commands=info}
 
@@ -34,41 +37,50 @@ if [[ "$BACKEND" == postgres ]]; then
   psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $database"
   export BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
 fi
+[[ "$MODE" == backlog ]] && export TIDEMARK_ROLES=api
 start_tidemark
 key=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
 [[ -n "$key" ]] || { echo "no API key was printed" >&2; exit 1; }
 
-python3 - "$address" "$key" "$N" "$BACKEND" <<'PY'
+cat >"$work/client.py" <<'PY'
 import http.client, json, sys, threading, time
 from datetime import datetime
 
-address, key, n, backend = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+# phase: "live" (create, then wait while the tracker works), "create" (only create), or
+# "measure-backlog:<unix time the tracker started>" (only wait and measure).
+phase, address, key, n, backend = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 host, port = address.split(":")
 headers = {"Authorization": f"Token {key}", "Content-Type": "application/vnd.api+json"}
 
 def connection():
     return http.client.HTTPConnection(host, int(port), timeout=30)
 
-failures = []
-def create(worker, count):
-    conn = connection()
-    for i in range(count):
-        number = f"BK{worker:02d}{i:08d}"
-        body = json.dumps({"data": {"type": "tracking_request", "attributes": {
-            "request_type": "booking_number", "request_number": number, "scac": "MAEU"}}})
-        conn.request("POST", "/v2/tracking_requests", body, headers)
-        response = conn.getresponse()
-        response.read()
-        if response.status != 201:
-            failures.append(response.status)
+def create_all():
+    failures = []
+    def create(worker, count):
+        conn = connection()
+        for i in range(count):
+            number = f"BK{worker:02d}{i:08d}"
+            body = json.dumps({"data": {"type": "tracking_request", "attributes": {
+                "request_type": "booking_number", "request_number": number, "scac": "MAEU"}}})
+            conn.request("POST", "/v2/tracking_requests", body, headers)
+            response = conn.getresponse()
+            response.read()
+            if response.status != 201:
+                failures.append(response.status)
+    threads_n = 16
+    started = time.monotonic()
+    threads = [threading.Thread(target=create, args=(w, n // threads_n + (w < n % threads_n))) for w in range(threads_n)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    created_in = time.monotonic() - started
+    assert not failures, f"creates failed: {failures[:5]}"
+    print(f"backend {backend}: {n} requests created in {created_in:.1f} s ({n / created_in:.0f}/s)")
 
-threads_n = 16
-started = time.monotonic()
-threads = [threading.Thread(target=create, args=(w, n // threads_n + (w < n % threads_n))) for w in range(threads_n)]
-for t in threads: t.start()
-for t in threads: t.join()
-created_in = time.monotonic() - started
-assert not failures, f"creates failed: {failures[:5]}"
+if phase in ("live", "create"):
+    create_all()
+if phase == "create":
+    sys.exit(0)
 
 conn = connection()
 def get(path):
@@ -84,7 +96,6 @@ while True:
     if time.monotonic() > deadline:
         sys.exit(f"{pending} still pending after 10 minutes")
     time.sleep(0.2)
-done_in = time.monotonic() - started
 
 def ts(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
@@ -104,11 +115,24 @@ while True:
         break
     page += 1
 assert len(waits) == n, (len(waits), n)
-waits.sort()
-pct = lambda p: waits[min(len(waits) - 1, int(p / 100 * len(waits)))] * 1000
-span = last_decided - first_created
-print(f"backend {backend}: {n} requests created in {created_in:.1f} s ({n / created_in:.0f}/s)")
-print(f"all decided {span:.1f} s after the first create: {n / span:.0f} lookups/s")
-print(f"create -> decided: p50 {pct(50):.0f} ms, p90 {pct(90):.0f} ms, p99 {pct(99):.0f} ms, max {waits[-1] * 1000:.0f} ms")
+if phase.startswith("measure-backlog:"):
+    span = last_decided - float(phase.split(":", 1)[1])
+    print(f"backlog of {n} worked off {span:.1f} s after the tracker started (start-up included): {n / span:.0f} lookups/s")
+else:
+    waits.sort()
+    pct = lambda p: waits[min(len(waits) - 1, int(p / 100 * len(waits)))] * 1000
+    span = last_decided - first_created
+    print(f"all decided {span:.1f} s after the first create: {n / span:.0f} lookups/s")
+    print(f"create -> decided: p50 {pct(50):.0f} ms, p90 {pct(90):.0f} ms, p99 {pct(99):.0f} ms, max {waits[-1] * 1000:.0f} ms")
 print("statuses:", ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
 PY
+if [[ "$MODE" == backlog ]]; then
+  python3 "$work/client.py" create "$address" "$key" "$N" "$BACKEND"
+  stop_tidemark
+  export TIDEMARK_ROLES=api,tracker
+  started=$(date +%s.%N)
+  start_tidemark
+  python3 "$work/client.py" "measure-backlog:$started" "$address" "$key" "$N" "$BACKEND"
+else
+  python3 "$work/client.py" live "$address" "$key" "$N" "$BACKEND"
+fi

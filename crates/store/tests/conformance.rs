@@ -69,6 +69,7 @@ conformance!(
     a_new_request_queues_its_first_lookup_with_it,
     a_lookup_commit_writes_everything_at_once,
     a_commit_with_a_lost_lease_writes_nothing,
+    concurrent_commits_stand_or_fall_alone,
     a_commit_after_the_request_changed_writes_nothing,
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,

@@ -103,11 +103,15 @@ impl<W: Worker> Runner<W> {
     pub async fn run(&self, shutdown: CancellationToken) {
         let mut in_flight = JoinSet::new();
         let mut failures: u32 = 0;
+        // Claiming is a write (a lease), so slots are refilled in batches rather than one
+        // by one as each job ends: a claim per finished job would make the claim's commit
+        // the runner's pace.
+        let batch = (self.settings.concurrency / 4).max(1);
         while !shutdown.is_cancelled() {
             let room = self.settings.concurrency.saturating_sub(in_flight.len());
-            // With every slot taken, wait for one to free; otherwise claim, and sleep only
-            // when nothing was due.
-            let wait = if room == 0 {
+            // With too few slots free, wait for more to free; otherwise claim, and sleep
+            // only when nothing was due.
+            let wait = if room < batch {
                 None
             } else {
                 match self.claim_into(&mut in_flight, room).await {
@@ -168,5 +172,84 @@ impl<W: Worker> Runner<W> {
             }
             _ => poll,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use tidemark_domain::ManualClock;
+
+    use super::*;
+
+    /// A worker with `total` jobs whose work ends at once; it records every claim's limit
+    /// and stops the runner when the last job is done.
+    struct Counting {
+        remaining: Mutex<usize>,
+        limits: Mutex<Vec<usize>>,
+        done: AtomicUsize,
+        total: usize,
+        shutdown: CancellationToken,
+    }
+
+    #[async_trait]
+    impl Worker for Counting {
+        type Job = ();
+
+        fn name(&self) -> &'static str {
+            "counting"
+        }
+
+        async fn claim(&self, limit: usize, _now: Timestamp) -> Result<Vec<()>, WorkerError> {
+            self.limits.lock().expect("limits").push(limit);
+            let mut remaining = self.remaining.lock().expect("remaining");
+            let taken = limit.min(*remaining);
+            *remaining -= taken;
+            Ok(vec![(); taken])
+        }
+
+        async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError> {
+            Ok(None)
+        }
+
+        async fn work(&self, (): ()) {
+            if self.done.fetch_add(1, Ordering::SeqCst) + 1 == self.total {
+                self.shutdown.cancel();
+            }
+        }
+    }
+
+    // One thread, so finished jobs are noticed one at a time: a runner refilling per job
+    // would claim with a limit of 1.
+    #[tokio::test(flavor = "current_thread")]
+    async fn slots_are_refilled_in_batches_and_every_job_is_done_once() {
+        let shutdown = CancellationToken::new();
+        let worker = Arc::new(Counting {
+            remaining: Mutex::new(100),
+            limits: Mutex::new(Vec::new()),
+            done: AtomicUsize::new(0),
+            total: 100,
+            shutdown: shutdown.clone(),
+        });
+        let clock = Arc::new(ManualClock::new(Timestamp::from_datetime(
+            time::macros::datetime!(2026-01-01 0:00 UTC),
+        )));
+        let settings = RunnerSettings {
+            concurrency: 8,
+            poll: Duration::from_millis(1),
+        };
+        Runner::new(Arc::clone(&worker), clock, settings)
+            .run(shutdown)
+            .await;
+
+        assert_eq!(worker.done.load(Ordering::SeqCst), 100);
+        let limits = worker.limits.lock().expect("limits").clone();
+        assert_eq!(limits.first(), Some(&8));
+        assert!(
+            limits.iter().all(|limit| *limit >= 2),
+            "claims of fewer than a quarter of the slots: {limits:?}"
+        );
     }
 }

@@ -2,12 +2,13 @@
 //!
 //! Writes go through a single sqlx connection (SQLite has one writer at a time, and one
 //! connection avoids lock contention and `SQLITE_BUSY` between our own writers), with
-//! creates group-committed. Reads use read-only connections run on the calling thread
+//! creates and lookups group-committed. Reads use read-only connections run on the calling thread
 //! (`readers`), which WAL mode never blocks.
 
 mod accounts;
 mod group_commit;
 mod jobs;
+mod lookup_commits;
 mod readers;
 mod tracking;
 mod tracking_requests;
@@ -43,6 +44,7 @@ pub struct SqliteStore {
     write: SqlitePool,
     read: std::sync::Arc<readers::Readers>,
     inserts: group_commit::InsertQueue,
+    lookups: lookup_commits::CommitQueue,
 }
 
 impl SqliteStore {
@@ -74,10 +76,12 @@ impl SqliteStore {
             usize::try_from(options.max_connections).unwrap_or(8),
         ));
         let inserts = group_commit::InsertQueue::start(write.clone());
+        let lookups = lookup_commits::CommitQueue::start(write.clone());
         Ok(Self {
             write,
             read,
             inserts,
+            lookups,
         })
     }
 }

@@ -43,7 +43,7 @@ impl Columns for Row<'_> {
     }
 }
 
-fn bind<'q>(
+pub(super) fn bind<'q>(
     query: Query<'q, Sqlite, SqliteArguments>,
     value: &Value,
 ) -> Query<'q, Sqlite, SqliteArguments> {
@@ -98,28 +98,9 @@ impl TrackingStore for SqliteStore {
         job: Option<&ClaimedJob>,
         commit: &LookupCommit,
     ) -> Result<CommitOutcome, StoreError> {
-        let plan = Plan::lookup(job, commit, SCHEDULE);
-        let mut transaction = self.write.begin().await?;
-        let mut affected = Vec::with_capacity(plan.steps.len());
-        for (index, step) in plan.steps.iter().enumerate() {
-            let query = step.values.iter().fold(sqlx::query(step.sql), bind);
-            match query.execute(&mut *transaction).await {
-                Ok(done) => affected.push(done.rows_affected()),
-                Err(sqlx::Error::Database(error))
-                    if error.is_unique_violation() && plan.is_request_step(index) =>
-                {
-                    return Err(StoreError::Duplicate { existing_id: None });
-                }
-                Err(error) => return Err(error.into()),
-            }
-        }
-        let outcome = plan.outcome(&affected);
-        if outcome == CommitOutcome::Committed {
-            transaction.commit().await?;
-        } else {
-            transaction.rollback().await?;
-        }
-        Ok(outcome)
+        self.lookups
+            .commit(Plan::lookup(job, commit, SCHEDULE))
+            .await
     }
 
     async fn domain_events(&self, account: AccountId) -> Result<Vec<DomainEvent>, StoreError> {

@@ -305,6 +305,76 @@ pub async fn a_commit_after_the_request_changed_writes_nothing(store: Arc<dyn St
     );
 }
 
+/// Lookups committed at the same moment (SQLite groups them into one transaction) stand
+/// or fall alone: one whose request changed meanwhile writes nothing, the others commit.
+pub async fn concurrent_commits_stand_or_fall_alone(store: Arc<dyn Store>) {
+    let owner = account(&store, "concurrent").await;
+    let requests: Vec<TrackingRequest> = ["586118841", "586118842", "586118843"]
+        .iter()
+        .map(|number| request(&owner, "bill_of_lading", number, "MAEU", 0))
+        .collect();
+    for pending in &requests {
+        store
+            .insert_tracking_request(pending)
+            .await
+            .expect("insert");
+    }
+    let jobs = store
+        .claim_due(JobKind::Lookup, 3, LEASE, at(1))
+        .await
+        .expect("claim");
+    let job_of = |pending: &TrackingRequest| {
+        jobs.iter()
+            .find(|job| job.key == pending.id.to_string())
+            .expect("a job per request")
+            .clone()
+    };
+    let found_snapshot = snapshot(&[(Milestone::FullIn, 2)]);
+    let mut commits = Vec::new();
+    for pending in &requests {
+        commits.push(found(&store, pending, &found_snapshot, 3).await);
+    }
+    // The middle request changes before its lookup commits.
+    let mut changed = requests[1].clone();
+    changed.updated_at = at(2);
+    store
+        .set_tracking_request_state(&changed)
+        .await
+        .expect("changed");
+
+    let (first, second, third) = (
+        job_of(&requests[0]),
+        job_of(&requests[1]),
+        job_of(&requests[2]),
+    );
+    let outcomes = tokio::join!(
+        store.commit_tracking(Some(&first), &commits[0]),
+        store.commit_tracking(Some(&second), &commits[1]),
+        store.commit_tracking(Some(&third), &commits[2]),
+    );
+    assert_eq!(
+        (
+            outcomes.0.expect("first"),
+            outcomes.1.expect("second"),
+            outcomes.2.expect("third")
+        ),
+        (
+            CommitOutcome::Committed,
+            CommitOutcome::Conflict,
+            CommitOutcome::Committed
+        )
+    );
+    assert!(store.tracked(requests[0].id).await.expect("read").is_some());
+    assert!(store.tracked(requests[1].id).await.expect("read").is_none());
+    assert!(store.tracked(requests[2].id).await.expect("read").is_some());
+    let events = store.domain_events(owner.id).await.expect("events");
+    let expected: usize = commits[0].events.len() + commits[2].events.len();
+    assert_eq!(events.len(), expected);
+    let refused = commits[1].shipment.as_ref().map(|shipment| shipment.id);
+    assert!(refused.is_some());
+    assert!(events.iter().all(|event| event.shipment_id != refused));
+}
+
 pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) {
     let owner = account(&store, "dedupe").await;
     let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
