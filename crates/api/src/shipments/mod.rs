@@ -131,6 +131,7 @@ async fn document(
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
         ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
         ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number"),
+        ("number" = Option<String>, Query, description = "A bill of lading or booking number (spaces and case ignored)"),
         ("filter[tracking_stopped]" = Option<bool>, Query, description = "Stopped (true) or still tracked (false)"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
         ("filter[pol_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of loading (UN/LOCODE)"),
