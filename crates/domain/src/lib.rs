@@ -24,6 +24,7 @@ pub mod tracking;
 pub mod tracking_request;
 pub mod tracking_request_input;
 pub mod validation;
+pub mod webhook;
 
 pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
 pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};

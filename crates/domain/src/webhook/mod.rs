@@ -1,0 +1,9 @@
+//! Webhooks: where deliveries may go, how they are signed, and when failures are retried.
+
+mod address;
+mod schedule;
+mod signing;
+
+pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
+pub use schedule::RetrySchedule;
+pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};
