@@ -86,6 +86,15 @@ uuid_id!(
     DomainEventId
 );
 
+uuid_id!(
+    /// A webhook subscription.
+    WebhookId
+);
+uuid_id!(
+    /// One domain event's delivery to one webhook; the `webhook-id` header of every attempt.
+    WebhookNotificationId
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,7 @@ pub use container_number::ContainerNumber;
 pub use events::{DomainEvent, EventDetail, EventName, Subject};
 pub use ids::{
     AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, ShipmentId, TrackingRequestId,
-    TransportEventId,
+    TransportEventId, WebhookId, WebhookNotificationId,
 };
 pub use inference::{
     AutoDetectFailure, Candidate, Confidence, Decision, Evidence, Inference, NumberType,

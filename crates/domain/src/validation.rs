@@ -22,6 +22,8 @@ pub enum Field {
     ShipmentTags(Option<usize>),
     /// Any other attribute, by name (for unknown or read-only attributes).
     Other(&'static str),
+    /// An item of a list attribute, by its index.
+    Item(&'static str, usize),
 }
 
 impl Field {
@@ -35,7 +37,7 @@ impl Field {
             Self::AutoDetectScac => "auto_detect_vocc_scac",
             Self::RefNumbers(_) => "ref_numbers",
             Self::ShipmentTags(_) => "shipment_tags",
-            Self::Other(name) => name,
+            Self::Other(name) | Self::Item(name, _) => name,
         }
     }
 
@@ -44,6 +46,7 @@ impl Field {
     pub const fn index(&self) -> Option<usize> {
         match self {
             Self::RefNumbers(index) | Self::ShipmentTags(index) => *index,
+            Self::Item(_, index) => Some(*index),
             _ => None,
         }
     }

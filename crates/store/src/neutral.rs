@@ -139,6 +139,10 @@ pub(crate) trait Neutral: Send + Sync {
 
     /// Runs a write and returns the rows it affected.
     async fn execute(&self, query: &Query) -> Result<u64, StoreError>;
+
+    /// Runs writes in one transaction and returns the rows each affected; a unique
+    /// violation is [`StoreError::Duplicate`] and nothing is written.
+    async fn execute_all(&self, queries: &[Query]) -> Result<Vec<u64>, StoreError>;
 }
 
 #[cfg(test)]

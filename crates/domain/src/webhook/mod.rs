@@ -1,9 +1,11 @@
 //! Webhooks: where deliveries may go, how they are signed, and when failures are retried.
 
 mod address;
+mod model;
 mod schedule;
 mod signing;
 
 pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
+pub use model::{MAX_HEADERS, Subscribable, Webhook, WebhookDraft, WebhookHeader, subscribable};
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};

@@ -191,4 +191,24 @@ impl Neutral for PgStore {
             .fold(sqlx::query(sqlx::AssertSqlSafe(query.sql.clone())), bind);
         Ok(statement.execute(&self.pool).await?.rows_affected())
     }
+
+    async fn execute_all(&self, queries: &[NeutralQuery]) -> Result<Vec<u64>, StoreError> {
+        let mut transaction = self.pool.begin().await?;
+        let mut affected = Vec::with_capacity(queries.len());
+        for query in queries {
+            let statement = query
+                .values
+                .iter()
+                .fold(sqlx::query(sqlx::AssertSqlSafe(query.sql.clone())), bind);
+            match statement.execute(&mut *transaction).await {
+                Ok(done) => affected.push(done.rows_affected()),
+                Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+                    return Err(StoreError::Duplicate { existing_id: None });
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        transaction.commit().await?;
+        Ok(affected)
+    }
 }

@@ -1,0 +1,483 @@
+//! A webhook subscription and the rules for creating and changing one (api.md §5).
+
+use crate::validation::{Field, FieldError, ValidationCode};
+use crate::{AccountId, EventName, Timestamp, WebhookId};
+
+use super::{Networks, WebhookSecret, WebhookUrl};
+
+/// Most custom headers per webhook.
+pub const MAX_HEADERS: usize = 10;
+/// Longest custom header name.
+const MAX_HEADER_NAME: usize = 64;
+/// Longest custom header value.
+const MAX_HEADER_VALUE: usize = 1024;
+
+/// Headers a webhook may not set: Tidemark sets them, or HTTP does.
+const RESERVED_HEADERS: [&str; 10] = [
+    "webhook-id",
+    "webhook-timestamp",
+    "webhook-signature",
+    "content-type",
+    "content-length",
+    "host",
+    "transfer-encoding",
+    "connection",
+    "user-agent",
+    "x-tidemark-signature",
+];
+
+/// Names clients of the reference API subscribe to that need data Tidemark does not have
+/// yet (terminal and rail sources, manual marks, documents). They are accepted, so such
+/// clients can subscribe unchanged, and listed as not produced.
+const NOT_PRODUCED: [&str; 18] = [
+    "container.transport.feeder_arrived",
+    "container.transport.feeder_discharged",
+    "container.transport.feeder_loaded",
+    "container.transport.feeder_departed",
+    "container.transport.vessel_berthed",
+    "container.transport.available",
+    "container.transport.not_available",
+    "container.transport.delivered",
+    "container.transport.arrived_at_inland_destination",
+    "container.transport.estimated.arrived_at_inland_destination",
+    "container.pod_terminal_changed",
+    "container.pickup_lfd.changed",
+    "container.pickup_lfd_line.changed",
+    "container.pickup_lfd_terminal.changed",
+    "container.pickup_lfd_rail.changed",
+    "container.pickup_appointment.changed",
+    "document.extracted",
+    "document.extraction_failed",
+];
+
+/// One event a webhook can subscribe to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscribable {
+    /// Its name.
+    pub name: String,
+    /// What it means.
+    pub description: &'static str,
+    /// Whether Tidemark records it today.
+    pub produced: bool,
+}
+
+/// Every event a webhook can subscribe to: what Tidemark records, then the names of the
+/// reference catalog it does not record yet.
+#[must_use]
+pub fn subscribable() -> Vec<Subscribable> {
+    let mut all: Vec<Subscribable> = EventName::catalog()
+        .into_iter()
+        .map(|(event, description)| Subscribable {
+            name: event.name(),
+            description,
+            produced: true,
+        })
+        .collect();
+    for name in NOT_PRODUCED {
+        if !all.iter().any(|known| known.name == name) {
+            all.push(Subscribable {
+                name: name.to_owned(),
+                description: "Accepted for compatibility; Tidemark does not record it yet (it needs terminal, rail or document data).",
+                produced: false,
+            });
+        }
+    }
+    all
+}
+
+/// A custom header sent with every delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookHeader {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// A webhook subscription.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Webhook {
+    /// Its id.
+    pub id: WebhookId,
+    /// The account it belongs to.
+    pub account_id: AccountId,
+    /// Where deliveries go.
+    pub url: WebhookUrl,
+    /// Whether deliveries are made.
+    pub active: bool,
+    /// The events it wants; empty means all.
+    pub events: Vec<String>,
+    /// The signing secret.
+    pub secret: WebhookSecret,
+    /// Custom headers.
+    pub headers: Vec<WebhookHeader>,
+    /// Why Tidemark turned it off (410 from the receiver, days of failures).
+    pub disabled_reason: Option<String>,
+    /// When it was created.
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+}
+
+impl Webhook {
+    /// Whether it wants `event`.
+    #[must_use]
+    pub fn wants(&self, event: &str) -> bool {
+        self.events.is_empty() || self.events.iter().any(|wanted| wanted == event)
+    }
+}
+
+/// A client's create or change, as sent; `None` is "not given".
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WebhookDraft {
+    /// `url`.
+    pub url: Option<String>,
+    /// `active`.
+    pub active: Option<bool>,
+    /// `events`.
+    pub events: Option<Vec<String>>,
+    /// `headers`, as name and value.
+    pub headers: Option<Vec<WebhookHeader>>,
+}
+
+impl WebhookDraft {
+    /// A new webhook from a create: `url` is required, `active` defaults to true, `events`
+    /// to all; the secret is generated.
+    ///
+    /// # Errors
+    /// Every problem found.
+    pub fn create(
+        self,
+        account_id: AccountId,
+        networks: &Networks,
+        now: Timestamp,
+    ) -> Result<Webhook, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let url = match self.url.as_deref() {
+            None | Some("") => {
+                errors.push(FieldError::new(
+                    Field::Other("url"),
+                    ValidationCode::Blank,
+                    "must not be blank",
+                ));
+                None
+            }
+            Some(text) => url(text, networks, &mut errors),
+        };
+        let events = self.events.map(|events| check_events(events, &mut errors));
+        let headers = self
+            .headers
+            .map(|headers| check_headers(headers, &mut errors));
+        match url {
+            Some(url) if errors.is_empty() => Ok(Webhook {
+                id: WebhookId::new(),
+                account_id,
+                url,
+                active: self.active.unwrap_or(true),
+                events: events.unwrap_or_default(),
+                secret: WebhookSecret::generate(),
+                headers: headers.unwrap_or_default(),
+                disabled_reason: None,
+                created_at: now,
+                updated_at: now,
+            }),
+            _ => Err(errors),
+        }
+    }
+
+    /// `webhook` with this change applied. Turning a disabled webhook on again clears
+    /// `disabled_reason`.
+    ///
+    /// # Errors
+    /// Every problem found.
+    pub fn apply(
+        self,
+        webhook: &Webhook,
+        networks: &Networks,
+        now: Timestamp,
+    ) -> Result<Webhook, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let url = match self.url.as_deref() {
+            None => Some(webhook.url.clone()),
+            Some("") => {
+                errors.push(FieldError::new(
+                    Field::Other("url"),
+                    ValidationCode::Blank,
+                    "must not be blank",
+                ));
+                None
+            }
+            Some(text) => url(text, networks, &mut errors),
+        };
+        let events = self.events.map(|events| check_events(events, &mut errors));
+        let headers = self
+            .headers
+            .map(|headers| check_headers(headers, &mut errors));
+        match url {
+            Some(url) if errors.is_empty() => {
+                let active = self.active.unwrap_or(webhook.active);
+                Ok(Webhook {
+                    url,
+                    active,
+                    events: events.unwrap_or_else(|| webhook.events.clone()),
+                    headers: headers.unwrap_or_else(|| webhook.headers.clone()),
+                    disabled_reason: if self.active == Some(true) {
+                        None
+                    } else {
+                        webhook.disabled_reason.clone()
+                    },
+                    updated_at: now,
+                    ..webhook.clone()
+                })
+            }
+            _ => Err(errors),
+        }
+    }
+}
+
+fn url(text: &str, networks: &Networks, errors: &mut Vec<FieldError>) -> Option<WebhookUrl> {
+    WebhookUrl::parse(text, networks)
+        .map_err(|error| {
+            let code = match error {
+                super::UrlError::TooLong => ValidationCode::TooLong,
+                _ => ValidationCode::Invalid,
+            };
+            errors.push(FieldError::new(
+                Field::Other("url"),
+                code,
+                error.to_string(),
+            ));
+        })
+        .ok()
+}
+
+fn check_events(events: Vec<String>, errors: &mut Vec<FieldError>) -> Vec<String> {
+    let known = subscribable();
+    let mut kept: Vec<String> = Vec::with_capacity(events.len());
+    for (index, event) in events.into_iter().enumerate() {
+        if !known.iter().any(|k| k.name == event) {
+            errors.push(FieldError::new(
+                Field::Item("events", index),
+                ValidationCode::Invalid,
+                "not an event of the catalog (GET /v2/webhooks/events)",
+            ));
+        } else if !kept.contains(&event) {
+            kept.push(event);
+        }
+    }
+    kept
+}
+
+fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+fn check_headers(headers: Vec<WebhookHeader>, errors: &mut Vec<FieldError>) -> Vec<WebhookHeader> {
+    if headers.len() > MAX_HEADERS {
+        errors.push(FieldError::new(
+            Field::Other("headers"),
+            ValidationCode::TooMany,
+            format!("at most {MAX_HEADERS} headers"),
+        ));
+        return Vec::new();
+    }
+    for (index, header) in headers.iter().enumerate() {
+        let field = Field::Item("headers", index);
+        let lower = header.name.to_ascii_lowercase();
+        if header.name.len() > MAX_HEADER_NAME || header.value.len() > MAX_HEADER_VALUE {
+            errors.push(FieldError::new(
+                field,
+                ValidationCode::TooLong,
+                format!(
+                    "names are at most {MAX_HEADER_NAME} characters, values {MAX_HEADER_VALUE}"
+                ),
+            ));
+        } else if !is_token(&header.name) {
+            errors.push(FieldError::new(
+                field,
+                ValidationCode::Invalid,
+                "a header name is letters, digits and !#$%&'*+-.^_`|~",
+            ));
+        } else if header.value.chars().any(|c| c.is_control() && c != '\t') {
+            errors.push(FieldError::new(
+                field,
+                ValidationCode::Invalid,
+                "a header value has no control characters",
+            ));
+        } else if RESERVED_HEADERS.contains(&lower.as_str()) {
+            errors.push(FieldError::new(
+                field,
+                ValidationCode::Invalid,
+                format!("{} is set by Tidemark", header.name),
+            ));
+        } else if headers[..index]
+            .iter()
+            .any(|earlier| earlier.name.eq_ignore_ascii_case(&header.name))
+        {
+            errors.push(FieldError::new(
+                field,
+                ValidationCode::Invalid,
+                "a header name appears once",
+            ));
+        }
+    }
+    headers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> Timestamp {
+        Timestamp::from_datetime(time::macros::datetime!(2026-11-23 10:00 UTC))
+    }
+
+    fn header(name: &str, value: &str) -> WebhookHeader {
+        WebhookHeader {
+            name: name.to_owned(),
+            value: value.to_owned(),
+        }
+    }
+
+    fn problems(errors: Vec<FieldError>) -> Vec<(&'static str, Option<usize>, ValidationCode)> {
+        errors
+            .into_iter()
+            .map(|e| (e.field.attribute(), e.field.index(), e.code))
+            .collect()
+    }
+
+    #[test]
+    fn a_create_defaults_to_active_and_every_event_with_a_fresh_secret() {
+        let draft = WebhookDraft {
+            url: Some("https://hooks.example.com/t".to_owned()),
+            ..WebhookDraft::default()
+        };
+        let account = AccountId::new();
+        let one = draft
+            .clone()
+            .create(account, &Networks::public_only(), now())
+            .expect("valid");
+        let two = draft
+            .create(account, &Networks::public_only(), now())
+            .expect("valid");
+        assert!(one.active);
+        assert!(one.events.is_empty());
+        assert!(one.wants("container.created"));
+        assert_ne!(one.secret, two.secret);
+        assert_ne!(one.id, two.id);
+    }
+
+    #[test]
+    fn every_problem_of_a_create_is_reported_with_its_field() {
+        let draft = WebhookDraft {
+            url: Some("http://169.254.169.254/".to_owned()),
+            active: None,
+            events: Some(vec![
+                "container.created".to_owned(),
+                "container.exploded".to_owned(),
+            ]),
+            headers: Some(vec![
+                header("X-Team", "ops"),
+                header("webhook-signature", "forged"),
+                header("Bad Name", "x"),
+                header("X-Line", "a\r\nInjected: 1"),
+                header("x-team", "again"),
+            ]),
+        };
+        let errors = draft
+            .create(AccountId::new(), &Networks::public_only(), now())
+            .expect_err("invalid");
+        assert_eq!(
+            problems(errors),
+            vec![
+                ("url", None, ValidationCode::Invalid),
+                ("events", Some(1), ValidationCode::Invalid),
+                ("headers", Some(1), ValidationCode::Invalid),
+                ("headers", Some(2), ValidationCode::Invalid),
+                ("headers", Some(3), ValidationCode::Invalid),
+                ("headers", Some(4), ValidationCode::Invalid),
+            ]
+        );
+        let blank = WebhookDraft::default()
+            .create(AccountId::new(), &Networks::public_only(), now())
+            .expect_err("no url");
+        assert_eq!(problems(blank), vec![("url", None, ValidationCode::Blank)]);
+        let many = WebhookDraft {
+            url: Some("https://example.com".to_owned()),
+            headers: Some((0..11).map(|i| header(&format!("X-{i}"), "v")).collect()),
+            ..WebhookDraft::default()
+        };
+        let errors = many
+            .create(AccountId::new(), &Networks::public_only(), now())
+            .expect_err("too many");
+        assert_eq!(
+            problems(errors),
+            vec![("headers", None, ValidationCode::TooMany)]
+        );
+    }
+
+    #[test]
+    fn a_change_keeps_what_it_does_not_name_and_reactivating_clears_the_reason() {
+        let mut webhook = WebhookDraft {
+            url: Some("https://example.com/a".to_owned()),
+            events: Some(vec![
+                "container.created".to_owned(),
+                "container.created".to_owned(),
+            ]),
+            ..WebhookDraft::default()
+        }
+        .create(AccountId::new(), &Networks::public_only(), now())
+        .expect("valid");
+        assert_eq!(webhook.events, vec!["container.created".to_owned()]);
+        webhook.active = false;
+        webhook.disabled_reason = Some("the receiver answered 410 Gone".to_owned());
+
+        let renamed = WebhookDraft {
+            url: Some("https://example.com/b".to_owned()),
+            ..WebhookDraft::default()
+        }
+        .apply(&webhook, &Networks::public_only(), now())
+        .expect("valid");
+        assert_eq!(renamed.url.as_str(), "https://example.com/b");
+        assert_eq!(renamed.events, webhook.events);
+        assert!(!renamed.active);
+        assert!(renamed.disabled_reason.is_some());
+        assert_eq!(renamed.secret, webhook.secret);
+
+        let on = WebhookDraft {
+            active: Some(true),
+            ..WebhookDraft::default()
+        }
+        .apply(&webhook, &Networks::public_only(), now())
+        .expect("valid");
+        assert!(on.active);
+        assert_eq!(on.disabled_reason, None);
+    }
+
+    #[test]
+    fn the_catalog_holds_what_is_recorded_and_the_reference_names() {
+        let all = subscribable();
+        let names: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+        for produced in [
+            "tracking_request.succeeded",
+            "container.transport.vessel_departed",
+            "shipment.estimated.arrival",
+        ] {
+            assert!(
+                all.iter().any(|s| s.name == produced && s.produced),
+                "{produced}"
+            );
+        }
+        assert!(
+            all.iter()
+                .any(|s| s.name == "container.pickup_lfd.changed" && !s.produced)
+        );
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "no name twice");
+    }
+}
