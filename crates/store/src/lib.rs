@@ -15,6 +15,7 @@ mod sql;
 pub mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod webhooks;
 
 use std::sync::Arc;
 
@@ -30,6 +31,7 @@ pub use model::{
     TrackingRequestFilter,
 };
 pub use shipments::ShipmentStore;
+pub use webhooks::WebhookStore;
 
 /// Accounts and API keys.
 #[async_trait]
@@ -177,7 +179,13 @@ pub trait TrackingStore: Send + Sync {
 /// Everything Tidemark stores.
 #[async_trait]
 pub trait Store:
-    AccountStore + TrackingRequestStore + JobStore + TrackingStore + ShipmentStore + std::fmt::Debug
+    AccountStore
+    + TrackingRequestStore
+    + JobStore
+    + TrackingStore
+    + ShipmentStore
+    + WebhookStore
+    + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).
     async fn ping(&self) -> Result<(), StoreError>;

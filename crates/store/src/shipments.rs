@@ -103,7 +103,7 @@ pub trait ShipmentStore: Send + Sync {
     ) -> Result<Vec<Reference>, StoreError>;
 }
 
-fn parse_all<T>(
+pub(crate) fn parse_all<T>(
     rows: Vec<OwnedRow>,
     parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
 ) -> Result<Vec<T>, StoreError> {
@@ -126,7 +126,7 @@ fn push_any(query: &mut Query, column: &str, values: Vec<String>) {
 }
 
 /// Runs `filter` twice: the page, newest first, and the count.
-async fn page_of<B: Neutral + ?Sized, T>(
+pub(crate) async fn page_of<B: Neutral + ?Sized, T>(
     backend: &B,
     select: &str,
     filter: Query,
@@ -156,7 +156,7 @@ async fn page_of<B: Neutral + ?Sized, T>(
     })
 }
 
-fn scoped(from: &str, account: AccountId) -> Query {
+pub(crate) fn scoped(from: &str, account: AccountId) -> Query {
     let mut query = Query::new(from);
     query.push(" WHERE account_id = ").bind(account.as_uuid());
     query

@@ -16,6 +16,8 @@ use time::{Duration, OffsetDateTime};
 mod jobs;
 #[path = "conformance/tracking.rs"]
 mod tracking;
+#[path = "conformance/webhooks.rs"]
+mod webhooks;
 
 async fn run<F, Fut>(backend: Backend, case: F)
 where
@@ -70,6 +72,8 @@ conformance!(
     a_lookup_commit_writes_everything_at_once,
     a_commit_with_a_lost_lease_writes_nothing,
     concurrent_commits_stand_or_fall_alone,
+    webhooks_read_back_as_written_and_stay_in_their_account,
+    webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_commit_after_the_request_changed_writes_nothing,
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,
@@ -627,4 +631,5 @@ mod cases {
 
     pub use super::jobs::*;
     pub use super::tracking::*;
+    pub use super::webhooks::*;
 }

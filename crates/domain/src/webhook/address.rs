@@ -71,6 +71,17 @@ impl WebhookUrl {
         Ok(Self(url))
     }
 
+    /// A URL read back from storage: checked when it was stored, so only parsed here (the
+    /// allowed networks may have changed since; deliveries check every address anyway).
+    ///
+    /// # Errors
+    /// When `text` is not a URL.
+    pub fn from_stored(text: &str) -> Result<Self, UrlError> {
+        Url::parse(text)
+            .map(Self)
+            .map_err(|error| UrlError::Malformed(error.to_string()))
+    }
+
     /// The URL.
     #[must_use]
     pub fn as_url(&self) -> &Url {

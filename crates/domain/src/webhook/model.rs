@@ -86,7 +86,7 @@ pub fn subscribable() -> Vec<Subscribable> {
 }
 
 /// A custom header sent with every delivery.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WebhookHeader {
     /// Its name.
     pub name: String,

@@ -367,7 +367,7 @@ mod failing {
     use tidemark_store::{
         AccountStore, CommitOutcome, ContainerFilter, JobStore, LookupCommit, Page, PageRequest,
         ShipmentFilter, ShipmentStore, Store, StoreError, TrackingRequestFilter,
-        TrackingRequestStore, TrackingStore,
+        TrackingRequestStore, TrackingStore, WebhookStore,
     };
 
     pub const SECRET_DETAIL: &str = "relation tracking_requests is on fire at /var/lib/secret";
@@ -600,6 +600,43 @@ mod failing {
             codes: &[String],
         ) -> Result<Vec<Reference>, StoreError> {
             self.0.references(kind, codes).await
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl WebhookStore for FailingStore {
+        async fn create_webhook(
+            &self,
+            webhook: &tidemark_domain::webhook::Webhook,
+        ) -> Result<(), StoreError> {
+            self.0.create_webhook(webhook).await
+        }
+        async fn webhook(
+            &self,
+            account: AccountId,
+            id: tidemark_domain::WebhookId,
+        ) -> Result<Option<tidemark_domain::webhook::Webhook>, StoreError> {
+            self.0.webhook(account, id).await
+        }
+        async fn list_webhooks(
+            &self,
+            account: AccountId,
+            page: PageRequest,
+        ) -> Result<Page<tidemark_domain::webhook::Webhook>, StoreError> {
+            self.0.list_webhooks(account, page).await
+        }
+        async fn update_webhook(
+            &self,
+            webhook: &tidemark_domain::webhook::Webhook,
+        ) -> Result<bool, StoreError> {
+            self.0.update_webhook(webhook).await
+        }
+        async fn delete_webhook(
+            &self,
+            account: AccountId,
+            id: tidemark_domain::WebhookId,
+        ) -> Result<bool, StoreError> {
+            self.0.delete_webhook(account, id).await
         }
     }
 
