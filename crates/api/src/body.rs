@@ -3,12 +3,29 @@
 
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
-use tidemark_domain::ValidationCode;
+use tidemark_domain::{FieldError, ValidationCode};
 
 use crate::ApiError;
 
 /// A problem at a JSON pointer.
 pub type Problem = (String, ValidationCode, String);
+
+/// Adds the domain's field errors to the body's problems (a field whose JSON type was
+/// already wrong is reported once) as one 422.
+pub fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiError {
+    for field_error in field_errors {
+        let pointer = crate::error::field_pointer(&field_error.field);
+        let attribute = format!("/data/attributes/{}", field_error.field.attribute());
+        // A field whose JSON type was already wrong is reported once, for that.
+        if !problems
+            .iter()
+            .any(|(p, _, _)| p == &attribute || p.starts_with(&format!("{attribute}/")))
+        {
+            problems.push((pointer, field_error.code, field_error.detail));
+        }
+    }
+    ApiError::unprocessable(problems)
+}
 
 /// The `data` object of a JSON:API document.
 ///

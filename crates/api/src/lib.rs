@@ -23,6 +23,7 @@ mod schema;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
+mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,6 +33,7 @@ use axum::http::{HeaderName, Request};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tidemark_domain::webhook::Networks;
 use tidemark_domain::{CarrierMatrix, Clock, Limits};
 use tidemark_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -55,6 +57,8 @@ pub struct ApiConfig {
     pub page_size_max: u32,
     /// Per-account rate limits.
     pub rate_limits: RateLimitConfig,
+    /// Networks beyond the public internet that webhook URLs may name.
+    pub webhook_networks: Networks,
 }
 
 impl Default for ApiConfig {
@@ -65,6 +69,7 @@ impl Default for ApiConfig {
             page_size_default: 30,
             page_size_max: 100,
             rate_limits: RateLimitConfig::default(),
+            webhook_networks: Networks::public_only(),
         }
     }
 }
@@ -139,6 +144,7 @@ pub fn router(state: AppState) -> Router {
         .merge(shipments::routes())
         .merge(containers::routes())
         .merge(reference_data::routes())
+        .merge(webhooks::routes())
         .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
     Router::new()

@@ -17,6 +17,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::{
     containers, health, infer_number, reference_data, shipments, shipping_lines, tracking_requests,
+    webhooks,
 };
 
 #[derive(OpenApi)]
@@ -46,6 +47,12 @@ use crate::{
         reference_data::show_port,
         reference_data::show_terminal,
         reference_data::show_vessel,
+        webhooks::create,
+        webhooks::list,
+        webhooks::events,
+        webhooks::show,
+        webhooks::update,
+        webhooks::remove,
         health::healthz,
         health::readyz,
     ),

@@ -69,6 +69,11 @@ pub struct ServeArgs {
         value_enum
     )]
     pub roles: Option<Vec<crate::config::Role>>,
+
+    /// Networks webhooks may reach beyond the public internet, comma-separated CIDR (e.g.
+    /// `127.0.0.0/8,::1/128` for receivers on this machine).
+    #[arg(long, env = "TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", value_name = "CIDRS")]
+    pub webhook_allowed_networks: Option<String>,
 }
 
 /// `accounts …`

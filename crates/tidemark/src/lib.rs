@@ -29,6 +29,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Command::Serve(args) => args.roles.clone(),
             _ => None,
         },
+        webhook_allowed_networks: match &cli.command {
+            Command::Serve(args) => args.webhook_allowed_networks.clone(),
+            _ => None,
+        },
     };
     let config =
         Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;

@@ -3,14 +3,14 @@
 use axum::http::StatusCode;
 use serde_json::Value;
 use tidemark_domain::{
-    CarrierMatrix, FieldError, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
+    CarrierMatrix, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
     TrackingRequestPatch, ValidationCode,
 };
 
 use super::view::{self, TYPE};
-use crate::body::{self, Attributes, Problem};
+use crate::ApiError;
+use crate::body::{self, Attributes};
 use crate::error::ErrorSource;
-use crate::{ApiError, error};
 
 /// Attributes that are shown but never written after creation.
 const READ_ONLY: [&str; 9] = [
@@ -24,21 +24,6 @@ const READ_ONLY: [&str; 9] = [
     "created_at",
     "updated_at",
 ];
-
-fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiError {
-    for field_error in field_errors {
-        let pointer = error::field_pointer(&field_error.field);
-        let attribute = format!("/data/attributes/{}", field_error.field.attribute());
-        // A field whose JSON type was already wrong is reported once, for that.
-        if !problems
-            .iter()
-            .any(|(p, _, _)| p == &attribute || p.starts_with(&format!("{attribute}/")))
-        {
-            problems.push((pointer, field_error.code, field_error.detail));
-        }
-    }
-    ApiError::unprocessable(problems)
-}
 
 /// Parses and validates the body of `POST /v2/tracking_requests`.
 ///
@@ -73,7 +58,7 @@ pub fn create(
     match NewTrackingRequest::validate(draft, carriers, limits) {
         Ok(new) if problems.is_empty() => Ok(new),
         Ok(_) => Err(ApiError::unprocessable(problems)),
-        Err(field_errors) => Err(merge(problems, field_errors)),
+        Err(field_errors) => Err(body::merge(problems, field_errors)),
     }
 }
 
@@ -125,6 +110,6 @@ pub fn update(
     match patch.validate(limits) {
         Ok(patch) if problems.is_empty() => Ok(patch),
         Ok(_) => Err(ApiError::unprocessable(problems)),
-        Err(field_errors) => Err(merge(problems, field_errors)),
+        Err(field_errors) => Err(body::merge(problems, field_errors)),
     }
 }

@@ -13,6 +13,7 @@ use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 use tidemark_api::{ApiConfig, RateLimitConfig};
 use tidemark_domain::Limits;
+use tidemark_domain::webhook::Networks;
 use tidemark_store::ConnectOptions;
 use tidemark_store::sqlite::Synchronous;
 
@@ -199,6 +200,8 @@ pub struct Config {
     pub tracking: TrackingConfig,
     /// The built-in carrier simulator.
     pub sandbox: SandboxConfig,
+    /// Networks beyond the public internet that webhooks may reach (comma-separated CIDR).
+    pub webhook_allowed_networks: String,
 }
 
 impl Default for Config {
@@ -217,12 +220,13 @@ impl Default for Config {
             roles: all_roles(),
             tracking: TrackingConfig::default(),
             sandbox: SandboxConfig::default(),
+            webhook_allowed_networks: String::new(),
         }
     }
 }
 
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -236,6 +240,7 @@ const KEYS: [&str; 13] = [
     "roles",
     "tracking",
     "sandbox",
+    "webhook_allowed_networks",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.
@@ -250,6 +255,9 @@ pub struct Overrides {
     /// `--roles`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roles: Option<Vec<Role>>,
+    /// `--webhook-allowed-networks`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook_allowed_networks: Option<String>,
 }
 
 impl Config {
@@ -284,6 +292,7 @@ impl Config {
         if self.roles.is_empty() {
             return Err("roles: name at least one of api, tracker".to_owned());
         }
+        self.webhook_networks()?;
         let factor = self.sandbox.clock_factor;
         if !(factor.is_finite() && factor > 0.0) {
             return Err(format!(
@@ -307,6 +316,15 @@ impl Config {
         }
     }
 
+    /// The networks webhooks may reach beyond the public internet.
+    ///
+    /// # Errors
+    /// An entry that is not a network.
+    pub fn webhook_networks(&self) -> Result<Networks, String> {
+        Networks::parse_list(&self.webhook_allowed_networks)
+            .map_err(|error| format!("webhook_allowed_networks: {error}"))
+    }
+
     /// What the API layer needs.
     #[must_use]
     pub fn api(&self) -> ApiConfig {
@@ -325,6 +343,8 @@ impl Config {
                 refresh_per_minute: self.rate_limits.refresh_per_minute,
                 default_per_minute: self.rate_limits.default_per_minute,
             },
+            // Checked by `validate` at start.
+            webhook_networks: self.webhook_networks().unwrap_or_default(),
         }
     }
 }
@@ -412,12 +432,35 @@ mod tests {
                     listen: Some("127.0.0.1:9100".parse().map_err(|_| "addr")?),
                     roles: Some(vec![Role::Tracker]),
                     database_url: None,
+                    webhook_allowed_networks: None,
                 },
             )
             .map_err(|e| e.to_string())?;
             assert_eq!(flagged.listen.port(), 9100);
             assert_eq!(flagged.roles, [Role::Tracker]);
             assert_eq!(config.roles, [Role::Api, Role::Tracker], "all by default");
+
+            // Webhook networks: none by default, the documented variable, the flag last.
+            assert!(config.api().webhook_networks.allowed().is_empty());
+            jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
+            let allowed = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+            assert_eq!(allowed.api().webhook_networks.allowed().len(), 2);
+            let flagged = Config::load(
+                None,
+                &Overrides {
+                    webhook_allowed_networks: Some("10.0.0.0/8".to_owned()),
+                    ..Overrides::default()
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            assert_eq!(flagged.webhook_allowed_networks, "10.0.0.0/8");
+            let bad = Config {
+                webhook_allowed_networks: "127.0.0.0/8,nope".to_owned(),
+                ..Config::default()
+            };
+            let error = bad.validate().expect_err("a bad network");
+            assert!(error.contains("webhook_allowed_networks"), "{error}");
+            jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "");
 
             jail.create_file("typo.toml", "lsiten = \"127.0.0.1:1\"\n")?;
             let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())

@@ -11,3 +11,4 @@ mod operations;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
+mod webhooks;

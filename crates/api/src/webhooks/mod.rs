@@ -1,0 +1,301 @@
+//! `/v2/webhooks`: subscriptions (api.md §5): create, list, read, change, delete, and the
+//! event catalog.
+
+pub mod view;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use serde_json::Value;
+use tidemark_domain::WebhookId;
+use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
+
+use crate::auth::Caller;
+use crate::body::{self, Attributes, Problem};
+use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::error::ErrorSource;
+use crate::extract::{JsonBody, QueryParams};
+use crate::params::{page_links, take_page};
+use crate::{ApiError, AppState};
+use tidemark_domain::ValidationCode;
+use view::{CategoryResource, WebhookResource};
+
+/// The routes of this resource.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/webhooks", get(list).post(create))
+        .route("/v2/webhooks/events", get(events))
+        .route("/v2/webhooks/{id}", get(show).patch(update).delete(remove))
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("no webhook with this id in this account")
+}
+
+async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Webhook, ApiError> {
+    let id = WebhookId::parse(id).ok_or_else(not_found)?;
+    state
+        .store
+        .webhook(caller.account_id, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// Reads `headers`: an array of `{name, value}` objects.
+fn headers(attributes: &mut Attributes<'_>) -> Option<Vec<WebhookHeader>> {
+    let raw = attributes.raw("headers")?;
+    let mut problems: Vec<Problem> = Vec::new();
+    let Value::Array(items) = raw else {
+        attributes.problems.push((
+            "/data/attributes/headers".into(),
+            ValidationCode::Invalid,
+            "headers must be an array of {name, value} objects".into(),
+        ));
+        return None;
+    };
+    let mut headers = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let pair = item.as_object().and_then(|object| {
+            let name = object.get("name")?.as_str()?;
+            let value = object.get("value")?.as_str()?;
+            (object.len() == 2).then(|| WebhookHeader {
+                name: name.to_owned(),
+                value: value.to_owned(),
+            })
+        });
+        match pair {
+            Some(header) => headers.push(header),
+            None => problems.push((
+                format!("/data/attributes/headers/{index}"),
+                ValidationCode::Invalid,
+                "a header is an object with a string name and a string value, nothing else".into(),
+            )),
+        }
+    }
+    attributes.problems.extend(problems);
+    Some(headers)
+}
+
+/// Reads a create or change body into a draft.
+fn draft(
+    document: &Value,
+    id: Option<WebhookId>,
+) -> Result<(WebhookDraft, Vec<Problem>), ApiError> {
+    let data = body::data(document)?;
+    body::check_type(data, view::TYPE)?;
+    match (data.get("id"), id) {
+        (None, _) => {}
+        (Some(_), None) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "client_id_not_allowed",
+                "ids are assigned by Tidemark; omit data.id",
+                Some(ErrorSource::Pointer("/data/id".into())),
+            ));
+        }
+        (Some(Value::Null), Some(_)) => {}
+        (Some(Value::String(given)), Some(id)) if *given == id.to_string() => {}
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "id_mismatch",
+                "data.id must be the id in the path",
+                Some(ErrorSource::Pointer("/data/id".into())),
+            ));
+        }
+    }
+    let mut attributes = Attributes::of(data);
+    let draft = WebhookDraft {
+        url: attributes.string("url"),
+        active: attributes.boolean("active"),
+        events: attributes.strings("events"),
+        headers: headers(&mut attributes),
+    };
+    attributes.reject_unknown();
+    Ok((draft, attributes.problems))
+}
+
+fn document(webhook: &Webhook) -> Document<WebhookResource> {
+    Document {
+        data: view::resource(webhook),
+        included: None,
+        links: SelfLink {
+            self_: view::path(webhook.id),
+        },
+    }
+}
+
+/// Subscribe a URL to events.
+///
+/// The answer holds the generated `secret`; deliveries are signed with it.
+#[utoipa::path(
+    post,
+    path = "/v2/webhooks",
+    operation_id = "createWebhook",
+    tag = "Webhooks",
+    request_body(content = view::WebhookInputDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 201, description = "Created.", body = Document<WebhookResource>,
+            content_type = "application/vnd.api+json",
+            headers(("Location" = String, description = "The new webhook's URL"))),
+        (status = 403, description = "`client_id_not_allowed`: the body carried `data.id`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`type_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed (a non-public address is `invalid` at `/data/attributes/url`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
+    query.finish()?;
+    let (draft, problems) = draft(&body, None)?;
+    let webhook = match draft.create(
+        caller.account_id,
+        &state.config.webhook_networks,
+        state.clock.now(),
+    ) {
+        Ok(webhook) if problems.is_empty() => webhook,
+        Ok(_) => return Err(ApiError::unprocessable(problems)),
+        Err(errors) => return Err(body::merge(problems, errors)),
+    };
+    state.store.create_webhook(&webhook).await?;
+    Ok(JsonApi::created(view::path(webhook.id), document(&webhook)))
+}
+
+/// List webhooks, newest first.
+#[utoipa::path(
+    get,
+    path = "/v2/webhooks",
+    operation_id = "listWebhooks",
+    tag = "Webhooks",
+    params(
+        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+    ),
+    responses((status = 200, description = "A page of webhooks.", body = ListDocument<WebhookResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<WebhookResource>>, ApiError> {
+    let page = take_page(&mut query, &state.config)?;
+    query.finish()?;
+    let result = state.store.list_webhooks(caller.account_id, page).await?;
+    Ok(JsonApi::ok(ListDocument {
+        data: result.items.iter().map(view::resource).collect(),
+        included: None,
+        links: page_links("/v2/webhooks", query.original(), page, result.total),
+        meta: ListMeta {
+            size: page.size,
+            total: result.total,
+        },
+    }))
+}
+
+/// Get one webhook.
+#[utoipa::path(
+    get,
+    path = "/v2/webhooks/{id}",
+    operation_id = "getWebhook",
+    tag = "Webhooks",
+    params(("id" = String, Path, description = "The webhook's id")),
+    responses((status = 200, description = "The webhook.", body = Document<WebhookResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
+    query.finish()?;
+    let webhook = find(&state, caller, &id).await?;
+    Ok(JsonApi::ok(document(&webhook)))
+}
+
+/// Change a webhook's `url`, `active`, `events` or `headers`.
+#[utoipa::path(
+    patch,
+    path = "/v2/webhooks/{id}",
+    operation_id = "updateWebhook",
+    tag = "Webhooks",
+    params(("id" = String, Path, description = "The webhook's id")),
+    request_body(content = view::WebhookInputDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 200, description = "The changed webhook.", body = Document<WebhookResource>, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`type_mismatch` or `id_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
+    query.finish()?;
+    let current = find(&state, caller, &id).await?;
+    let (draft, problems) = draft(&body, Some(current.id))?;
+    let changed = match draft.apply(&current, &state.config.webhook_networks, state.clock.now()) {
+        Ok(changed) if problems.is_empty() => changed,
+        Ok(_) => return Err(ApiError::unprocessable(problems)),
+        Err(errors) => return Err(body::merge(problems, errors)),
+    };
+    if !state.store.update_webhook(&changed).await? {
+        return Err(not_found());
+    }
+    Ok(JsonApi::ok(document(&changed)))
+}
+
+/// Delete a webhook and its delivery log.
+#[utoipa::path(
+    delete,
+    path = "/v2/webhooks/{id}",
+    operation_id = "deleteWebhook",
+    tag = "Webhooks",
+    params(("id" = String, Path, description = "The webhook's id")),
+    responses((status = 204, description = "Deleted.")),
+)]
+pub async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+) -> Result<StatusCode, ApiError> {
+    query.finish()?;
+    let id = WebhookId::parse(&id).ok_or_else(not_found)?;
+    if state.store.delete_webhook(caller.account_id, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(not_found())
+    }
+}
+
+/// The events a webhook can subscribe to, by category, with what each means.
+#[utoipa::path(
+    get,
+    path = "/v2/webhooks/events",
+    operation_id = "listWebhookEvents",
+    tag = "Webhooks",
+    responses((status = 200, description = "The catalog.", body = CatalogDocument, content_type = "application/vnd.api+json")),
+)]
+pub async fn events(
+    _caller: Caller,
+    query: QueryParams,
+) -> Result<JsonApi<CatalogDocument>, ApiError> {
+    query.finish()?;
+    Ok(JsonApi::ok(CatalogDocument {
+        data: view::catalog(webhook::subscribable()),
+    }))
+}
+
+/// The event catalog.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct CatalogDocument {
+    /// The categories.
+    pub data: Vec<CategoryResource>,
+}
