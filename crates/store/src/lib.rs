@@ -31,7 +31,7 @@ pub use model::{
     TrackingRequestFilter,
 };
 pub use shipments::ShipmentStore;
-pub use webhooks::WebhookStore;
+pub use webhooks::{NotificationFilter, WebhookStore};
 
 /// Accounts and API keys.
 #[async_trait]

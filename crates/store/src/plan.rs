@@ -80,6 +80,17 @@ fn json(value: &impl serde::Serialize) -> Value {
     Value::Json(serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()))
 }
 
+/// The statements whose SQL differs between backends.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Dialect {
+    /// The job upsert (`$1` id, `$2` kind, `$3` key, `$4` due, `$5` now).
+    pub(crate) schedule: &'static str,
+    /// The fan-out of a domain event to the webhooks that want it (`$1` the event's id,
+    /// `$2` now): one pending notification each, only if the event was recorded (a
+    /// duplicate event, skipped by its dedupe key, fans out nothing).
+    pub(crate) fan_out: &'static str,
+}
+
 /// One statement and its values.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Step {
@@ -222,7 +233,7 @@ impl Plan {
         );
     }
 
-    fn domain_event(&mut self, event: &DomainEvent) {
+    fn domain_event(&mut self, event: &DomainEvent, fan_out_sql: &'static str) {
         self.push(
             sql::INSERT_DOMAIN_EVENT,
             vec![
@@ -236,6 +247,10 @@ impl Plan {
                 event.dedupe_key.clone().into(),
                 event.created_at.into(),
             ],
+        );
+        self.push(
+            fan_out_sql,
+            vec![event.id.as_uuid().into(), event.created_at.into()],
         );
     }
 
@@ -274,12 +289,12 @@ impl Plan {
         );
     }
 
-    /// The plan of a lookup's commit, finishing `job` when given. `schedule_sql` is the
-    /// backend's job upsert.
+    /// The plan of a lookup's commit, finishing `job` when given, in the backend's
+    /// `dialect`.
     pub(crate) fn lookup(
         job: Option<&ClaimedJob>,
         commit: &LookupCommit,
-        schedule_sql: &'static str,
+        dialect: Dialect,
     ) -> Self {
         let mut plan = Self::default();
         let request = &commit.request;
@@ -326,10 +341,10 @@ impl Plan {
             plan.transport_event(event);
         }
         for event in &commit.events {
-            plan.domain_event(event);
+            plan.domain_event(event, dialect.fan_out);
         }
         if let Some(next) = &commit.next {
-            plan.schedule(next, now, schedule_sql);
+            plan.schedule(next, now, dialect.schedule);
         }
         plan
     }

@@ -110,7 +110,7 @@ pub(crate) fn parse_all<T>(
     rows.iter().map(parse).collect()
 }
 
-fn push_range(query: &mut Query, column: &str, range: TimeRange) {
+pub(crate) fn push_range(query: &mut Query, column: &str, range: TimeRange) {
     if let Some(start) = range.start {
         query.push(&format!(" AND {column} >= ")).bind(start);
     }

@@ -4,21 +4,40 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use tidemark_domain::webhook::{Webhook, WebhookHeader, WebhookSecret, WebhookUrl};
-use tidemark_domain::{AccountId, WebhookId};
+use tidemark_domain::webhook::{
+    DeliveryStatus, Webhook, WebhookHeader, WebhookNotification, WebhookSecret, WebhookUrl,
+};
+use tidemark_domain::{AccountId, DomainEventId, WebhookId, WebhookNotificationId};
 use uuid::Uuid;
 
 use crate::neutral::{Neutral, OwnedRow, Query};
 use crate::plan::Value;
 use crate::rows::Columns;
-use crate::shipments::{page_of, parse_all, scoped};
-use crate::{Page, PageRequest, StoreError};
+use crate::shipments::{page_of, parse_all, push_range, scoped};
+use crate::{Page, PageRequest, StoreError, TimeRange};
 
 /// The columns of `webhooks`, in the order reads select them.
 const COLUMNS: &str = "SELECT id, account_id, url, active, all_events, secret, headers, \
                        disabled_reason, created_at, updated_at";
 
-/// Webhook subscriptions.
+/// The columns of `webhook_notifications`.
+const NOTIFICATION_COLUMNS: &str = "SELECT id, account_id, webhook_id, domain_event_id, event, \
+                                    delivery_status, attempts, due_at, created_at, updated_at";
+
+/// Which notifications a list shows; empty lists and `None` do not filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NotificationFilter {
+    /// Any of these event names.
+    pub events: Vec<String>,
+    /// Any of these statuses.
+    pub delivery_status: Vec<DeliveryStatus>,
+    /// Of this webhook.
+    pub webhook_id: Option<WebhookId>,
+    /// Created in this range.
+    pub created_at: TimeRange,
+}
+
+/// Webhook subscriptions and their delivery log.
 #[async_trait]
 pub trait WebhookStore: Send + Sync {
     /// Stores a new webhook.
@@ -44,6 +63,38 @@ pub trait WebhookStore: Send + Sync {
 
     /// Deletes a webhook and its delivery log; false when there is no such webhook.
     async fn delete_webhook(&self, account: AccountId, id: WebhookId) -> Result<bool, StoreError>;
+
+    /// One notification of `account`.
+    async fn webhook_notification(
+        &self,
+        account: AccountId,
+        id: WebhookNotificationId,
+    ) -> Result<Option<WebhookNotification>, StoreError>;
+
+    /// A page of `account`'s notifications, newest first.
+    async fn list_webhook_notifications(
+        &self,
+        account: AccountId,
+        filter: &NotificationFilter,
+        page: PageRequest,
+    ) -> Result<Page<WebhookNotification>, StoreError>;
+}
+
+fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
+    let status = row.required_text("delivery_status")?;
+    Ok(WebhookNotification {
+        id: WebhookNotificationId::from_uuid(row.required_id("id")?),
+        account_id: AccountId::from_uuid(row.required_id("account_id")?),
+        webhook_id: WebhookId::from_uuid(row.required_id("webhook_id")?),
+        domain_event_id: DomainEventId::from_uuid(row.required_id("domain_event_id")?),
+        event: row.required_text("event")?,
+        delivery_status: DeliveryStatus::parse(&status)
+            .ok_or_else(|| StoreError::corrupt(format!("delivery status {status:?}")))?,
+        attempts: u32::try_from(row.int("attempts")?).unwrap_or(0),
+        due_at: row.time("due_at")?,
+        created_at: row.required_time("created_at")?,
+        updated_at: row.required_time("updated_at")?,
+    })
 }
 
 fn headers_json(webhook: &Webhook) -> Value {
@@ -224,5 +275,43 @@ impl<T: Neutral> WebhookStore for T {
             .push(" AND id = ")
             .bind(id.as_uuid());
         Ok(self.execute(&delete).await? > 0)
+    }
+
+    async fn webhook_notification(
+        &self,
+        account: AccountId,
+        id: WebhookNotificationId,
+    ) -> Result<Option<WebhookNotification>, StoreError> {
+        let mut query = scoped(
+            &format!("{NOTIFICATION_COLUMNS} FROM webhook_notifications"),
+            account,
+        );
+        query.push(" AND id = ").bind(id.as_uuid());
+        let rows = self.fetch(&query).await?;
+        rows.first().map(notification_row).transpose()
+    }
+
+    async fn list_webhook_notifications(
+        &self,
+        account: AccountId,
+        filter: &NotificationFilter,
+        page: PageRequest,
+    ) -> Result<Page<WebhookNotification>, StoreError> {
+        let mut query = scoped(" FROM webhook_notifications", account);
+        if !filter.events.is_empty() {
+            query
+                .push(" AND event IN ")
+                .bind_list(filter.events.iter().map(String::as_str));
+        }
+        if !filter.delivery_status.is_empty() {
+            query
+                .push(" AND delivery_status IN ")
+                .bind_list(filter.delivery_status.iter().map(|s| s.as_str()));
+        }
+        if let Some(webhook) = filter.webhook_id {
+            query.push(" AND webhook_id = ").bind(webhook.as_uuid());
+        }
+        push_range(&mut query, "created_at", filter.created_at);
+        page_of(self, NOTIFICATION_COLUMNS, query, page, notification_row).await
     }
 }

@@ -72,6 +72,7 @@ conformance!(
     a_lookup_commit_writes_everything_at_once,
     a_commit_with_a_lost_lease_writes_nothing,
     concurrent_commits_stand_or_fall_alone,
+    recorded_events_fan_out_to_the_webhooks_that_want_them,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_commit_after_the_request_changed_writes_nothing,

@@ -15,9 +15,22 @@ use uuid::Uuid;
 use super::jobs::SCHEDULE;
 use super::{PgStore, time_of};
 use crate::neutral::{Cell, Neutral, OwnedRow, Query as NeutralQuery};
-use crate::plan::{Plan, Value};
+use crate::plan::{Dialect, Plan, Value};
 use crate::rows::{self, Columns};
 use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, sql};
+
+/// The fan-out of a recorded domain event (see [`Dialect::fan_out`]).
+const FAN_OUT: &str = "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, event, delivery_status, attempts, due_at, \
+     created_at, updated_at) SELECT gen_random_uuid(), w.account_id, w.id, d.id, d.name, 'pending', 0, $2, $2, $2 \
+     FROM webhooks w JOIN domain_events d ON d.id = $1 AND d.account_id = w.account_id \
+     WHERE w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
+     WHERE e.webhook_id = w.id AND e.event = d.name)) \
+     ON CONFLICT (webhook_id, domain_event_id) DO NOTHING";
+
+const DIALECT: Dialect = Dialect {
+    schedule: SCHEDULE,
+    fan_out: FAN_OUT,
+};
 
 impl Columns for PgRow {
     fn text(&self, name: &str) -> Result<Option<String>, StoreError> {
@@ -107,7 +120,7 @@ impl TrackingStore for PgStore {
         job: Option<&ClaimedJob>,
         commit: &LookupCommit,
     ) -> Result<CommitOutcome, StoreError> {
-        let plan = Plan::lookup(job, commit, SCHEDULE);
+        let plan = Plan::lookup(job, commit, DIALECT);
         let mut transaction = self.pool.begin().await?;
         let mut affected = Vec::with_capacity(plan.steps.len());
         for (index, step) in plan.steps.iter().enumerate() {

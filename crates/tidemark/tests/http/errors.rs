@@ -638,6 +638,23 @@ mod failing {
         ) -> Result<bool, StoreError> {
             self.0.delete_webhook(account, id).await
         }
+        async fn webhook_notification(
+            &self,
+            account: AccountId,
+            id: tidemark_domain::WebhookNotificationId,
+        ) -> Result<Option<tidemark_domain::webhook::WebhookNotification>, StoreError> {
+            self.0.webhook_notification(account, id).await
+        }
+        async fn list_webhook_notifications(
+            &self,
+            account: AccountId,
+            filter: &tidemark_store::NotificationFilter,
+            page: PageRequest,
+        ) -> Result<Page<tidemark_domain::webhook::WebhookNotification>, StoreError> {
+            self.0
+                .list_webhook_notifications(account, filter, page)
+                .await
+        }
     }
 
     #[async_trait::async_trait]

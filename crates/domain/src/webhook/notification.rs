@@ -1,0 +1,73 @@
+//! One domain event's delivery to one webhook: the delivery log clients read.
+
+use crate::{AccountId, DomainEventId, Timestamp, WebhookId, WebhookNotificationId};
+
+/// Where a notification's delivery stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeliveryStatus {
+    /// Not delivered yet; attempts may have failed and more are scheduled.
+    Pending,
+    /// A receiver answered 2xx.
+    Succeeded,
+    /// Every attempt failed, or the webhook was disabled.
+    Failed,
+}
+
+impl DeliveryStatus {
+    /// Every status.
+    pub const ALL: [Self; 3] = [Self::Pending, Self::Succeeded, Self::Failed];
+
+    /// The wire and storage form.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+        }
+    }
+
+    /// Parses the wire form.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|status| status.as_str() == text)
+    }
+}
+
+/// A notification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookNotification {
+    /// Its id: the `webhook-id` header of every attempt, for receivers to dedupe on.
+    pub id: WebhookNotificationId,
+    /// The account.
+    pub account_id: AccountId,
+    /// The webhook it goes to.
+    pub webhook_id: WebhookId,
+    /// The domain event it carries.
+    pub domain_event_id: DomainEventId,
+    /// The event's name.
+    pub event: String,
+    /// Where delivery stands.
+    pub delivery_status: DeliveryStatus,
+    /// Attempts made.
+    pub attempts: u32,
+    /// When the next attempt is due, while pending.
+    pub due_at: Option<Timestamp>,
+    /// When it was recorded (with its event).
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_read_back_their_wire_form() {
+        for status in DeliveryStatus::ALL {
+            assert_eq!(DeliveryStatus::parse(status.as_str()), Some(status));
+        }
+        assert_eq!(DeliveryStatus::parse("delivered"), None);
+    }
+}
