@@ -23,6 +23,7 @@ mod schema;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
+mod webhook_notifications;
 mod webhooks;
 
 use std::sync::Arc;
@@ -145,6 +146,7 @@ pub fn router(state: AppState) -> Router {
         .merge(containers::routes())
         .merge(reference_data::routes())
         .merge(webhooks::routes())
+        .merge(webhook_notifications::routes())
         .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
     Router::new()

@@ -17,7 +17,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::{
     containers, health, infer_number, reference_data, shipments, shipping_lines, tracking_requests,
-    webhooks,
+    webhook_notifications, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -53,6 +53,8 @@ use crate::{
         webhooks::show,
         webhooks::update,
         webhooks::remove,
+        webhook_notifications::list,
+        webhook_notifications::show,
         health::healthz,
         health::readyz,
     ),

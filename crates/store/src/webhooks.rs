@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use tidemark_domain::webhook::{
     DeliveryStatus, Webhook, WebhookHeader, WebhookNotification, WebhookSecret, WebhookUrl,
 };
-use tidemark_domain::{AccountId, DomainEventId, WebhookId, WebhookNotificationId};
+use tidemark_domain::{AccountId, DomainEventId, Subject, WebhookId, WebhookNotificationId};
 use uuid::Uuid;
 
 use crate::neutral::{Neutral, OwnedRow, Query};
@@ -22,7 +22,9 @@ const COLUMNS: &str = "SELECT id, account_id, url, active, all_events, secret, h
 
 /// The columns of `webhook_notifications`.
 const NOTIFICATION_COLUMNS: &str = "SELECT id, account_id, webhook_id, domain_event_id, event, \
-                                    delivery_status, attempts, due_at, created_at, updated_at";
+     delivery_status, attempts, due_at, created_at, updated_at, \
+     (SELECT d.subject_type FROM domain_events d WHERE d.id = domain_event_id) AS subject_type, \
+     (SELECT d.subject_id FROM domain_events d WHERE d.id = domain_event_id) AS subject_id";
 
 /// Which notifications a list shows; empty lists and `None` do not filter.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,6 +90,11 @@ fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
         webhook_id: WebhookId::from_uuid(row.required_id("webhook_id")?),
         domain_event_id: DomainEventId::from_uuid(row.required_id("domain_event_id")?),
         event: row.required_text("event")?,
+        subject: {
+            let kind = row.required_text("subject_type")?;
+            Subject::from_parts(&kind, row.required_id("subject_id")?)
+                .ok_or_else(|| StoreError::corrupt(format!("event subject {kind:?}")))?
+        },
         delivery_status: DeliveryStatus::parse(&status)
             .ok_or_else(|| StoreError::corrupt(format!("delivery status {status:?}")))?,
         attempts: u32::try_from(row.int("attempts")?).unwrap_or(0),

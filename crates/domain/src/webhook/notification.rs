@@ -1,6 +1,6 @@
 //! One domain event's delivery to one webhook: the delivery log clients read.
 
-use crate::{AccountId, DomainEventId, Timestamp, WebhookId, WebhookNotificationId};
+use crate::{AccountId, DomainEventId, Subject, Timestamp, WebhookId, WebhookNotificationId};
 
 /// Where a notification's delivery stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,6 +47,8 @@ pub struct WebhookNotification {
     pub domain_event_id: DomainEventId,
     /// The event's name.
     pub event: String,
+    /// The record the event is about.
+    pub subject: Subject,
     /// Where delivery stands.
     pub delivery_status: DeliveryStatus,
     /// Attempts made.

@@ -288,3 +288,145 @@ async fn the_catalog_lists_every_event_with_a_description(app: TestApp) {
         4
     );
 }
+
+mod delivery_log {
+    //! `/v2/webhook_notifications`: what tracking recorded, fanned out to the webhooks.
+
+    use serde_json::{Value, json};
+
+    use crate::common::{Tracking, document, errors, tracking_request};
+    use crate::tracking_backends;
+
+    tracking_backends!(tracking_fills_the_delivery_log_of_the_webhooks_that_want_it);
+
+    async fn subscribe(t: &Tracking, events: Value) -> String {
+        let created = document(
+            t.app
+                .post_json(
+                    "/v2/webhooks",
+                    &t.app.key,
+                    &json!({"data": {"type": "webhook", "attributes": {
+                        "url": "https://hooks.example.com/t", "events": events}}}),
+                )
+                .await,
+        )
+        .await;
+        created["data"]["id"].as_str().expect("id").to_owned()
+    }
+
+    async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Tracking) {
+        let everything = subscribe(&t, json!([])).await;
+        let successes = subscribe(&t, json!(["tracking_request.succeeded"])).await;
+        let request = document(
+            t.app
+                .create(&tracking_request(
+                    "bill_of_lading",
+                    "TEST-TR-SUCCEEDED",
+                    "TEST",
+                ))
+                .await,
+        )
+        .await;
+        let request_id = request["data"]["id"].as_str().expect("id").to_owned();
+        t.drain().await;
+
+        let all = document(
+            t.app
+                .get(&format!(
+                    "/v2/webhook_notifications?filter[webhook_id]={everything}&page[size]=100"
+                ))
+                .await,
+        )
+        .await;
+        let notifications = all["data"].as_array().expect("data");
+        assert!(
+            notifications.len() > 2,
+            "the success and the milestones reached"
+        );
+        let succeeded: Vec<&Value> = notifications
+            .iter()
+            .filter(|n| n["attributes"]["event"] == "tracking_request.succeeded")
+            .collect();
+        assert_eq!(succeeded.len(), 1);
+        let one = succeeded[0];
+        assert_eq!(one["type"], "webhook_notification");
+        assert_eq!(one["attributes"]["id"], one["id"]);
+        assert_eq!(one["attributes"]["delivery_status"], "pending");
+        assert_eq!(
+            one["relationships"]["webhook"]["data"]["id"],
+            everything.as_str()
+        );
+        assert_eq!(
+            one["relationships"]["reference_object"]["data"],
+            json!({"id": request_id, "type": "tracking_request"})
+        );
+        assert!(notifications.iter().any(|n| {
+            n["attributes"]["event"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("container.transport."))
+                && n["relationships"]["reference_object"]["data"]["type"] == "transport_event"
+        }));
+
+        let wanted = document(
+            t.app
+                .get(&format!(
+                    "/v2/webhook_notifications?filter[webhook_id]={successes}&include=webhook"
+                ))
+                .await,
+        )
+        .await;
+        assert_eq!(wanted["meta"]["total"], 1);
+        assert_eq!(wanted["included"][0]["id"], successes.as_str());
+        assert_eq!(wanted["included"][0]["type"], "webhook");
+
+        let by_event = document(
+            t.app
+                .get("/v2/webhook_notifications?filter[event]=tracking_request.succeeded&filter[delivery_status]=pending")
+                .await,
+        )
+        .await;
+        assert_eq!(by_event["meta"]["total"], 2, "one per webhook");
+        let none = document(
+            t.app
+                .get("/v2/webhook_notifications?filter[delivery_status]=succeeded,failed")
+                .await,
+        )
+        .await;
+        assert_eq!(none["meta"]["total"], 0);
+
+        let path = format!(
+            "/v2/webhook_notifications/{}",
+            one["id"].as_str().expect("id")
+        );
+        let shown = document(t.app.get(&path).await).await;
+        assert_eq!(shown["data"], *one);
+        let (_, other) = t.app.new_account("other").await;
+        errors(t.app.get_as(&other, &path).await, 404).await;
+        assert_eq!(
+            document(t.app.get_as(&other, "/v2/webhook_notifications").await).await["meta"]["total"],
+            0
+        );
+        errors(t.app.get("/v2/webhook_notifications/nope").await, 404).await;
+        for (query, parameter) in [
+            (
+                "filter[delivery_status]=delivered",
+                "filter[delivery_status]",
+            ),
+            ("filter[webhook_id]=nope", "filter[webhook_id]"),
+            ("filter[event]=Not An Event", "filter[event]"),
+            ("include=reference_object.shipment", "include"),
+        ] {
+            let response = t
+                .app
+                .get(&format!("/v2/webhook_notifications?{query}"))
+                .await;
+            let problems = errors(response, 400).await;
+            assert!(
+                problems
+                    .iter()
+                    .any(|p| p["source"]["parameter"] == parameter),
+                "{query}: {problems:?}"
+            );
+        }
+    }
+}
