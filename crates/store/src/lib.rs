@@ -4,6 +4,7 @@
 //! PostgreSQL implementation from the database URL. Both run embedded migrations and
 //! pass the same conformance suite (`tests/conformance.rs`).
 
+mod deliveries;
 mod error;
 mod model;
 mod neutral;
@@ -25,6 +26,7 @@ use tidemark_domain::{
     Timestamp, Tracked, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
 };
 
+pub use deliveries::{DeliveryStore, FAILING_TOO_LONG};
 pub use error::StoreError;
 pub use model::{
     CommitOutcome, ContainerFilter, LookupCommit, Page, PageRequest, ShipmentFilter, TimeRange,
@@ -185,6 +187,7 @@ pub trait Store:
     + TrackingStore
     + ShipmentStore
     + WebhookStore
+    + DeliveryStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

@@ -140,6 +140,11 @@ pub(crate) trait Neutral: Send + Sync {
     /// Runs a write and returns the rows it affected.
     async fn execute(&self, query: &Query) -> Result<u64, StoreError>;
 
+    /// What a claim's inner `SELECT` appends to lock the rows it picks without waiting
+    /// for rows another claim holds (`FOR UPDATE … SKIP LOCKED` on PostgreSQL; nothing on
+    /// SQLite, whose single writer serializes claims).
+    fn skip_locked(&self, table_alias: &str) -> String;
+
     /// Runs writes in one transaction and returns the rows each affected; a unique
     /// violation is [`StoreError::Duplicate`] and nothing is written.
     async fn execute_all(&self, queries: &[Query]) -> Result<Vec<u64>, StoreError>;

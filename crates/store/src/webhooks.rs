@@ -21,7 +21,7 @@ const COLUMNS: &str = "SELECT id, account_id, url, active, all_events, secret, h
                        disabled_reason, created_at, updated_at";
 
 /// The columns of `webhook_notifications`.
-const NOTIFICATION_COLUMNS: &str = "SELECT id, account_id, webhook_id, domain_event_id, event, \
+pub(crate) const NOTIFICATION_COLUMNS: &str = "SELECT id, account_id, webhook_id, domain_event_id, event, \
      delivery_status, attempts, due_at, created_at, updated_at, \
      (SELECT d.subject_type FROM domain_events d WHERE d.id = domain_event_id) AS subject_type, \
      (SELECT d.subject_id FROM domain_events d WHERE d.id = domain_event_id) AS subject_id";
@@ -82,7 +82,7 @@ pub trait WebhookStore: Send + Sync {
     ) -> Result<Page<WebhookNotification>, StoreError>;
 }
 
-fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
+pub(crate) fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
     let status = row.required_text("delivery_status")?;
     Ok(WebhookNotification {
         id: WebhookNotificationId::from_uuid(row.required_id("id")?),

@@ -12,6 +12,8 @@ use tidemark_store::testing::{Backend, TestDatabase};
 use tidemark_store::{PageRequest, Store, StoreError, TimeRange, TrackingRequestFilter};
 use time::{Duration, OffsetDateTime};
 
+#[path = "conformance/deliveries.rs"]
+mod deliveries;
 #[path = "conformance/jobs.rs"]
 mod jobs;
 #[path = "conformance/tracking.rs"]
@@ -73,6 +75,7 @@ conformance!(
     a_commit_with_a_lost_lease_writes_nothing,
     concurrent_commits_stand_or_fall_alone,
     recorded_events_fan_out_to_the_webhooks_that_want_them,
+    deliveries_are_claimed_once_expire_and_settle_only_under_their_claim,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_commit_after_the_request_changed_writes_nothing,
@@ -630,6 +633,7 @@ mod cases {
         assert_eq!(total(vec![RequestStatus::TrackingStopped]).await, 0);
     }
 
+    pub use super::deliveries::*;
     pub use super::jobs::*;
     pub use super::tracking::*;
     pub use super::webhooks::*;

@@ -8,6 +8,8 @@ mod signing;
 
 pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
 pub use model::{MAX_HEADERS, Subscribable, Webhook, WebhookDraft, WebhookHeader, subscribable};
-pub use notification::{DeliveryStatus, WebhookNotification};
+pub use notification::{
+    Attempt, ClaimedNotification, DeliveryStatus, Settlement, WebhookNotification,
+};
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};

@@ -61,6 +61,44 @@ pub struct WebhookNotification {
     pub updated_at: Timestamp,
 }
 
+/// A notification claimed for delivery: held until `lease_until` under `lease_token`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimedNotification {
+    /// The notification as claimed.
+    pub notification: WebhookNotification,
+    /// Proves the claim when the attempt is recorded.
+    pub lease_token: uuid::Uuid,
+}
+
+/// One delivery attempt, as recorded in the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    /// When it started.
+    pub at: Timestamp,
+    /// The receiver's status code, if it answered.
+    pub status_code: Option<u16>,
+    /// What went wrong before an answer (timeout, refused address, connection error).
+    pub error: Option<String>,
+    /// How long it took, in milliseconds.
+    pub latency_ms: u64,
+    /// The first 4 KiB of the answer.
+    pub response_body: Option<String>,
+}
+
+/// What an attempt decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settlement {
+    /// Delivered.
+    Succeeded,
+    /// Try again at this time.
+    Retry(Timestamp),
+    /// No more attempts.
+    Failed,
+    /// No more attempts, and the webhook is turned off for this reason (410 Gone, days
+    /// of failures).
+    DisableWebhook(String),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

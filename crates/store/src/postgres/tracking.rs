@@ -205,6 +205,10 @@ impl Neutral for PgStore {
         Ok(statement.execute(&self.pool).await?.rows_affected())
     }
 
+    fn skip_locked(&self, table_alias: &str) -> String {
+        format!(" FOR UPDATE OF {table_alias} SKIP LOCKED")
+    }
+
     async fn execute_all(&self, queries: &[NeutralQuery]) -> Result<Vec<u64>, StoreError> {
         let mut transaction = self.pool.begin().await?;
         let mut affected = Vec::with_capacity(queries.len());

@@ -184,6 +184,10 @@ impl Neutral for SqliteStore {
         Ok(statement.execute(&self.write).await?.rows_affected())
     }
 
+    fn skip_locked(&self, _table_alias: &str) -> String {
+        String::new()
+    }
+
     async fn execute_all(&self, queries: &[NeutralQuery]) -> Result<Vec<u64>, StoreError> {
         let mut transaction = self.write.begin_with("BEGIN IMMEDIATE").await?;
         let mut affected = Vec::with_capacity(queries.len());

@@ -16,7 +16,7 @@ use super::{account, at, request};
 
 const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 
-fn snapshot(milestones: &[(Milestone, i64)]) -> Snapshot {
+pub(super) fn snapshot(milestones: &[(Milestone, i64)]) -> Snapshot {
     let place = |locode: &str| Place {
         locode: locode.to_owned(),
         name: Some(format!("Port {locode}")),
@@ -61,7 +61,7 @@ fn snapshot(milestones: &[(Milestone, i64)]) -> Snapshot {
 }
 
 /// What the tracker would commit for `request` finding `snapshot` at `now`.
-async fn found(
+pub(super) async fn found(
     store: &Arc<dyn Store>,
     request: &TrackingRequest,
     snapshot: &Snapshot,
@@ -125,7 +125,7 @@ fn by_id(events: &[DomainEvent]) -> Vec<DomainEvent> {
     sorted
 }
 
-async fn claim(store: &Arc<dyn Store>, kind: JobKind, now: i64) -> ClaimedJob {
+pub(super) async fn claim(store: &Arc<dyn Store>, kind: JobKind, now: i64) -> ClaimedJob {
     let mut jobs = store
         .claim_due(kind, 1, LEASE, at(now))
         .await
@@ -711,7 +711,7 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
 }
 
 /// A webhook of `owner` wanting `events` (none: all).
-async fn subscribe(
+pub(super) async fn subscribe(
     store: &Arc<dyn Store>,
     owner: &tidemark_domain::Account,
     events: &[&str],

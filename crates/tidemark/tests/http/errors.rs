@@ -658,6 +658,34 @@ mod failing {
     }
 
     #[async_trait::async_trait]
+    impl tidemark_store::DeliveryStore for FailingStore {
+        async fn claim_notifications(
+            &self,
+            limit: u32,
+            lease: std::time::Duration,
+            now: tidemark_domain::Timestamp,
+        ) -> Result<Vec<tidemark_domain::webhook::ClaimedNotification>, StoreError> {
+            self.0.claim_notifications(limit, lease, now).await
+        }
+        async fn next_notification_due(
+            &self,
+        ) -> Result<Option<tidemark_domain::Timestamp>, StoreError> {
+            self.0.next_notification_due().await
+        }
+        async fn settle_notification(
+            &self,
+            claimed: &tidemark_domain::webhook::ClaimedNotification,
+            attempt: &tidemark_domain::webhook::Attempt,
+            settlement: &tidemark_domain::webhook::Settlement,
+            failing_cutoff: tidemark_domain::Timestamp,
+        ) -> Result<bool, StoreError> {
+            self.0
+                .settle_notification(claimed, attempt, settlement, failing_cutoff)
+                .await
+        }
+    }
+
+    #[async_trait::async_trait]
     impl Store for FailingStore {
         async fn ping(&self) -> Result<(), StoreError> {
             self.0.ping().await

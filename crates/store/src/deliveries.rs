@@ -1,0 +1,222 @@
+//! The dispatcher's side of the delivery log: claiming due notifications with a lease, and
+//! recording each attempt with what it decided, in one transaction guarded by the lease.
+//! Written once over [`Neutral`] for both backends.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tidemark_domain::Timestamp;
+use tidemark_domain::webhook::{Attempt, ClaimedNotification, DeliveryStatus, Settlement};
+use uuid::Uuid;
+
+use crate::StoreError;
+use crate::neutral::{Neutral, Query};
+use crate::plan::Value;
+use crate::webhooks::{NOTIFICATION_COLUMNS, notification_row};
+
+/// Why a webhook was turned off after failing for too long.
+pub const FAILING_TOO_LONG: &str = "every delivery failed for 5 days";
+
+/// Claiming and settling deliveries.
+#[async_trait]
+pub trait DeliveryStore: Send + Sync {
+    /// Claims up to `limit` pending notifications due at `now` whose webhook is active,
+    /// oldest due first, for `lease`. A claim whose lease ran out is claimed again.
+    async fn claim_notifications(
+        &self,
+        limit: u32,
+        lease: Duration,
+        now: Timestamp,
+    ) -> Result<Vec<ClaimedNotification>, StoreError>;
+
+    /// When the next pending notification of an active webhook falls due.
+    async fn next_notification_due(&self) -> Result<Option<Timestamp>, StoreError>;
+
+    /// Records `attempt` and what it decided, if the claim still holds (false otherwise,
+    /// and nothing is written). A failure also turns the webhook off when it has been
+    /// failing since before `failing_cutoff`.
+    async fn settle_notification(
+        &self,
+        claimed: &ClaimedNotification,
+        attempt: &Attempt,
+        settlement: &Settlement,
+        failing_cutoff: Timestamp,
+    ) -> Result<bool, StoreError>;
+}
+
+fn after(at: Timestamp, by: Duration) -> Timestamp {
+    Timestamp::from_datetime(at.as_datetime() + by)
+}
+
+/// Appends `AND EXISTS (the claim still holds)`.
+fn held(query: &mut Query, claimed: &ClaimedNotification) {
+    query
+        .push(" AND EXISTS (SELECT 1 FROM webhook_notifications h WHERE h.id = ")
+        .bind(claimed.notification.id.as_uuid())
+        .push(" AND h.lease_token = ")
+        .bind(claimed.lease_token)
+        .push(")");
+}
+
+#[async_trait]
+impl<T: Neutral> DeliveryStore for T {
+    async fn claim_notifications(
+        &self,
+        limit: u32,
+        lease: Duration,
+        now: Timestamp,
+    ) -> Result<Vec<ClaimedNotification>, StoreError> {
+        let token = Uuid::now_v7();
+        let mut claim = Query::new("UPDATE webhook_notifications SET lease_until = ");
+        claim
+            .bind(after(now, lease))
+            .push(", lease_token = ")
+            .bind(token)
+            .push(
+                " WHERE id IN (SELECT n.id FROM webhook_notifications n \
+                 JOIN webhooks w ON w.id = n.webhook_id \
+                 WHERE n.delivery_status = 'pending' AND w.active AND n.due_at <= ",
+            )
+            .bind(now)
+            .push(" AND (n.lease_until IS NULL OR n.lease_until <= ")
+            .bind(now)
+            .push(") ORDER BY n.due_at, n.id LIMIT ")
+            .bind(Value::Int(Some(i64::from(limit))))
+            .push(&self.skip_locked("n"))
+            .push(")");
+        if self.execute(&claim).await? == 0 {
+            return Ok(Vec::new());
+        }
+        let mut read = Query::new(NOTIFICATION_COLUMNS);
+        read.push(" FROM webhook_notifications WHERE lease_token = ")
+            .bind(token)
+            .push(" ORDER BY due_at, id");
+        self.fetch(&read)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(ClaimedNotification {
+                    notification: notification_row(row)?,
+                    lease_token: token,
+                })
+            })
+            .collect()
+    }
+
+    async fn next_notification_due(&self) -> Result<Option<Timestamp>, StoreError> {
+        let query = Query::new(
+            "SELECT n.due_at AS due_at, n.id AS id FROM webhook_notifications n \
+             JOIN webhooks w ON w.id = n.webhook_id \
+             WHERE n.delivery_status = 'pending' AND w.active ORDER BY n.due_at LIMIT 1",
+        );
+        use crate::rows::Columns;
+        self.fetch(&query)
+            .await?
+            .first()
+            .map(|row| row.time("due_at"))
+            .transpose()
+            .map(Option::flatten)
+    }
+
+    async fn settle_notification(
+        &self,
+        claimed: &ClaimedNotification,
+        attempt: &Attempt,
+        settlement: &Settlement,
+        failing_cutoff: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let notification = &claimed.notification;
+        let webhook = notification.webhook_id.as_uuid();
+        let mut statements = Vec::with_capacity(4);
+
+        let mut log = Query::new(
+            "INSERT INTO webhook_attempts (id, notification_id, attempted_at, status_code, error, \
+             latency_ms, response_body) SELECT ",
+        );
+        log.bind(Uuid::now_v7())
+            .push(", id, ")
+            .bind(attempt.at)
+            .push(", ")
+            .bind(Value::Int(attempt.status_code.map(i64::from)))
+            .push(", ")
+            .bind(attempt.error.clone())
+            .push(", ")
+            .bind(Value::Int(Some(
+                i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX),
+            )))
+            .push(", ")
+            .bind(attempt.response_body.clone())
+            .push(" FROM webhook_notifications WHERE id = ")
+            .bind(notification.id.as_uuid())
+            .push(" AND lease_token = ")
+            .bind(claimed.lease_token);
+        statements.push(log);
+
+        // The webhook's health: a success clears its failing streak; a failure starts one
+        // (if none runs) and turns the webhook off once it is too old, or at once on 410.
+        let mut health = Query::new("UPDATE webhooks SET ");
+        match settlement {
+            Settlement::Succeeded => {
+                health
+                    .push("failing_since = NULL WHERE id = ")
+                    .bind(webhook);
+            }
+            Settlement::Retry(_) | Settlement::Failed => {
+                health
+                    .push("failing_since = COALESCE(failing_since, ")
+                    .bind(attempt.at)
+                    .push(") WHERE id = ")
+                    .bind(webhook);
+            }
+            Settlement::DisableWebhook(reason) => {
+                health
+                    .push("active = ")
+                    .bind(Value::Bool(false))
+                    .push(", disabled_reason = ")
+                    .bind(reason.as_str())
+                    .push(", updated_at = ")
+                    .bind(attempt.at)
+                    .push(" WHERE id = ")
+                    .bind(webhook);
+            }
+        }
+        held(&mut health, claimed);
+        statements.push(health);
+        if matches!(settlement, Settlement::Retry(_) | Settlement::Failed) {
+            let mut too_long = Query::new("UPDATE webhooks SET active = ");
+            too_long
+                .bind(Value::Bool(false))
+                .push(", disabled_reason = ")
+                .bind(FAILING_TOO_LONG)
+                .push(", updated_at = ")
+                .bind(attempt.at)
+                .push(" WHERE id = ")
+                .bind(webhook)
+                .push(" AND active AND failing_since <= ")
+                .bind(failing_cutoff);
+            held(&mut too_long, claimed);
+            statements.push(too_long);
+        }
+
+        let (status, due) = match settlement {
+            Settlement::Succeeded => (DeliveryStatus::Succeeded, None),
+            Settlement::Retry(at) => (DeliveryStatus::Pending, Some(*at)),
+            Settlement::Failed | Settlement::DisableWebhook(_) => (DeliveryStatus::Failed, None),
+        };
+        let mut settle = Query::new("UPDATE webhook_notifications SET delivery_status = ");
+        settle
+            .bind(status.as_str())
+            .push(", attempts = attempts + 1, due_at = ")
+            .bind(due)
+            .push(", lease_until = NULL, lease_token = NULL, updated_at = ")
+            .bind(attempt.at)
+            .push(" WHERE id = ")
+            .bind(notification.id.as_uuid())
+            .push(" AND lease_token = ")
+            .bind(claimed.lease_token);
+        statements.push(settle);
+
+        let affected = self.execute_all(&statements).await?;
+        Ok(affected.last().copied().unwrap_or(0) > 0)
+    }
+}

@@ -1,0 +1,228 @@
+//! Conformance cases of delivery: notifications are claimed by one dispatcher at a time,
+//! claims expire, and each attempt settles a notification only while its claim holds.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tidemark_domain::webhook::{Attempt, DeliveryStatus, Settlement};
+use tidemark_domain::{JobKind, Milestone, Timestamp};
+use tidemark_store::{CommitOutcome, FAILING_TOO_LONG, NotificationFilter, Store};
+
+use super::tracking::{claim, found, snapshot, subscribe};
+use super::{account, at, page, request};
+
+const LEASE: Duration = Duration::from_secs(30);
+
+fn attempt(when: Timestamp, status: Option<u16>) -> Attempt {
+    Attempt {
+        at: when,
+        status_code: status,
+        error: status.is_none().then(|| "timed out after 15 s".to_owned()),
+        latency_ms: 12,
+        response_body: status.map(|_| "ok".to_owned()),
+    }
+}
+
+pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_claim(
+    store: Arc<dyn Store>,
+) {
+    let owner = account(&store, "deliveries").await;
+    let webhook = subscribe(&store, &owner, &[], true).await;
+    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
+    store
+        .insert_tracking_request(&pending)
+        .await
+        .expect("insert");
+    let job = claim(&store, JobKind::Lookup, 1).await;
+    let commit = found(
+        &store,
+        &pending,
+        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
+        3,
+    )
+    .await;
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &commit)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+
+    // Due with their event; claimed once each while the claim holds.
+    assert!(
+        store
+            .claim_notifications(10, LEASE, at(2))
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    assert_eq!(
+        store.next_notification_due().await.expect("next"),
+        Some(at(3))
+    );
+    let first = store
+        .claim_notifications(2, LEASE, at(3))
+        .await
+        .expect("claim");
+    assert_eq!(first.len(), 2);
+    let second = store
+        .claim_notifications(10, LEASE, at(3))
+        .await
+        .expect("claim");
+    assert_eq!(second.len(), 1);
+    assert!(
+        store
+            .claim_notifications(10, LEASE, at(20))
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+
+    // The claims run out; another dispatcher takes everything, and the first one's late
+    // answers change nothing.
+    let current = store
+        .claim_notifications(10, LEASE, at(40))
+        .await
+        .expect("claim");
+    assert_eq!(current.len(), 3);
+    for stale in first.iter().chain(&second) {
+        let settled = store
+            .settle_notification(
+                stale,
+                &attempt(at(41), Some(200)),
+                &Settlement::Succeeded,
+                at(0),
+            )
+            .await
+            .expect("settle");
+        assert!(!settled, "a lost claim settles nothing");
+    }
+    let all = NotificationFilter::default();
+    let listed = store
+        .list_webhook_notifications(owner.id, &all, page(1, 10))
+        .await
+        .expect("list");
+    assert!(
+        listed
+            .items
+            .iter()
+            .all(|n| n.attempts == 0 && n.delivery_status == DeliveryStatus::Pending)
+    );
+
+    let (delivered, retried, gone) = (&current[0], &current[1], &current[2]);
+    assert!(
+        store
+            .settle_notification(
+                delivered,
+                &attempt(at(41), Some(204)),
+                &Settlement::Succeeded,
+                at(0)
+            )
+            .await
+            .expect("settle")
+    );
+    assert!(
+        store
+            .settle_notification(
+                retried,
+                &attempt(at(42), Some(500)),
+                &Settlement::Retry(at(100)),
+                at(0)
+            )
+            .await
+            .expect("settle")
+    );
+    let read = |id| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .webhook_notification(owner.id, id)
+                .await
+                .expect("read")
+                .expect("exists")
+        }
+    };
+    let done = read(delivered.notification.id).await;
+    assert_eq!(
+        (done.delivery_status, done.attempts, done.due_at),
+        (DeliveryStatus::Succeeded, 1, None)
+    );
+    let again = read(retried.notification.id).await;
+    assert_eq!(
+        (again.delivery_status, again.attempts, again.due_at),
+        (DeliveryStatus::Pending, 1, Some(at(100)))
+    );
+    let early = store
+        .claim_notifications(10, LEASE, at(60))
+        .await
+        .expect("claim");
+    assert!(early.is_empty(), "not before its retry: {early:?}");
+
+    // 410: the notification fails and the webhook turns off; its pending work waits.
+    assert!(
+        store
+            .settle_notification(
+                gone,
+                &attempt(at(43), Some(410)),
+                &Settlement::DisableWebhook("the receiver answered 410 Gone".to_owned()),
+                at(0),
+            )
+            .await
+            .expect("settle")
+    );
+    assert_eq!(
+        read(gone.notification.id).await.delivery_status,
+        DeliveryStatus::Failed
+    );
+    let off = store
+        .webhook(owner.id, webhook)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert!(!off.active);
+    assert_eq!(
+        off.disabled_reason.as_deref(),
+        Some("the receiver answered 410 Gone")
+    );
+    assert!(
+        store
+            .claim_notifications(10, LEASE, at(200))
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    assert_eq!(store.next_notification_due().await.expect("next"), None);
+
+    // Turned on again, the retry is delivered; failing since at(42), past the cutoff, the
+    // webhook is turned off again by the next failure.
+    let mut on = off.clone();
+    on.active = true;
+    on.disabled_reason = None;
+    assert!(store.update_webhook(&on).await.expect("update"));
+    let resumed = store
+        .claim_notifications(10, LEASE, at(200))
+        .await
+        .expect("claim");
+    assert_eq!(resumed.len(), 1);
+    assert_eq!(resumed[0].notification.id, retried.notification.id);
+    assert!(
+        store
+            .settle_notification(
+                &resumed[0],
+                &attempt(at(201), None),
+                &Settlement::Retry(at(300)),
+                at(150)
+            )
+            .await
+            .expect("settle")
+    );
+    let off = store
+        .webhook(owner.id, webhook)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert!(!off.active);
+    assert_eq!(off.disabled_reason.as_deref(), Some(FAILING_TOO_LONG));
+    assert_eq!(read(retried.notification.id).await.attempts, 2);
+}
