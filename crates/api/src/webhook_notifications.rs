@@ -183,7 +183,7 @@ async fn included(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
         ("include" = Option<String>, Query, pattern = r"^(webhook)?$", description = "Related records to include"),
-        ("filter[event]" = Option<String>, Query, description = "Comma-separated event names"),
+        ("filter[event]" = Option<String>, Query, pattern = r"^([a-z0-9_.]{1,128}(,[a-z0-9_.]{1,128})*)?$", description = "Comma-separated event names"),
         ("filter[delivery_status]" = Option<String>, Query, pattern = r"^((pending|succeeded|failed)(,(pending|succeeded|failed))*)?$", description = "Comma-separated statuses"),
         ("filter[webhook_id]" = Option<String>, Query, format = Uuid, description = "One webhook's notifications"),
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
