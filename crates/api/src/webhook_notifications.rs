@@ -6,8 +6,8 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use serde::Serialize;
 use serde_json::Value;
-use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
-use tidemark_domain::{Subject, WebhookId, WebhookNotificationId};
+use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification, payload};
+use tidemark_domain::{WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
 use utoipa::ToSchema;
 
@@ -82,26 +82,9 @@ pub struct NotificationResource {
     pub links: SelfLink,
 }
 
-/// The reference object of an event, as compat-api.md §4.3 names it: the record for
-/// requests and milestones, the event itself for estimates and container changes.
+/// The reference object of an event (see [`payload::reference_object`]).
 fn reference_object(notification: &WebhookNotification) -> ResourceIdentifier {
-    let (kind, id) = match (notification.event.as_str(), notification.subject) {
-        ("shipment.estimated.arrival", _) => {
-            ("estimated_event", notification.domain_event_id.to_string())
-        }
-        ("container.created", _) => (
-            "container_created_event",
-            notification.domain_event_id.to_string(),
-        ),
-        ("container.updated", _) => (
-            "container_updated_event",
-            notification.domain_event_id.to_string(),
-        ),
-        (_, Subject::TrackingRequest(id)) => ("tracking_request", id.to_string()),
-        (_, Subject::TransportEvent(id)) => ("transport_event", id.to_string()),
-        (_, Subject::Shipment(id)) => ("shipment", id.to_string()),
-        (_, Subject::Container(id)) => ("container", id.to_string()),
-    };
+    let (kind, id) = payload::reference_object(notification);
     ResourceIdentifier {
         id,
         type_: kind.to_owned(),

@@ -32,6 +32,14 @@ pub trait DeliveryStore: Send + Sync {
     /// When the next pending notification of an active webhook falls due.
     async fn next_notification_due(&self) -> Result<Option<Timestamp>, StoreError>;
 
+    /// Gives a claimed notification back without an attempt, due again at `due_at` (its
+    /// webhook had as many deliveries in flight as it may). False if the claim was lost.
+    async fn release_notification(
+        &self,
+        claimed: &ClaimedNotification,
+        due_at: Timestamp,
+    ) -> Result<bool, StoreError>;
+
     /// Records `attempt` and what it decided, if the claim still holds (false otherwise,
     /// and nothing is written). A failure also turns the webhook off when it has been
     /// failing since before `failing_cutoff`.
@@ -116,6 +124,21 @@ impl<T: Neutral> DeliveryStore for T {
             .map(|row| row.time("due_at"))
             .transpose()
             .map(Option::flatten)
+    }
+
+    async fn release_notification(
+        &self,
+        claimed: &ClaimedNotification,
+        due_at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let mut release = Query::new("UPDATE webhook_notifications SET due_at = ");
+        release
+            .bind(due_at)
+            .push(", lease_until = NULL, lease_token = NULL WHERE id = ")
+            .bind(claimed.notification.id.as_uuid())
+            .push(" AND lease_token = ")
+            .bind(claimed.lease_token);
+        Ok(self.execute(&release).await? > 0)
     }
 
     async fn settle_notification(

@@ -3,6 +3,7 @@
 mod address;
 mod model;
 mod notification;
+pub mod payload;
 mod schedule;
 mod signing;
 

@@ -111,6 +111,13 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     );
 
     let (delivered, retried, gone) = (&current[0], &current[1], &current[2]);
+    // A release gives one back without an attempt; a stale release does nothing.
+    assert!(
+        !store
+            .release_notification(&first[0], at(41))
+            .await
+            .expect("release")
+    );
     assert!(
         store
             .settle_notification(
@@ -225,4 +232,34 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     assert!(!off.active);
     assert_eq!(off.disabled_reason.as_deref(), Some(FAILING_TOO_LONG));
     assert_eq!(read(retried.notification.id).await.attempts, 2);
+
+    // Released without an attempt: due again later, attempts unchanged.
+    let mut on = off.clone();
+    on.active = true;
+    on.disabled_reason = None;
+    assert!(store.update_webhook(&on).await.expect("update"));
+    let held = store
+        .claim_notifications(10, LEASE, at(400))
+        .await
+        .expect("claim");
+    assert_eq!(held.len(), 1);
+    assert!(
+        store
+            .release_notification(&held[0], at(500))
+            .await
+            .expect("release")
+    );
+    assert!(
+        store
+            .claim_notifications(10, LEASE, at(450))
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    let later = store
+        .claim_notifications(10, LEASE, at(500))
+        .await
+        .expect("claim");
+    assert_eq!(later.len(), 1);
+    assert_eq!(later[0].notification.attempts, 2);
 }

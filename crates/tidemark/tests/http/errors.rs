@@ -672,6 +672,13 @@ mod failing {
         ) -> Result<Option<tidemark_domain::Timestamp>, StoreError> {
             self.0.next_notification_due().await
         }
+        async fn release_notification(
+            &self,
+            claimed: &tidemark_domain::webhook::ClaimedNotification,
+            due_at: tidemark_domain::Timestamp,
+        ) -> Result<bool, StoreError> {
+            self.0.release_notification(claimed, due_at).await
+        }
         async fn settle_notification(
             &self,
             claimed: &tidemark_domain::webhook::ClaimedNotification,
