@@ -29,6 +29,12 @@ impl Timestamp {
             .map(Self)
     }
 
+    /// Whole seconds since the Unix epoch.
+    #[must_use]
+    pub fn unix_seconds(&self) -> i64 {
+        self.0.unix_timestamp()
+    }
+
     /// Microseconds since the Unix epoch.
     #[must_use]
     pub fn unix_micros(&self) -> i64 {

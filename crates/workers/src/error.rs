@@ -9,4 +9,7 @@ pub enum WorkerError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A worker could not be set up (its HTTP client, say).
+    #[error("setup failed: {0}")]
+    Setup(String),
 }

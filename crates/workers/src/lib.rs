@@ -1,12 +1,15 @@
 //! Tidemark's background work: a [`Runner`] claims due jobs and hands them to a
 //! [`Worker`]; the [`Tracker`] is the worker that looks tracking requests up at their
-//! carriers and commits what changed (ARCHITECTURE.md, "The flow of one tracking
+//! carriers and commits what changed, and the [`Dispatcher`] delivers webhook
+//! notifications (ARCHITECTURE.md, "The flow of one tracking
 //! request").
 
+mod dispatcher;
 mod error;
 mod runner;
 mod tracker;
 
+pub use dispatcher::{Dispatcher, DispatcherSettings};
 pub use error::WorkerError;
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

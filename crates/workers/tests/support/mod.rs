@@ -1,5 +1,9 @@
 //! A tracker over a fresh database, asking a carrier simulator over real HTTP on loopback,
 //! with Tidemark's clock and the simulator's clock moved together by the test.
+#![allow(
+    dead_code,
+    reason = "shared by several test binaries, each of which uses part of it"
+)]
 
 use std::sync::Arc;
 use std::time::Duration;

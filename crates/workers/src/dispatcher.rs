@@ -1,0 +1,318 @@
+//! The dispatcher: claims due webhook notifications, POSTs each, signed, to its webhook,
+//! and records the attempt with what it decided (delivered, retry later, failed, webhook
+//! turned off), all under the notification's lease, so a dispatcher that dies mid-delivery
+//! loses nothing: the notification is claimed again when the lease ends (at least once).
+
+mod client;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use reqwest::StatusCode;
+use tidemark_domain::webhook::{
+    Attempt, ClaimedNotification, Networks, RetrySchedule, Settlement, Webhook, payload,
+};
+use tidemark_domain::{Clock, Timestamp, WebhookId};
+use tidemark_store::Store;
+
+use crate::WorkerError;
+use crate::runner::Worker;
+
+/// How the dispatcher delivers.
+#[derive(Debug, Clone)]
+pub struct DispatcherSettings {
+    /// How long a claimed notification is held.
+    pub lease: Duration,
+    /// The longest a receiver may take to answer.
+    pub timeout: Duration,
+    /// Deliveries in flight at once per webhook: a slow receiver holds at most this many
+    /// of the dispatcher's slots, and the rest go to the others.
+    pub per_webhook: usize,
+    /// The header carrying the hex HMAC of the body.
+    pub signature_header: String,
+    /// Networks beyond the public internet that deliveries may reach.
+    pub networks: Arc<Networks>,
+    /// When failed attempts are retried.
+    pub schedule: RetrySchedule,
+    /// A webhook failing without a success for this long is turned off.
+    pub disable_after: Duration,
+    /// How much of an answer the log keeps.
+    pub response_bytes: usize,
+}
+
+impl Default for DispatcherSettings {
+    fn default() -> Self {
+        Self {
+            lease: Duration::from_secs(60),
+            timeout: Duration::from_secs(15),
+            per_webhook: 4,
+            signature_header: "X-Tidemark-Signature".to_owned(),
+            networks: Arc::new(Networks::public_only()),
+            schedule: RetrySchedule::default(),
+            disable_after: Duration::from_secs(5 * 24 * 3600),
+            response_bytes: 4096,
+        }
+    }
+}
+
+/// What the receiver did, before it is judged.
+#[derive(Debug)]
+struct Outcome {
+    status: Option<StatusCode>,
+    retry_after: Option<Duration>,
+    error: Option<String>,
+    body: Option<String>,
+    latency: Duration,
+}
+
+/// Delivers webhook notifications.
+#[derive(Debug)]
+pub struct Dispatcher {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    client: reqwest::Client,
+    settings: DispatcherSettings,
+    in_flight: Mutex<HashMap<WebhookId, usize>>,
+}
+
+/// Counts a delivery in flight for its webhook until dropped.
+struct Slot<'a> {
+    dispatcher: &'a Dispatcher,
+    webhook: WebhookId,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut counts = self
+            .dispatcher
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = counts.get_mut(&self.webhook) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                counts.remove(&self.webhook);
+            }
+        }
+    }
+}
+
+fn after(at: Timestamp, by: Duration) -> Timestamp {
+    Timestamp::from_datetime(at.as_datetime() + by)
+}
+
+fn before(at: Timestamp, by: Duration) -> Timestamp {
+    Timestamp::from_datetime(at.as_datetime() - by)
+}
+
+impl Dispatcher {
+    /// A dispatcher over `store`.
+    ///
+    /// # Errors
+    /// When the HTTP client cannot be built.
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        settings: DispatcherSettings,
+    ) -> Result<Self, WorkerError> {
+        let client = client::build(Arc::clone(&settings.networks), settings.timeout)
+            .map_err(|error| WorkerError::Setup(error.to_string()))?;
+        Ok(Self {
+            store,
+            clock,
+            client,
+            settings,
+            in_flight: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Takes a slot for `webhook`, or `None` when it has as many deliveries in flight as
+    /// it may.
+    fn slot(&self, webhook: WebhookId) -> Option<Slot<'_>> {
+        let mut counts = self
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let count = counts.entry(webhook).or_insert(0);
+        if *count >= self.settings.per_webhook.max(1) {
+            return None;
+        }
+        *count += 1;
+        Some(Slot {
+            dispatcher: self,
+            webhook,
+        })
+    }
+
+    /// POSTs `body` to `webhook`, signed, and reads at most `response_bytes` of the answer.
+    async fn post(&self, webhook: &Webhook, id: &str, timestamp: i64, body: Vec<u8>) -> Outcome {
+        let started = Instant::now();
+        if let Err(error) = client::check_literal(&webhook.url, &self.settings.networks) {
+            return Outcome {
+                status: None,
+                retry_after: None,
+                error: Some(error.to_string()),
+                body: None,
+                latency: started.elapsed(),
+            };
+        }
+        let secret = &webhook.secret;
+        let mut request = self
+            .client
+            .post(webhook.url.as_url().clone())
+            .header("content-type", "application/json")
+            .header("webhook-id", id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header(
+                "webhook-signature",
+                secret.standard_signature(id, timestamp, &body),
+            )
+            .header(
+                self.settings.signature_header.as_str(),
+                secret.hex_signature(&body),
+            );
+        for header in &webhook.headers {
+            request = request.header(header.name.as_str(), header.value.as_str());
+        }
+        match request.body(body).send().await {
+            Err(error) => Outcome {
+                status: None,
+                retry_after: None,
+                error: Some(error.without_url().to_string()),
+                body: None,
+                latency: started.elapsed(),
+            },
+            Ok(mut response) => {
+                let status = response.status();
+                let retry_after = response
+                    .headers()
+                    .get("retry-after")
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.trim().parse::<u64>().ok())
+                    .map(Duration::from_secs);
+                let mut kept = Vec::new();
+                let mut error = None;
+                while kept.len() < self.settings.response_bytes {
+                    match response.chunk().await {
+                        Ok(Some(chunk)) => kept.extend_from_slice(&chunk),
+                        Ok(None) => break,
+                        Err(read) => {
+                            error = Some(read.without_url().to_string());
+                            break;
+                        }
+                    }
+                }
+                kept.truncate(self.settings.response_bytes);
+                Outcome {
+                    status: Some(status),
+                    retry_after,
+                    error,
+                    body: Some(String::from_utf8_lossy(&kept).into_owned()),
+                    latency: started.elapsed(),
+                }
+            }
+        }
+    }
+
+    /// What an outcome decides for a notification that had `attempts` before this one.
+    fn judge(&self, outcome: &Outcome, attempts: u32, now: Timestamp) -> Settlement {
+        match outcome.status {
+            Some(status) if status.is_success() => Settlement::Succeeded,
+            Some(StatusCode::GONE) => {
+                Settlement::DisableWebhook("the receiver answered 410 Gone".to_owned())
+            }
+            _ => {
+                let spread = rand::random::<f64>().mul_add(2.0, -1.0);
+                match self
+                    .settings
+                    .schedule
+                    .wait(attempts + 1, spread, outcome.retry_after)
+                {
+                    Some(wait) => Settlement::Retry(after(now, wait)),
+                    None => Settlement::Failed,
+                }
+            }
+        }
+    }
+
+    async fn deliver(&self, claimed: &ClaimedNotification) -> Result<(), WorkerError> {
+        let notification = &claimed.notification;
+        let Some(webhook) = self
+            .store
+            .webhook(notification.account_id, notification.webhook_id)
+            .await?
+        else {
+            // Deleted meanwhile; its notifications went with it.
+            return Ok(());
+        };
+        let Some(_slot) = self.slot(webhook.id) else {
+            let later = after(self.clock.now(), Duration::from_secs(1));
+            self.store.release_notification(claimed, later).await?;
+            return Ok(());
+        };
+        let now = self.clock.now();
+        let body = serde_json::to_vec(&payload::document(notification))
+            .map_err(|error| WorkerError::Setup(error.to_string()))?;
+        let id = notification.id.to_string();
+        let outcome = self.post(&webhook, &id, now.unix_seconds(), body).await;
+        let settlement = self.judge(&outcome, notification.attempts, now);
+        let attempt = Attempt {
+            at: now,
+            status_code: outcome.status.map(|s| s.as_u16()),
+            error: outcome.error,
+            latency_ms: u64::try_from(outcome.latency.as_millis()).unwrap_or(u64::MAX),
+            response_body: outcome.body,
+        };
+        tracing::info!(
+            notification = %notification.id,
+            webhook = %webhook.id,
+            event = %notification.event,
+            status = attempt.status_code,
+            latency_ms = attempt.latency_ms,
+            outcome = ?settlement,
+            "webhook delivery"
+        );
+        let cutoff = before(now, self.settings.disable_after);
+        if !self
+            .store
+            .settle_notification(claimed, &attempt, &settlement, cutoff)
+            .await?
+        {
+            tracing::warn!(notification = %notification.id, "lost the notification's lease; another dispatcher has it");
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Worker for Dispatcher {
+    type Job = ClaimedNotification;
+
+    fn name(&self) -> &'static str {
+        "dispatcher"
+    }
+
+    async fn claim(
+        &self,
+        limit: usize,
+        now: Timestamp,
+    ) -> Result<Vec<ClaimedNotification>, WorkerError> {
+        let limit = u32::try_from(limit).unwrap_or(u32::MAX);
+        Ok(self
+            .store
+            .claim_notifications(limit, self.settings.lease, now)
+            .await?)
+    }
+
+    async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError> {
+        Ok(self.store.next_notification_due().await?)
+    }
+
+    async fn work(&self, claimed: ClaimedNotification) {
+        if let Err(error) = self.deliver(&claimed).await {
+            tracing::error!(notification = %claimed.notification.id, %error, "webhook delivery failed; it is retried when its lease ends");
+        }
+    }
+}
