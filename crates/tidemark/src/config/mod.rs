@@ -19,7 +19,7 @@ use tidemark_store::sqlite::Synchronous;
 
 mod work;
 
-pub use work::{Role, SandboxConfig, TrackingConfig, all_roles};
+pub use work::{Role, SandboxConfig, TrackingConfig, WebhooksConfig, all_roles};
 
 /// A database URL; `Debug` hides any password in it.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,6 +202,8 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     /// Networks beyond the public internet that webhooks may reach (comma-separated CIDR).
     pub webhook_allowed_networks: String,
+    /// Webhook deliveries.
+    pub webhooks: WebhooksConfig,
 }
 
 impl Default for Config {
@@ -221,12 +223,13 @@ impl Default for Config {
             tracking: TrackingConfig::default(),
             sandbox: SandboxConfig::default(),
             webhook_allowed_networks: String::new(),
+            webhooks: WebhooksConfig::default(),
         }
     }
 }
 
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -241,6 +244,7 @@ const KEYS: [&str; 14] = [
     "tracking",
     "sandbox",
     "webhook_allowed_networks",
+    "webhooks",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.
@@ -290,7 +294,7 @@ impl Config {
         tidemark_carriers::registry::Registry::build(&self.carriers, None)
             .map_err(|error| error.to_string())?;
         if self.roles.is_empty() {
-            return Err("roles: name at least one of api, tracker".to_owned());
+            return Err("roles: name at least one of api, tracker, dispatcher".to_owned());
         }
         self.webhook_networks()?;
         let factor = self.sandbox.clock_factor;
@@ -438,7 +442,11 @@ mod tests {
             .map_err(|e| e.to_string())?;
             assert_eq!(flagged.listen.port(), 9100);
             assert_eq!(flagged.roles, [Role::Tracker]);
-            assert_eq!(config.roles, [Role::Api, Role::Tracker], "all by default");
+            assert_eq!(
+                config.roles,
+                [Role::Api, Role::Tracker, Role::Dispatcher],
+                "all by default"
+            );
 
             // Webhook networks: none by default, the documented variable, the flag last.
             assert!(config.api().webhook_networks.allowed().is_empty());
