@@ -9,6 +9,7 @@ both_backends!(
     deliveries_are_signed_and_verified_by_an_independent_library,
     failures_follow_the_schedule_and_gone_turns_the_webhook_off,
     names_resolving_to_internal_addresses_are_refused_by_default,
+    a_dispatcher_that_dies_holding_deliveries_loses_none,
 );
 
 mod cases {
@@ -306,5 +307,67 @@ mod cases {
         let allowing = dispatcher(&h, local());
         assert_eq!(allowing.run_until_idle().await.expect("drained"), 2);
         assert_eq!(receiver.got().len(), 2);
+    }
+
+    pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(backend: Backend) {
+        let Some(h) = Harness::start(backend).await else {
+            return;
+        };
+        let (receiver, url) = Receiver::start(&[]).await;
+        subscribe(&h, &url, &[]).await;
+        h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
+            .await;
+        h.drain().await;
+        let recorded = notifications(&h).await;
+
+        // A dispatcher claims everything and dies before sending anything.
+        let lease = DispatcherSettings::default().lease;
+        let held = h
+            .store
+            .claim_notifications(100, lease, h.clock.now())
+            .await
+            .expect("claim");
+        assert_eq!(held.len(), recorded.len());
+        let runner = dispatcher(&h, local());
+        assert_eq!(runner.run_until_idle().await.expect("drained"), 0, "held");
+        assert!(receiver.got().is_empty());
+
+        // Its leases run out; another dispatcher delivers each once.
+        h.advance(time::Duration::seconds(61));
+        for _ in 0..=recorded.len() {
+            runner.run_until_idle().await.expect("drained");
+            if receiver.got().len() >= recorded.len() {
+                break;
+            }
+            h.advance(time::Duration::seconds(1));
+        }
+        assert_eq!(receiver.got().len(), recorded.len());
+        assert!(
+            notifications(&h)
+                .await
+                .iter()
+                .all(|n| n.delivery_status == DeliveryStatus::Succeeded && n.attempts == 1)
+        );
+        // The dead dispatcher's late answers change nothing.
+        for claimed in &held {
+            let attempt = tidemark_domain::webhook::Attempt {
+                at: h.clock.now(),
+                status_code: Some(500),
+                error: None,
+                latency_ms: 1,
+                response_body: None,
+            };
+            assert!(
+                !h.store
+                    .settle_notification(
+                        claimed,
+                        &attempt,
+                        &tidemark_domain::webhook::Settlement::Failed,
+                        h.clock.now(),
+                    )
+                    .await
+                    .expect("settle")
+            );
+        }
     }
 }
