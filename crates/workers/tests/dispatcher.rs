@@ -10,6 +10,7 @@ both_backends!(
     failures_follow_the_schedule_and_gone_turns_the_webhook_off,
     names_resolving_to_internal_addresses_are_refused_by_default,
     a_dispatcher_that_dies_holding_deliveries_loses_none,
+    a_receiver_slower_than_the_timeout_is_a_failed_attempt,
 );
 
 mod cases {
@@ -108,9 +109,13 @@ mod cases {
     }
 
     fn dispatcher(h: &Harness, networks: Networks) -> Runner<Dispatcher> {
+        dispatcher_with(h, networks, Duration::from_secs(5))
+    }
+
+    fn dispatcher_with(h: &Harness, networks: Networks, timeout: Duration) -> Runner<Dispatcher> {
         let settings = DispatcherSettings {
             networks: Arc::new(networks),
-            timeout: Duration::from_secs(5),
+            timeout,
             schedule: RetrySchedule {
                 jitter: 0.0,
                 ..RetrySchedule::default()
@@ -369,5 +374,27 @@ mod cases {
                     .expect("settle")
             );
         }
+    }
+
+    pub async fn a_receiver_slower_than_the_timeout_is_a_failed_attempt(backend: Backend) {
+        let Some(h) = Harness::start(backend).await else {
+            return;
+        };
+        // The receiver takes 2 s; the dispatcher waits 300 ms.
+        let (_receiver, url) = Receiver::slow(&[], Duration::from_secs(2)).await;
+        subscribe(&h, &url, &["tracking_request.succeeded"]).await;
+        h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
+            .await;
+        h.drain().await;
+        let runner = dispatcher_with(&h, local(), Duration::from_millis(300));
+        assert_eq!(runner.run_until_idle().await.expect("drained"), 1);
+        let after = notifications(&h).await;
+        assert_eq!(after[0].delivery_status, DeliveryStatus::Pending);
+        assert_eq!(after[0].attempts, 1);
+        assert_eq!(
+            after[0].due_at.map(|d| d.unix_seconds()),
+            Some(h.clock.now().unix_seconds() + 5),
+            "retried on the schedule"
+        );
     }
 }
