@@ -55,6 +55,7 @@ use crate::{
         webhooks::remove,
         webhook_notifications::list,
         webhook_notifications::show,
+        webhook_notifications::redeliver,
         health::healthz,
         health::readyz,
     ),

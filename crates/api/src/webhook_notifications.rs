@@ -3,7 +3,8 @@
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::Value;
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification, payload};
@@ -30,6 +31,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v2/webhook_notifications", get(list))
         .route("/v2/webhook_notifications/{id}", get(show))
+        .route("/v2/webhook_notifications/{id}/redeliver", post(redeliver))
 }
 
 /// A notification's attributes.
@@ -264,6 +266,62 @@ pub async fn show(
         data: resource(&notifications[0]),
         links: SelfLink {
             self_: path(notifications[0].id),
+        },
+    }))
+}
+
+/// Send a notification again now, whatever its state (beyond the reference API).
+///
+/// Its webhook must be active for the delivery to go out.
+#[utoipa::path(
+    post,
+    path = "/v2/webhook_notifications/{id}/redeliver",
+    operation_id = "redeliverWebhookNotification",
+    tag = "Webhooks",
+    params(("id" = String, Path, description = "The notification's id")),
+    responses(
+        (status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`in_flight`: a delivery of it is under way.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn redeliver(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
+    query.finish()?;
+    let not_found = || ApiError::not_found("no webhook notification with this id in this account");
+    let id = WebhookNotificationId::parse(&id).ok_or_else(not_found)?;
+    let now = state.clock.now();
+    if !state
+        .store
+        .redeliver_notification(caller.account_id, id, now)
+        .await?
+    {
+        // Either it does not exist here, or a dispatcher holds it.
+        state
+            .store
+            .webhook_notification(caller.account_id, id)
+            .await?
+            .ok_or_else(not_found)?;
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "in_flight",
+            "a delivery of this notification is under way; try again when it ends",
+            None,
+        ));
+    }
+    let notification = state
+        .store
+        .webhook_notification(caller.account_id, id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(JsonApi::accepted(Document {
+        data: resource(&notification),
+        included: None,
+        links: SelfLink {
+            self_: path(notification.id),
         },
     }))
 }

@@ -133,18 +133,20 @@ pub(crate) const INSERT_DOMAIN_EVENT: &str = concat!(
 );
 
 /// Learns a port; a name replaces a missing or different one, nothing else is rewritten.
+/// Reference rows conflict on their id, which is derived from their code, so the one
+/// unique index PostgreSQL arbitrates on is the only one concurrent lookups can collide on.
 pub(crate) const UPSERT_PORT: &str = "INSERT INTO ports (id, locode, name, updated_at) \
-     VALUES ($1, $2, $3, $4) ON CONFLICT (locode) DO UPDATE SET name = excluded.name, \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET name = excluded.name, \
      updated_at = excluded.updated_at \
      WHERE excluded.name IS NOT NULL AND ports.name IS DISTINCT FROM excluded.name";
 
 /// Learns a terminal and its port.
 pub(crate) const UPSERT_TERMINAL: &str = "INSERT INTO terminals (id, code, port_locode, updated_at) \
-     VALUES ($1, $2, $3, $4) ON CONFLICT (code) DO NOTHING";
+     VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING";
 
 /// Learns a vessel; a name replaces a missing or different one.
 pub(crate) const UPSERT_VESSEL: &str = "INSERT INTO vessels (id, imo, name, updated_at) \
-     VALUES ($1, $2, $3, $4) ON CONFLICT (imo) DO UPDATE SET name = excluded.name, \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET name = excluded.name, \
      updated_at = excluded.updated_at \
      WHERE excluded.name IS NOT NULL AND vessels.name IS DISTINCT FROM excluded.name";
 

@@ -80,6 +80,15 @@ pub trait WebhookStore: Send + Sync {
         filter: &NotificationFilter,
         page: PageRequest,
     ) -> Result<Page<WebhookNotification>, StoreError>;
+
+    /// Makes a notification due again at `now`, whatever its state, unless a dispatcher
+    /// holds it; false when there is no such notification or it is being delivered.
+    async fn redeliver_notification(
+        &self,
+        account: AccountId,
+        id: WebhookNotificationId,
+        now: tidemark_domain::Timestamp,
+    ) -> Result<bool, StoreError>;
 }
 
 pub(crate) fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
@@ -320,5 +329,27 @@ impl<T: Neutral> WebhookStore for T {
         }
         push_range(&mut query, "created_at", filter.created_at);
         page_of(self, NOTIFICATION_COLUMNS, query, page, notification_row).await
+    }
+
+    async fn redeliver_notification(
+        &self,
+        account: AccountId,
+        id: WebhookNotificationId,
+        now: tidemark_domain::Timestamp,
+    ) -> Result<bool, StoreError> {
+        let mut again =
+            Query::new("UPDATE webhook_notifications SET delivery_status = 'pending', due_at = ");
+        again
+            .bind(now)
+            .push(", updated_at = ")
+            .bind(now)
+            .push(" WHERE account_id = ")
+            .bind(account.as_uuid())
+            .push(" AND id = ")
+            .bind(id.as_uuid())
+            .push(" AND (lease_until IS NULL OR lease_until <= ")
+            .bind(now)
+            .push(")");
+        Ok(self.execute(&again).await? > 0)
     }
 }

@@ -74,6 +74,7 @@ conformance!(
     a_lookup_commit_writes_everything_at_once,
     a_commit_with_a_lost_lease_writes_nothing,
     concurrent_commits_stand_or_fall_alone,
+    concurrent_lookups_share_reference_rows,
     recorded_events_fan_out_to_the_webhooks_that_want_them,
     deliveries_are_claimed_once_expire_and_settle_only_under_their_claim,
     webhooks_read_back_as_written_and_stay_in_their_account,

@@ -891,3 +891,46 @@ pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<d
         4
     );
 }
+
+/// Lookups that name the same ports, terminals and vessels commit side by side: the shared
+/// reference rows never make one of them fail.
+pub async fn concurrent_lookups_share_reference_rows(store: Arc<dyn Store>) {
+    let owner = account(&store, "shared").await;
+    let requests: Vec<TrackingRequest> = (0..8)
+        .map(|i| request(&owner, "bill_of_lading", &format!("58611890{i}"), "MAEU", 0))
+        .collect();
+    for pending in &requests {
+        store
+            .insert_tracking_request(pending)
+            .await
+            .expect("insert");
+    }
+    let jobs = store
+        .claim_due(JobKind::Lookup, 8, LEASE, at(1))
+        .await
+        .expect("claim");
+    assert_eq!(jobs.len(), 8);
+    let found_snapshot = snapshot(&[(Milestone::FullIn, 2)]);
+    let mut tasks = Vec::new();
+    for pending in &requests {
+        let commit = found(&store, pending, &found_snapshot, 3).await;
+        let job = jobs
+            .iter()
+            .find(|job| job.key == pending.id.to_string())
+            .expect("a job per request")
+            .clone();
+        let store = Arc::clone(&store);
+        tasks.push(tokio::spawn(async move {
+            store.commit_tracking(Some(&job), &commit).await
+        }));
+    }
+    for task in tasks {
+        assert_eq!(
+            task.await.expect("task").expect("commit"),
+            CommitOutcome::Committed
+        );
+    }
+    for pending in &requests {
+        assert!(store.tracked(pending.id).await.expect("read").is_some());
+    }
+}

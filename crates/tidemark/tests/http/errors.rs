@@ -655,6 +655,14 @@ mod failing {
                 .list_webhook_notifications(account, filter, page)
                 .await
         }
+        async fn redeliver_notification(
+            &self,
+            account: AccountId,
+            id: tidemark_domain::WebhookNotificationId,
+            now: tidemark_domain::Timestamp,
+        ) -> Result<bool, StoreError> {
+            self.0.redeliver_notification(account, id, now).await
+        }
     }
 
     #[async_trait::async_trait]

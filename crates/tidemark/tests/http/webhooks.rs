@@ -407,6 +407,33 @@ mod delivery_log {
             0
         );
         errors(t.app.get("/v2/webhook_notifications/nope").await, 404).await;
+
+        // Redelivery: due again now; refused while a dispatcher holds it.
+        let redeliver = format!("{path}/redeliver");
+        let again = t.app.post_json(&redeliver, &t.app.key, &json!({})).await;
+        assert_eq!(again.status(), 202);
+        let again = document(again).await;
+        assert_eq!(again["data"]["attributes"]["delivery_status"], "pending");
+        assert_eq!(
+            again["data"]["attributes"]["next_attempt_at"],
+            again["data"]["attributes"]["updated_at"]
+        );
+        errors(t.app.post_json(&redeliver, &other, &json!({})).await, 404).await;
+        let claimed = tidemark_store::DeliveryStore::claim_notifications(
+            t.app.store.as_ref(),
+            100,
+            std::time::Duration::from_secs(60),
+            tidemark_domain::Clock::now(t.clock.as_ref()),
+        )
+        .await
+        .expect("claim");
+        assert!(!claimed.is_empty());
+        let busy = errors(
+            t.app.post_json(&redeliver, &t.app.key, &json!({})).await,
+            409,
+        )
+        .await;
+        assert_eq!(busy[0]["code"], "in_flight");
         for (query, parameter) in [
             (
                 "filter[delivery_status]=delivered",
