@@ -61,6 +61,23 @@ pub fn check_type(data: &Map<String, Value>, expected: &str) -> Result<(), ApiEr
     }
 }
 
+/// Checks `data.id` on an update: absent or null is fine, else it must be `expected`.
+///
+/// # Errors
+/// 409 `id_mismatch` at `/data/id`.
+pub fn check_id(data: &Map<String, Value>, expected: &str) -> Result<(), ApiError> {
+    match data.get("id") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(id)) if id == expected => Ok(()),
+        Some(_) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "id_mismatch",
+            "data.id must be the id in the path",
+            Some(crate::error::ErrorSource::Pointer("/data/id".into())),
+        )),
+    }
+}
+
 /// Reads the attributes of `data`, collecting problems.
 #[derive(Debug)]
 pub struct Attributes<'a> {

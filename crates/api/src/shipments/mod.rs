@@ -18,7 +18,6 @@ use tidemark_store::{CommitOutcome, LookupCommit, ShipmentFilter, StoreError};
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
-use crate::error::ErrorSource;
 use crate::extract::{JsonBody, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{page_links, take_include, take_list, take_page, take_range};
@@ -238,18 +237,7 @@ fn parse_update(
 ) -> Result<TrackingRequestPatch, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, view::TYPE)?;
-    match data.get("id") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(id)) if *id == current.id.to_string() => {}
-        Some(_) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "id_mismatch",
-                "data.id must be the id in the path",
-                Some(ErrorSource::Pointer("/data/id".into())),
-            ));
-        }
-    }
+    body::check_id(data, &current.id.to_string())?;
     let mut attributes = Attributes::of(data);
     let patch = TrackingRequestPatch {
         ref_numbers: attributes.strings("ref_numbers"),

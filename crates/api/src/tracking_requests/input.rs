@@ -74,18 +74,7 @@ pub fn update(
 ) -> Result<TrackingRequestPatch, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
-    match data.get("id") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(id)) if *id == current.id.to_string() => {}
-        Some(_) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "id_mismatch",
-                "data.id must be the id in the path",
-                Some(ErrorSource::Pointer("/data/id".into())),
-            ));
-        }
-    }
+    body::check_id(data, &current.id.to_string())?;
     let mut attributes = Attributes::of(data);
     let shown = serde_json::to_value(view::attributes(current)).unwrap_or(Value::Null);
     let mut immutable = Vec::new();

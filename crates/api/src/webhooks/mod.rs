@@ -84,9 +84,9 @@ fn draft(
 ) -> Result<(WebhookDraft, Vec<Problem>), ApiError> {
     let data = body::data(document)?;
     body::check_type(data, view::TYPE)?;
-    match (data.get("id"), id) {
-        (None, _) => {}
-        (Some(_), None) => {
+    match id {
+        Some(id) => body::check_id(data, &id.to_string())?,
+        None if data.contains_key("id") => {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "client_id_not_allowed",
@@ -94,16 +94,7 @@ fn draft(
                 Some(ErrorSource::Pointer("/data/id".into())),
             ));
         }
-        (Some(Value::Null), Some(_)) => {}
-        (Some(Value::String(given)), Some(id)) if *given == id.to_string() => {}
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "id_mismatch",
-                "data.id must be the id in the path",
-                Some(ErrorSource::Pointer("/data/id".into())),
-            ));
-        }
+        None => {}
     }
     let mut attributes = Attributes::of(data);
     let draft = WebhookDraft {
