@@ -17,7 +17,9 @@ mod cases {
     use std::collections::VecDeque;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
+
     use std::time::Duration;
+    use tokio::sync::watch;
 
     use axum::Router;
     use axum::body::Bytes;
@@ -34,13 +36,14 @@ mod cases {
 
     use crate::support::Harness;
 
-    /// A receiver that answers with the statuses queued (then 200) after `delay`, keeps
-    /// what it got, and counts the most requests it had at once.
+    /// A receiver that answers with the statuses queued (then 200), keeps what it got, and
+    /// counts the requests it holds. A held receiver answers only once the test opens its
+    /// gate (never, if the test never does).
     #[derive(Clone, Default)]
     struct Receiver {
         answers: Arc<Mutex<VecDeque<u16>>>,
         got: Arc<Mutex<Vec<(HeaderMap, Bytes)>>>,
-        delay: Duration,
+        gate: Option<watch::Receiver<bool>>,
         open: Arc<AtomicUsize>,
         most_open: Arc<AtomicUsize>,
     }
@@ -52,8 +55,10 @@ mod cases {
     ) -> StatusCode {
         let open = receiver.open.fetch_add(1, Ordering::SeqCst) + 1;
         receiver.most_open.fetch_max(open, Ordering::SeqCst);
-        // A slow receiver: it answers late, whatever the test's clock says.
-        tokio::time::sleep(receiver.delay).await;
+        if let Some(mut gate) = receiver.gate.clone() {
+            // A closed sender means the test is over: answer.
+            let _ = gate.wait_for(|open| *open).await;
+        }
         receiver.open.fetch_sub(1, Ordering::SeqCst);
         receiver.got.lock().expect("lock").push((headers, body));
         let status = receiver
@@ -67,14 +72,24 @@ mod cases {
 
     impl Receiver {
         async fn start(answers: &[u16]) -> (Self, String) {
-            Self::slow(answers, Duration::ZERO).await
+            Self::serve(Self::default(), answers).await
         }
 
-        async fn slow(answers: &[u16], delay: Duration) -> (Self, String) {
-            let receiver = Self {
-                delay,
-                ..Self::default()
-            };
+        /// A receiver that holds every request until the gate opens.
+        async fn held() -> (Self, String, watch::Sender<bool>) {
+            let (open, gate) = watch::channel(false);
+            let (receiver, url) = Self::serve(
+                Self {
+                    gate: Some(gate),
+                    ..Self::default()
+                },
+                &[],
+            )
+            .await;
+            (receiver, url, open)
+        }
+
+        async fn serve(receiver: Self, answers: &[u16]) -> (Self, String) {
             receiver.answers.lock().expect("lock").extend(answers);
             let app = Router::new()
                 .route("/hook", post(receive))
@@ -154,7 +169,7 @@ mod cases {
         let Some(h) = Harness::start(backend).await else {
             return;
         };
-        let (receiver, url) = Receiver::slow(&[], Duration::from_millis(50)).await;
+        let (receiver, url, gate) = Receiver::held().await;
         let webhook = subscribe(&h, &url, &[]).await;
         h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
             .await;
@@ -162,19 +177,34 @@ mod cases {
         let recorded = notifications(&h).await;
         assert!(recorded.len() > 1, "the success and the milestones reached");
 
-        // A slow receiver gets at most four deliveries at once; the rest are given back
-        // for a second later.
-        let runner = dispatcher(&h, local());
+        // A receiver that holds its requests gets four at once, no more; the rest are
+        // given back for a second later.
+        let runner = Arc::new(dispatcher(&h, local()));
         let started = h.clock.now().unix_seconds();
+        let first = tokio::spawn({
+            let runner = Arc::clone(&runner);
+            async move { runner.run_until_idle().await }
+        });
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while receiver.open.load(Ordering::SeqCst) < 4 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "four deliveries start"
+            );
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(receiver.most_open.load(Ordering::SeqCst), 4);
+        gate.send_replace(true);
+        first.await.expect("task").expect("drained");
         for _ in 0..=recorded.len() {
-            runner.run_until_idle().await.expect("drained");
             if receiver.got().len() == recorded.len() {
                 break;
             }
             h.advance(time::Duration::seconds(1));
+            runner.run_until_idle().await.expect("drained");
         }
         let most = receiver.most_open.load(Ordering::SeqCst);
-        assert!(most <= 4, "{most} at once");
+        assert_eq!(most, 4, "{most} at once");
         let got = receiver.got();
         assert_eq!(got.len(), recorded.len(), "each once");
 
@@ -380,8 +410,8 @@ mod cases {
         let Some(h) = Harness::start(backend).await else {
             return;
         };
-        // The receiver takes 2 s; the dispatcher waits 300 ms.
-        let (_receiver, url) = Receiver::slow(&[], Duration::from_secs(2)).await;
+        // The receiver never answers; the dispatcher waits 300 ms.
+        let (_receiver, url, _gate) = Receiver::held().await;
         subscribe(&h, &url, &["tracking_request.succeeded"]).await;
         h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
             .await;
