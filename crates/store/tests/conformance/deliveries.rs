@@ -8,7 +8,8 @@ use tidemark_domain::webhook::{Attempt, DeliveryStatus, Settlement};
 use tidemark_domain::{JobKind, Milestone, Timestamp};
 use tidemark_store::{CommitOutcome, FAILING_TOO_LONG, NotificationFilter, Store};
 
-use super::tracking::{claim, found, snapshot, subscribe};
+use super::tracking::{claim, found, snapshot};
+use super::webhooks::subscribe;
 use super::{account, at, page, request};
 
 const LEASE: Duration = Duration::from_secs(30);

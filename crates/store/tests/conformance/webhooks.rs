@@ -1,13 +1,16 @@
 //! Conformance cases of webhook subscriptions: they read back exactly as written, stay in
-//! their account, and changes replace what they name.
+//! their account, changes replace what they name, and recorded events fan out to them.
 
 use std::sync::Arc;
 
 use tidemark_domain::webhook::{Networks, Webhook, WebhookDraft, WebhookHeader};
-use tidemark_domain::{Account, WebhookId};
-use tidemark_store::Store;
+use tidemark_domain::{
+    Account, DomainEvent, DomainEventId, JobKind, Milestone, TrackingRequest, WebhookId,
+};
+use tidemark_store::{CommitOutcome, LookupCommit, Store};
 
-use super::{account, at, page};
+use super::tracking::{claim, found, snapshot};
+use super::{account, at, page, request};
 
 fn webhook(owner: &Account, url: &str, events: &[&str], created: i64) -> Webhook {
     WebhookDraft {
@@ -142,5 +145,187 @@ pub async fn webhook_changes_replace_what_they_name_and_deletes_are_final(store:
     assert_eq!(
         store.webhook(acme.id, original.id).await.expect("read"),
         None
+    );
+}
+
+/// A webhook of `owner` wanting `events` (none: all).
+pub(super) async fn subscribe(
+    store: &Arc<dyn Store>,
+    owner: &tidemark_domain::Account,
+    events: &[&str],
+    active: bool,
+) -> tidemark_domain::WebhookId {
+    let webhook = tidemark_domain::webhook::WebhookDraft {
+        url: Some("https://hooks.example.com/t".to_owned()),
+        active: Some(active),
+        events: Some(events.iter().map(|e| (*e).to_owned()).collect()),
+        headers: None,
+    }
+    .create(
+        owner.id,
+        &tidemark_domain::webhook::Networks::public_only(),
+        at(0),
+    )
+    .expect("a valid webhook");
+    store.create_webhook(&webhook).await.expect("create");
+    webhook.id
+}
+
+/// Each recorded domain event becomes one pending notification per active webhook of its
+/// account that wants it, in the commit that recorded it; an event recorded again (same
+/// dedupe key) fans out nothing.
+pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<dyn Store>) {
+    use tidemark_domain::webhook::DeliveryStatus;
+    use tidemark_store::NotificationFilter;
+
+    let owner = account(&store, "fanout").await;
+    let stranger = account(&store, "stranger").await;
+    let everything = subscribe(&store, &owner, &[], true).await;
+    let milestones = subscribe(&store, &owner, &["container.transport.full_in"], true).await;
+    let failures = subscribe(&store, &owner, &["tracking_request.failed"], true).await;
+    let paused = subscribe(&store, &owner, &[], false).await;
+    let _theirs = subscribe(&store, &stranger, &[], true).await;
+
+    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
+    store
+        .insert_tracking_request(&pending)
+        .await
+        .expect("insert");
+    let job = claim(&store, JobKind::Lookup, 1).await;
+    let commit = found(
+        &store,
+        &pending,
+        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
+        3,
+    )
+    .await;
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &commit)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+
+    let page = super::page(1, 100);
+    let of = |webhook| NotificationFilter {
+        webhook_id: Some(webhook),
+        ..NotificationFilter::default()
+    };
+    let all = store
+        .list_webhook_notifications(owner.id, &of(everything), page)
+        .await
+        .expect("list");
+    assert_eq!(all.total, 3, "succeeded, empty_out, full_in");
+    let mut names: Vec<&str> = all.items.iter().map(|n| n.event.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "container.transport.empty_out",
+            "container.transport.full_in",
+            "tracking_request.succeeded"
+        ]
+    );
+    for notification in &all.items {
+        assert_eq!(notification.delivery_status, DeliveryStatus::Pending);
+        assert_eq!(notification.attempts, 0);
+        assert_eq!(notification.due_at, Some(at(3)));
+        assert!(
+            commit
+                .events
+                .iter()
+                .any(|e| e.id == notification.domain_event_id)
+        );
+        assert_eq!(
+            store
+                .webhook_notification(owner.id, notification.id)
+                .await
+                .expect("read")
+                .as_ref(),
+            Some(notification)
+        );
+        assert_eq!(
+            store
+                .webhook_notification(stranger.id, notification.id)
+                .await
+                .expect("read"),
+            None
+        );
+    }
+    let ids: std::collections::HashSet<_> = all.items.iter().map(|n| n.id).collect();
+    assert_eq!(ids.len(), 3, "distinct ids");
+    let wanted = store
+        .list_webhook_notifications(owner.id, &of(milestones), page)
+        .await
+        .expect("list");
+    assert_eq!(wanted.total, 1);
+    assert_eq!(wanted.items[0].event, "container.transport.full_in");
+    for none in [failures, paused] {
+        assert_eq!(
+            store
+                .list_webhook_notifications(owner.id, &of(none), page)
+                .await
+                .expect("list")
+                .total,
+            0
+        );
+    }
+    assert_eq!(
+        store
+            .list_webhook_notifications(stranger.id, &NotificationFilter::default(), page)
+            .await
+            .expect("list")
+            .total,
+        0
+    );
+    let filtered = store
+        .list_webhook_notifications(
+            owner.id,
+            &NotificationFilter {
+                events: vec!["container.transport.full_in".to_owned()],
+                delivery_status: vec![DeliveryStatus::Pending],
+                ..NotificationFilter::default()
+            },
+            page,
+        )
+        .await
+        .expect("list");
+    assert_eq!(filtered.total, 2, "the full_in event, to two webhooks");
+
+    // The same news again, under new event ids: recorded once, so nothing fans out.
+    let stored = store
+        .tracking_request(owner.id, pending.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    let again = LookupCommit {
+        request: TrackingRequest {
+            updated_at: at(4),
+            ..stored.clone()
+        },
+        request_read_at: stored.updated_at,
+        events: commit
+            .events
+            .iter()
+            .map(|event| DomainEvent {
+                id: DomainEventId::new(),
+                ..event.clone()
+            })
+            .collect(),
+        next: None,
+        ..commit.clone()
+    };
+    assert_eq!(
+        store.commit_tracking(None, &again).await.expect("commit"),
+        CommitOutcome::Committed
+    );
+    assert_eq!(
+        store
+            .list_webhook_notifications(owner.id, &NotificationFilter::default(), page)
+            .await
+            .expect("list")
+            .total,
+        4
     );
 }
