@@ -9,6 +9,7 @@ mod body;
 mod containers;
 mod document;
 pub mod error;
+mod event_records;
 mod extract;
 mod fallback;
 mod health;
@@ -43,6 +44,7 @@ use tower_http::trace::TraceLayer;
 use tracing::Span;
 
 pub use error::ApiError;
+pub use event_records::EventRecords;
 pub use rate_limit::{RateLimitConfig, RateLimiter};
 
 /// Settings of the API layer; defaults are the contract's (api.md §1 "Limits").

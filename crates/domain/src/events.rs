@@ -190,6 +190,9 @@ pub struct DomainEvent {
     pub detail: EventDetail,
     /// Unique per account: recording the same key twice records it once.
     pub dedupe_key: String,
+    /// The records it concerns as they stood when it was recorded, as JSON:API resources:
+    /// the `included` member of its notifications ([`crate::webhook::payload::freeze`]).
+    pub included: Vec<serde_json::Value>,
     /// When it was recorded.
     pub created_at: Timestamp,
 }
@@ -219,6 +222,7 @@ impl DomainEvent {
             shipment_id,
             detail: EventDetail::default(),
             dedupe_key,
+            included: Vec::new(),
             created_at: now,
         }
     }

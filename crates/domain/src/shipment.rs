@@ -396,6 +396,72 @@ pub struct Tracked {
     pub events: Vec<TransportEvent>,
 }
 
+impl Tracked {
+    /// `prior` with `shipment` as it now stands, `containers` created or changed, and new
+    /// transport `events` applied.
+    #[must_use]
+    pub fn applied(
+        prior: Option<&Self>,
+        shipment: &Shipment,
+        containers: &[Container],
+        events: &[TransportEvent],
+    ) -> Self {
+        let mut all: Vec<Container> = prior.map(|t| t.containers.clone()).unwrap_or_default();
+        for container in containers {
+            match all.iter_mut().find(|c| c.id == container.id) {
+                Some(slot) => slot.clone_from(container),
+                None => all.push(container.clone()),
+            }
+        }
+        let mut recorded = prior.map(|t| t.events.clone()).unwrap_or_default();
+        recorded.extend(events.iter().cloned());
+        Self {
+            shipment: shipment.clone(),
+            containers: all,
+            events: recorded,
+        }
+    }
+}
+
+impl Reference {
+    /// The port record of `place`.
+    #[must_use]
+    pub fn port(place: &Place) -> Self {
+        Self {
+            kind: ReferenceKind::Port,
+            id: ReferenceKind::Port.id(&place.locode),
+            code: place.locode.clone(),
+            name: place.name.clone(),
+            port_locode: None,
+        }
+    }
+
+    /// The terminal record of `place`, when it names a facility.
+    #[must_use]
+    pub fn terminal(place: &Place) -> Option<Self> {
+        let code = place.facility.as_ref()?;
+        Some(Self {
+            kind: ReferenceKind::Terminal,
+            id: ReferenceKind::Terminal.id(code),
+            code: code.clone(),
+            name: None,
+            port_locode: Some(place.locode.clone()),
+        })
+    }
+
+    /// The vessel record of `vessel`.
+    #[must_use]
+    pub fn vessel(vessel: &VesselRef) -> Self {
+        Self {
+            kind: ReferenceKind::Vessel,
+            id: ReferenceKind::Vessel.id(&vessel.imo),
+            code: vessel.imo.clone(),
+            name: vessel.name.clone(),
+            port_locode: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,21 +62,12 @@ impl Changes {
     /// The state after the changes: `prior` with them applied.
     #[must_use]
     pub fn tracked(&self, prior: Option<&Tracked>) -> Tracked {
-        let mut containers: Vec<Container> =
-            prior.map(|t| t.containers.clone()).unwrap_or_default();
-        for container in &self.containers {
-            match containers.iter_mut().find(|c| c.id == container.id) {
-                Some(slot) => *slot = container.clone(),
-                None => containers.push(container.clone()),
-            }
-        }
-        let mut events = prior.map(|t| t.events.clone()).unwrap_or_default();
-        events.extend(self.transport_events.iter().cloned());
-        Tracked {
-            shipment: self.shipment.clone(),
-            containers,
-            events,
-        }
+        Tracked::applied(
+            prior,
+            &self.shipment,
+            &self.containers,
+            &self.transport_events,
+        )
     }
 }
 
@@ -172,6 +163,7 @@ impl Builder<'_> {
             shipment_id: Some(self.shipment_id),
             detail,
             dedupe_key,
+            included: Vec::new(),
             created_at: self.ctx.now,
         });
     }

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use crate::StoreError;
 use crate::neutral::{Neutral, Query};
 use crate::plan::Value;
+use crate::rows::Columns;
 use crate::webhooks::{NOTIFICATION_COLUMNS, notification_row};
 
 /// Why a webhook was turned off after failing for too long.
@@ -96,9 +97,12 @@ impl<T: Neutral> DeliveryStore for T {
             return Ok(Vec::new());
         }
         let mut read = Query::new(NOTIFICATION_COLUMNS);
-        read.push(" FROM webhook_notifications WHERE lease_token = ")
-            .bind(token)
-            .push(" ORDER BY due_at, id");
+        read.push(
+            ", (SELECT d.included FROM domain_events d WHERE d.id = domain_event_id) \
+             AS included FROM webhook_notifications WHERE lease_token = ",
+        )
+        .bind(token)
+        .push(" ORDER BY due_at, id");
         self.fetch(&read)
             .await?
             .iter()
@@ -106,6 +110,7 @@ impl<T: Neutral> DeliveryStore for T {
                 Ok(ClaimedNotification {
                     notification: notification_row(row)?,
                     lease_token: token,
+                    included: row.json("included")?,
                 })
             })
             .collect()
@@ -117,7 +122,6 @@ impl<T: Neutral> DeliveryStore for T {
              JOIN webhooks w ON w.id = n.webhook_id \
              WHERE n.delivery_status = 'pending' AND w.active ORDER BY n.due_at LIMIT 1",
         );
-        use crate::rows::Columns;
         self.fetch(&query)
             .await?
             .first()

@@ -93,6 +93,14 @@ impl OwnedRow {
             other => Err(StoreError::corrupt(format!("{name} is {other:?}"))),
         }
     }
+
+    /// An integer column that may be null.
+    pub(crate) fn int_opt(&self, name: &str) -> Result<Option<i64>, StoreError> {
+        match self.cell(name)? {
+            Cell::Null => Ok(None),
+            _ => self.int(name).map(Some),
+        }
+    }
 }
 
 impl Columns for OwnedRow {

@@ -245,6 +245,7 @@ impl Plan {
                 event.shipment_id.map(|id| id.as_uuid()).into(),
                 json(&event.detail),
                 event.dedupe_key.clone().into(),
+                json(&event.included),
                 event.created_at.into(),
             ],
         );

@@ -184,7 +184,7 @@ pub(crate) use transport_event_columns;
 macro_rules! domain_event_columns {
     () => {
         "id, account_id, name, subject_type, subject_id, shipment_id, detail, dedupe_key, \
-         created_at"
+         included, created_at"
     };
 }
 pub(crate) use domain_event_columns;
@@ -322,6 +322,7 @@ pub(crate) fn domain_event(row: &impl Columns) -> Result<DomainEvent, StoreError
         shipment_id: row.id("shipment_id")?.map(ShipmentId::from_uuid),
         detail: row.json("detail")?,
         dedupe_key: row.required_text("dedupe_key")?,
+        included: row.json("included")?,
         created_at: row.required_time("created_at")?,
     })
 }

@@ -129,7 +129,7 @@ pub(crate) const INSERT_TRANSPORT_EVENT: &str = concat!(
 pub(crate) const INSERT_DOMAIN_EVENT: &str = concat!(
     "INSERT INTO domain_events (",
     domain_event_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING"
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING"
 );
 
 /// Learns a port; a name replaces a missing or different one, nothing else is rewritten.

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use tidemark_domain::webhook::{
-    DeliveryStatus, Webhook, WebhookHeader, WebhookNotification, WebhookSecret, WebhookUrl,
+    Attempt, DeliveryStatus, LoggedAttempt, Webhook, WebhookHeader, WebhookNotification,
+    WebhookSecret, WebhookUrl,
 };
 use tidemark_domain::{AccountId, DomainEventId, Subject, WebhookId, WebhookNotificationId};
 use uuid::Uuid;
@@ -80,6 +81,21 @@ pub trait WebhookStore: Send + Sync {
         filter: &NotificationFilter,
         page: PageRequest,
     ) -> Result<Page<WebhookNotification>, StoreError>;
+
+    /// The records frozen with these events of `account` (the `included` member of their
+    /// notifications), by event.
+    async fn frozen_records(
+        &self,
+        account: AccountId,
+        events: &[DomainEventId],
+    ) -> Result<HashMap<DomainEventId, Vec<serde_json::Value>>, StoreError>;
+
+    /// The attempts made to deliver these notifications of `account`, oldest first.
+    async fn notification_attempts(
+        &self,
+        account: AccountId,
+        notifications: &[WebhookNotificationId],
+    ) -> Result<Vec<LoggedAttempt>, StoreError>;
 
     /// Makes a notification due again at `now`, whatever its state, unless a dispatcher
     /// holds it; false when there is no such notification or it is being delivered.
@@ -329,6 +345,69 @@ impl<T: Neutral> WebhookStore for T {
         }
         push_range(&mut query, "created_at", filter.created_at);
         page_of(self, NOTIFICATION_COLUMNS, query, page, notification_row).await
+    }
+
+    async fn frozen_records(
+        &self,
+        account: AccountId,
+        events: &[DomainEventId],
+    ) -> Result<HashMap<DomainEventId, Vec<serde_json::Value>>, StoreError> {
+        if events.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let mut query = scoped("SELECT id, included FROM domain_events", account);
+        query
+            .push(" AND id IN ")
+            .bind_list(events.iter().map(|id| id.as_uuid()));
+        self.fetch(&query)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok((
+                    DomainEventId::from_uuid(row.required_id("id")?),
+                    row.json("included")?,
+                ))
+            })
+            .collect()
+    }
+
+    async fn notification_attempts(
+        &self,
+        account: AccountId,
+        notifications: &[WebhookNotificationId],
+    ) -> Result<Vec<LoggedAttempt>, StoreError> {
+        if notifications.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut query = Query::new(
+            "SELECT a.id AS id, a.notification_id AS notification_id, \
+             a.attempted_at AS attempted_at, a.status_code AS status_code, a.error AS error, \
+             a.latency_ms AS latency_ms, a.response_body AS response_body \
+             FROM webhook_attempts a JOIN webhook_notifications n ON n.id = a.notification_id \
+             WHERE n.account_id = ",
+        );
+        query
+            .bind(account.as_uuid())
+            .push(" AND a.notification_id IN ")
+            .bind_list(notifications.iter().map(|id| id.as_uuid()))
+            .push(" ORDER BY a.attempted_at, a.id");
+        parse_all(self.fetch(&query).await?, |row| {
+            Ok(LoggedAttempt {
+                id: row.required_id("id")?,
+                notification_id: WebhookNotificationId::from_uuid(
+                    row.required_id("notification_id")?,
+                ),
+                attempt: Attempt {
+                    at: row.required_time("attempted_at")?,
+                    status_code: row
+                        .int_opt("status_code")?
+                        .and_then(|code| u16::try_from(code).ok()),
+                    error: row.text("error")?,
+                    latency_ms: u64::try_from(row.int("latency_ms")?).unwrap_or(0),
+                    response_body: row.text("response_body")?,
+                },
+            })
+        })
     }
 
     async fn redeliver_notification(

@@ -80,11 +80,13 @@ pub fn tracker(
     clock: Arc<dyn Clock>,
     config: &TrackingConfig,
 ) -> Runner<Tracker> {
+    let render = Arc::new(tidemark_api::EventRecords::new(Arc::clone(&carriers)));
     let tracker = Tracker::new(
         store,
         registry,
         carriers,
         Arc::clone(&clock),
+        render,
         config.tracker(),
     );
     Runner::new(Arc::new(tracker), clock, config.runner())

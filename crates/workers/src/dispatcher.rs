@@ -263,7 +263,7 @@ impl Dispatcher {
             return Ok(());
         };
         let now = self.clock.now();
-        let body = serde_json::to_vec(&payload::document(notification))
+        let body = serde_json::to_vec(&payload::document(notification, &claimed.included))
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         let id = notification.id.to_string();
         let outcome = self.post(&webhook, &id, now.unix_seconds(), body).await;

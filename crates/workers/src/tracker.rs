@@ -16,6 +16,7 @@ use async_trait::async_trait;
 use tidemark_carriers::Lookup;
 use tidemark_carriers::registry::{Registry, Source};
 use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::webhook::payload::Render;
 use tidemark_domain::{
     CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestStatus,
     RequestType, Scac, TemporaryReason, Timestamp, TrackingRequest, TrackingRequestId,
@@ -50,6 +51,7 @@ pub struct Tracker {
     carriers: Arc<Registry>,
     matrix: Arc<CarrierMatrix>,
     clock: Arc<dyn Clock>,
+    render: Arc<dyn Render>,
     settings: TrackerSettings,
 }
 
@@ -62,13 +64,15 @@ pub(crate) struct Answer {
 }
 
 impl Tracker {
-    /// A tracker over `store`, asking the carriers of `carriers`.
+    /// A tracker over `store`, asking the carriers of `carriers`; `render` freezes the
+    /// records of the events it records for their notifications.
     #[must_use]
     pub fn new(
         store: Arc<dyn Store>,
         carriers: Arc<Registry>,
         matrix: Arc<CarrierMatrix>,
         clock: Arc<dyn Clock>,
+        render: Arc<dyn Render>,
         settings: TrackerSettings,
     ) -> Self {
         Self {
@@ -76,6 +80,7 @@ impl Tracker {
             carriers,
             matrix,
             clock,
+            render,
             settings,
         }
     }
@@ -153,23 +158,25 @@ impl Tracker {
         let prior = self.store.tracked(request.id).await?;
         let answer = self.ask(&request).await;
         let now = self.clock.now();
-        let planned = plan::commit(
+        let mut planned = plan::commit(
             &request,
             prior.as_ref(),
             &answer,
             now,
             &self.settings.policy,
         );
+        plan::freeze(&mut planned, prior.as_ref(), self.render.as_ref());
         let outcome = match self.store.commit_tracking(Some(job), &planned).await {
             Err(StoreError::Duplicate { .. }) => {
                 // The detected carrier makes this request a duplicate of an open one.
-                let refused = plan::fail(
+                let mut refused = plan::fail(
                     &request,
                     answer.scac,
                     FailedReason::Duplicate,
                     now,
                     &self.settings.policy,
                 );
+                plan::freeze(&mut refused, prior.as_ref(), self.render.as_ref());
                 self.store.commit_tracking(Some(job), &refused).await?
             }
             other => other?,

@@ -35,7 +35,7 @@ mod cases {
     use time::Duration;
     use tokio_util::sync::CancellationToken;
 
-    use crate::support::{Harness, settings, sim_config};
+    use crate::support::{Harness, render, settings, sim_config};
 
     fn fault(reference: &str, fault: Fault, times: Option<u32>) -> FaultRule {
         FaultRule {
@@ -501,6 +501,7 @@ mod cases {
             Arc::clone(&h.registry),
             Arc::clone(&h.matrix),
             Arc::clone(&h.clock) as Arc<dyn Clock>,
+            render(),
             settings(),
         );
         let stalled = Runner::new(
@@ -561,6 +562,7 @@ mod cases {
                 Arc::clone(&h.registry),
                 Arc::clone(&h.matrix),
                 Arc::clone(&h.clock) as Arc<dyn Clock>,
+                render(),
                 settings(),
             );
             let runner = Runner::new(

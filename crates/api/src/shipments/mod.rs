@@ -3,15 +3,18 @@
 
 pub mod view;
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde_json::Value;
 use tidemark_domain::lifecycle::{self, Observation, Policy};
+use tidemark_domain::webhook::payload::{self, Records};
 use tidemark_domain::{
     DomainEvent, JobKind, NewJob, Place, ReferenceKind, Scac, Shipment, ShipmentId, StopReason,
-    TrackingRequestPatch,
+    Tracked, TrackingRequestPatch,
 };
 use tidemark_store::{CommitOutcome, LookupCommit, ShipmentFilter, StoreError};
 
@@ -21,7 +24,7 @@ use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
 use crate::extract::{JsonBody, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{page_links, take_include, take_list, take_page, take_range};
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, EventRecords};
 use view::ShipmentResource;
 
 /// Relationships a shipment can include.
@@ -349,7 +352,7 @@ async fn set_tracking(
             shipment.stopped_at = stop.then_some(now);
             shipment.stopped_reason = stop.then_some(StopReason::CancelledByUser);
             shipment.updated_at = now;
-            let events = step
+            let mut events: Vec<DomainEvent> = step
                 .events
                 .iter()
                 .map(|event| {
@@ -362,6 +365,16 @@ async fn set_tracking(
                     )
                 })
                 .collect();
+            if !events.is_empty() {
+                let prior = state.store.tracked(request.id).await?;
+                let tracked = Tracked::applied(prior.as_ref(), &shipment, &[], &[]);
+                let records = Records {
+                    request: &step.request,
+                    tracked: Some(&tracked),
+                };
+                let render = EventRecords::new(Arc::clone(&state.carriers));
+                payload::freeze(&render, &mut events, &records);
+            }
             let commit = LookupCommit {
                 request: step.request,
                 request_read_at: request.updated_at,

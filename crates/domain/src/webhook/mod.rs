@@ -10,7 +10,7 @@ mod signing;
 pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
 pub use model::{MAX_HEADERS, Subscribable, Webhook, WebhookDraft, WebhookHeader, subscribable};
 pub use notification::{
-    Attempt, ClaimedNotification, DeliveryStatus, Settlement, WebhookNotification,
+    Attempt, ClaimedNotification, DeliveryStatus, LoggedAttempt, Settlement, WebhookNotification,
 };
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};

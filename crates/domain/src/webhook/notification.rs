@@ -68,6 +68,8 @@ pub struct ClaimedNotification {
     pub notification: WebhookNotification,
     /// Proves the claim when the attempt is recorded.
     pub lease_token: uuid::Uuid,
+    /// The records frozen with its event, for the body's `included` member.
+    pub included: Vec<serde_json::Value>,
 }
 
 /// One delivery attempt, as recorded in the log.
@@ -83,6 +85,17 @@ pub struct Attempt {
     pub latency_ms: u64,
     /// The first 4 KiB of the answer.
     pub response_body: Option<String>,
+}
+
+/// An attempt as the delivery log keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedAttempt {
+    /// Its id.
+    pub id: uuid::Uuid,
+    /// The notification it delivered.
+    pub notification_id: WebhookNotificationId,
+    /// What happened.
+    pub attempt: Attempt,
 }
 
 /// What an attempt decides.

@@ -663,6 +663,23 @@ mod failing {
         ) -> Result<bool, StoreError> {
             self.0.redeliver_notification(account, id, now).await
         }
+        async fn frozen_records(
+            &self,
+            account: AccountId,
+            events: &[tidemark_domain::DomainEventId],
+        ) -> Result<
+            std::collections::HashMap<tidemark_domain::DomainEventId, Vec<serde_json::Value>>,
+            StoreError,
+        > {
+            self.0.frozen_records(account, events).await
+        }
+        async fn notification_attempts(
+            &self,
+            account: AccountId,
+            notifications: &[tidemark_domain::WebhookNotificationId],
+        ) -> Result<Vec<tidemark_domain::webhook::LoggedAttempt>, StoreError> {
+            self.0.notification_attempts(account, notifications).await
+        }
     }
 
     #[async_trait::async_trait]

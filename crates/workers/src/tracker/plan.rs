@@ -4,6 +4,7 @@
 
 use tidemark_domain::lifecycle::{self, Next, Observation, Policy, RequestEvent};
 use tidemark_domain::tracking::{self, Changes, Context};
+use tidemark_domain::webhook::payload::{self, Records, Render};
 use tidemark_domain::{
     DomainEvent, FailedReason, JobKind, LookupOutcome, NewJob, RequestStatus, Scac, StopReason,
     Timestamp, Tracked, TrackingRequest,
@@ -226,6 +227,28 @@ fn stop_tracking(
         shipment.updated_at = now;
     }
     commit.next = None;
+}
+
+/// Freezes the records each of the commit's events concerns, as they stand once the
+/// commit applies to `prior`.
+pub(crate) fn freeze(commit: &mut LookupCommit, prior: Option<&Tracked>, render: &dyn Render) {
+    if commit.events.is_empty() {
+        return;
+    }
+    let tracked = match &commit.shipment {
+        Some(shipment) => Some(Tracked::applied(
+            prior,
+            shipment,
+            &commit.containers,
+            &commit.transport_events,
+        )),
+        None => prior.cloned(),
+    };
+    let records = Records {
+        request: &commit.request,
+        tracked: tracked.as_ref(),
+    };
+    payload::freeze(render, &mut commit.events, &records);
 }
 
 /// The commit that fails `request` for `reason` (e.g. its detected carrier made it a

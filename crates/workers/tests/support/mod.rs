@@ -12,9 +12,10 @@ use carrier_sim::{Chances, ClockMode, SimConfig, Simulator};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{CarriersConfig, ConnectionSettings, Registry, Sandbox};
 use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::webhook::payload::{Records, Render};
 use tidemark_domain::{
-    Account, AccountId, AccountName, CarrierMatrix, Clock, Limits, ManualClock, NewTrackingRequest,
-    Timestamp, TrackingRequest, TrackingRequestDraft,
+    Account, AccountId, AccountName, CarrierMatrix, Clock, DomainEvent, Limits, ManualClock,
+    NewTrackingRequest, Timestamp, TrackingRequest, TrackingRequestDraft,
 };
 use tidemark_store::Store;
 use tidemark_store::testing::{Backend, TestDatabase};
@@ -49,6 +50,32 @@ pub struct Harness {
 }
 
 /// Tracker settings for tests: the contract's policy, a short lease.
+/// Freezes a record naming the request's status and the containers known when each event
+/// was recorded, so tests can tell what an event's notifications will carry.
+#[derive(Debug)]
+pub struct Snapshot;
+
+impl Render for Snapshot {
+    fn included(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<serde_json::Value> {
+        let containers: Vec<&str> = records
+            .tracked
+            .map(|t| t.containers.iter().map(|c| c.number.as_str()).collect())
+            .unwrap_or_default();
+        vec![serde_json::json!({
+            "type": "snapshot",
+            "id": event.id.to_string(),
+            "attributes": {
+                "status": records.request.status.as_str(),
+                "containers": containers,
+            },
+        })]
+    }
+}
+
+pub fn render() -> Arc<dyn Render> {
+    Arc::new(Snapshot)
+}
+
 pub fn settings() -> TrackerSettings {
     TrackerSettings {
         lease: Duration::from_secs(60),
@@ -93,6 +120,7 @@ impl Harness {
             Arc::clone(&registry),
             Arc::clone(&matrix),
             Arc::clone(&clock) as Arc<dyn Clock>,
+            render(),
             settings(),
         );
         let runner = Runner::new(

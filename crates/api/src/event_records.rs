@@ -1,0 +1,232 @@
+//! The records a webhook notification carries in `included` (compat-api.md §4.3), rendered
+//! with the same views clients read, when the event is recorded.
+//!
+//! | event | included |
+//! |---|---|
+//! | `tracking_request.succeeded` | containers, shipment, tracking_request |
+//! | `tracking_request.failed`, `.awaiting_manifest` | tracking_request |
+//! | `tracking_request.tracking_stopped` | shipment, tracking_request |
+//! | `container.transport.*` | shipment, container, transport_event, port, terminal, vessel |
+//! | `shipment.estimated.arrival` | shipment, port, estimated_event |
+//! | `container.updated` | shipment, port, terminal, container, container_updated_event |
+//! | `container.created` | shipment, container, container_created_event |
+//!
+//! A record the event does not know (no terminal named, say) is left out.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use tidemark_domain::lifecycle::RequestEvent;
+use tidemark_domain::webhook::payload::{Records, Render};
+use tidemark_domain::{
+    CarrierMatrix, Container, ContainerId, DomainEvent, EventName, Place, Reference, ReferenceKind,
+    Subject, Tracked, TransportEvent,
+};
+
+use crate::containers::view as container_view;
+use crate::shipments::view as shipment_view;
+use crate::{reference_data, tracking_requests};
+
+/// Renders the `included` records of notifications.
+#[derive(Debug, Clone)]
+pub struct EventRecords {
+    carriers: Arc<CarrierMatrix>,
+}
+
+impl EventRecords {
+    /// Renders with the carrier names of `carriers`.
+    #[must_use]
+    pub const fn new(carriers: Arc<CarrierMatrix>) -> Self {
+        Self { carriers }
+    }
+}
+
+fn value(resource: &impl Serialize) -> Value {
+    serde_json::to_value(resource).unwrap_or(Value::Null)
+}
+
+/// Collects resources in the order of the table above.
+struct Out<'a> {
+    records: &'a Records<'a>,
+    carriers: &'a CarrierMatrix,
+    items: Vec<Value>,
+}
+
+impl Out<'_> {
+    fn tracked(&self) -> Option<&Tracked> {
+        self.records.tracked
+    }
+
+    fn shipment(&mut self) {
+        if let Some(tracked) = self.records.tracked {
+            let containers: Vec<&Container> = tracked.containers.iter().collect();
+            self.items.push(value(&shipment_view::resource(
+                &tracked.shipment,
+                &containers,
+                self.carriers,
+            )));
+        }
+    }
+
+    fn container(&mut self, id: ContainerId) {
+        if let Some(tracked) = self.records.tracked
+            && let Some(container) = tracked.containers.iter().find(|c| c.id == id)
+        {
+            self.items.push(value(&container_view::resource(
+                container,
+                tracked.shipment.last_attempted_at,
+            )));
+        }
+    }
+
+    fn request(&mut self) {
+        self.items.push(value(&tracking_requests::view::resource(
+            self.records.request,
+        )));
+    }
+
+    fn port(&mut self, place: Option<&Place>) {
+        if let Some(place) = place {
+            self.items
+                .push(value(&reference_data::port(&Reference::port(place))));
+        }
+    }
+
+    fn terminal(&mut self, place: Option<&Place>) {
+        if let Some(terminal) = place.and_then(Reference::terminal) {
+            self.items.push(value(&reference_data::terminal(&terminal)));
+        }
+    }
+
+    fn pod(&self) -> Option<&Place> {
+        self.tracked()
+            .and_then(|t| t.shipment.route.port_of_discharge.as_ref())
+    }
+
+    fn transport(&mut self, event: &TransportEvent) {
+        self.shipment();
+        self.container(event.container_id);
+        self.items
+            .push(value(&container_view::transport_event(event)));
+        self.port(event.location.as_ref());
+        self.terminal(event.location.as_ref());
+        if let Some(vessel) = &event.vessel {
+            self.items
+                .push(value(&reference_data::vessel(&Reference::vessel(vessel))));
+        }
+    }
+
+    /// An event resource of its own (`estimated_event`, `container_*_event`).
+    fn change(&mut self, kind: &str, event: &DomainEvent, attributes: Value, relationships: Value) {
+        let mut attributes = attributes;
+        if let Value::Object(fields) = &mut attributes {
+            fields.insert("timestamp".into(), json!(event.created_at.to_string()));
+            fields.insert("timezone".into(), Value::Null);
+            fields.insert("created_at".into(), json!(event.created_at.to_string()));
+        }
+        self.items.push(json!({
+            "id": event.id.to_string(),
+            "type": kind,
+            "attributes": attributes,
+            "relationships": relationships,
+        }));
+    }
+}
+
+fn to_one(kind: &str, id: Option<uuid::Uuid>) -> Value {
+    json!({"data": id.map(|id| json!({"id": id.to_string(), "type": kind}))})
+}
+
+impl Render for EventRecords {
+    fn included(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<Value> {
+        let mut out = Out {
+            records,
+            carriers: &self.carriers,
+            items: Vec::new(),
+        };
+        let shipment_id = records.tracked.map(|t| t.shipment.id.as_uuid());
+        match (event.name, event.subject) {
+            (EventName::Request(RequestEvent::Succeeded), _) => {
+                if let Some(tracked) = records.tracked {
+                    for container in &tracked.containers {
+                        out.container(container.id);
+                    }
+                }
+                out.shipment();
+                out.request();
+            }
+            (EventName::Request(RequestEvent::TrackingStopped), _) => {
+                out.shipment();
+                out.request();
+            }
+            (EventName::Request(_), _) => out.request(),
+            (EventName::Transport(_), Subject::TransportEvent(id)) => {
+                if let Some(transport) = records
+                    .tracked
+                    .and_then(|t| t.events.iter().find(|e| e.id == id))
+                {
+                    out.transport(transport);
+                }
+            }
+            (EventName::ShipmentEstimatedArrival, _) => {
+                out.shipment();
+                let pod = out.pod().cloned();
+                out.port(pod.as_ref());
+                let locode = event.detail.location_locode.clone();
+                out.change(
+                    "estimated_event",
+                    event,
+                    json!({
+                        "event": event.name.name(),
+                        "estimated_timestamp": event.detail.estimated_timestamp.map(|at| at.to_string()),
+                        "location_locode": locode,
+                        "voyage_number": records.tracked.and_then(|t| t.shipment.route.pod_voyage_number.clone()),
+                        "data_source": "shipping_line",
+                    }),
+                    json!({
+                        "shipment": to_one("shipment", shipment_id),
+                        "port": to_one("port", locode.map(|code| ReferenceKind::Port.id(&code))),
+                    }),
+                );
+            }
+            (EventName::ContainerUpdated, Subject::Container(id)) => {
+                out.shipment();
+                let pod = out.pod().cloned();
+                out.port(pod.as_ref());
+                out.terminal(pod.as_ref());
+                out.container(id);
+                let terminal = pod
+                    .as_ref()
+                    .and_then(|p| p.facility.as_deref())
+                    .map(|code| ReferenceKind::Terminal.id(code));
+                out.change(
+                    "container_updated_event",
+                    event,
+                    json!({"changeset": event.detail.changeset, "data_source": "shipping_line"}),
+                    json!({
+                        "container": to_one("container", Some(id.as_uuid())),
+                        "terminal": to_one("terminal", terminal),
+                        "shipment": to_one("shipment", shipment_id),
+                    }),
+                );
+            }
+            (EventName::ContainerCreated, Subject::Container(id)) => {
+                out.shipment();
+                out.container(id);
+                out.change(
+                    "container_created_event",
+                    event,
+                    json!({}),
+                    json!({
+                        "container": to_one("container", Some(id.as_uuid())),
+                        "shipment": to_one("shipment", shipment_id),
+                    }),
+                );
+            }
+            // A subject the catalog does not pair with this event: nothing to freeze.
+            _ => {}
+        }
+        out.items
+    }
+}
