@@ -4,16 +4,19 @@
 //! loses nothing: the notification is claimed again when the lease ends (at least once).
 
 mod client;
+mod sender;
+
+pub use client::{Lookup, SystemLookup};
+use sender::Outcome;
+pub use sender::Sender;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::StatusCode;
-use tidemark_domain::webhook::{
-    Attempt, ClaimedNotification, Networks, RetrySchedule, Settlement, Webhook, payload,
-};
+use tidemark_domain::webhook::{ClaimedNotification, Networks, RetrySchedule, Settlement, payload};
 use tidemark_domain::{Clock, Timestamp, WebhookId};
 use tidemark_store::Store;
 
@@ -40,6 +43,9 @@ pub struct DispatcherSettings {
     pub disable_after: Duration,
     /// How much of an answer the log keeps.
     pub response_bytes: usize,
+    /// Where webhook host names are looked up (the answers are checked against
+    /// `networks` either way).
+    pub lookup: Arc<dyn Lookup>,
 }
 
 impl Default for DispatcherSettings {
@@ -53,18 +59,9 @@ impl Default for DispatcherSettings {
             schedule: RetrySchedule::default(),
             disable_after: Duration::from_secs(5 * 24 * 3600),
             response_bytes: 4096,
+            lookup: Arc::new(SystemLookup),
         }
     }
-}
-
-/// What the receiver did, before it is judged.
-#[derive(Debug)]
-struct Outcome {
-    status: Option<StatusCode>,
-    retry_after: Option<Duration>,
-    error: Option<String>,
-    body: Option<String>,
-    latency: Duration,
 }
 
 /// Delivers webhook notifications.
@@ -72,8 +69,7 @@ struct Outcome {
 pub struct Dispatcher {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
-    client: reqwest::Client,
-    settings: DispatcherSettings,
+    sender: Sender,
     in_flight: Mutex<HashMap<WebhookId, usize>>,
 }
 
@@ -99,17 +95,6 @@ impl Drop for Slot<'_> {
     }
 }
 
-/// A `Retry-After` value: seconds, or an HTTP date (a date in the past is no wait).
-fn retry_after(value: &str, now: Timestamp) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let date =
-        time::OffsetDateTime::parse(value, &time::format_description::well_known::Rfc2822).ok()?;
-    Some(Duration::try_from(date - now.as_datetime()).unwrap_or(Duration::ZERO))
-}
-
 fn after(at: Timestamp, by: Duration) -> Timestamp {
     Timestamp::from_datetime(at.as_datetime() + by)
 }
@@ -128,13 +113,12 @@ impl Dispatcher {
         clock: Arc<dyn Clock>,
         settings: DispatcherSettings,
     ) -> Result<Self, WorkerError> {
-        let client = client::build(Arc::clone(&settings.networks), settings.timeout)
+        let sender = Sender::new(settings, Arc::clone(&clock))
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         Ok(Self {
             store,
             clock,
-            client,
-            settings,
+            sender,
             in_flight: Mutex::new(HashMap::new()),
         })
     }
@@ -147,7 +131,7 @@ impl Dispatcher {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let count = counts.entry(webhook).or_insert(0);
-        if *count >= self.settings.per_webhook.max(1) {
+        if *count >= self.sender.settings().per_webhook.max(1) {
             return None;
         }
         *count += 1;
@@ -155,75 +139,6 @@ impl Dispatcher {
             dispatcher: self,
             webhook,
         })
-    }
-
-    /// POSTs `body` to `webhook`, signed, and reads at most `response_bytes` of the answer.
-    async fn post(&self, webhook: &Webhook, id: &str, timestamp: i64, body: Vec<u8>) -> Outcome {
-        let started = Instant::now();
-        if let Err(error) = client::check_literal(&webhook.url, &self.settings.networks) {
-            return Outcome {
-                status: None,
-                retry_after: None,
-                error: Some(error.to_string()),
-                body: None,
-                latency: started.elapsed(),
-            };
-        }
-        let secret = &webhook.secret;
-        let mut request = self
-            .client
-            .post(webhook.url.as_url().clone())
-            .header("content-type", "application/json")
-            .header("webhook-id", id)
-            .header("webhook-timestamp", timestamp.to_string())
-            .header(
-                "webhook-signature",
-                secret.standard_signature(id, timestamp, &body),
-            )
-            .header(
-                self.settings.signature_header.as_str(),
-                secret.hex_signature(&body),
-            );
-        for header in &webhook.headers {
-            request = request.header(header.name.as_str(), header.value.as_str());
-        }
-        match request.body(body).send().await {
-            Err(error) => Outcome {
-                status: None,
-                retry_after: None,
-                error: Some(error.without_url().to_string()),
-                body: None,
-                latency: started.elapsed(),
-            },
-            Ok(mut response) => {
-                let status = response.status();
-                let retry_after = response
-                    .headers()
-                    .get("retry-after")
-                    .and_then(|value| value.to_str().ok())
-                    .and_then(|value| retry_after(value, self.clock.now()));
-                let mut kept = Vec::new();
-                let mut error = None;
-                while kept.len() < self.settings.response_bytes {
-                    match response.chunk().await {
-                        Ok(Some(chunk)) => kept.extend_from_slice(&chunk),
-                        Ok(None) => break,
-                        Err(read) => {
-                            error = Some(read.without_url().to_string());
-                            break;
-                        }
-                    }
-                }
-                kept.truncate(self.settings.response_bytes);
-                Outcome {
-                    status: Some(status),
-                    retry_after,
-                    error,
-                    body: Some(String::from_utf8_lossy(&kept).into_owned()),
-                    latency: started.elapsed(),
-                }
-            }
-        }
     }
 
     /// What an outcome decides for a notification that had `attempts` before this one.
@@ -235,11 +150,11 @@ impl Dispatcher {
             }
             _ => {
                 let spread = rand::random::<f64>().mul_add(2.0, -1.0);
-                match self
-                    .settings
-                    .schedule
-                    .wait(attempts + 1, spread, outcome.retry_after)
-                {
+                match self.sender.settings().schedule.wait(
+                    attempts + 1,
+                    spread,
+                    outcome.retry_after,
+                ) {
                     Some(wait) => Settlement::Retry(after(now, wait)),
                     None => Settlement::Failed,
                 }
@@ -266,15 +181,9 @@ impl Dispatcher {
         let body = serde_json::to_vec(&payload::document(notification, &claimed.included))
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         let id = notification.id.to_string();
-        let outcome = self.post(&webhook, &id, now.unix_seconds(), body).await;
+        let outcome = self.sender.post(&webhook, &id, now, body).await;
         let settlement = self.judge(&outcome, notification.attempts, now);
-        let attempt = Attempt {
-            at: now,
-            status_code: outcome.status.map(|s| s.as_u16()),
-            error: outcome.error,
-            latency_ms: u64::try_from(outcome.latency.as_millis()).unwrap_or(u64::MAX),
-            response_body: outcome.body,
-        };
+        let attempt = outcome.attempt(now);
         tracing::info!(
             notification = %notification.id,
             webhook = %webhook.id,
@@ -284,7 +193,7 @@ impl Dispatcher {
             outcome = ?settlement,
             "webhook delivery"
         );
-        let cutoff = before(now, self.settings.disable_after);
+        let cutoff = before(now, self.sender.settings().disable_after);
         if !self
             .store
             .settle_notification(claimed, &attempt, &settlement, cutoff)
@@ -312,7 +221,7 @@ impl Worker for Dispatcher {
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         Ok(self
             .store
-            .claim_notifications(limit, self.settings.lease, now)
+            .claim_notifications(limit, self.sender.settings().lease, now)
             .await?)
     }
 
@@ -324,28 +233,5 @@ impl Worker for Dispatcher {
         if let Err(error) = self.deliver(&claimed).await {
             tracing::error!(notification = %claimed.notification.id, %error, "webhook delivery failed; it is retried when its lease ends");
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retry_after_reads_seconds_and_http_dates() {
-        let now = Timestamp::from_datetime(time::macros::datetime!(2026-11-23 10:00 UTC));
-        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
-        assert_eq!(retry_after(" 7 ", now), Some(Duration::from_secs(7)));
-        assert_eq!(
-            retry_after("Mon, 23 Nov 2026 10:05:00 GMT", now),
-            Some(Duration::from_secs(300))
-        );
-        assert_eq!(
-            retry_after("Mon, 23 Nov 2026 09:00:00 GMT", now),
-            Some(Duration::ZERO),
-            "a date gone by"
-        );
-        assert_eq!(retry_after("soon", now), None);
-        assert_eq!(retry_after("-5", now), None);
     }
 }

@@ -9,7 +9,7 @@ mod error;
 mod runner;
 mod tracker;
 
-pub use dispatcher::{Dispatcher, DispatcherSettings};
+pub use dispatcher::{Dispatcher, DispatcherSettings, Lookup, Sender, SystemLookup};
 pub use error::WorkerError;
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

@@ -15,6 +15,9 @@ both_backends!(
 
 mod cases {
     use std::collections::VecDeque;
+    use std::future::Future;
+    use std::net::IpAddr;
+    use std::pin::Pin;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
 
@@ -32,7 +35,7 @@ mod cases {
     };
     use tidemark_store::NotificationFilter;
     use tidemark_store::testing::Backend;
-    use tidemark_workers::{Dispatcher, DispatcherSettings, Runner, RunnerSettings};
+    use tidemark_workers::{Dispatcher, DispatcherSettings, Lookup, Runner, RunnerSettings};
 
     use crate::support::Harness;
 
@@ -128,15 +131,43 @@ mod cases {
     }
 
     fn dispatcher_with(h: &Harness, networks: Networks, timeout: Duration) -> Runner<Dispatcher> {
-        let settings = DispatcherSettings {
-            networks: Arc::new(networks),
-            timeout,
+        runner(
+            h,
+            DispatcherSettings {
+                networks: Arc::new(networks),
+                timeout,
+                ..settings()
+            },
+        )
+    }
+
+    fn dispatcher_resolving(
+        h: &Harness,
+        networks: Networks,
+        lookup: Arc<dyn Lookup>,
+    ) -> Runner<Dispatcher> {
+        runner(
+            h,
+            DispatcherSettings {
+                networks: Arc::new(networks),
+                lookup,
+                ..settings()
+            },
+        )
+    }
+
+    fn settings() -> DispatcherSettings {
+        DispatcherSettings {
+            timeout: Duration::from_secs(5),
             schedule: RetrySchedule {
                 jitter: 0.0,
                 ..RetrySchedule::default()
             },
             ..DispatcherSettings::default()
-        };
+        }
+    }
+
+    fn runner(h: &Harness, settings: DispatcherSettings) -> Runner<Dispatcher> {
         let dispatcher = Dispatcher::new(
             Arc::clone(&h.store),
             Arc::clone(&h.clock) as Arc<dyn Clock>,
@@ -317,31 +348,119 @@ mod cases {
         );
     }
 
+    /// Names looked up in a fixed table instead of DNS.
+    #[derive(Debug)]
+    struct Hosts(Vec<(&'static str, Vec<IpAddr>)>);
+
+    impl Lookup for Hosts {
+        fn lookup<'a>(
+            &'a self,
+            host: &'a str,
+        ) -> Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>> {
+            let found = self
+                .0
+                .iter()
+                .find(|(name, _)| *name == host)
+                .map(|(_, addresses)| addresses.clone());
+            Box::pin(async move {
+                found.ok_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such host")
+                })
+            })
+        }
+    }
+
+    fn hosts() -> Arc<dyn Lookup> {
+        let ip = |text: &str| text.parse::<IpAddr>().expect("address");
+        Arc::new(Hosts(vec![
+            ("hooks.example.com", vec![ip("127.0.0.1")]),
+            ("metadata.example.com", vec![ip("169.254.169.254")]),
+            // One allowed address among refused ones is the only one used.
+            (
+                "mixed.example.com",
+                vec![ip("169.254.169.254"), ip("127.0.0.1")],
+            ),
+        ]))
+    }
+
     pub async fn names_resolving_to_internal_addresses_are_refused_by_default(backend: Backend) {
         let Some(h) = Harness::start(backend).await else {
             return;
         };
         let (receiver, url) = Receiver::start(&[]).await;
-        // "localhost" resolves to 127.0.0.1 (or ::1): refused unless allowed.
-        let by_name = url.replace("127.0.0.1", "localhost");
-        subscribe(&h, &by_name, &["tracking_request.succeeded"]).await;
-        subscribe(&h, &url, &["tracking_request.succeeded"]).await;
+        let on = |name: &str| url.replace("127.0.0.1", name);
+        let succeeded = ["tracking_request.succeeded"];
+        let loopback = subscribe(&h, &on("hooks.example.com"), &succeeded).await;
+        let metadata = subscribe(&h, &on("metadata.example.com"), &succeeded).await;
+        let mixed = subscribe(&h, &on("mixed.example.com"), &succeeded).await;
         h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
             .await;
         h.drain().await;
 
-        let strict = dispatcher(&h, Networks::public_only());
-        assert_eq!(strict.run_until_idle().await.expect("drained"), 2);
+        // By default, a name resolving to loopback or to the metadata address is refused
+        // before any connection.
+        let strict = dispatcher_resolving(&h, Networks::public_only(), hosts());
+        assert_eq!(strict.run_until_idle().await.expect("drained"), 3);
         assert!(receiver.got().is_empty(), "nothing reached the receiver");
-        for notification in notifications(&h).await {
+        let recorded = notifications(&h).await;
+        assert_eq!(recorded.len(), 3);
+        for notification in &recorded {
             assert_eq!(notification.delivery_status, DeliveryStatus::Pending);
             assert_eq!(notification.attempts, 1, "refused, and scheduled again");
         }
-        // Allowed, both arrive.
+        let ids: Vec<_> = recorded.iter().map(|n| n.id).collect();
+        let attempts = h
+            .store
+            .notification_attempts(h.account.id, &ids)
+            .await
+            .expect("attempts");
+        assert_eq!(attempts.len(), 3);
+        for logged in &attempts {
+            assert_eq!(logged.attempt.status_code, None);
+            let error = logged.attempt.error.as_deref().unwrap_or_default();
+            assert!(
+                error.contains("may not reach") || error.contains("error sending request"),
+                "{error}"
+            );
+        }
+
+        // With loopback allowed, the loopback name and the mixed one (through its loopback
+        // address) arrive; the metadata address stays refused.
         h.advance(time::Duration::seconds(5));
-        let allowing = dispatcher(&h, local());
-        assert_eq!(allowing.run_until_idle().await.expect("drained"), 2);
+        let allowing = dispatcher_resolving(&h, local(), hosts());
+        assert_eq!(allowing.run_until_idle().await.expect("drained"), 3);
         assert_eq!(receiver.got().len(), 2);
+        let status_of = |webhook: &Webhook| {
+            recorded
+                .iter()
+                .find(|n| n.webhook_id == webhook.id)
+                .map(|n| n.id)
+                .expect("its notification")
+        };
+        for (webhook, expected) in [
+            (&loopback, DeliveryStatus::Succeeded),
+            (&mixed, DeliveryStatus::Succeeded),
+            (&metadata, DeliveryStatus::Pending),
+        ] {
+            let notification = h
+                .store
+                .webhook_notification(h.account.id, status_of(webhook))
+                .await
+                .expect("read")
+                .expect("exists");
+            assert_eq!(notification.delivery_status, expected, "{}", webhook.url);
+        }
+
+        // The system resolver behaves the same: "localhost" is loopback, refused by default.
+        let (direct, direct_url) = Receiver::start(&[]).await;
+        let by_name = direct_url.replace("127.0.0.1", "localhost");
+        subscribe(&h, &by_name, &["tracking_request.awaiting_manifest"]).await;
+        h.create("bill_of_lading", "TEST-TR-FAILED", Some("TEST"))
+            .await;
+        h.drain().await;
+        let strict = dispatcher(&h, Networks::public_only());
+        assert_eq!(strict.run_until_idle().await.expect("drained"), 1);
+        assert!(direct.got().is_empty());
     }
 
     pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(backend: Backend) {

@@ -70,6 +70,21 @@ mod cases {
         assert!(tracked.shipment.route.port_of_discharge.is_some());
         let names = h.event_names().await;
         assert_eq!(names[0], "tracking_request.succeeded");
+        // The records its notifications will carry were frozen with it.
+        let events = h.store.domain_events(h.account.id).await.expect("events");
+        let numbers: Vec<&str> = tracked
+            .containers
+            .iter()
+            .map(|c| c.number.as_str())
+            .collect();
+        assert_eq!(
+            events[0].included,
+            [serde_json::json!({
+                "type": "snapshot",
+                "id": events[0].id.to_string(),
+                "attributes": {"status": "created", "containers": numbers},
+            })]
+        );
         assert_eq!(
             names
                 .iter()
@@ -113,6 +128,20 @@ mod cases {
                 "tracking_request.awaiting_manifest",
                 "tracking_request.succeeded"
             ]
+        );
+        // Each event keeps the records of its moment: the first, no shipment yet.
+        let events = h.store.domain_events(h.account.id).await.expect("events");
+        let snapshot = |n: usize| events[n].included[0]["attributes"].clone();
+        assert_eq!(
+            snapshot(0),
+            serde_json::json!({"status": "awaiting_manifest", "containers": []})
+        );
+        assert_eq!(snapshot(1)["status"], "created");
+        assert!(
+            !snapshot(1)["containers"]
+                .as_array()
+                .expect("containers")
+                .is_empty()
         );
     }
 

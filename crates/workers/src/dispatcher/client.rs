@@ -3,7 +3,10 @@
 //! internal address, or is re-pointed there later, is never reached. Literal addresses in
 //! URLs are checked too, since they skip the resolver.
 
-use std::net::SocketAddr;
+use std::fmt;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,10 +14,39 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use tidemark_domain::webhook::{Networks, UrlError, WebhookUrl};
 use url::Host;
 
+/// Where names are looked up: the system resolver in service; a fixed table in tests, so
+/// a name can be made to point anywhere without touching DNS.
+pub trait Lookup: Send + Sync + fmt::Debug {
+    /// The addresses `host` resolves to.
+    fn lookup<'a>(
+        &'a self,
+        host: &'a str,
+    ) -> Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>>;
+}
+
+/// The system resolver (`getaddrinfo`, through tokio).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemLookup;
+
+impl Lookup for SystemLookup {
+    fn lookup<'a>(
+        &'a self,
+        host: &'a str,
+    ) -> Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>> {
+        Box::pin(async move {
+            Ok(tokio::net::lookup_host((host, 0))
+                .await?
+                .map(|address| address.ip())
+                .collect())
+        })
+    }
+}
+
 /// Resolves names and keeps only the addresses `networks` permits.
 #[derive(Debug, Clone)]
 struct GuardedResolver {
     networks: Arc<Networks>,
+    lookup: Arc<dyn Lookup>,
 }
 
 /// A name that resolved only to refused addresses.
@@ -28,19 +60,20 @@ struct Refused {
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let networks = Arc::clone(&self.networks);
+        let lookup = Arc::clone(&self.lookup);
         Box::pin(async move {
             let host = name.as_str().to_owned();
-            let found: Vec<SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let found = lookup.lookup(&host).await?;
             let allowed: Vec<SocketAddr> = found
                 .iter()
                 .copied()
-                .filter(|address| networks.permits(address.ip()))
+                .filter(|ip| networks.permits(*ip))
+                .map(|ip| SocketAddr::new(ip, 0))
                 .collect();
             if allowed.is_empty() {
                 let addresses = found
                     .iter()
-                    .map(|a| a.ip().to_string())
+                    .map(ToString::to_string)
                     .collect::<Vec<_>>()
                     .join(", ");
                 return Err(Box::new(Refused {
@@ -58,13 +91,17 @@ impl Resolve for GuardedResolver {
 ///
 /// # Errors
 /// When the TLS backend cannot start.
-pub fn build(networks: Arc<Networks>, timeout: Duration) -> reqwest::Result<reqwest::Client> {
+pub fn build(
+    networks: Arc<Networks>,
+    lookup: Arc<dyn Lookup>,
+    timeout: Duration,
+) -> reqwest::Result<reqwest::Client> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(timeout)
         .connect_timeout(timeout)
         .user_agent(concat!("Tidemark-Webhooks/", env!("CARGO_PKG_VERSION")))
-        .dns_resolver(Arc::new(GuardedResolver { networks }))
+        .dns_resolver(Arc::new(GuardedResolver { networks, lookup }))
         .build()
 }
 

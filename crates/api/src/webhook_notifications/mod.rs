@@ -5,26 +5,19 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use serde::Serialize;
-use serde_json::Value;
-use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification, payload};
+use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
 use tidemark_domain::{WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
-use utoipa::ToSchema;
 
 use crate::auth::Caller;
-use crate::document::{
-    Document, JsonApi, ListDocument, ListMeta, ResourceIdentifier, SelfLink, ToMany, ToOne,
-};
+use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
 use crate::extract::QueryParams;
 use crate::params::{page_links, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 
-/// The JSON:API type of a notification.
-pub const TYPE: &str = "webhook_notification";
+pub mod view;
 
-/// Relationships a notification can include.
-const INCLUDES: &[&str] = &["webhook"];
+use view::{INCLUDES, NotificationResource, path};
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -32,130 +25,6 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/webhook_notifications", get(list))
         .route("/v2/webhook_notifications/{id}", get(show))
         .route("/v2/webhook_notifications/{id}/redeliver", post(redeliver))
-}
-
-/// A notification's attributes.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct NotificationAttributes {
-    /// Its id again (the `webhook-id` header of its deliveries).
-    pub id: String,
-    /// The event.
-    pub event: String,
-    /// `pending`, `succeeded` or `failed`.
-    pub delivery_status: &'static str,
-    /// Attempts made so far.
-    pub attempts: u32,
-    /// When the next attempt is due, while pending.
-    #[schema(format = DateTime)]
-    pub next_attempt_at: Option<String>,
-    /// When the event was recorded.
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    /// When the notification last changed.
-    #[schema(format = DateTime)]
-    pub updated_at: String,
-}
-
-/// A notification's relationships.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct NotificationRelationships {
-    /// The webhook it goes to.
-    pub webhook: ToOne,
-    /// The record the event is about.
-    pub reference_object: ToOne,
-    /// Its delivery attempts (listed with the log of attempts, not yet included).
-    pub webhook_notification_logs: ToMany,
-}
-
-/// A notification resource.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct NotificationResource {
-    /// Its id.
-    pub id: String,
-    /// Always `webhook_notification`.
-    #[serde(rename = "type")]
-    #[schema(rename = "type", pattern = "^webhook_notification$")]
-    pub type_: &'static str,
-    /// Its attributes.
-    pub attributes: NotificationAttributes,
-    /// Its relationships.
-    pub relationships: NotificationRelationships,
-    /// Its own link.
-    pub links: SelfLink,
-}
-
-/// The reference object of an event (see [`payload::reference_object`]).
-fn reference_object(notification: &WebhookNotification) -> ResourceIdentifier {
-    let (kind, id) = payload::reference_object(notification);
-    ResourceIdentifier {
-        id,
-        type_: kind.to_owned(),
-    }
-}
-
-fn path(id: WebhookNotificationId) -> String {
-    format!("/v2/webhook_notifications/{id}")
-}
-
-/// A notification as a resource.
-#[must_use]
-pub fn resource(notification: &WebhookNotification) -> NotificationResource {
-    NotificationResource {
-        id: notification.id.to_string(),
-        type_: TYPE,
-        attributes: NotificationAttributes {
-            id: notification.id.to_string(),
-            event: notification.event.clone(),
-            delivery_status: notification.delivery_status.as_str(),
-            attempts: notification.attempts,
-            next_attempt_at: (notification.delivery_status == DeliveryStatus::Pending)
-                .then(|| notification.due_at.map(|at| at.to_string()))
-                .flatten(),
-            created_at: notification.created_at.to_string(),
-            updated_at: notification.updated_at.to_string(),
-        },
-        relationships: NotificationRelationships {
-            webhook: ToOne {
-                data: Some(ResourceIdentifier {
-                    id: notification.webhook_id.to_string(),
-                    type_: crate::webhooks::view::TYPE.to_owned(),
-                }),
-            },
-            reference_object: ToOne {
-                data: Some(reference_object(notification)),
-            },
-            webhook_notification_logs: ToMany { data: Vec::new() },
-        },
-        links: SelfLink {
-            self_: path(notification.id),
-        },
-    }
-}
-
-async fn included(
-    state: &AppState,
-    caller: Caller,
-    include: Option<&Vec<String>>,
-    notifications: &[WebhookNotification],
-) -> Result<Option<Vec<Value>>, ApiError> {
-    let Some(paths) = include else {
-        return Ok(None);
-    };
-    let mut included = Vec::new();
-    if paths.iter().any(|p| p == "webhook") {
-        let mut ids: Vec<WebhookId> = notifications.iter().map(|n| n.webhook_id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        for id in ids {
-            if let Some(webhook) = state.store.webhook(caller.account_id, id).await? {
-                included.push(
-                    serde_json::to_value(crate::webhooks::view::resource(&webhook))
-                        .unwrap_or(Value::Null),
-                );
-            }
-        }
-    }
-    Ok(Some(included))
 }
 
 /// List notifications, newest first.
@@ -167,7 +36,7 @@ async fn included(
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
-        ("include" = Option<String>, Query, pattern = r"^(webhook)?$", description = "Related records to include"),
+        ("include" = Option<String>, Query, pattern = r"^((webhook|reference_object|webhook_notification_logs)(,(webhook|reference_object|webhook_notification_logs))*)?$", description = "Related records to include"),
         ("filter[event]" = Option<String>, Query, pattern = r"^([a-z0-9_.]{1,128}(,[a-z0-9_.]{1,128})*)?$", description = "Comma-separated event names"),
         ("filter[delivery_status]" = Option<String>, Query, pattern = r"^((pending|succeeded|failed)(,(pending|succeeded|failed))*)?$", description = "Comma-separated statuses"),
         ("filter[webhook_id]" = Option<String>, Query, format = Uuid, description = "One webhook's notifications"),
@@ -217,9 +86,17 @@ pub async fn list(
         .store
         .list_webhook_notifications(caller.account_id, &filter, page)
         .await?;
+    let logs = view::logs(&state, caller.account_id, &result.items).await?;
     Ok(JsonApi::ok(ListDocument {
-        included: included(&state, caller, include.as_ref(), &result.items).await?,
-        data: result.items.iter().map(resource).collect(),
+        included: view::included(
+            &state,
+            caller.account_id,
+            include.as_ref(),
+            &result.items,
+            &logs,
+        )
+        .await?,
+        data: view::resources(&result.items, &logs),
         links: page_links(
             "/v2/webhook_notifications",
             query.original(),
@@ -241,7 +118,7 @@ pub async fn list(
     tag = "Webhooks",
     params(
         ("id" = String, Path, description = "The notification's id"),
-        ("include" = Option<String>, Query, pattern = r"^(webhook)?$", description = "Related records to include"),
+        ("include" = Option<String>, Query, pattern = r"^((webhook|reference_object|webhook_notification_logs)(,(webhook|reference_object|webhook_notification_logs))*)?$", description = "Related records to include"),
     ),
     responses((status = 200, description = "The notification.", body = Document<NotificationResource>, content_type = "application/vnd.api+json")),
 )]
@@ -260,14 +137,28 @@ pub async fn show(
         .webhook_notification(caller.account_id, id)
         .await?
         .ok_or_else(not_found)?;
-    let notifications = [notification];
-    Ok(JsonApi::ok(Document {
-        included: included(&state, caller, include.as_ref(), &notifications).await?,
-        data: resource(&notifications[0]),
+    Ok(JsonApi::ok(
+        one(&state, caller, include.as_ref(), notification).await?,
+    ))
+}
+
+/// The document of one notification.
+async fn one(
+    state: &AppState,
+    caller: Caller,
+    include: Option<&Vec<String>>,
+    notification: WebhookNotification,
+) -> Result<Document<NotificationResource>, ApiError> {
+    let notifications = std::slice::from_ref(&notification);
+    let logs = view::logs(state, caller.account_id, notifications).await?;
+    let own: Vec<_> = logs.iter().collect();
+    Ok(Document {
+        data: view::resource(&notification, &own),
+        included: view::included(state, caller.account_id, include, notifications, &logs).await?,
         links: SelfLink {
-            self_: path(notifications[0].id),
+            self_: path(notification.id),
         },
-    }))
+    })
 }
 
 /// Send a notification again now, whatever its state (beyond the reference API).
@@ -317,11 +208,7 @@ pub async fn redeliver(
         .webhook_notification(caller.account_id, id)
         .await?
         .ok_or_else(not_found)?;
-    Ok(JsonApi::accepted(Document {
-        data: resource(&notification),
-        included: None,
-        links: SelfLink {
-            self_: path(notification.id),
-        },
-    }))
+    Ok(JsonApi::accepted(
+        one(&state, caller, None, notification).await?,
+    ))
 }

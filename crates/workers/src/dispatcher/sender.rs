@@ -1,0 +1,202 @@
+//! One signed POST of a notification body to a webhook, and what came of it. The
+//! dispatcher sends every delivery through it; `POST /v2/webhooks/{id}/test` sends its
+//! samples through it too, so a test travels exactly as a delivery would.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use tidemark_domain::webhook::{Attempt, Webhook};
+use tidemark_domain::{Clock, Timestamp};
+
+use super::DispatcherSettings;
+use super::client;
+
+/// What the receiver did, before it is judged.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    pub(crate) status: Option<StatusCode>,
+    pub(crate) retry_after: Option<Duration>,
+    pub(crate) error: Option<String>,
+    pub(crate) body: Option<String>,
+    pub(crate) latency: Duration,
+}
+
+impl Outcome {
+    fn failed(error: String, started: Instant) -> Self {
+        Self {
+            status: None,
+            retry_after: None,
+            error: Some(error),
+            body: None,
+            latency: started.elapsed(),
+        }
+    }
+
+    /// The outcome as the log records it, for an attempt started `at`.
+    pub(crate) fn attempt(self, at: Timestamp) -> Attempt {
+        Attempt {
+            at,
+            status_code: self.status.map(|s| s.as_u16()),
+            error: self.error,
+            latency_ms: u64::try_from(self.latency.as_millis()).unwrap_or(u64::MAX),
+            response_body: self.body,
+        }
+    }
+}
+
+/// Sends notification bodies to webhooks: signed, without following redirects, within the
+/// timeout, reaching only the addresses the settings permit.
+#[derive(Debug, Clone)]
+pub struct Sender {
+    client: reqwest::Client,
+    settings: Arc<DispatcherSettings>,
+    clock: Arc<dyn Clock>,
+}
+
+impl Sender {
+    /// A sender with the dispatcher's `settings`.
+    ///
+    /// # Errors
+    /// When the HTTP client cannot be built.
+    pub fn new(settings: DispatcherSettings, clock: Arc<dyn Clock>) -> reqwest::Result<Self> {
+        let client = client::build(
+            Arc::clone(&settings.networks),
+            Arc::clone(&settings.lookup),
+            settings.timeout,
+        )?;
+        Ok(Self {
+            client,
+            settings: Arc::new(settings),
+            clock,
+        })
+    }
+
+    /// The settings it sends with.
+    #[must_use]
+    pub fn settings(&self) -> &DispatcherSettings {
+        &self.settings
+    }
+
+    /// POSTs `body` to `webhook` as the message `id`, signed now, and records the attempt.
+    pub async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Attempt {
+        let now = self.clock.now();
+        self.post(webhook, id, now, body).await.attempt(now)
+    }
+
+    /// POSTs `body` to `webhook`, signed with the time `now`, and reads at most the
+    /// configured bytes of the answer.
+    pub(crate) async fn post(
+        &self,
+        webhook: &Webhook,
+        id: &str,
+        now: Timestamp,
+        body: Vec<u8>,
+    ) -> Outcome {
+        let started = Instant::now();
+        if let Err(error) = client::check_literal(&webhook.url, &self.settings.networks) {
+            return Outcome::failed(error.to_string(), started);
+        }
+        let timestamp = now.unix_seconds();
+        let secret = &webhook.secret;
+        let mut request = self
+            .client
+            .post(webhook.url.as_url().clone())
+            .header("content-type", "application/json")
+            .header("webhook-id", id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header(
+                "webhook-signature",
+                secret.standard_signature(id, timestamp, &body),
+            )
+            .header(
+                self.settings.signature_header.as_str(),
+                secret.hex_signature(&body),
+            );
+        for header in &webhook.headers {
+            request = request.header(header.name.as_str(), header.value.as_str());
+        }
+        let mut response = match request.body(body).send().await {
+            Err(error) => return Outcome::failed(describe(error), started),
+            Ok(response) => response,
+        };
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| retry_after(value, now));
+        let limit = self.settings.response_bytes;
+        let mut kept = Vec::new();
+        let mut error = None;
+        while kept.len() < limit {
+            match response.chunk().await {
+                Ok(Some(chunk)) => kept.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(read) => {
+                    error = Some(describe(read));
+                    break;
+                }
+            }
+        }
+        kept.truncate(limit);
+        Outcome {
+            status: Some(status),
+            retry_after,
+            error,
+            body: Some(String::from_utf8_lossy(&kept).into_owned()),
+            latency: started.elapsed(),
+        }
+    }
+}
+
+/// The error with its causes (a refused address is a cause several levels down), without
+/// the URL, which may carry credentials.
+fn describe(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// A `Retry-After` value: seconds, or an HTTP date (a date in the past is no wait).
+fn retry_after(value: &str, now: Timestamp) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let date =
+        time::OffsetDateTime::parse(value, &time::format_description::well_known::Rfc2822).ok()?;
+    Some(Duration::try_from(date - now.as_datetime()).unwrap_or(Duration::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_http_dates() {
+        let now = Timestamp::from_datetime(time::macros::datetime!(2026-11-23 10:00 UTC));
+        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
+        assert_eq!(retry_after(" 7 ", now), Some(Duration::from_secs(7)));
+        assert_eq!(
+            retry_after("Mon, 23 Nov 2026 10:05:00 GMT", now),
+            Some(Duration::from_secs(300))
+        );
+        assert_eq!(
+            retry_after("Mon, 23 Nov 2026 09:00:00 GMT", now),
+            Some(Duration::ZERO),
+            "a date gone by"
+        );
+        assert_eq!(retry_after("soon", now), None);
+        assert_eq!(retry_after("-5", now), None);
+    }
+}
