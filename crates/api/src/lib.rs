@@ -46,6 +46,7 @@ use tracing::Span;
 pub use error::ApiError;
 pub use event_records::EventRecords;
 pub use rate_limit::{RateLimitConfig, RateLimiter};
+pub use webhooks::test::WebhookSender;
 
 /// Settings of the API layer; defaults are the contract's (api.md §1 "Limits").
 #[derive(Debug, Clone)]
@@ -90,6 +91,8 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Where "now" comes from.
     pub clock: Arc<dyn Clock>,
+    /// Sends test deliveries to webhooks.
+    pub webhook_sender: Arc<dyn WebhookSender>,
 }
 
 impl AppState {
@@ -100,8 +103,10 @@ impl AppState {
         carriers: Arc<CarrierMatrix>,
         config: ApiConfig,
         clock: Arc<dyn Clock>,
+        webhook_sender: Arc<dyn WebhookSender>,
     ) -> Self {
         Self {
+            webhook_sender,
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
             carriers,

@@ -53,13 +53,17 @@ use crate::{
         webhooks::show,
         webhooks::update,
         webhooks::remove,
+        webhooks::test::test,
         webhook_notifications::list,
         webhook_notifications::show,
         webhook_notifications::redeliver,
         health::healthz,
         health::readyz,
     ),
-    components(schemas(crate::error::ErrorDocument)),
+    components(schemas(
+        crate::error::ErrorDocument,
+        webhook_notifications::view::LogResource
+    )),
     security(("api_key" = [])),
     modifiers(&CommonResponses),
 )]

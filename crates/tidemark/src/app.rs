@@ -6,9 +6,10 @@ use std::time::Duration;
 use axum::Router;
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
-use tidemark_api::{ApiConfig, AppState};
+use tidemark_api::{ApiConfig, AppState, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{CarriersConfig, Registry, Sandbox};
+use tidemark_domain::webhook::{Attempt, Networks, Webhook};
 use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SystemClock,
 };
@@ -19,14 +20,39 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{SandboxConfig, TrackingConfig};
 
-/// The HTTP application over `store`.
+/// The HTTP application over `store`; webhook tests go out through `sender`.
 pub fn router(
     store: Arc<dyn Store>,
     carriers: Arc<CarrierMatrix>,
     config: ApiConfig,
     clock: Arc<dyn Clock>,
+    sender: Arc<dyn WebhookSender>,
 ) -> Router {
-    tidemark_api::router(AppState::new(store, carriers, config, clock))
+    tidemark_api::router(AppState::new(store, carriers, config, clock, sender))
+}
+
+/// The API's webhook tests, sent through the dispatcher's own sender.
+#[derive(Debug)]
+struct TestSender(tidemark_workers::Sender);
+
+#[async_trait::async_trait]
+impl WebhookSender for TestSender {
+    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Attempt {
+        self.0.send(webhook, id, body).await
+    }
+}
+
+/// What sends webhook tests: signed, timed out and guarded exactly as deliveries are.
+///
+/// # Errors
+/// When its HTTP client cannot be built.
+pub fn webhook_sender(
+    config: &crate::config::WebhooksConfig,
+    networks: Networks,
+    clock: Arc<dyn Clock>,
+) -> anyhow::Result<Arc<dyn WebhookSender>> {
+    let sender = tidemark_workers::Sender::new(config.dispatcher(networks), clock)?;
+    Ok(Arc::new(TestSender(sender)))
 }
 
 /// Starts the built-in carrier simulator on a free loopback port, serving until

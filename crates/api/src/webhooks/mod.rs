@@ -1,12 +1,13 @@
 //! `/v2/webhooks`: subscriptions (api.md §5): create, list, read, change, delete, and the
 //! event catalog.
 
+pub mod test;
 pub mod view;
 
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde_json::Value;
 use tidemark_domain::WebhookId;
 use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
@@ -27,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/webhooks", get(list).post(create))
         .route("/v2/webhooks/events", get(events))
         .route("/v2/webhooks/{id}", get(show).patch(update).delete(remove))
+        .route("/v2/webhooks/{id}/test", post(test::test))
 }
 
 fn not_found() -> ApiError {

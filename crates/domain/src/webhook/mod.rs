@@ -4,6 +4,7 @@ mod address;
 mod model;
 mod notification;
 pub mod payload;
+pub mod sample;
 mod schedule;
 mod signing;
 

@@ -124,7 +124,9 @@ async fn serve_api(
         ))?;
     }
 
-    let router = app::router(store, carriers, config.api(), clock);
+    let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
+    let sender = app::webhook_sender(&config.webhooks, networks, Arc::clone(&clock))?;
+    let router = app::router(store, carriers, config.api(), clock, sender);
     tracing::info!(%address, "listening on http://{address}");
     app::serve(
         listener,

@@ -44,11 +44,18 @@ impl TestApp {
     ) -> Option<Self> {
         let database = TestDatabase::create(backend).await?;
         let store = database.connect().await;
+        let sender = app::webhook_sender(
+            &tidemark::config::WebhooksConfig::default(),
+            config.webhook_networks.clone(),
+            Arc::clone(&clock),
+        )
+        .expect("webhook sender");
         let router = app::router(
             Arc::clone(&store),
             app::carriers(None).expect("carriers"),
             config,
             Arc::clone(&clock),
+            sender,
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await

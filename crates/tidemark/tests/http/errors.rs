@@ -734,11 +734,19 @@ async fn an_internal_failure_is_an_opaque_500() {
         return;
     };
     let store: Arc<dyn tidemark_store::Store> = Arc::new(FailingStore(Arc::clone(&base.store)));
+    let clock = tidemark::app::system_clock();
+    let sender = tidemark::app::webhook_sender(
+        &tidemark::config::WebhooksConfig::default(),
+        tidemark_domain::webhook::Networks::public_only(),
+        Arc::clone(&clock),
+    )
+    .expect("webhook sender");
     let router = tidemark::app::router(
         store,
         tidemark::app::carriers(None).expect("carriers"),
         ApiConfig::default(),
-        tidemark::app::system_clock(),
+        clock,
+        sender,
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -11,4 +11,5 @@ mod operations;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
+mod webhook_delivery;
 mod webhooks;

@@ -1,0 +1,260 @@
+//! `POST /v2/webhooks/{id}/test` (beyond the reference API): sends a sample of a chosen
+//! event to one webhook, signed and sent exactly as a delivery is, and answers with what
+//! the receiver did. Nothing is stored: a test is not in the delivery log and is never
+//! retried.
+
+use std::fmt;
+
+use axum::extract::{Path, State};
+use serde::Serialize;
+use serde_json::Value;
+use tidemark_domain::webhook::payload::{self, Records};
+use tidemark_domain::webhook::{Attempt, DeliveryStatus, Webhook, WebhookNotification, sample};
+use tidemark_domain::{EventName, ValidationCode, WebhookNotificationId};
+use utoipa::ToSchema;
+
+use crate::auth::Caller;
+use crate::body::{self, Attributes};
+use crate::document::{JsonApi, ResourceIdentifier, ToOne};
+use crate::extract::{JsonBody, QueryParams};
+use crate::{ApiError, AppState, EventRecords};
+
+/// The JSON:API type of a test.
+pub const TYPE: &str = "webhook_test";
+
+/// Sends a signed notification body to a webhook, as the dispatcher does; the binary
+/// wires the dispatcher's sender in.
+#[async_trait::async_trait]
+pub trait WebhookSender: Send + Sync + fmt::Debug {
+    /// POSTs `body` to `webhook` as message `id`, signed, and says what happened.
+    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Attempt;
+}
+
+/// What a test sent and what came back.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestAttributes {
+    /// The event sampled.
+    pub event: String,
+    /// Where it went.
+    #[schema(format = "uri")]
+    pub url: String,
+    /// Whether the receiver answered 2xx.
+    pub delivered: bool,
+    /// When it was sent.
+    #[schema(format = DateTime)]
+    pub attempted_at: String,
+    /// The receiver's status code, when it answered.
+    pub status_code: Option<u16>,
+    /// What went wrong before an answer: timeout, refused address, connection error.
+    pub error: Option<String>,
+    /// How long it took, in milliseconds.
+    pub latency_ms: u64,
+    /// The first 4 KiB of the answer.
+    pub response_body: Option<String>,
+    /// The body sent: a `webhook_notification` document, as deliveries carry.
+    #[schema(value_type = Object)]
+    pub request_body: Value,
+}
+
+/// The webhook a test went to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestRelationships {
+    /// The webhook.
+    pub webhook: ToOne,
+}
+
+/// A test delivery.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestResource {
+    /// The message id sent as `webhook-id` (it names no stored notification).
+    pub id: String,
+    /// Always `webhook_test`.
+    #[serde(rename = "type")]
+    #[schema(rename = "type", pattern = "^webhook_test$")]
+    pub type_: &'static str,
+    /// What happened.
+    pub attributes: TestAttributes,
+    /// The webhook.
+    pub relationships: TestRelationships,
+}
+
+/// The answer of a test.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestDocument {
+    /// The test.
+    pub data: TestResource,
+}
+
+/// What a test may ask.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct TestInputAttributes {
+    /// The event to sample: a name from `GET /v2/webhooks/events` that Tidemark records.
+    #[schema(max_length = 128)]
+    event: String,
+}
+
+/// The resource object of a test request.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct TestInputData {
+    /// Must be `webhook_test`.
+    #[schema(rename = "type", pattern = "^webhook_test$")]
+    type_: String,
+    /// The attributes.
+    attributes: TestInputAttributes,
+}
+
+/// The body of `POST /v2/webhooks/{id}/test`.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct TestInputDocument {
+    /// The test.
+    data: TestInputData,
+}
+
+const EVENT: &str = "/data/attributes/event";
+
+/// Reads the event to sample.
+fn event(document: &Value) -> Result<EventName, ApiError> {
+    let data = body::data(document)?;
+    body::check_type(data, TYPE)?;
+    let mut attributes = Attributes::of(data);
+    let name = attributes.string("event");
+    attributes.reject_unknown();
+    let mut problems = attributes.problems;
+    let event = match name {
+        None if problems.iter().any(|(pointer, _, _)| pointer == EVENT) => None,
+        None => {
+            problems.push((
+                EVENT.into(),
+                ValidationCode::Blank,
+                "event is required: the event to send a sample of".into(),
+            ));
+            None
+        }
+        Some(name) => {
+            let known = EventName::parse(&name);
+            if known.is_none() {
+                let accepted = tidemark_domain::webhook::subscribable()
+                    .iter()
+                    .any(|s| s.name == name);
+                let detail = if accepted {
+                    format!("Tidemark does not record {name} yet, so it has no sample")
+                } else {
+                    "event must be a name from GET /v2/webhooks/events".to_owned()
+                };
+                problems.push((EVENT.into(), ValidationCode::Invalid, detail));
+            }
+            known
+        }
+    };
+    match event {
+        Some(event) if problems.is_empty() => Ok(event),
+        _ => Err(ApiError::unprocessable(problems)),
+    }
+}
+
+/// Send a sample of an event to a webhook now, and see what it answered (beyond the
+/// reference API).
+///
+/// The sample is signed and sent exactly as a delivery, whether or not the webhook is
+/// active or subscribed to the event; it is not stored and never retried.
+#[utoipa::path(
+    post,
+    path = "/v2/webhooks/{id}/test",
+    operation_id = "testWebhook",
+    tag = "Webhooks",
+    params(("id" = String, Path, description = "The webhook's id")),
+    request_body(content = TestInputDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 200, description = "Sent; `delivered` says whether the receiver answered 2xx.", body = TestDocument, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`type_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "`event` missing, unknown, or not recorded by Tidemark.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn test(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<TestDocument>, ApiError> {
+    query.finish()?;
+    let webhook = super::find(&state, caller, &id).await?;
+    let name = event(&body)?;
+    let now = state.clock.now();
+    let Some(sample) = sample::sample(name, caller.account_id, now) else {
+        return Err(ApiError::unprocessable(vec![(
+            EVENT.into(),
+            ValidationCode::Invalid,
+            format!("there is no sample of {name}"),
+        )]));
+    };
+    let records = Records {
+        request: &sample.request,
+        tracked: sample.tracked.as_ref(),
+    };
+    let render = EventRecords::new(std::sync::Arc::clone(&state.carriers));
+    let included = payload::Render::included(&render, &sample.event, &records);
+    let notification = WebhookNotification {
+        id: WebhookNotificationId::new(),
+        account_id: caller.account_id,
+        webhook_id: webhook.id,
+        domain_event_id: sample.event.id,
+        event: sample.event.name.name(),
+        subject: sample.event.subject,
+        delivery_status: DeliveryStatus::Pending,
+        attempts: 0,
+        due_at: Some(now),
+        created_at: now,
+        updated_at: now,
+    };
+    let document = payload::document(&notification, &included);
+    let bytes = serde_json::to_vec(&document).unwrap_or_default();
+    let message = notification.id.to_string();
+    let attempt = state.webhook_sender.send(&webhook, &message, bytes).await;
+    tracing::info!(
+        webhook = %webhook.id,
+        event = %notification.event,
+        status = attempt.status_code,
+        latency_ms = attempt.latency_ms,
+        "webhook test"
+    );
+    Ok(JsonApi::ok(TestDocument {
+        data: TestResource {
+            id: message,
+            type_: TYPE,
+            attributes: TestAttributes {
+                event: notification.event,
+                url: webhook.url.to_string(),
+                delivered: attempt
+                    .status_code
+                    .is_some_and(|code| (200..300).contains(&code)),
+                attempted_at: attempt.at.to_string(),
+                status_code: attempt.status_code,
+                error: attempt.error,
+                latency_ms: attempt.latency_ms,
+                response_body: attempt.response_body,
+                request_body: document,
+            },
+            relationships: TestRelationships {
+                webhook: ToOne {
+                    data: Some(ResourceIdentifier {
+                        id: webhook.id.to_string(),
+                        type_: super::view::TYPE.to_owned(),
+                    }),
+                },
+            },
+        },
+    }))
+}

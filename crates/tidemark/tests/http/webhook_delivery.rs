@@ -1,0 +1,632 @@
+//! Deliveries seen through the API: the delivery log of `/v2/webhook_notifications`, the
+//! records notifications carry frozen at their event, and `POST /v2/webhooks/{id}/test`
+//! against a real receiver on loopback.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use reqwest::Method;
+use serde_json::{Value, json};
+use tidemark_api::ApiConfig;
+use tidemark_domain::Clock;
+use tidemark_domain::webhook::{Attempt, Networks, Settlement};
+use tidemark_store::testing::Backend;
+
+use crate::common::{TestApp, Tracking, codes, document, errors, tracking_request};
+use crate::tracking_backends;
+
+tracking_backends!(
+    tracking_fills_the_delivery_log_of_the_webhooks_that_want_it,
+    notifications_carry_the_records_of_their_moment,
+);
+
+mod local {
+    //! With loopback receivers allowed.
+    use tidemark_store::testing::Backend;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite_a_test_sends_a_signed_sample_and_reports_the_answer() {
+        super::a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres_a_test_sends_a_signed_sample_and_reports_the_answer() {
+        super::a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Postgres).await;
+    }
+}
+
+async fn subscribe(t: &Tracking, events: Value) -> String {
+    let created = document(
+        t.app
+            .post_json(
+                "/v2/webhooks",
+                &t.app.key,
+                &json!({"data": {"type": "webhook", "attributes": {
+                    "url": "https://hooks.example.com/t", "events": events}}}),
+            )
+            .await,
+    )
+    .await;
+    created["data"]["id"].as_str().expect("id").to_owned()
+}
+
+async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Tracking) {
+    let everything = subscribe(&t, json!([])).await;
+    let successes = subscribe(&t, json!(["tracking_request.succeeded"])).await;
+    let request = document(
+        t.app
+            .create(&tracking_request(
+                "bill_of_lading",
+                "TEST-TR-SUCCEEDED",
+                "TEST",
+            ))
+            .await,
+    )
+    .await;
+    let request_id = request["data"]["id"].as_str().expect("id").to_owned();
+    t.drain().await;
+
+    let all = document(
+        t.app
+            .get(&format!(
+                "/v2/webhook_notifications?filter[webhook_id]={everything}&page[size]=100"
+            ))
+            .await,
+    )
+    .await;
+    let notifications = all["data"].as_array().expect("data");
+    assert!(
+        notifications.len() > 2,
+        "the success and the milestones reached"
+    );
+    let succeeded: Vec<&Value> = notifications
+        .iter()
+        .filter(|n| n["attributes"]["event"] == "tracking_request.succeeded")
+        .collect();
+    assert_eq!(succeeded.len(), 1);
+    let one = succeeded[0];
+    assert_eq!(one["type"], "webhook_notification");
+    assert_eq!(one["attributes"]["id"], one["id"]);
+    assert_eq!(one["attributes"]["delivery_status"], "pending");
+    assert_eq!(
+        one["relationships"]["webhook"]["data"]["id"],
+        everything.as_str()
+    );
+    assert_eq!(
+        one["relationships"]["reference_object"]["data"],
+        json!({"id": request_id, "type": "tracking_request"})
+    );
+    assert!(notifications.iter().any(|n| {
+        n["attributes"]["event"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("container.transport."))
+            && n["relationships"]["reference_object"]["data"]["type"] == "transport_event"
+    }));
+
+    let wanted = document(
+        t.app
+            .get(&format!(
+                "/v2/webhook_notifications?filter[webhook_id]={successes}&include=webhook"
+            ))
+            .await,
+    )
+    .await;
+    assert_eq!(wanted["meta"]["total"], 1);
+    assert_eq!(wanted["included"][0]["id"], successes.as_str());
+    assert_eq!(wanted["included"][0]["type"], "webhook");
+
+    let by_event = document(
+        t.app
+            .get("/v2/webhook_notifications?filter[event]=tracking_request.succeeded&filter[delivery_status]=pending")
+            .await,
+    )
+    .await;
+    assert_eq!(by_event["meta"]["total"], 2, "one per webhook");
+    let none = document(
+        t.app
+            .get("/v2/webhook_notifications?filter[delivery_status]=succeeded,failed")
+            .await,
+    )
+    .await;
+    assert_eq!(none["meta"]["total"], 0);
+
+    let path = format!(
+        "/v2/webhook_notifications/{}",
+        one["id"].as_str().expect("id")
+    );
+    let shown = document(t.app.get(&path).await).await;
+    assert_eq!(shown["data"], *one);
+    let (_, other) = t.app.new_account("other").await;
+    errors(t.app.get_as(&other, &path).await, 404).await;
+    assert_eq!(
+        document(t.app.get_as(&other, "/v2/webhook_notifications").await).await["meta"]["total"],
+        0
+    );
+    errors(t.app.get("/v2/webhook_notifications/nope").await, 404).await;
+
+    // Redelivery: due again now; refused while a dispatcher holds it.
+    let redeliver = format!("{path}/redeliver");
+    let again = t.app.post_json(&redeliver, &t.app.key, &json!({})).await;
+    assert_eq!(again.status(), 202);
+    let again = document(again).await;
+    assert_eq!(again["data"]["attributes"]["delivery_status"], "pending");
+    assert_eq!(
+        again["data"]["attributes"]["next_attempt_at"],
+        again["data"]["attributes"]["updated_at"]
+    );
+    errors(t.app.post_json(&redeliver, &other, &json!({})).await, 404).await;
+    let claimed = tidemark_store::DeliveryStore::claim_notifications(
+        t.app.store.as_ref(),
+        100,
+        std::time::Duration::from_secs(60),
+        tidemark_domain::Clock::now(t.clock.as_ref()),
+    )
+    .await
+    .expect("claim");
+    assert!(!claimed.is_empty());
+    let busy = errors(
+        t.app.post_json(&redeliver, &t.app.key, &json!({})).await,
+        409,
+    )
+    .await;
+    assert_eq!(busy[0]["code"], "in_flight");
+    for (query, parameter) in [
+        (
+            "filter[delivery_status]=delivered",
+            "filter[delivery_status]",
+        ),
+        ("filter[webhook_id]=nope", "filter[webhook_id]"),
+        ("filter[event]=Not An Event", "filter[event]"),
+        ("include=reference_object.shipment", "include"),
+    ] {
+        let response = t
+            .app
+            .get(&format!("/v2/webhook_notifications?{query}"))
+            .await;
+        let problems = errors(response, 400).await;
+        assert!(
+            problems
+                .iter()
+                .any(|p| p["source"]["parameter"] == parameter),
+            "{query}: {problems:?}"
+        );
+    }
+}
+
+fn id_of(document: &Value) -> String {
+    document["data"]["id"].as_str().expect("id").to_owned()
+}
+
+fn types(records: &[Value]) -> Vec<String> {
+    let mut types: Vec<String> = records
+        .iter()
+        .map(|r| r["type"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    types.sort();
+    types.dedup();
+    types
+}
+
+fn find<'a>(records: &'a [Value], kind: &str, id: &str) -> &'a Value {
+    records
+        .iter()
+        .find(|r| r["type"] == kind && r["id"] == id)
+        .unwrap_or_else(|| panic!("no {kind} {id} in {records:?}"))
+}
+
+async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
+    let everything = subscribe(&t, json!([])).await;
+    let request = document(
+        t.app
+            .create(&tracking_request(
+                "bill_of_lading",
+                "TEST-TR-SUCCEEDED",
+                "TEST",
+            ))
+            .await,
+    )
+    .await;
+    let request_id = id_of(&request);
+    t.drain().await;
+    let request_path = format!("/v2/tracking_requests/{request_id}");
+    let found = document(t.app.get(&request_path).await).await;
+    let shipment_id = found["data"]["relationships"]["tracked_object"]["data"]["id"]
+        .as_str()
+        .expect("a shipment")
+        .to_owned();
+    let shipment = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
+
+    // What a delivery would carry: the records as clients read them at that moment.
+    let claimed = t
+        .app
+        .store
+        .claim_notifications(100, Duration::from_secs(60), t.clock.now())
+        .await
+        .expect("claim");
+    let succeeded = claimed
+        .iter()
+        .find(|c| c.notification.event == "tracking_request.succeeded")
+        .expect("the success");
+    assert_eq!(
+        types(&succeeded.included),
+        ["container", "shipment", "tracking_request"]
+    );
+    assert_eq!(
+        find(&succeeded.included, "tracking_request", &request_id),
+        &found["data"]
+    );
+    assert_eq!(
+        find(&succeeded.included, "shipment", &shipment_id),
+        &shipment["data"]
+    );
+    let containers = shipment["data"]["relationships"]["containers"]["data"]
+        .as_array()
+        .expect("containers");
+    assert!(!containers.is_empty());
+    for container in containers {
+        let id = container["id"].as_str().expect("id");
+        let read = document(t.app.get(&format!("/v2/containers/{id}")).await).await;
+        assert_eq!(find(&succeeded.included, "container", id), &read["data"]);
+    }
+    let milestone = claimed
+        .iter()
+        .find(|c| c.notification.event == "container.transport.full_in")
+        .expect("a milestone");
+    let milestone_types = types(&milestone.included);
+    for kind in ["container", "port", "shipment", "transport_event"] {
+        assert!(
+            milestone_types.iter().any(|t| t == kind),
+            "{kind} in {milestone_types:?}"
+        );
+    }
+
+    // One failed attempt at the success, logged.
+    let attempt = Attempt {
+        at: t.clock.now(),
+        status_code: Some(503),
+        error: None,
+        latency_ms: 42,
+        response_body: Some("busy".to_owned()),
+    };
+    let retry = Settlement::Retry(t.clock.now());
+    // Failing since now is not failing for five days: the webhook stays on.
+    let five_days_ago = tidemark_domain::Timestamp::from_datetime(
+        t.clock.now().as_datetime() - time::Duration::days(5),
+    );
+    assert!(
+        t.app
+            .store
+            .settle_notification(succeeded, &attempt, &retry, five_days_ago)
+            .await
+            .expect("settle")
+    );
+
+    // The shipment stops: the request changes, the success's records do not.
+    let stopped = t
+        .app
+        .request(
+            Method::PATCH,
+            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
+            Some(&t.app.key),
+        )
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(stopped.status(), 200);
+    let now = document(t.app.get(&request_path).await).await;
+    assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
+
+    let path = format!(
+        "/v2/webhook_notifications/{}?include=reference_object,webhook_notification_logs",
+        succeeded.notification.id
+    );
+    let shown = document(t.app.get(&path).await).await;
+    let included = shown["included"].as_array().expect("included");
+    assert_eq!(
+        find(included, "tracking_request", &request_id)["attributes"]["status"],
+        "created",
+        "as it stood when it succeeded"
+    );
+    let logs = shown["data"]["relationships"]["webhook_notification_logs"]["data"]
+        .as_array()
+        .expect("logs");
+    assert_eq!(logs.len(), 1);
+    assert_eq!(logs[0]["type"], "webhook_notification_log");
+    let log = find(
+        included,
+        "webhook_notification_log",
+        logs[0]["id"].as_str().expect("id"),
+    );
+    assert_eq!(log["attributes"]["status_code"], 503);
+    assert_eq!(log["attributes"]["response_body"], "busy");
+    assert_eq!(log["attributes"]["latency_ms"], 42);
+    assert_eq!(
+        log["relationships"]["webhook_notification"]["data"]["id"],
+        succeeded.notification.id.to_string()
+    );
+    assert_eq!(shown["data"]["attributes"]["attempts"], 1);
+
+    // The stop's own notification holds the request as stopped, and the shipment.
+    let stops = document(
+        t.app
+            .get(&format!(
+                "/v2/webhook_notifications?filter[webhook_id]={everything}&filter[event]=tracking_request.tracking_stopped&include=reference_object,webhook"
+            ))
+            .await,
+    )
+    .await;
+    assert_eq!(stops["meta"]["total"], 1);
+    let included = stops["included"].as_array().expect("included");
+    assert_eq!(types(included), ["tracking_request", "webhook"]);
+    assert_eq!(
+        find(included, "tracking_request", &request_id)["attributes"]["status"],
+        "tracking_stopped"
+    );
+    assert!(
+        stops["data"][0]["relationships"]["webhook_notification_logs"]["data"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
+
+    // A milestone's reference object is its transport event.
+    let listed = document(
+        t.app
+            .get("/v2/webhook_notifications?filter[event]=container.transport.full_in&include=reference_object")
+            .await,
+    )
+    .await;
+    let reference = &listed["data"][0]["relationships"]["reference_object"]["data"];
+    assert_eq!(reference["type"], "transport_event");
+    let event = find(
+        listed["included"].as_array().expect("included"),
+        "transport_event",
+        reference["id"].as_str().expect("id"),
+    );
+    assert_eq!(event["attributes"]["event"], "container.transport.full_in");
+}
+
+/// A receiver on loopback: answers each request with the next queued answer (then 200)
+/// and keeps what it got.
+#[derive(Clone, Default)]
+struct Receiver {
+    answers: Arc<Mutex<Vec<(u16, &'static str)>>>,
+    got: Arc<Mutex<Vec<(HeaderMap, Bytes)>>>,
+}
+
+async fn receive(
+    State(receiver): State<Receiver>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (StatusCode, &'static str) {
+    receiver.got.lock().expect("lock").push((headers, body));
+    let mut answers = receiver.answers.lock().expect("lock");
+    let (status, text) = if answers.is_empty() {
+        (200, "ok")
+    } else {
+        answers.remove(0)
+    };
+    (StatusCode::from_u16(status).unwrap_or(StatusCode::OK), text)
+}
+
+impl Receiver {
+    async fn start(answers: &[(u16, &'static str)]) -> (Self, String) {
+        let receiver = Self::default();
+        receiver.answers.lock().expect("lock").extend(answers);
+        let app = Router::new()
+            .route("/hook", post(receive))
+            .with_state(receiver.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (receiver, format!("http://{address}/hook"))
+    }
+
+    fn got(&self) -> Vec<(HeaderMap, Bytes)> {
+        self.got.lock().expect("lock").clone()
+    }
+}
+
+fn test_body(event: &Value) -> Value {
+    json!({"data": {"type": "webhook_test", "attributes": {"event": event}}})
+}
+
+async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
+    let config = ApiConfig {
+        webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
+        ..ApiConfig::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, config).await else {
+        return;
+    };
+    let (receiver, url) = Receiver::start(&[(202, "thanks"), (500, "down")]).await;
+    // Subscribed to nothing it is tested with, and off: a test goes out all the same.
+    let created = document(
+        app.post_json(
+            "/v2/webhooks",
+            &app.key,
+            &json!({"data": {"type": "webhook", "attributes": {
+                "url": url, "active": false, "events": ["tracking_request.failed"],
+                "headers": [{"name": "X-Env", "value": "test"}]}}}),
+        )
+        .await,
+    )
+    .await;
+    let webhook_id = id_of(&created);
+    let secret = created["data"]["attributes"]["secret"]
+        .as_str()
+        .expect("secret")
+        .to_owned();
+    let path = format!("/v2/webhooks/{webhook_id}/test");
+
+    let answered = app
+        .post_json(
+            &path,
+            &app.key,
+            &test_body(&json!("container.transport.vessel_departed")),
+        )
+        .await;
+    assert_eq!(answered.status(), 200);
+    let answered = document(answered).await;
+    let test = &answered["data"];
+    assert_eq!(test["type"], "webhook_test");
+    assert_eq!(
+        test["relationships"]["webhook"]["data"]["id"],
+        webhook_id.as_str()
+    );
+    let attributes = &test["attributes"];
+    assert_eq!(attributes["event"], "container.transport.vessel_departed");
+    assert_eq!(attributes["url"], url.as_str());
+    assert_eq!(attributes["delivered"], true);
+    assert_eq!(attributes["status_code"], 202);
+    assert_eq!(attributes["response_body"], "thanks");
+    assert!(attributes["error"].is_null());
+
+    // What arrived is what the answer says was sent, signed as deliveries are.
+    let got = receiver.got();
+    assert_eq!(got.len(), 1);
+    let (headers, body) = &got[0];
+    let sent: Value = serde_json::from_slice(body).expect("json");
+    assert_eq!(sent, attributes["request_body"]);
+    assert_eq!(
+        headers.get("webhook-id").and_then(|v| v.to_str().ok()),
+        test["id"].as_str()
+    );
+    assert_eq!(
+        headers.get("x-env").and_then(|v| v.to_str().ok()),
+        Some("test")
+    );
+    standardwebhooks::Webhook::new(&secret)
+        .expect("secret")
+        .verify(body, headers)
+        .expect("a valid signature");
+    let data = &sent["data"];
+    assert_eq!(data["type"], "webhook_notification");
+    assert_eq!(
+        data["attributes"]["event"],
+        "container.transport.vessel_departed"
+    );
+    let reference = &data["relationships"]["reference_object"]["data"];
+    assert_eq!(reference["type"], "transport_event");
+    let included = sent["included"].as_array().expect("included");
+    let event = find(
+        included,
+        "transport_event",
+        reference["id"].as_str().expect("id"),
+    );
+    assert_eq!(
+        event["attributes"]["event"],
+        "container.transport.vessel_departed"
+    );
+    let kinds = types(included);
+    for kind in ["container", "port", "shipment", "transport_event", "vessel"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+
+    // A receiver's failure is reported, not an error of the test.
+    let failed = document(
+        app.post_json(
+            &path,
+            &app.key,
+            &test_body(&json!("tracking_request.succeeded")),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(failed["data"]["attributes"]["delivered"], false);
+    assert_eq!(failed["data"]["attributes"]["status_code"], 500);
+    assert_eq!(failed["data"]["attributes"]["response_body"], "down");
+    let sent = &failed["data"]["attributes"]["request_body"];
+    assert_eq!(
+        types(sent["included"].as_array().expect("included")),
+        ["container", "shipment", "tracking_request"]
+    );
+    assert_eq!(receiver.got().len(), 2);
+
+    // Tests are not notifications: the delivery log stays empty.
+    let log = document(app.get("/v2/webhook_notifications").await).await;
+    assert_eq!(log["meta"]["total"], 0);
+
+    // Bad asks.
+    for (body, code, pointer) in [
+        (
+            test_body(&json!("container.teleported")),
+            "invalid",
+            "/data/attributes/event",
+        ),
+        (
+            test_body(&json!("container.pickup_lfd.changed")),
+            "invalid",
+            "/data/attributes/event",
+        ),
+        (test_body(&json!(7)), "invalid", "/data/attributes/event"),
+        (
+            json!({"data": {"type": "webhook_test", "attributes": {}}}),
+            "blank",
+            "/data/attributes/event",
+        ),
+        (
+            json!({"data": {"type": "webhook_test", "attributes": {"event": "tracking_request.failed", "url": "x"}}}),
+            "invalid",
+            "/data/attributes/url",
+        ),
+    ] {
+        let problems = errors(app.post_json(&path, &app.key, &body).await, 422).await;
+        let found = codes(&problems);
+        assert!(
+            found.iter().any(|(c, p)| c == code && p == pointer),
+            "{body}: {found:?}"
+        );
+    }
+    let unrecorded = errors(
+        app.post_json(
+            &path,
+            &app.key,
+            &test_body(&json!("container.pickup_lfd.changed")),
+        )
+        .await,
+        422,
+    )
+    .await;
+    assert!(
+        unrecorded[0]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("does not record")),
+        "{unrecorded:?}"
+    );
+    let wrong_type = errors(
+        app.post_json(
+            &path,
+            &app.key,
+            &json!({"data": {"type": "webhook", "attributes": {"event": "tracking_request.failed"}}}),
+        )
+        .await,
+        409,
+    )
+    .await;
+    assert_eq!(wrong_type[0]["code"], "type_mismatch");
+    let (_, other) = app.new_account("other").await;
+    errors(
+        app.post_json(&path, &other, &test_body(&json!("tracking_request.failed")))
+            .await,
+        404,
+    )
+    .await;
+    errors(
+        app.post_json(
+            "/v2/webhooks/00000000-0000-0000-0000-000000000000/test",
+            &app.key,
+            &test_body(&json!("tracking_request.failed")),
+        )
+        .await,
+        404,
+    )
+    .await;
+    assert_eq!(receiver.got().len(), 2, "nothing sent for a bad ask");
+}
