@@ -1,9 +1,12 @@
 //! The `tidemark` command as a person or a script runs it.
 
-use std::io::{BufRead, BufReader};
+mod serve;
+
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use serve::Served;
 
 fn tidemark(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tidemark"))
@@ -150,64 +153,15 @@ fn a_bad_setting_is_a_clear_error() {
     assert!(message.contains("body_bytez"), "{message}");
 }
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-    }
-}
-
 /// `tidemark serve` on a fresh directory: creates the database, prints a key once,
 /// serves a create with that key, and stops cleanly on SIGTERM.
 #[tokio::test]
 async fn serve_starts_from_nothing_and_stops_on_sigterm() {
-    let dir = tempfile::tempdir().expect("dir");
-    let mut server = Server(
-        Command::new(env!("CARGO_BIN_EXE_tidemark"))
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .current_dir(dir.path())
-            .env_remove("TIDEMARK_DATABASE_URL")
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("starts"),
-    );
-    let stderr = BufReader::new(server.0.stderr.take().expect("stderr"));
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in stderr.lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                let _ = tx.send(
-                    rest.split_whitespace()
-                        .next()
-                        .unwrap_or_default()
-                        .to_owned(),
-                );
-            }
-        }
-    });
-    let address = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the server reports its address");
-    let mut out = BufReader::new(server.0.stdout.take().expect("stdout"));
-    let mut key = None;
-    let mut line = String::new();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while key.is_none() && Instant::now() < deadline {
-        line.clear();
-        if out.read_line(&mut line).expect("read") == 0 {
-            break;
-        }
-        key = line
-            .split_whitespace()
-            .find(|w| w.starts_with("tdm_"))
-            .map(str::to_owned);
-    }
-    let key = key.expect("the first key is printed");
-    assert!(dir.path().join("tidemark.db").exists());
-    assert!(dir.path().join("tidemark.db-wal").exists(), "WAL mode");
+    let mut server = Served::start(&[], &[]);
+    let (address, key) = (server.address.clone(), server.key.clone());
+    let dir = server.dir.path().to_owned();
+    assert!(dir.join("tidemark.db").exists());
+    assert!(dir.join("tidemark.db-wal").exists(), "WAL mode");
 
     let response = reqwest::Client::new()
         .post(format!("http://{address}/v2/tracking_requests"))
@@ -258,34 +212,12 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
-    let pid = server.0.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .expect("kill")
-            .success()
-    );
-    let mut child = std::mem::replace(
-        &mut server.0,
-        Command::new("true").spawn().expect("placeholder"),
-    );
-    let (done, exited) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(child.wait());
-    });
-    let status = exited
-        .recv_timeout(Duration::from_secs(10))
-        .unwrap_or_else(|_| {
-            let _ = Command::new("kill").args(["-KILL", &pid]).status();
-            panic!("did not stop within 10 s of SIGTERM")
-        });
-    assert!(status.expect("waited").success());
+    assert!(server.stop().success());
 
     // A second start finds the account and prints no new key.
     let again = Command::new(env!("CARGO_BIN_EXE_tidemark"))
         .args(["accounts", "list"])
-        .current_dir(dir.path())
+        .current_dir(&dir)
         .env_remove("TIDEMARK_DATABASE_URL")
         .output()
         .expect("runs");
@@ -296,4 +228,131 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
             .count(),
         1
     );
+}
+
+/// A receiver on loopback that answers 200 and keeps the headers of what it got.
+async fn header_receiver() -> (
+    String,
+    std::sync::Arc<std::sync::Mutex<Vec<axum::http::HeaderMap>>>,
+) {
+    use axum::http::HeaderMap;
+    use std::sync::{Arc, Mutex};
+
+    let got: Arc<Mutex<Vec<HeaderMap>>> = Arc::default();
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post({
+            let got = Arc::clone(&got);
+            move |headers: HeaderMap| async move {
+                got.lock().expect("lock").push(headers);
+                "ok"
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = listener.local_addr().expect("address");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{address}/hook"), got)
+}
+
+/// At its most verbose, `tidemark serve` logs no secret: not an API key (good or bad),
+/// not a webhook's secret or its custom header values, not a signature it sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_never_reach_the_logs() {
+    let (url, got) = header_receiver().await;
+    let mut server = Served::start(
+        &["--webhook-allowed-networks", "127.0.0.0/8"],
+        &[("RUST_LOG", "trace")],
+    );
+    let base = format!("http://{}", server.address);
+    let client = reqwest::Client::new();
+    let post = |path: &str, key: &str, body: serde_json::Value| {
+        client
+            .post(format!("{base}{path}"))
+            .header("Authorization", format!("Token {key}"))
+            .header("Content-Type", "application/vnd.api+json")
+            .body(body.to_string())
+            .send()
+    };
+    let header_value = "Bearer receiver-token-8c1f2e77";
+    let created = post(
+        "/v2/webhooks",
+        &server.key,
+        serde_json::json!({"data": {"type": "webhook", "attributes": {
+            "url": url, "headers": [{"name": "Authorization", "value": header_value}]}}}),
+    )
+    .await
+    .expect("request");
+    assert_eq!(created.status(), 201);
+    let created: serde_json::Value = created.json().await.expect("JSON");
+    let webhook = created["data"]["id"].as_str().expect("id").to_owned();
+    let secret = created["data"]["attributes"]["secret"]
+        .as_str()
+        .expect("secret")
+        .to_owned();
+    let tested = post(
+        &format!("/v2/webhooks/{webhook}/test"),
+        &server.key,
+        serde_json::json!({"data": {"type": "webhook_test",
+            "attributes": {"event": "tracking_request.succeeded"}}}),
+    )
+    .await
+    .expect("request");
+    assert_eq!(tested.status(), 200);
+    let tracked = post(
+        "/v2/tracking_requests",
+        &server.key,
+        serde_json::json!({"data": {"type": "tracking_request", "attributes": {
+            "request_type": "bill_of_lading", "request_number": "TEST-TR-SUCCEEDED", "scac": "TEST"}}}),
+    )
+    .await
+    .expect("request");
+    assert_eq!(tracked.status(), 201);
+    let wrong_key = "tdm_WrongWrongWrongWrongWrongWrongWrong1234";
+    let refused = post("/v2/webhooks", wrong_key, serde_json::json!({}))
+        .await
+        .expect("request");
+    assert_eq!(refused.status(), 401);
+
+    // The test, the success and its milestones arrive.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while got.lock().expect("lock").len() < 3 {
+        assert!(Instant::now() < deadline, "deliveries within 30 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(server.stop().success());
+
+    let log = server.log();
+    assert!(log.contains("webhook delivery"), "deliveries are logged");
+    assert!(log.contains("webhook test"), "tests are logged");
+    let mut secrets = vec![
+        server.key.clone(),
+        server.key["tdm_".len()..].to_owned(),
+        wrong_key.to_owned(),
+        secret.clone(),
+        secret["whsec_".len()..].to_owned(),
+        header_value.to_owned(),
+        "receiver-token-8c1f2e77".to_owned(),
+    ];
+    for headers in got.lock().expect("lock").iter() {
+        for name in ["webhook-signature", "x-tidemark-signature"] {
+            let value = headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .expect("signed");
+            secrets.push(value.trim_start_matches("v1,").to_owned());
+        }
+        assert_eq!(
+            headers.get("authorization").and_then(|v| v.to_str().ok()),
+            Some(header_value)
+        );
+    }
+    for secret in &secrets {
+        assert!(
+            !log.contains(secret.as_str()),
+            "a secret in the logs: {secret}"
+        );
+    }
 }

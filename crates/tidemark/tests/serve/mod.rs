@@ -1,0 +1,114 @@
+//! `tidemark serve` as a child process on a fresh directory: started, its address and
+//! first key read from what it prints, its logs kept, and stopped with SIGTERM.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub struct Served {
+    child: Child,
+    pub dir: tempfile::TempDir,
+    pub address: String,
+    pub key: String,
+    log: Arc<Mutex<Vec<String>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+impl Served {
+    /// Starts `tidemark serve` with `args` and `env`, and waits until it listens and has
+    /// printed its first key.
+    pub fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tidemark"));
+        command
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("TIDEMARK_DATABASE_URL")
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("starts");
+        let stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn({
+            let log = Arc::clone(&log);
+            move || {
+                for line in stderr.lines().map_while(Result::ok) {
+                    if let Some(rest) = line.split("listening on http://").nth(1) {
+                        let address = rest.split_whitespace().next().unwrap_or_default();
+                        let _ = tx.send(address.trim_matches('"').to_owned());
+                    }
+                    log.lock().expect("lock").push(line);
+                }
+            }
+        });
+        let address = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server reports its address");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut key = None;
+        let mut line = String::new();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while key.is_none() && Instant::now() < deadline {
+            line.clear();
+            if out.read_line(&mut line).expect("read") == 0 {
+                break;
+            }
+            key = line
+                .split_whitespace()
+                .find(|w| w.starts_with("tdm_"))
+                .map(str::to_owned);
+        }
+        Self {
+            child,
+            dir,
+            address,
+            key: key.expect("the first key is printed"),
+            log,
+            reader: Some(reader),
+        }
+    }
+
+    /// Everything it logged so far.
+    pub fn log(&self) -> String {
+        self.log.lock().expect("lock").join("\n")
+    }
+
+    /// Sends SIGTERM and waits up to 10 s for it to exit, and for its last log lines.
+    pub fn stop(&mut self) -> ExitStatus {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .expect("kill")
+                .success()
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                if let Some(reader) = self.reader.take() {
+                    reader.join().expect("log reader");
+                }
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "did not stop within 10 s of SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
