@@ -49,7 +49,6 @@ pub struct Harness {
     pub registry: Arc<Registry>,
 }
 
-/// Tracker settings for tests: the contract's policy, a short lease.
 /// Freezes a record naming the request's status and the containers known when each event
 /// was recorded, so tests can tell what an event's notifications will carry.
 #[derive(Debug)]
@@ -76,6 +75,7 @@ pub fn render() -> Arc<dyn Render> {
     Arc::new(Snapshot)
 }
 
+/// Tracker settings for tests: the contract's policy, a short lease.
 pub fn settings() -> TrackerSettings {
     TrackerSettings {
         lease: Duration::from_secs(60),

@@ -1,0 +1,26 @@
+//! The dispatcher end to end: notifications that tracking recorded are delivered over
+//! real HTTP to receivers on port 0, signed (verified with the `standardwebhooks` crate),
+//! retried on the schedule with the clock driven (no sleeps), and never sent to a name
+//! that resolves to an internal address unless allowed; a thousand events reach a flaky
+//! receiver through two dispatchers, none lost.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod basics;
+mod load;
+mod receiver;
+
+mod cases {
+    pub use crate::basics::*;
+    pub use crate::load::*;
+}
+
+both_backends!(
+    deliveries_are_signed_and_verified_by_an_independent_library,
+    failures_follow_the_schedule_and_gone_turns_the_webhook_off,
+    names_resolving_to_internal_addresses_are_refused_by_default,
+    a_dispatcher_that_dies_holding_deliveries_loses_none,
+    a_receiver_slower_than_the_timeout_is_a_failed_attempt,
+    a_thousand_events_reach_a_receiver_failing_thirty_percent,
+);
