@@ -22,10 +22,13 @@ pub const FAILING_TOO_LONG: &str = "every delivery failed for 5 days";
 #[async_trait]
 pub trait DeliveryStore: Send + Sync {
     /// Claims up to `limit` pending notifications due at `now` whose webhook is active,
-    /// oldest due first, for `lease`. A claim whose lease ran out is claimed again.
+    /// oldest due first, for `lease`, never so many that a webhook would have more than
+    /// `per_webhook` held at once (by any dispatcher). A claim whose lease ran out is
+    /// claimed again.
     async fn claim_notifications(
         &self,
         limit: u32,
+        per_webhook: u32,
         lease: Duration,
         now: Timestamp,
     ) -> Result<Vec<ClaimedNotification>, StoreError>;
@@ -50,7 +53,35 @@ pub trait DeliveryStore: Send + Sync {
         attempt: &Attempt,
         settlement: &Settlement,
         failing_cutoff: Timestamp,
-    ) -> Result<bool, StoreError>;
+    ) -> Result<bool, StoreError> {
+        let settled = self
+            .settle_notifications(&[Settle {
+                claimed,
+                attempt,
+                settlement,
+                failing_cutoff,
+            }])
+            .await?;
+        Ok(settled.first().copied().unwrap_or(false))
+    }
+
+    /// Settles several notifications in one transaction (one commit for many attempts);
+    /// each as [`DeliveryStore::settle_notification`] would, in order. Whether each claim
+    /// still held.
+    async fn settle_notifications(&self, batch: &[Settle<'_>]) -> Result<Vec<bool>, StoreError>;
+}
+
+/// One attempt to record, and what it decided.
+#[derive(Debug, Clone, Copy)]
+pub struct Settle<'a> {
+    /// The notification, as claimed.
+    pub claimed: &'a ClaimedNotification,
+    /// The attempt.
+    pub attempt: &'a Attempt,
+    /// What it decided.
+    pub settlement: &'a Settlement,
+    /// A webhook failing since before this is turned off by a failure.
+    pub failing_cutoff: Timestamp,
 }
 
 fn after(at: Timestamp, by: Duration) -> Timestamp {
@@ -72,26 +103,46 @@ impl<T: Neutral> DeliveryStore for T {
     async fn claim_notifications(
         &self,
         limit: u32,
+        per_webhook: u32,
         lease: Duration,
         now: Timestamp,
     ) -> Result<Vec<ClaimedNotification>, StoreError> {
         let token = Uuid::now_v7();
+        let cap = Value::Int(Some(i64::from(per_webhook)));
+        // Candidates: the oldest due, skipping webhooks already at their limit (`held`
+        // counts what each holds now, from the small index of leased rows), a bounded
+        // number at a time; of them, at most the room left per webhook, oldest first.
         let mut claim = Query::new("UPDATE webhook_notifications SET lease_until = ");
         claim
             .bind(after(now, lease))
             .push(", lease_token = ")
             .bind(token)
             .push(
-                " WHERE id IN (SELECT n.id FROM webhook_notifications n \
-                 JOIN webhooks w ON w.id = n.webhook_id \
+                " WHERE id IN (SELECT r.id FROM (SELECT c.id, c.due_at, ROW_NUMBER() OVER \
+                 (PARTITION BY c.webhook_id ORDER BY c.due_at, c.id) + c.held AS place FROM \
+                 (SELECT n.id, n.webhook_id, n.due_at, COALESCE(b.held, 0) AS held \
+                 FROM webhook_notifications n JOIN webhooks w ON w.id = n.webhook_id \
+                 LEFT JOIN (SELECT h.webhook_id, count(*) AS held FROM webhook_notifications h \
+                 WHERE h.lease_until > ",
+            )
+            .bind(now)
+            .push(
+                " AND h.delivery_status = 'pending' GROUP BY h.webhook_id) b \
+                 ON b.webhook_id = n.webhook_id \
                  WHERE n.delivery_status = 'pending' AND w.active AND n.due_at <= ",
             )
             .bind(now)
             .push(" AND (n.lease_until IS NULL OR n.lease_until <= ")
             .bind(now)
-            .push(") ORDER BY n.due_at, n.id LIMIT ")
+            .push(") AND COALESCE(b.held, 0) < ")
+            .bind(cap.clone())
+            .push(" ORDER BY n.due_at, n.id LIMIT ")
+            .bind(Value::Int(Some(i64::from(limit.saturating_mul(2)))))
+            .push(&self.skip_locked("n, w"))
+            .push(") c) r WHERE r.place <= ")
+            .bind(cap)
+            .push(" ORDER BY r.due_at, r.id LIMIT ")
             .bind(Value::Int(Some(i64::from(limit))))
-            .push(&self.skip_locked("n"))
             .push(")");
         if self.execute(&claim).await? == 0 {
             return Ok(Vec::new());
@@ -145,105 +196,122 @@ impl<T: Neutral> DeliveryStore for T {
         Ok(self.execute(&release).await? > 0)
     }
 
-    async fn settle_notification(
-        &self,
-        claimed: &ClaimedNotification,
-        attempt: &Attempt,
-        settlement: &Settlement,
-        failing_cutoff: Timestamp,
-    ) -> Result<bool, StoreError> {
-        let notification = &claimed.notification;
-        let webhook = notification.webhook_id.as_uuid();
-        let mut statements = Vec::with_capacity(4);
-
-        let mut log = Query::new(
-            "INSERT INTO webhook_attempts (id, notification_id, attempted_at, status_code, error, \
-             latency_ms, response_body) SELECT ",
-        );
-        log.bind(Uuid::now_v7())
-            .push(", id, ")
-            .bind(attempt.at)
-            .push(", ")
-            .bind(Value::Int(attempt.status_code.map(i64::from)))
-            .push(", ")
-            .bind(attempt.error.clone())
-            .push(", ")
-            .bind(Value::Int(Some(
-                i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX),
-            )))
-            .push(", ")
-            .bind(attempt.response_body.clone())
-            .push(" FROM webhook_notifications WHERE id = ")
-            .bind(notification.id.as_uuid())
-            .push(" AND lease_token = ")
-            .bind(claimed.lease_token);
-        statements.push(log);
-
-        // The webhook's health: a success clears its failing streak; a failure starts one
-        // (if none runs) and turns the webhook off once it is too old, or at once on 410.
-        let mut health = Query::new("UPDATE webhooks SET ");
-        match settlement {
-            Settlement::Succeeded => {
-                health
-                    .push("failing_since = NULL WHERE id = ")
-                    .bind(webhook);
-            }
-            Settlement::Retry(_) | Settlement::Failed => {
-                health
-                    .push("failing_since = COALESCE(failing_since, ")
-                    .bind(attempt.at)
-                    .push(") WHERE id = ")
-                    .bind(webhook);
-            }
-            Settlement::DisableWebhook(reason) => {
-                health
-                    .push("active = ")
-                    .bind(Value::Bool(false))
-                    .push(", disabled_reason = ")
-                    .bind(reason.as_str())
-                    .push(", updated_at = ")
-                    .bind(attempt.at)
-                    .push(" WHERE id = ")
-                    .bind(webhook);
-            }
+    async fn settle_notifications(&self, batch: &[Settle<'_>]) -> Result<Vec<bool>, StoreError> {
+        let mut statements = Vec::with_capacity(batch.len() * 4);
+        // The index of each item's last statement: the one that settles it.
+        let mut settles = Vec::with_capacity(batch.len());
+        for item in batch {
+            settle_statements(item, &mut statements);
+            settles.push(statements.len() - 1);
         }
-        held(&mut health, claimed);
-        statements.push(health);
-        if matches!(settlement, Settlement::Retry(_) | Settlement::Failed) {
-            let mut too_long = Query::new("UPDATE webhooks SET active = ");
-            too_long
+        if statements.is_empty() {
+            return Ok(Vec::new());
+        }
+        let affected = self.execute_all(&statements).await?;
+        Ok(settles
+            .into_iter()
+            .map(|at| affected.get(at).copied().unwrap_or(0) > 0)
+            .collect())
+    }
+}
+
+/// The statements that record `item`'s attempt and its outcome, the settling one last.
+fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
+    let Settle {
+        claimed,
+        attempt,
+        settlement,
+        failing_cutoff,
+    } = *item;
+    let notification = &claimed.notification;
+    let webhook = notification.webhook_id.as_uuid();
+
+    let mut log = Query::new(
+        "INSERT INTO webhook_attempts (id, notification_id, attempted_at, status_code, error, \
+             latency_ms, response_body) SELECT ",
+    );
+    log.bind(Uuid::now_v7())
+        .push(", id, ")
+        .bind(attempt.at)
+        .push(", ")
+        .bind(Value::Int(attempt.status_code.map(i64::from)))
+        .push(", ")
+        .bind(attempt.error.clone())
+        .push(", ")
+        .bind(Value::Int(Some(
+            i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX),
+        )))
+        .push(", ")
+        .bind(attempt.response_body.clone())
+        .push(" FROM webhook_notifications WHERE id = ")
+        .bind(notification.id.as_uuid())
+        .push(" AND lease_token = ")
+        .bind(claimed.lease_token);
+    statements.push(log);
+
+    // The webhook's health: a success clears its failing streak; a failure starts one
+    // (if none runs) and turns the webhook off once it is too old, or at once on 410.
+    let mut health = Query::new("UPDATE webhooks SET ");
+    match settlement {
+        Settlement::Succeeded => {
+            // Written only when a streak ends: most successes change nothing here.
+            health
+                .push("failing_since = NULL WHERE id = ")
+                .bind(webhook)
+                .push(" AND failing_since IS NOT NULL");
+        }
+        Settlement::Retry(_) | Settlement::Failed => {
+            health
+                .push("failing_since = COALESCE(failing_since, ")
+                .bind(attempt.at)
+                .push(") WHERE id = ")
+                .bind(webhook);
+        }
+        Settlement::DisableWebhook(reason) => {
+            health
+                .push("active = ")
                 .bind(Value::Bool(false))
                 .push(", disabled_reason = ")
-                .bind(FAILING_TOO_LONG)
+                .bind(reason.as_str())
                 .push(", updated_at = ")
                 .bind(attempt.at)
                 .push(" WHERE id = ")
-                .bind(webhook)
-                .push(" AND active AND failing_since <= ")
-                .bind(failing_cutoff);
-            held(&mut too_long, claimed);
-            statements.push(too_long);
+                .bind(webhook);
         }
-
-        let (status, due) = match settlement {
-            Settlement::Succeeded => (DeliveryStatus::Succeeded, None),
-            Settlement::Retry(at) => (DeliveryStatus::Pending, Some(*at)),
-            Settlement::Failed | Settlement::DisableWebhook(_) => (DeliveryStatus::Failed, None),
-        };
-        let mut settle = Query::new("UPDATE webhook_notifications SET delivery_status = ");
-        settle
-            .bind(status.as_str())
-            .push(", attempts = attempts + 1, due_at = ")
-            .bind(due)
-            .push(", lease_until = NULL, lease_token = NULL, updated_at = ")
+    }
+    held(&mut health, claimed);
+    statements.push(health);
+    if matches!(settlement, Settlement::Retry(_) | Settlement::Failed) {
+        let mut too_long = Query::new("UPDATE webhooks SET active = ");
+        too_long
+            .bind(Value::Bool(false))
+            .push(", disabled_reason = ")
+            .bind(FAILING_TOO_LONG)
+            .push(", updated_at = ")
             .bind(attempt.at)
             .push(" WHERE id = ")
-            .bind(notification.id.as_uuid())
-            .push(" AND lease_token = ")
-            .bind(claimed.lease_token);
-        statements.push(settle);
-
-        let affected = self.execute_all(&statements).await?;
-        Ok(affected.last().copied().unwrap_or(0) > 0)
+            .bind(webhook)
+            .push(" AND active AND failing_since <= ")
+            .bind(failing_cutoff);
+        held(&mut too_long, claimed);
+        statements.push(too_long);
     }
+
+    let (status, due) = match settlement {
+        Settlement::Succeeded => (DeliveryStatus::Succeeded, None),
+        Settlement::Retry(at) => (DeliveryStatus::Pending, Some(*at)),
+        Settlement::Failed | Settlement::DisableWebhook(_) => (DeliveryStatus::Failed, None),
+    };
+    let mut settle = Query::new("UPDATE webhook_notifications SET delivery_status = ");
+    settle
+        .bind(status.as_str())
+        .push(", attempts = attempts + 1, due_at = ")
+        .bind(due)
+        .push(", lease_until = NULL, lease_token = NULL, updated_at = ")
+        .bind(attempt.at)
+        .push(" WHERE id = ")
+        .bind(notification.id.as_uuid())
+        .push(" AND lease_token = ")
+        .bind(claimed.lease_token);
+    statements.push(settle);
 }

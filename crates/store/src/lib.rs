@@ -26,7 +26,7 @@ use tidemark_domain::{
     Timestamp, Tracked, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
 };
 
-pub use deliveries::{DeliveryStore, FAILING_TOO_LONG};
+pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
 pub use error::StoreError;
 pub use model::{
     CommitOutcome, ContainerFilter, LookupCommit, Page, PageRequest, ShipmentFilter, TimeRange,

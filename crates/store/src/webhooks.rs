@@ -53,6 +53,10 @@ pub trait WebhookStore: Send + Sync {
         id: WebhookId,
     ) -> Result<Option<Webhook>, StoreError>;
 
+    /// The webhooks with these ids, whatever their account: what a dispatcher delivers
+    /// a claimed batch to.
+    async fn webhooks_by_id(&self, ids: &[WebhookId]) -> Result<Vec<Webhook>, StoreError>;
+
     /// A page of `account`'s webhooks, newest first.
     async fn list_webhooks(
         &self,
@@ -261,6 +265,16 @@ impl<T: Neutral> WebhookStore for T {
         query.push(" AND id = ").bind(id.as_uuid());
         let rows = self.fetch(&query).await?;
         Ok(webhooks_of(self, rows).await?.into_iter().next())
+    }
+
+    async fn webhooks_by_id(&self, ids: &[WebhookId]) -> Result<Vec<Webhook>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut query = Query::new(&format!("{COLUMNS} FROM webhooks WHERE id IN "));
+        query.bind_list(ids.iter().map(|id| id.as_uuid()));
+        let rows = self.fetch(&query).await?;
+        webhooks_of(self, rows).await
     }
 
     async fn list_webhooks(

@@ -78,6 +78,7 @@ conformance!(
     recorded_events_fan_out_to_the_webhooks_that_want_them,
     deliveries_are_claimed_once_expire_and_settle_only_under_their_claim,
     frozen_records_and_attempt_logs_read_back_within_their_account,
+    claims_keep_each_webhook_under_its_limit_in_flight,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_commit_after_the_request_changed_writes_nothing,

@@ -5,10 +5,12 @@
 
 mod client;
 mod sender;
+mod settler;
 
 pub use client::{Lookup, SystemLookup};
 use sender::Outcome;
 pub use sender::Sender;
+use settler::Settler;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,7 +18,9 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::StatusCode;
-use tidemark_domain::webhook::{ClaimedNotification, Networks, RetrySchedule, Settlement, payload};
+use tidemark_domain::webhook::{
+    ClaimedNotification, Networks, RetrySchedule, Settlement, Webhook, payload,
+};
 use tidemark_domain::{Clock, Timestamp, WebhookId};
 use tidemark_store::Store;
 
@@ -64,12 +68,20 @@ impl Default for DispatcherSettings {
     }
 }
 
+/// A claimed notification and the webhook it goes to (`None`: deleted since).
+#[derive(Debug)]
+pub struct Delivery {
+    claimed: ClaimedNotification,
+    webhook: Option<Arc<Webhook>>,
+}
+
 /// Delivers webhook notifications.
 #[derive(Debug)]
 pub struct Dispatcher {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     sender: Sender,
+    settler: Settler,
     in_flight: Mutex<HashMap<WebhookId, usize>>,
 }
 
@@ -116,6 +128,7 @@ impl Dispatcher {
         let sender = Sender::new(settings, Arc::clone(&clock))
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         Ok(Self {
+            settler: Settler::new(Arc::clone(&store)),
             store,
             clock,
             sender,
@@ -162,19 +175,16 @@ impl Dispatcher {
         }
     }
 
-    async fn deliver(&self, claimed: &ClaimedNotification) -> Result<(), WorkerError> {
+    async fn deliver(&self, delivery: Delivery) -> Result<(), WorkerError> {
+        let Delivery { claimed, webhook } = delivery;
         let notification = &claimed.notification;
-        let Some(webhook) = self
-            .store
-            .webhook(notification.account_id, notification.webhook_id)
-            .await?
-        else {
+        let Some(webhook) = webhook else {
             // Deleted meanwhile; its notifications went with it.
             return Ok(());
         };
         let Some(_slot) = self.slot(webhook.id) else {
             let later = after(self.clock.now(), Duration::from_secs(1));
-            self.store.release_notification(claimed, later).await?;
+            self.store.release_notification(&claimed, later).await?;
             return Ok(());
         };
         let now = self.clock.now();
@@ -194,12 +204,13 @@ impl Dispatcher {
             "webhook delivery"
         );
         let cutoff = before(now, self.sender.settings().disable_after);
+        let id = notification.id;
         if !self
-            .store
-            .settle_notification(claimed, &attempt, &settlement, cutoff)
+            .settler
+            .settle(claimed, attempt, settlement, cutoff)
             .await?
         {
-            tracing::warn!(notification = %notification.id, "lost the notification's lease; another dispatcher has it");
+            tracing::warn!(notification = %id, "lost the notification's lease; another dispatcher has it");
         }
         Ok(())
     }
@@ -207,31 +218,51 @@ impl Dispatcher {
 
 #[async_trait]
 impl Worker for Dispatcher {
-    type Job = ClaimedNotification;
+    type Job = Delivery;
 
     fn name(&self) -> &'static str {
         "dispatcher"
     }
 
-    async fn claim(
-        &self,
-        limit: usize,
-        now: Timestamp,
-    ) -> Result<Vec<ClaimedNotification>, WorkerError> {
+    async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<Delivery>, WorkerError> {
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
-        Ok(self
+        let claimed = self
             .store
-            .claim_notifications(limit, self.sender.settings().lease, now)
-            .await?)
+            .claim_notifications(
+                limit,
+                u32::try_from(self.sender.settings().per_webhook).unwrap_or(u32::MAX),
+                self.sender.settings().lease,
+                now,
+            )
+            .await?;
+        // Each webhook of the batch is read once, as it stands when claimed.
+        let mut ids: Vec<WebhookId> = claimed.iter().map(|c| c.notification.webhook_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let webhooks: HashMap<WebhookId, Arc<Webhook>> = self
+            .store
+            .webhooks_by_id(&ids)
+            .await?
+            .into_iter()
+            .map(|webhook| (webhook.id, Arc::new(webhook)))
+            .collect();
+        Ok(claimed
+            .into_iter()
+            .map(|claimed| Delivery {
+                webhook: webhooks.get(&claimed.notification.webhook_id).cloned(),
+                claimed,
+            })
+            .collect())
     }
 
     async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError> {
         Ok(self.store.next_notification_due().await?)
     }
 
-    async fn work(&self, claimed: ClaimedNotification) {
-        if let Err(error) = self.deliver(&claimed).await {
-            tracing::error!(notification = %claimed.notification.id, %error, "webhook delivery failed; it is retried when its lease ends");
+    async fn work(&self, delivery: Delivery) {
+        let id = delivery.claimed.notification.id;
+        if let Err(error) = self.deliver(delivery).await {
+            tracing::error!(notification = %id, %error, "webhook delivery failed; it is retried when its lease ends");
         }
     }
 }

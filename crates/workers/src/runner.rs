@@ -115,7 +115,10 @@ impl<W: Worker> Runner<W> {
                 None
             } else {
                 match self.claim_into(&mut in_flight, room).await {
-                    Ok(0) => {
+                    // Less than asked for: nothing more is due (or, for deliveries, what
+                    // is due waits for room at its webhook), so claiming again at once
+                    // would find nothing; wait for a job to end or for the next due.
+                    Ok(claimed) if claimed < room => {
                         failures = 0;
                         Some(self.idle_wait().await)
                     }
@@ -135,6 +138,8 @@ impl<W: Worker> Runner<W> {
                 () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {}
                 Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
             }
+            // Jobs that ended together free their slots together: one claim refills them.
+            while in_flight.try_join_next().is_some() {}
         }
         if !in_flight.is_empty() {
             tracing::info!(

@@ -53,7 +53,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     // Due with their event; claimed once each while the claim holds.
     assert!(
         store
-            .claim_notifications(10, LEASE, at(2))
+            .claim_notifications(10, 100, LEASE, at(2))
             .await
             .expect("claim")
             .is_empty()
@@ -63,18 +63,18 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
         Some(at(3))
     );
     let first = store
-        .claim_notifications(2, LEASE, at(3))
+        .claim_notifications(2, 100, LEASE, at(3))
         .await
         .expect("claim");
     assert_eq!(first.len(), 2);
     let second = store
-        .claim_notifications(10, LEASE, at(3))
+        .claim_notifications(10, 100, LEASE, at(3))
         .await
         .expect("claim");
     assert_eq!(second.len(), 1);
     assert!(
         store
-            .claim_notifications(10, LEASE, at(20))
+            .claim_notifications(10, 100, LEASE, at(20))
             .await
             .expect("claim")
             .is_empty()
@@ -83,7 +83,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     // The claims run out; another dispatcher takes everything, and the first one's late
     // answers change nothing.
     let current = store
-        .claim_notifications(10, LEASE, at(40))
+        .claim_notifications(10, 100, LEASE, at(40))
         .await
         .expect("claim");
     assert_eq!(current.len(), 3);
@@ -162,7 +162,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
         (DeliveryStatus::Pending, 1, Some(at(100)))
     );
     let early = store
-        .claim_notifications(10, LEASE, at(60))
+        .claim_notifications(10, 100, LEASE, at(60))
         .await
         .expect("claim");
     assert!(early.is_empty(), "not before its retry: {early:?}");
@@ -195,7 +195,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     );
     assert!(
         store
-            .claim_notifications(10, LEASE, at(200))
+            .claim_notifications(10, 100, LEASE, at(200))
             .await
             .expect("claim")
             .is_empty()
@@ -209,7 +209,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     on.disabled_reason = None;
     assert!(store.update_webhook(&on).await.expect("update"));
     let resumed = store
-        .claim_notifications(10, LEASE, at(200))
+        .claim_notifications(10, 100, LEASE, at(200))
         .await
         .expect("claim");
     assert_eq!(resumed.len(), 1);
@@ -240,7 +240,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     on.disabled_reason = None;
     assert!(store.update_webhook(&on).await.expect("update"));
     let held = store
-        .claim_notifications(10, LEASE, at(400))
+        .claim_notifications(10, 100, LEASE, at(400))
         .await
         .expect("claim");
     assert_eq!(held.len(), 1);
@@ -252,13 +252,13 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     );
     assert!(
         store
-            .claim_notifications(10, LEASE, at(450))
+            .claim_notifications(10, 100, LEASE, at(450))
             .await
             .expect("claim")
             .is_empty()
     );
     let later = store
-        .claim_notifications(10, LEASE, at(500))
+        .claim_notifications(10, 100, LEASE, at(500))
         .await
         .expect("claim");
     assert_eq!(later.len(), 1);
@@ -294,7 +294,7 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
     );
 
     let claimed = store
-        .claim_notifications(10, LEASE, at(3))
+        .claim_notifications(10, 100, LEASE, at(3))
         .await
         .expect("claim");
     assert_eq!(claimed.len(), commit.events.len());
@@ -344,7 +344,7 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
             .expect("settle")
     );
     let retried = store
-        .claim_notifications(10, LEASE, at(10))
+        .claim_notifications(10, 100, LEASE, at(10))
         .await
         .expect("claim");
     assert_eq!(retried.len(), 1);
@@ -390,6 +390,114 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
             .notification_attempts(stranger.id, &wanted)
             .await
             .expect("attempts")
+            .is_empty()
+    );
+}
+
+/// Records a found request `number` at `when`, with three events.
+async fn three_events(
+    store: &Arc<dyn Store>,
+    owner: &tidemark_domain::Account,
+    number: &str,
+    when: i64,
+) {
+    let pending = request(owner, "bill_of_lading", number, "MAEU", when - 2);
+    store
+        .insert_tracking_request(&pending)
+        .await
+        .expect("insert");
+    let job = claim(store, JobKind::Lookup, when - 1).await;
+    let commit = found(
+        store,
+        &pending,
+        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
+        when,
+    )
+    .await;
+    assert_eq!(commit.events.len(), 3);
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &commit)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+}
+
+/// A claim never gives a webhook more notifications than it may have in flight, counting
+/// those already held; and a webhook at its limit, however much it has due, does not keep
+/// the others' notifications from being claimed.
+pub async fn claims_keep_each_webhook_under_its_limit_in_flight(store: Arc<dyn Store>) {
+    let owner = account(&store, "limits").await;
+    let busy = subscribe(&store, &owner, &[], true).await;
+    three_events(&store, &owner, "586118843", 3).await;
+    let quiet = subscribe(&store, &owner, &[], true).await;
+    three_events(&store, &owner, "586118844", 5).await;
+    // Due: six for `busy` (three at 3, three at 5), three for `quiet` (at 5).
+    let of = |claimed: &[tidemark_domain::webhook::ClaimedNotification], webhook| {
+        claimed
+            .iter()
+            .filter(|c| c.notification.webhook_id == webhook)
+            .count()
+    };
+
+    let first = store
+        .claim_notifications(10, 2, LEASE, at(10))
+        .await
+        .expect("claim");
+    assert_eq!((of(&first, busy), of(&first, quiet)), (2, 2));
+    for claimed in first.iter().filter(|c| c.notification.webhook_id == busy) {
+        assert_eq!(claimed.notification.due_at, Some(at(3)), "oldest first");
+    }
+    assert!(
+        store
+            .claim_notifications(10, 2, LEASE, at(10))
+            .await
+            .expect("claim")
+            .is_empty(),
+        "both at their limit"
+    );
+
+    // One settles: room for one more, of that webhook.
+    let done = first
+        .iter()
+        .find(|c| c.notification.webhook_id == busy)
+        .expect("one");
+    assert!(
+        store
+            .settle_notification(
+                done,
+                &attempt(at(11), Some(200)),
+                &Settlement::Succeeded,
+                at(0)
+            )
+            .await
+            .expect("settle")
+    );
+    let next = store
+        .claim_notifications(10, 2, LEASE, at(11))
+        .await
+        .expect("claim");
+    assert_eq!((of(&next, busy), of(&next, quiet)), (1, 0));
+
+    // Claims of one at a time: `busy`, whose due notifications come first, fills its
+    // limit, and the next claim reaches past them to `quiet`.
+    let later = at(100);
+    let one = store
+        .claim_notifications(1, 1, LEASE, later)
+        .await
+        .expect("claim");
+    assert_eq!(of(&one, busy), 1);
+    let other = store
+        .claim_notifications(1, 1, LEASE, later)
+        .await
+        .expect("claim");
+    assert_eq!(of(&other, quiet), 1, "{other:?}");
+    assert!(
+        store
+            .claim_notifications(1, 1, LEASE, later)
+            .await
+            .expect("claim")
             .is_empty()
     );
 }

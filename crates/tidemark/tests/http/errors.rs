@@ -618,6 +618,12 @@ mod failing {
         ) -> Result<Option<tidemark_domain::webhook::Webhook>, StoreError> {
             self.0.webhook(account, id).await
         }
+        async fn webhooks_by_id(
+            &self,
+            ids: &[tidemark_domain::WebhookId],
+        ) -> Result<Vec<tidemark_domain::webhook::Webhook>, StoreError> {
+            self.0.webhooks_by_id(ids).await
+        }
         async fn list_webhooks(
             &self,
             account: AccountId,
@@ -687,10 +693,13 @@ mod failing {
         async fn claim_notifications(
             &self,
             limit: u32,
+            per_webhook: u32,
             lease: std::time::Duration,
             now: tidemark_domain::Timestamp,
         ) -> Result<Vec<tidemark_domain::webhook::ClaimedNotification>, StoreError> {
-            self.0.claim_notifications(limit, lease, now).await
+            self.0
+                .claim_notifications(limit, per_webhook, lease, now)
+                .await
         }
         async fn next_notification_due(
             &self,
@@ -704,16 +713,11 @@ mod failing {
         ) -> Result<bool, StoreError> {
             self.0.release_notification(claimed, due_at).await
         }
-        async fn settle_notification(
+        async fn settle_notifications(
             &self,
-            claimed: &tidemark_domain::webhook::ClaimedNotification,
-            attempt: &tidemark_domain::webhook::Attempt,
-            settlement: &tidemark_domain::webhook::Settlement,
-            failing_cutoff: tidemark_domain::Timestamp,
-        ) -> Result<bool, StoreError> {
-            self.0
-                .settle_notification(claimed, attempt, settlement, failing_cutoff)
-                .await
+            batch: &[tidemark_store::Settle<'_>],
+        ) -> Result<Vec<bool>, StoreError> {
+            self.0.settle_notifications(batch).await
         }
     }
 

@@ -163,6 +163,7 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
     let claimed = tidemark_store::DeliveryStore::claim_notifications(
         t.app.store.as_ref(),
         100,
+        100,
         std::time::Duration::from_secs(60),
         tidemark_domain::Clock::now(t.clock.as_ref()),
     )
@@ -245,7 +246,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
     let claimed = t
         .app
         .store
-        .claim_notifications(100, Duration::from_secs(60), t.clock.now())
+        .claim_notifications(100, 100, Duration::from_secs(60), t.clock.now())
         .await
         .expect("claim");
     let succeeded = claimed

@@ -297,7 +297,7 @@ pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(backend: Backe
     let lease = DispatcherSettings::default().lease;
     let held = h
         .store
-        .claim_notifications(100, lease, h.clock.now())
+        .claim_notifications(100, 100, lease, h.clock.now())
         .await
         .expect("claim");
     assert_eq!(held.len(), recorded.len());

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Webhook delivery: a release `tidemark serve` delivers to a local receiver
+# (crates/tidemark/examples/webhook_receiver.rs, which checks every signature).
+#
+# 1. Throughput. With the dispatcher off, the tracker records the events of N sandbox
+#    requests (about nine each) and so fills the queue; then a process running only the
+#    dispatcher starts, and the receiver's clock says how fast it empties the queue:
+#    deliveries per second from the dispatcher's start (start-up included) and between
+#    the first and the last arrival.
+# 2. Latency on an idle queue. Everything runs; requests come one at a time, a pause
+#    apart; each notification's latency is its arrival minus its event's created_at.
+#
+#   bash bench/webhooks.sh                   # SQLite, 2,500 requests
+#   BACKEND=postgres bash bench/webhooks.sh  # a fresh database on 127.0.0.1:5432
+#   N=500 PER_WEBHOOK=16 bash bench/webhooks.sh
+#   WEBHOOKS=8 bash bench/webhooks.sh        # eight subscriptions (each gets every event)
+#   PROFILE=/tmp/dispatcher.perf bash bench/webhooks.sh   # the dispatcher under perf record
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-2500}
+WEBHOOKS=${WEBHOOKS:-1}
+IDLE=${IDLE:-200}
+BACKEND=${BACKEND:-sqlite}
+# The defaults unless given.
+[[ -n "${WORKERS:-}" ]] && export TIDEMARK_WEBHOOKS__WORKERS=$WORKERS
+[[ -n "${PER_WEBHOOK:-}" ]] && export TIDEMARK_WEBHOOKS__PER_WEBHOOK=$PER_WEBHOOK
+export TIDEMARK_TRACKING__WORKERS=64
+export TIDEMARK_WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8
+export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark::commands=info}
+
+cargo build --release -q -p tidemark --bin tidemark --example webhook_receiver
+work=$(mktemp -d)
+# shellcheck source=bench/serve.sh
+source bench/serve.sh
+database=""
+receiver_pid=""
+cleanup() {
+  stop_tidemark
+  [[ -n "$receiver_pid" ]] && kill "$receiver_pid" 2>/dev/null || true
+  if [[ -n "$database" ]]; then
+    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [[ "$BACKEND" == postgres ]]; then
+  database="tidemark_bench_$$"
+  psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $database"
+  export BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
+fi
+
+export TIDEMARK_ROLES=api,tracker
+start_tidemark
+key=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
+[[ -n "$key" ]] || { echo "no API key was printed" >&2; exit 1; }
+
+cat >"$work/client.py" <<'PY'
+import http.client, json, sys, threading, time
+
+command, address, key = sys.argv[1], sys.argv[2], sys.argv[3]
+host, port = address.split(":")
+headers = {"Authorization": f"Token {key}", "Content-Type": "application/vnd.api+json"}
+
+def call(conn, method, path, body=None):
+    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    response = conn.getresponse()
+    text = response.read()
+    return response.status, (json.loads(text) if text else None)
+
+def conn():
+    return http.client.HTTPConnection(host, int(port), timeout=30)
+
+def wait_tracked(c):
+    deadline = time.monotonic() + 600
+    while call(c, "GET", "/v2/tracking_requests?filter%5Bstatus%5D=pending&page%5Bsize%5D=1")[1]["meta"]["total"]:
+        if time.monotonic() > deadline:
+            sys.exit("requests still pending after 10 minutes")
+        time.sleep(0.2)
+
+def create(c, number):
+    status, body = call(c, "POST", "/v2/tracking_requests", {"data": {"type": "tracking_request",
+        "attributes": {"request_type": "booking_number", "request_number": number, "scac": "MAEU"}}})
+    assert status == 201, (status, body)
+
+if command == "subscribe":
+    url, secret_file, count = sys.argv[4], sys.argv[5], int(sys.argv[6])
+    secrets = []
+    for _ in range(count):
+        status, body = call(conn(), "POST", "/v2/webhooks",
+            {"data": {"type": "webhook", "attributes": {"url": url}}})
+        assert status == 201, (status, body)
+        secrets.append(body["data"]["attributes"]["secret"])
+    open(secret_file, "w").write(",".join(secrets))
+elif command == "fill":
+    n = int(sys.argv[4])
+    def worker(w, count):
+        c = conn()
+        for i in range(count):
+            create(c, f"WH{w:02d}{i:08d}")
+    threads = [threading.Thread(target=worker, args=(w, n // 16 + (w < n % 16))) for w in range(16)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    c = conn()
+    wait_tracked(c)
+    total = call(c, "GET", "/v2/webhook_notifications?page%5Bsize%5D=1")[1]["meta"]["total"]
+    print(total)
+elif command == "trickle":
+    n, pause = int(sys.argv[4]), float(sys.argv[5])
+    c = conn()
+    for i in range(n):
+        create(c, f"IDLE{i:08d}")
+        time.sleep(pause)
+    wait_tracked(c)
+    print(call(c, "GET", "/v2/webhook_notifications?page%5Bsize%5D=1")[1]["meta"]["total"])
+PY
+
+cat >"$work/stats.py" <<'PY'
+import json, sys, time, urllib.request
+# wait <receiver> <count>: until the receiver has that many distinct deliveries.
+# report-throughput <receiver> <count> <dispatcher start, unix seconds> | report-latency <receiver>
+command, receiver = sys.argv[1], sys.argv[2]
+def stats():
+    return json.load(urllib.request.urlopen(f"{receiver}/stats"))
+if command == "wait":
+    want, deadline = int(sys.argv[3]), time.monotonic() + 600
+    while (s := stats())["distinct"] < want:
+        if time.monotonic() > deadline:
+            sys.exit(f"only {s['distinct']} of {want} delivered after 10 minutes")
+        time.sleep(0.05)
+    assert s["rejected"] == 0, f"{s['rejected']} deliveries with a bad signature"
+    sys.exit(0)
+s = stats()
+if command == "report-throughput":
+    count, started = int(sys.argv[3]), float(sys.argv[4])
+    whole = s["last_us"] / 1e6 - started
+    flowing = (s["last_us"] - s["first_us"]) / 1e6
+    print(f"{count} deliveries (received {s['received']}, distinct {s['distinct']}): "
+          f"{count / whole:.0f}/s from the dispatcher's start ({whole:.2f} s, start-up included), "
+          f"{count / flowing:.0f}/s first to last arrival ({flowing:.2f} s)")
+else:
+    lat = sorted(s["latencies_ms"])
+    pct = lambda p: lat[min(len(lat) - 1, int(p / 100 * len(lat)))]
+    print(f"event -> delivery on an idle queue, {len(lat)} deliveries: p50 {pct(50):.1f} ms, "
+          f"p90 {pct(90):.1f} ms, p99 {pct(99):.1f} ms, max {lat[-1]:.1f} ms")
+PY
+
+./target/release/examples/webhook_receiver 127.0.0.1:0 >"$work/receiver.out" &
+receiver_pid=$!
+for _ in $(seq 1 100); do grep -q "listening on" "$work/receiver.out" 2>/dev/null && break; sleep 0.05; done
+receiver=$(grep -o 'http://[0-9.:]*' "$work/receiver.out" | head -1)
+python3 "$work/client.py" subscribe "$address" "$key" "$receiver/hook" "$work/secret" "$WEBHOOKS"
+# Signatures are checked from here on.
+kill "$receiver_pid"; wait "$receiver_pid" 2>/dev/null || true
+./target/release/examples/webhook_receiver "${receiver#http://}" "$(cat "$work/secret")" >"$work/receiver.out" &
+receiver_pid=$!
+for _ in $(seq 1 100); do grep -q "listening on" "$work/receiver.out" 2>/dev/null && break; sleep 0.05; done
+
+echo "backend $BACKEND, $WEBHOOKS webhook(s), dispatcher workers ${WORKERS:-default}, per webhook ${PER_WEBHOOK:-default}"
+total=$(python3 "$work/client.py" fill "$address" "$key" "$N")
+stop_tidemark
+
+# Only the dispatcher: no API, so no address to wait for.
+export TIDEMARK_ROLES=dispatcher
+started=$(date +%s.%N)
+if [[ -n "${PROFILE:-}" ]]; then
+  perf record -F 999 -g -o "$PROFILE" -- ./target/release/tidemark serve >"$work/stdout" 2>"$work/stderr" &
+else
+  ./target/release/tidemark serve >"$work/stdout" 2>"$work/stderr" &
+fi
+server_pid=$!
+python3 "$work/stats.py" wait "$receiver" "$total"
+python3 "$work/stats.py" report-throughput "$receiver" "$total" "$started"
+stop_tidemark
+
+curl -sf -X POST "$receiver/reset"
+export TIDEMARK_ROLES=api,tracker,dispatcher
+start_tidemark
+after=$(python3 "$work/client.py" trickle "$address" "$key" "$IDLE" 0.05)
+python3 "$work/stats.py" wait "$receiver" "$((after - total))"
+python3 "$work/stats.py" report-latency "$receiver"
