@@ -159,6 +159,11 @@ for _ in $(seq 1 100); do grep -q "listening on" "$work/receiver.out" 2>/dev/nul
 echo "backend $BACKEND, $WEBHOOKS webhook(s), dispatcher workers ${WORKERS:-default}, per webhook ${PER_WEBHOOK:-default}"
 total=$(python3 "$work/client.py" fill "$address" "$key" "$N")
 stop_tidemark
+# PostgreSQL plans from statistics, which autovacuum refreshes within a minute of a bulk
+# change; a fresh database has none yet for the rows just written, so gather them now.
+if [[ "$BACKEND" == postgres ]]; then
+  psql -q -h 127.0.0.1 -U postgres -d "$database" -c "ANALYZE"
+fi
 
 # Only the dispatcher: no API, so no address to wait for.
 export TIDEMARK_ROLES=dispatcher

@@ -132,9 +132,11 @@ impl<T: Neutral> DeliveryStore for T {
                  WHERE n.delivery_status = 'pending' AND w.active AND n.due_at <= ",
             )
             .bind(now)
-            .push(" AND (n.lease_until IS NULL OR n.lease_until <= ")
+            // No lease, or one that ran out (without an OR, so the due index is read in
+            // order and the scan stops at the limit).
+            .push(" AND COALESCE(n.lease_until, n.due_at) <= ")
             .bind(now)
-            .push(") AND COALESCE(b.held, 0) < ")
+            .push(" AND COALESCE(b.held, 0) < ")
             .bind(cap.clone())
             .push(" ORDER BY n.due_at, n.id LIMIT ")
             .bind(Value::Int(Some(i64::from(limit.saturating_mul(2)))))
