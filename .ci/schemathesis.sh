@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # API fuzzing: schemathesis runs every check of its catalogue against a release build
-# serving a fresh SQLite file, with a fresh key, driven by /v2/openapi.json.
+# serving a fresh SQLite file, with a fresh key, driven by /v2/openapi.json. Sending a
+# test to a webhook is left out: it POSTs to the webhook's URL, and fuzzed URLs are on the
+# internet (its input is checked by the HTTP tests, crates/tidemark/tests/http).
 #   bash .ci/schemathesis.sh            # MAX_EXAMPLES per operation (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,12 +17,15 @@ source bench/serve.sh
 trap 'stop_tidemark; rm -rf "$work"' EXIT
 export TIDEMARK_DATABASE_URL="sqlite://$work/tidemark.db"
 export TIDEMARK_LOG__FILTER=warn,tidemark::commands=info
+# The API alone: the dispatcher would deliver to the made-up URLs of fuzzed webhooks.
+export TIDEMARK_ROLES=api
 key=$(./target/release/tidemark keys create --account fuzz)
 start_tidemark
 
 st --config-file .ci/schemathesis.toml run "http://$address/v2/openapi.json" \
   --url "http://$address" \
   --checks all \
+  --exclude-operation-id testWebhook \
   --max-examples "$MAX_EXAMPLES" \
   --seed 20261122 \
   --header "Authorization: Token $key" \

@@ -98,6 +98,9 @@ pub fn build(
 ) -> reqwest::Result<reqwest::Client> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        // A proxy would resolve names itself, past the guard: deliveries never use one,
+        // whatever HTTP_PROXY says.
+        .no_proxy()
         .timeout(timeout)
         .connect_timeout(timeout)
         .user_agent(concat!("Tidemark-Webhooks/", env!("CARGO_PKG_VERSION")))
