@@ -79,6 +79,7 @@ conformance!(
     deliveries_are_claimed_once_expire_and_settle_only_under_their_claim,
     frozen_records_and_attempt_logs_read_back_within_their_account,
     claims_keep_each_webhook_under_its_limit_in_flight,
+    a_batch_of_attempts_settles_each_under_its_claim,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_commit_after_the_request_changed_writes_nothing,

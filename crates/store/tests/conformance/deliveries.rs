@@ -501,3 +501,93 @@ pub async fn claims_keep_each_webhook_under_its_limit_in_flight(store: Arc<dyn S
             .is_empty()
     );
 }
+
+/// Attempts settled together commit together, each under its own claim: a lost claim in
+/// the batch records nothing for it and does not stop the others.
+pub async fn a_batch_of_attempts_settles_each_under_its_claim(store: Arc<dyn Store>) {
+    use tidemark_store::Settle;
+
+    let owner = account(&store, "batch").await;
+    subscribe(&store, &owner, &[], true).await;
+    three_events(&store, &owner, "586118845", 3).await;
+    let stale = store
+        .claim_notifications(10, 100, LEASE, at(10))
+        .await
+        .expect("claim");
+    assert_eq!(stale.len(), 3);
+    // The leases run out and another dispatcher claims all three.
+    let current = store
+        .claim_notifications(10, 100, LEASE, at(50))
+        .await
+        .expect("claim");
+    assert_eq!(current.len(), 3);
+    let stale_one = stale
+        .iter()
+        .find(|c| c.notification.id == current[2].notification.id)
+        .expect("the same notification");
+    let ok = attempt(at(51), Some(200));
+    let busy = attempt(at(51), Some(503));
+    let (done, retry) = (Settlement::Succeeded, Settlement::Retry(at(60)));
+    let settled = store
+        .settle_notifications(&[
+            Settle {
+                claimed: &current[0],
+                attempt: &ok,
+                settlement: &done,
+                failing_cutoff: at(0),
+            },
+            Settle {
+                claimed: &current[1],
+                attempt: &busy,
+                settlement: &retry,
+                failing_cutoff: at(0),
+            },
+            Settle {
+                claimed: stale_one,
+                attempt: &ok,
+                settlement: &done,
+                failing_cutoff: at(0),
+            },
+        ])
+        .await
+        .expect("settle");
+    assert_eq!(settled, [true, true, false]);
+    let read = |id| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .webhook_notification(owner.id, id)
+                .await
+                .expect("read")
+                .expect("exists")
+        }
+    };
+    let first = read(current[0].notification.id).await;
+    assert_eq!(
+        (first.delivery_status, first.attempts),
+        (DeliveryStatus::Succeeded, 1)
+    );
+    let second = read(current[1].notification.id).await;
+    assert_eq!(
+        (second.delivery_status, second.attempts, second.due_at),
+        (DeliveryStatus::Pending, 1, Some(at(60)))
+    );
+    let third = read(current[2].notification.id).await;
+    assert_eq!(
+        (third.delivery_status, third.attempts),
+        (DeliveryStatus::Pending, 0)
+    );
+    let ids: Vec<_> = current.iter().map(|c| c.notification.id).collect();
+    let logged = store
+        .notification_attempts(owner.id, &ids)
+        .await
+        .expect("attempts");
+    assert_eq!(logged.len(), 2, "nothing logged under the lost claim");
+    assert!(
+        store
+            .settle_notifications(&[])
+            .await
+            .expect("settle")
+            .is_empty()
+    );
+}
