@@ -228,8 +228,10 @@ impl Default for Config {
     }
 }
 
-/// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are ignored.
-const KEYS: [&str; 15] = [
+/// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
+/// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
+/// `serve`'s `--roles` flag, and other commands have no roles to take from it.
+const KEYS: [&str; 14] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -240,7 +242,6 @@ const KEYS: [&str; 15] = [
     "limits",
     "rate_limits",
     "carriers",
-    "roles",
     "tracking",
     "sandbox",
     "webhook_allowed_networks",
@@ -427,6 +428,8 @@ mod tests {
             )?;
             jail.set_env("TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE", "9");
             jail.set_env("TIDEMARK_TEST_DATABASE_URL", "ignored");
+            // For `serve`, the flag's parser reads it; any other command ignores it.
+            jail.set_env("TIDEMARK_ROLES", "api");
             let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
             assert_eq!(config.listen.port(), 9000);
             assert_eq!(config.rate_limits.create_per_minute.get(), 9);
