@@ -12,4 +12,5 @@ mod shipments;
 mod shipping_lines;
 mod tracking_requests;
 mod webhook_delivery;
+mod webhook_tests;
 mod webhooks;

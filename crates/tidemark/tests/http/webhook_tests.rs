@@ -1,0 +1,269 @@
+//! `POST /v2/webhooks/{id}/test` against a real receiver on loopback: a signed sample of
+//! the chosen event, sent as deliveries are, and what the receiver answered.
+
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use serde_json::{Value, json};
+use tidemark_api::ApiConfig;
+use tidemark_domain::webhook::Networks;
+use tidemark_store::testing::Backend;
+
+use crate::common::{TestApp, codes, document, errors};
+use crate::webhook_delivery::{find, id_of, types};
+
+// With loopback receivers allowed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_test_sends_a_signed_sample_and_reports_the_answer() {
+    a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_test_sends_a_signed_sample_and_reports_the_answer() {
+    a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Postgres).await;
+}
+
+/// A receiver on loopback: answers each request with the next queued answer (then 200)
+/// and keeps what it got.
+#[derive(Clone, Default)]
+struct Receiver {
+    answers: Arc<Mutex<Vec<(u16, &'static str)>>>,
+    got: Arc<Mutex<Vec<(HeaderMap, Bytes)>>>,
+}
+
+async fn receive(
+    State(receiver): State<Receiver>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (StatusCode, &'static str) {
+    receiver.got.lock().expect("lock").push((headers, body));
+    let mut answers = receiver.answers.lock().expect("lock");
+    let (status, text) = if answers.is_empty() {
+        (200, "ok")
+    } else {
+        answers.remove(0)
+    };
+    (StatusCode::from_u16(status).unwrap_or(StatusCode::OK), text)
+}
+
+impl Receiver {
+    async fn start(answers: &[(u16, &'static str)]) -> (Self, String) {
+        let receiver = Self::default();
+        receiver.answers.lock().expect("lock").extend(answers);
+        let app = Router::new()
+            .route("/hook", post(receive))
+            .with_state(receiver.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (receiver, format!("http://{address}/hook"))
+    }
+
+    fn got(&self) -> Vec<(HeaderMap, Bytes)> {
+        self.got.lock().expect("lock").clone()
+    }
+}
+
+fn test_body(event: &Value) -> Value {
+    json!({"data": {"type": "webhook_test", "attributes": {"event": event}}})
+}
+
+async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
+    let config = ApiConfig {
+        webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
+        ..ApiConfig::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, config).await else {
+        return;
+    };
+    let (receiver, url) = Receiver::start(&[(202, "thanks"), (500, "down")]).await;
+    // Subscribed to nothing it is tested with, and off: a test goes out all the same.
+    let created = document(
+        app.post_json(
+            "/v2/webhooks",
+            &app.key,
+            &json!({"data": {"type": "webhook", "attributes": {
+                "url": url, "active": false, "events": ["tracking_request.failed"],
+                "headers": [{"name": "X-Env", "value": "test"}]}}}),
+        )
+        .await,
+    )
+    .await;
+    let webhook_id = id_of(&created);
+    let secret = created["data"]["attributes"]["secret"]
+        .as_str()
+        .expect("secret")
+        .to_owned();
+    let path = format!("/v2/webhooks/{webhook_id}/test");
+
+    let answered = app
+        .post_json(
+            &path,
+            &app.key,
+            &test_body(&json!("container.transport.vessel_departed")),
+        )
+        .await;
+    assert_eq!(answered.status(), 200);
+    let answered = document(answered).await;
+    let test = &answered["data"];
+    assert_eq!(test["type"], "webhook_test");
+    assert_eq!(
+        test["relationships"]["webhook"]["data"]["id"],
+        webhook_id.as_str()
+    );
+    let attributes = &test["attributes"];
+    assert_eq!(attributes["event"], "container.transport.vessel_departed");
+    assert_eq!(attributes["url"], url.as_str());
+    assert_eq!(attributes["delivered"], true);
+    assert_eq!(attributes["status_code"], 202);
+    assert_eq!(attributes["response_body"], "thanks");
+    assert!(attributes["error"].is_null());
+
+    // What arrived is what the answer says was sent, signed as deliveries are.
+    let got = receiver.got();
+    assert_eq!(got.len(), 1);
+    let (headers, body) = &got[0];
+    let sent: Value = serde_json::from_slice(body).expect("json");
+    assert_eq!(sent, attributes["request_body"]);
+    assert_eq!(
+        headers.get("webhook-id").and_then(|v| v.to_str().ok()),
+        test["id"].as_str()
+    );
+    assert_eq!(
+        headers.get("x-env").and_then(|v| v.to_str().ok()),
+        Some("test")
+    );
+    standardwebhooks::Webhook::new(&secret)
+        .expect("secret")
+        .verify(body, headers)
+        .expect("a valid signature");
+    let data = &sent["data"];
+    assert_eq!(data["type"], "webhook_notification");
+    assert_eq!(
+        data["attributes"]["event"],
+        "container.transport.vessel_departed"
+    );
+    let reference = &data["relationships"]["reference_object"]["data"];
+    assert_eq!(reference["type"], "transport_event");
+    let included = sent["included"].as_array().expect("included");
+    let event = find(
+        included,
+        "transport_event",
+        reference["id"].as_str().expect("id"),
+    );
+    assert_eq!(
+        event["attributes"]["event"],
+        "container.transport.vessel_departed"
+    );
+    let kinds = types(included);
+    for kind in ["container", "port", "shipment", "transport_event", "vessel"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+
+    // A receiver's failure is reported, not an error of the test.
+    let failed = document(
+        app.post_json(
+            &path,
+            &app.key,
+            &test_body(&json!("tracking_request.succeeded")),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(failed["data"]["attributes"]["delivered"], false);
+    assert_eq!(failed["data"]["attributes"]["status_code"], 500);
+    assert_eq!(failed["data"]["attributes"]["response_body"], "down");
+    let sent = &failed["data"]["attributes"]["request_body"];
+    assert_eq!(
+        types(sent["included"].as_array().expect("included")),
+        ["container", "shipment", "tracking_request"]
+    );
+    assert_eq!(receiver.got().len(), 2);
+
+    // Tests are not notifications: the delivery log stays empty.
+    let log = document(app.get("/v2/webhook_notifications").await).await;
+    assert_eq!(log["meta"]["total"], 0);
+
+    // Bad asks.
+    for (body, code, pointer) in [
+        (
+            test_body(&json!("container.teleported")),
+            "invalid",
+            "/data/attributes/event",
+        ),
+        (
+            test_body(&json!("container.pickup_lfd.changed")),
+            "invalid",
+            "/data/attributes/event",
+        ),
+        (test_body(&json!(7)), "invalid", "/data/attributes/event"),
+        (
+            json!({"data": {"type": "webhook_test", "attributes": {}}}),
+            "blank",
+            "/data/attributes/event",
+        ),
+        (
+            json!({"data": {"type": "webhook_test", "attributes": {"event": "tracking_request.failed", "url": "x"}}}),
+            "invalid",
+            "/data/attributes/url",
+        ),
+    ] {
+        let problems = errors(app.post_json(&path, &app.key, &body).await, 422).await;
+        let found = codes(&problems);
+        assert!(
+            found.iter().any(|(c, p)| c == code && p == pointer),
+            "{body}: {found:?}"
+        );
+    }
+    let unrecorded = errors(
+        app.post_json(
+            &path,
+            &app.key,
+            &test_body(&json!("container.pickup_lfd.changed")),
+        )
+        .await,
+        422,
+    )
+    .await;
+    assert!(
+        unrecorded[0]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("does not record")),
+        "{unrecorded:?}"
+    );
+    let wrong_type = errors(
+        app.post_json(
+            &path,
+            &app.key,
+            &json!({"data": {"type": "webhook", "attributes": {"event": "tracking_request.failed"}}}),
+        )
+        .await,
+        409,
+    )
+    .await;
+    assert_eq!(wrong_type[0]["code"], "type_mismatch");
+    let (_, other) = app.new_account("other").await;
+    errors(
+        app.post_json(&path, &other, &test_body(&json!("tracking_request.failed")))
+            .await,
+        404,
+    )
+    .await;
+    errors(
+        app.post_json(
+            "/v2/webhooks/00000000-0000-0000-0000-000000000000/test",
+            &app.key,
+            &test_body(&json!("tracking_request.failed")),
+        )
+        .await,
+        404,
+    )
+    .await;
+    assert_eq!(receiver.got().len(), 2, "nothing sent for a bad ask");
+}
