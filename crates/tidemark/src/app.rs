@@ -97,7 +97,7 @@ pub fn registry(
     Ok(Arc::new(Registry::build(config, sandbox)?))
 }
 
-/// The tracker and its runner.
+/// The tracker and its runner; `events_recorded` rings when a lookup records events.
 #[must_use]
 pub fn tracker(
     store: Arc<dyn Store>,
@@ -105,9 +105,10 @@ pub fn tracker(
     carriers: Arc<CarrierMatrix>,
     clock: Arc<dyn Clock>,
     config: &TrackingConfig,
+    events_recorded: Option<Arc<tokio::sync::Notify>>,
 ) -> Runner<Tracker> {
     let render = Arc::new(tidemark_api::EventRecords::new(Arc::clone(&carriers)));
-    let tracker = Tracker::new(
+    let mut tracker = Tracker::new(
         store,
         registry,
         carriers,
@@ -115,6 +116,9 @@ pub fn tracker(
         render,
         config.tracker(),
     );
+    if let Some(bell) = events_recorded {
+        tracker = tracker.ring_on_events(bell);
+    }
     Runner::new(Arc::new(tracker), clock, config.runner())
 }
 

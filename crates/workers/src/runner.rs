@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use tidemark_domain::{Clock, Timestamp};
+use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -59,6 +60,7 @@ pub struct Runner<W> {
     worker: Arc<W>,
     clock: Arc<dyn Clock>,
     settings: RunnerSettings,
+    wake: Option<Arc<Notify>>,
 }
 
 impl<W: Worker> Runner<W> {
@@ -71,7 +73,16 @@ impl<W: Worker> Runner<W> {
                 concurrency: settings.concurrency.max(1),
                 ..settings
             },
+            wake: None,
         }
+    }
+
+    /// Ends an idle wait early when `bell` rings (new work in this process), instead of
+    /// at the next poll.
+    #[must_use]
+    pub fn wake_on(mut self, bell: Arc<Notify>) -> Self {
+        self.wake = Some(bell);
+        self
     }
 
     /// Does every job due now, including jobs those jobs schedule for now, and returns how
@@ -133,9 +144,16 @@ impl<W: Worker> Runner<W> {
                     }
                 }
             };
+            let rung = async {
+                match &self.wake {
+                    Some(bell) => bell.notified().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 () = shutdown.cancelled() => {}
                 () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {}
+                () = rung, if wait.is_some() => {}
                 Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
             }
             // Jobs that ended together free their slots together: one claim refills them.
@@ -256,5 +274,44 @@ mod tests {
             limits.iter().all(|limit| *limit >= 2),
             "claims of fewer than a quarter of the slots: {limits:?}"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_bell_ends_an_idle_wait_before_the_poll() {
+        let shutdown = CancellationToken::new();
+        let worker = Arc::new(Counting {
+            remaining: Mutex::new(0),
+            limits: Mutex::new(Vec::new()),
+            done: AtomicUsize::new(0),
+            total: 1,
+            shutdown: shutdown.clone(),
+        });
+        let clock = Arc::new(ManualClock::new(Timestamp::from_datetime(
+            time::macros::datetime!(2026-01-01 0:00 UTC),
+        )));
+        let bell = Arc::new(Notify::new());
+        // A poll far longer than the test may take.
+        let settings = RunnerSettings {
+            concurrency: 4,
+            poll: Duration::from_secs(600),
+        };
+        let runner = Runner::new(Arc::clone(&worker), clock, settings).wake_on(Arc::clone(&bell));
+        let run = tokio::spawn({
+            let shutdown = shutdown.clone();
+            async move { runner.run(shutdown).await }
+        });
+        // Once it has found nothing and gone idle, work arrives and the bell rings.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while worker.limits.lock().expect("limits").is_empty() {
+            assert!(tokio::time::Instant::now() < deadline, "the first claim");
+            tokio::task::yield_now().await;
+        }
+        *worker.remaining.lock().expect("remaining") = 1;
+        bell.notify_one();
+        tokio::time::timeout(Duration::from_secs(10), run)
+            .await
+            .expect("done long before the poll")
+            .expect("the runner");
+        assert_eq!(worker.done.load(Ordering::SeqCst), 1);
     }
 }

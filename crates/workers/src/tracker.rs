@@ -23,6 +23,7 @@ use tidemark_domain::{
     TrackingSource,
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
+use tokio::sync::Notify;
 
 use crate::{Worker, WorkerError};
 
@@ -53,6 +54,9 @@ pub struct Tracker {
     clock: Arc<dyn Clock>,
     render: Arc<dyn Render>,
     settings: TrackerSettings,
+    /// Rung after a commit that recorded events, so a dispatcher in this process sends
+    /// their notifications at once instead of at its next poll.
+    events_recorded: Option<Arc<Notify>>,
 }
 
 /// What the carrier said, and about which SCAC.
@@ -82,7 +86,17 @@ impl Tracker {
             clock,
             render,
             settings,
+            events_recorded: None,
         }
+    }
+
+    /// Rings `bell` whenever a commit records domain events (see [`Runner::wake_on`]).
+    ///
+    /// [`Runner::wake_on`]: crate::Runner::wake_on
+    #[must_use]
+    pub fn ring_on_events(mut self, bell: Arc<Notify>) -> Self {
+        self.events_recorded = Some(bell);
+        self
     }
 
     /// Asks the carrier about `request`. `outcome` is `None` when no carrier could be
@@ -166,6 +180,7 @@ impl Tracker {
             &self.settings.policy,
         );
         plan::freeze(&mut planned, prior.as_ref(), self.render.as_ref());
+        let mut recorded = !planned.events.is_empty();
         let outcome = match self.store.commit_tracking(Some(job), &planned).await {
             Err(StoreError::Duplicate { .. }) => {
                 // The detected carrier makes this request a duplicate of an open one.
@@ -177,6 +192,7 @@ impl Tracker {
                     &self.settings.policy,
                 );
                 plan::freeze(&mut refused, prior.as_ref(), self.render.as_ref());
+                recorded = !refused.events.is_empty();
                 self.store.commit_tracking(Some(job), &refused).await?
             }
             other => other?,
@@ -184,6 +200,9 @@ impl Tracker {
         match outcome {
             CommitOutcome::Committed => {
                 tracing::debug!(request = %request.id, status = %planned.request.status, "tracked");
+                if recorded && let Some(bell) = &self.events_recorded {
+                    bell.notify_one();
+                }
             }
             CommitOutcome::LeaseLost => {
                 tracing::warn!(request = %request.id, "lost the job's lease; another worker has it");

@@ -27,8 +27,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     app::cancel_on_signal(shutdown.clone());
 
+    // A tracker and a dispatcher in one process: the tracker's commits that record events
+    // wake the dispatcher, which otherwise notices new notifications at its next poll.
+    let events_recorded = Arc::new(tokio::sync::Notify::new());
     let tracker = if config.roles.contains(&Role::Tracker) {
-        Some(start_tracker(&config, &store, &carriers, &clock, &shutdown).await?)
+        let bell = Arc::clone(&events_recorded);
+        Some(start_tracker(&config, &store, &carriers, &clock, &shutdown, bell).await?)
     } else {
         None
     };
@@ -39,7 +43,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             Arc::clone(&clock),
             &config.webhooks,
             networks,
-        )?;
+        )?
+        .wake_on(events_recorded);
         tracing::info!(
             workers = config.webhooks.workers.get(),
             "dispatcher started"
@@ -72,6 +77,7 @@ async fn start_tracker(
     carriers: &Arc<CarrierMatrix>,
     clock: &Arc<dyn Clock>,
     shutdown: &CancellationToken,
+    events_recorded: Arc<tokio::sync::Notify>,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let sandbox = if config.sandbox.enabled {
         let sandbox = app::start_sandbox(&config.sandbox, shutdown.clone())
@@ -93,6 +99,7 @@ async fn start_tracker(
         Arc::clone(carriers),
         Arc::clone(clock),
         &config.tracking,
+        Some(events_recorded),
     );
     tracing::info!(workers = config.tracking.workers.get(), "tracker started");
     let shutdown = shutdown.clone();

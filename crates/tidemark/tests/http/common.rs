@@ -282,6 +282,7 @@ impl Tracking {
             app::carriers(None).expect("carriers"),
             Arc::clone(&clock) as Arc<dyn Clock>,
             &tidemark::config::TrackingConfig::default(),
+            None,
         );
         Some(Self {
             app,
