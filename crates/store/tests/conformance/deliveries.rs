@@ -29,26 +29,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
 ) {
     let owner = account(&store, "deliveries").await;
     let webhook = subscribe(&store, &owner, &[], true).await;
-    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let commit = found(
-        &store,
-        &pending,
-        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
-        3,
-    )
-    .await;
-    assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
-        CommitOutcome::Committed
-    );
+    three_events(&store, &owner, "586118841", 3).await;
 
     // Due with their event; claimed once each while the claim holds.
     assert!(
