@@ -10,14 +10,14 @@
 # 2. Latency on an idle queue. Everything runs; requests come one at a time, a pause
 #    apart; each notification's latency is its arrival minus its event's created_at.
 #
-#   bash bench/webhooks.sh                   # SQLite, 2,500 requests
+#   bash bench/webhooks.sh                   # SQLite, 1,000 requests, one webhook
 #   BACKEND=postgres bash bench/webhooks.sh  # a fresh database on 127.0.0.1:5432
 #   N=500 PER_WEBHOOK=16 bash bench/webhooks.sh
-#   WEBHOOKS=8 bash bench/webhooks.sh        # eight subscriptions (each gets every event)
+#   N=300 WEBHOOKS=8 bash bench/webhooks.sh  # eight subscriptions (each gets every event)
 #   PROFILE=/tmp/dispatcher.perf bash bench/webhooks.sh   # the dispatcher under perf record
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${N:-2500}
+N=${N:-1000}
 WEBHOOKS=${WEBHOOKS:-1}
 IDLE=${IDLE:-200}
 BACKEND=${BACKEND:-sqlite}
