@@ -230,21 +230,26 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
     );
 }
 
-/// A receiver on loopback that answers 200 and keeps the headers of what it got.
+/// A receiver on loopback that answers 200 and keeps the headers of what it got; the
+/// watch counts them.
 async fn header_receiver() -> (
     String,
     std::sync::Arc<std::sync::Mutex<Vec<axum::http::HeaderMap>>>,
+    tokio::sync::watch::Receiver<usize>,
 ) {
     use axum::http::HeaderMap;
     use std::sync::{Arc, Mutex};
 
     let got: Arc<Mutex<Vec<HeaderMap>>> = Arc::default();
+    let (count, counted) = tokio::sync::watch::channel(0);
     let app = axum::Router::new().route(
         "/hook",
         axum::routing::post({
             let got = Arc::clone(&got);
             move |headers: HeaderMap| async move {
-                got.lock().expect("lock").push(headers);
+                let mut got = got.lock().expect("lock");
+                got.push(headers);
+                count.send_replace(got.len());
                 "ok"
             }
         }),
@@ -254,14 +259,14 @@ async fn header_receiver() -> (
         .expect("bind");
     let address = listener.local_addr().expect("address");
     tokio::spawn(async move { axum::serve(listener, app).await });
-    (format!("http://{address}/hook"), got)
+    (format!("http://{address}/hook"), got, counted)
 }
 
 /// At its most verbose, `tidemark serve` logs no secret: not an API key (good or bad),
 /// not a webhook's secret or its custom header values, not a signature it sent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secrets_never_reach_the_logs() {
-    let (url, got) = header_receiver().await;
+    let (url, got, mut counted) = header_receiver().await;
     let mut server = Served::start(
         &["--webhook-allowed-networks", "127.0.0.0/8"],
         &[("RUST_LOG", "trace")],
@@ -317,11 +322,10 @@ async fn secrets_never_reach_the_logs() {
     assert_eq!(refused.status(), 401);
 
     // The test, the success and its milestones arrive.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while got.lock().expect("lock").len() < 3 {
-        assert!(Instant::now() < deadline, "deliveries within 30 s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    tokio::time::timeout(Duration::from_secs(30), counted.wait_for(|n| *n >= 3))
+        .await
+        .expect("deliveries within 30 s")
+        .expect("the receiver runs");
     assert!(server.stop().success());
 
     let log = server.log();

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub struct Served {
-    child: Child,
+    child: Option<Child>,
     pub dir: tempfile::TempDir,
     pub address: String,
     pub key: String,
@@ -17,7 +17,9 @@ pub struct Served {
 
 impl Drop for Served {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+        }
     }
 }
 
@@ -72,7 +74,7 @@ impl Served {
                 .map(str::to_owned);
         }
         Self {
-            child,
+            child: Some(child),
             dir,
             address,
             key: key.expect("the first key is printed"),
@@ -88,7 +90,8 @@ impl Served {
 
     /// Sends SIGTERM and waits up to 10 s for it to exit, and for its last log lines.
     pub fn stop(&mut self) -> ExitStatus {
-        let pid = self.child.id().to_string();
+        let mut child = self.child.take().expect("running");
+        let pid = child.id().to_string();
         assert!(
             Command::new("kill")
                 .args(["-TERM", &pid])
@@ -96,19 +99,17 @@ impl Served {
                 .expect("kill")
                 .success()
         );
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                if let Some(reader) = self.reader.take() {
-                    reader.join().expect("log reader");
-                }
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "did not stop within 10 s of SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(20));
+        let (done, exited) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(child.wait());
+        });
+        let Ok(status) = exited.recv_timeout(Duration::from_secs(10)) else {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            panic!("did not stop within 10 s of SIGTERM");
+        };
+        if let Some(reader) = self.reader.take() {
+            reader.join().expect("log reader");
         }
+        status.expect("waited")
     }
 }
