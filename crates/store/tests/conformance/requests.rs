@@ -1,0 +1,504 @@
+//! Conformance cases of accounts, keys and tracking requests: what is written reads back,
+//! within its account, filtered, paginated and counted.
+
+use super::*;
+
+pub async fn accounts_are_created_found_and_listed(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let globex = account(&store, "globex").await;
+    assert_eq!(
+        store.account_by_id(acme.id).await.expect("read"),
+        Some(acme.clone())
+    );
+    assert_eq!(
+        store.account_by_name(&globex.name).await.expect("read"),
+        Some(globex.clone())
+    );
+    assert_eq!(
+        store.account_by_id(AccountId::new()).await.expect("read"),
+        None
+    );
+    let names: Vec<_> = store
+        .list_accounts()
+        .await
+        .expect("list")
+        .into_iter()
+        .map(|a| a.name)
+        .collect();
+    assert_eq!(names, [acme.name, globex.name]);
+}
+
+pub async fn account_names_are_unique(store: Arc<dyn Store>) {
+    account(&store, "acme").await;
+    let again = Account {
+        id: AccountId::new(),
+        name: AccountName::parse("acme").expect("valid"),
+        created_at: at(1),
+    };
+    assert!(matches!(
+        store.create_account(&again).await,
+        Err(StoreError::Conflict(_))
+    ));
+}
+
+pub async fn bootstrap_creates_the_first_account_only_once(store: Arc<dyn Store>) {
+    let first = Account {
+        id: AccountId::new(),
+        name: AccountName::parse("default").expect("valid"),
+        created_at: at(0),
+    };
+    let key = ApiKey::generate(first.id, at(0));
+    assert!(
+        store
+            .bootstrap_account(&first, &key.record)
+            .await
+            .expect("bootstrap")
+    );
+    let second = Account {
+        id: AccountId::new(),
+        name: AccountName::parse("other").expect("valid"),
+        created_at: at(1),
+    };
+    let second_key = ApiKey::generate(second.id, at(1));
+    assert!(
+        !store
+            .bootstrap_account(&second, &second_key.record)
+            .await
+            .expect("bootstrap")
+    );
+    assert_eq!(store.list_accounts().await.expect("list"), [first]);
+    assert_eq!(store.list_api_keys(None).await.expect("keys"), [key.record]);
+}
+
+pub async fn api_keys_are_found_by_prefix_and_revoked_once(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let globex = account(&store, "globex").await;
+    let key = ApiKey::generate(acme.id, at(1));
+    let other = ApiKey::generate(globex.id, at(2));
+    store.insert_api_key(&key.record).await.expect("insert");
+    store.insert_api_key(&other.record).await.expect("insert");
+
+    let found = store
+        .api_key_by_prefix(&key.record.prefix)
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(found, key.record);
+    assert!(found.accepts(&key.secret));
+    assert_eq!(
+        store.list_api_keys(Some(acme.id)).await.expect("list"),
+        std::slice::from_ref(&key.record)
+    );
+    assert_eq!(store.list_api_keys(None).await.expect("list").len(), 2);
+
+    let revoked = store
+        .revoke_api_key(&key.record.prefix, at(10))
+        .await
+        .expect("revoke")
+        .expect("found");
+    assert_eq!(revoked.revoked_at, Some(at(10)));
+    let again = store
+        .revoke_api_key(&key.record.prefix, at(20))
+        .await
+        .expect("revoke")
+        .expect("found");
+    assert_eq!(
+        again.revoked_at,
+        Some(at(10)),
+        "the first revocation time stays"
+    );
+    let stored = store
+        .api_key_by_prefix(&key.record.prefix)
+        .await
+        .expect("read")
+        .expect("found");
+    assert!(!stored.accepts(&key.secret));
+    assert_eq!(
+        store
+            .revoke_api_key("tdm_unknown0", at(30))
+            .await
+            .expect("revoke"),
+        None
+    );
+}
+
+pub async fn a_tracking_request_reads_back_exactly_as_written(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let written = request(&acme, "container", "csqu 305438-3", "HLCU", 5);
+    store
+        .insert_tracking_request(&written)
+        .await
+        .expect("insert");
+    let read = store
+        .tracking_request(acme.id, written.id)
+        .await
+        .expect("read");
+    assert_eq!(read, Some(written));
+}
+
+pub async fn tracking_requests_are_invisible_to_other_accounts(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let globex = account(&store, "globex").await;
+    let written = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
+    store
+        .insert_tracking_request(&written)
+        .await
+        .expect("insert");
+    assert_eq!(
+        store
+            .tracking_request(globex.id, written.id)
+            .await
+            .expect("read"),
+        None
+    );
+    let listed = store
+        .list_tracking_requests(globex.id, &TrackingRequestFilter::default(), page(1, 30))
+        .await
+        .expect("list");
+    assert_eq!((listed.items.len(), listed.total), (0, 0));
+    let patch = TrackingRequestPatch {
+        ref_numbers: Some(vec!["x".into()]),
+        shipment_tags: None,
+    };
+    assert_eq!(
+        store
+            .update_tracking_request(globex.id, written.id, &patch, at(9))
+            .await
+            .expect("update"),
+        None
+    );
+}
+
+pub async fn an_open_duplicate_is_rejected_with_the_existing_id(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
+    store.insert_tracking_request(&first).await.expect("insert");
+    for status in [
+        RequestStatus::Pending,
+        RequestStatus::AwaitingManifest,
+        RequestStatus::Created,
+    ] {
+        let mut current = first.clone();
+        current.status = status;
+        store
+            .set_tracking_request_state(&current)
+            .await
+            .expect("state");
+        // Same number in another spelling, and the alternative SCAC resolved to MSCU.
+        let second = request(&acme, "bill_of_lading", " medu 1234567", "MEDU", 6);
+        match store.insert_tracking_request(&second).await {
+            Err(StoreError::Duplicate { existing_id }) => {
+                assert_eq!(existing_id, Some(first.id), "{status}")
+            }
+            other => panic!("expected a duplicate while {status}, got {other:?}"),
+        }
+    }
+}
+
+pub async fn a_closed_request_does_not_block_a_new_one(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    for (round, status) in [RequestStatus::Failed, RequestStatus::TrackingStopped]
+        .into_iter()
+        .enumerate()
+    {
+        let offset = i64::try_from(round).expect("small") * 10;
+        let mut first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset);
+        store.insert_tracking_request(&first).await.expect("insert");
+        first.status = status;
+        store
+            .set_tracking_request_state(&first)
+            .await
+            .expect("close");
+        let second = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset + 1);
+        store
+            .insert_tracking_request(&second)
+            .await
+            .expect("a new request after the first closed");
+        let mut closed = second.clone();
+        closed.status = RequestStatus::Failed;
+        store
+            .set_tracking_request_state(&closed)
+            .await
+            .expect("close again");
+    }
+}
+
+pub async fn duplicates_are_per_account_and_per_carrier(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let globex = account(&store, "globex").await;
+    store
+        .insert_tracking_request(&request(&acme, "container", "CSQU3054383", "HLCU", 1))
+        .await
+        .expect("insert");
+    store
+        .insert_tracking_request(&request(&globex, "container", "CSQU3054383", "HLCU", 2))
+        .await
+        .expect("another account");
+    store
+        .insert_tracking_request(&request(&acme, "container", "CSQU3054383", "MAEU", 3))
+        .await
+        .expect("another carrier");
+}
+
+pub async fn concurrent_identical_creates_admit_exactly_one(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let attempts: Vec<_> = (0..20)
+        .map(|i| {
+            let store = Arc::clone(&store);
+            let candidate = request(&acme, "bill_of_lading", "MAEU123456789", "MAEU", i);
+            tokio::spawn(async move {
+                (
+                    candidate.id,
+                    store.insert_tracking_request(&candidate).await,
+                )
+            })
+        })
+        .collect();
+    let results = futures::future::join_all(attempts).await;
+    let mut winners = Vec::new();
+    let mut existing = Vec::new();
+    for result in results {
+        match result.expect("task") {
+            (id, Ok(())) => winners.push(id),
+            (_, Err(StoreError::Duplicate { existing_id })) => existing.push(existing_id),
+            (_, Err(other)) => panic!("unexpected error {other}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one create wins");
+    assert_eq!(existing.len(), 19);
+    assert!(
+        existing.iter().all(|id| *id == Some(winners[0])),
+        "every loser names the winner"
+    );
+}
+
+pub async fn lists_are_newest_first_and_paginated(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let mut written = Vec::new();
+    for i in 0..7 {
+        let r = request(&acme, "bill_of_lading", &format!("MAEU{i:09}"), "MAEU", i);
+        store.insert_tracking_request(&r).await.expect("insert");
+        written.push(r.id);
+    }
+    written.reverse();
+    let filter = TrackingRequestFilter::default();
+    let first = store
+        .list_tracking_requests(acme.id, &filter, page(1, 3))
+        .await
+        .expect("list");
+    let third = store
+        .list_tracking_requests(acme.id, &filter, page(3, 3))
+        .await
+        .expect("list");
+    let beyond = store
+        .list_tracking_requests(acme.id, &filter, page(4, 3))
+        .await
+        .expect("list");
+    assert_eq!(first.total, 7);
+    assert_eq!(
+        first.items.iter().map(|r| r.id).collect::<Vec<_>>(),
+        written[..3]
+    );
+    assert_eq!(
+        third.items.iter().map(|r| r.id).collect::<Vec<_>>(),
+        written[6..]
+    );
+    assert!(beyond.items.is_empty());
+    assert_eq!(beyond.total, 7);
+    let deep = store
+        .list_tracking_requests(acme.id, &filter, page(1000, 30))
+        .await
+        .expect("list");
+    assert!(deep.items.is_empty(), "a deep page is empty, not an error");
+    assert_eq!(deep.total, 7);
+}
+
+pub async fn lists_filter_by_every_attribute(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let bl = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 10);
+    let booking = request(&acme, "booking_number", "123456789", "MAEU", 20);
+    let mut container = request(&acme, "container", "CSQU3054383", "HLCU", 30);
+    for r in [&bl, &booking, &container] {
+        store.insert_tracking_request(r).await.expect("insert");
+    }
+    container.status = RequestStatus::Failed;
+    container.updated_at = at(100);
+    store
+        .set_tracking_request_state(&container)
+        .await
+        .expect("state");
+
+    let ids = |filter: TrackingRequestFilter| {
+        let store = Arc::clone(&store);
+        async move {
+            let mut ids: Vec<_> = store
+                .list_tracking_requests(acme.id, &filter, page(1, 100))
+                .await
+                .expect("list")
+                .items
+                .into_iter()
+                .map(|r| r.id)
+                .collect();
+            ids.sort();
+            ids
+        }
+    };
+    let scac = |s: &str| Scac::parse(s).expect("valid");
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            status: vec![RequestStatus::Failed],
+            ..Default::default()
+        })
+        .await,
+        [container.id]
+    );
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            status: vec![RequestStatus::Pending, RequestStatus::Failed],
+            ..Default::default()
+        })
+        .await
+        .len(),
+        3
+    );
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            scac: vec![scac("MSCU")],
+            ..Default::default()
+        })
+        .await,
+        [bl.id]
+    );
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            request_type: vec![RequestType::BookingNumber],
+            ..Default::default()
+        })
+        .await,
+        [booking.id]
+    );
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            request_number: Some("CSQU3054383".into()),
+            ..Default::default()
+        })
+        .await,
+        [container.id]
+    );
+    let created = TimeRange {
+        start: Some(at(15)),
+        end: Some(at(25)),
+    };
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            created_at: created,
+            ..Default::default()
+        })
+        .await,
+        [booking.id]
+    );
+    let updated = TimeRange {
+        start: Some(at(50)),
+        end: None,
+    };
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            updated_at: updated,
+            ..Default::default()
+        })
+        .await,
+        [container.id]
+    );
+    let ended = TimeRange {
+        start: None,
+        end: Some(at(10)),
+    };
+    assert_eq!(
+        ids(TrackingRequestFilter {
+            created_at: ended,
+            ..Default::default()
+        })
+        .await,
+        [bl.id]
+    );
+}
+
+pub async fn patches_replace_only_the_given_lists(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let mut written = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
+    written.shipment_tags = vec!["keep".into()];
+    store
+        .insert_tracking_request(&written)
+        .await
+        .expect("insert");
+    let patch = TrackingRequestPatch {
+        ref_numbers: Some(vec!["PO-9".into()]),
+        shipment_tags: None,
+    };
+    let updated = store
+        .update_tracking_request(acme.id, written.id, &patch, at(50))
+        .await
+        .expect("update")
+        .expect("found");
+    assert_eq!(updated.ref_numbers, ["PO-9"]);
+    assert_eq!(updated.shipment_tags, ["keep"]);
+    assert_eq!(updated.updated_at, at(50));
+    assert_eq!(updated.created_at, written.created_at);
+    assert_eq!(
+        store
+            .tracking_request(acme.id, written.id)
+            .await
+            .expect("read"),
+        Some(updated)
+    );
+}
+
+pub async fn totals_stay_exact_through_status_changes(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let globex = account(&store, "globex").await;
+    let mut requests = Vec::new();
+    for i in 0..6 {
+        let r = request(&acme, "booking_number", &format!("{i:09}"), "MAEU", i);
+        store.insert_tracking_request(&r).await.expect("insert");
+        requests.push(r);
+    }
+    store
+        .insert_tracking_request(&request(&globex, "booking_number", "000000000", "MAEU", 0))
+        .await
+        .expect("insert");
+    for (r, status) in requests.iter_mut().zip([
+        RequestStatus::Created,
+        RequestStatus::Created,
+        RequestStatus::Failed,
+    ]) {
+        r.status = status;
+        store.set_tracking_request_state(r).await.expect("state");
+    }
+    // Setting the same status again changes nothing.
+    store
+        .set_tracking_request_state(&requests[0])
+        .await
+        .expect("state");
+    let total = |status: Vec<RequestStatus>| {
+        let store = Arc::clone(&store);
+        async move {
+            let filter = TrackingRequestFilter {
+                status,
+                ..Default::default()
+            };
+            store
+                .list_tracking_requests(acme.id, &filter, page(1, 1))
+                .await
+                .expect("list")
+                .total
+        }
+    };
+    assert_eq!(total(vec![]).await, 6);
+    assert_eq!(total(vec![RequestStatus::Pending]).await, 3);
+    assert_eq!(total(vec![RequestStatus::Created]).await, 2);
+    assert_eq!(
+        total(vec![RequestStatus::Created, RequestStatus::Failed]).await,
+        3
+    );
+    assert_eq!(total(vec![RequestStatus::TrackingStopped]).await, 0);
+}
