@@ -93,6 +93,8 @@ pub struct PageLinks {
     pub next: Option<String>,
     /// The last page.
     pub last: String,
+    /// This page again, under the reference API's name.
+    pub current: String,
 }
 
 /// Size facts of a list.
@@ -102,6 +104,21 @@ pub struct ListMeta {
     pub size: u32,
     /// Items in the whole list.
     pub total: u64,
+    /// The same facts in the reference API's shape.
+    pub pagination: Pagination,
+}
+
+/// Where a page stands, as the reference API's lists say it (`meta.pagination`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Pagination {
+    /// This page's number.
+    pub current: u32,
+    /// The next page's number; null on the last page.
+    pub next: Option<u32>,
+    /// The last page's number (1 for an empty list).
+    pub last: u32,
+    /// Items in the whole list.
+    pub records: u64,
 }
 
 /// A document holding one resource.

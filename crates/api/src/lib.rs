@@ -35,6 +35,7 @@ use axum::http::{HeaderName, Request};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::webhook::Networks;
 use tidemark_domain::{CarrierMatrix, Clock, Limits};
 use tidemark_store::Store;
@@ -63,6 +64,8 @@ pub struct ApiConfig {
     pub rate_limits: RateLimitConfig,
     /// Networks beyond the public internet that webhook URLs may name.
     pub webhook_networks: Networks,
+    /// The lifecycle policy, the tracker's own: stop and resume decide with it.
+    pub policy: Policy,
 }
 
 impl Default for ApiConfig {
@@ -74,6 +77,7 @@ impl Default for ApiConfig {
             page_size_max: 100,
             rate_limits: RateLimitConfig::default(),
             webhook_networks: Networks::public_only(),
+            policy: Policy::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use tidemark_domain::Timestamp;
 use tidemark_store::{PageRequest, TimeRange};
 
-use crate::document::PageLinks;
+use crate::document::{ListMeta, PageLinks, Pagination};
 use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
@@ -47,6 +47,27 @@ pub fn take_page(query: &mut QueryParams, config: &ApiConfig) -> Result<PageRequ
     Ok(PageRequest { number, size })
 }
 
+/// The number of the last page of `total` items (1 for an empty list).
+fn last_page(page: PageRequest, total: u64) -> u32 {
+    u32::try_from(total.div_ceil(u64::from(page.size)).max(1)).unwrap_or(u32::MAX)
+}
+
+/// `meta` of a page of `total` items.
+#[must_use]
+pub fn page_meta(page: PageRequest, total: u64) -> ListMeta {
+    let last = last_page(page, total);
+    ListMeta {
+        size: page.size,
+        total,
+        pagination: Pagination {
+            current: page.number,
+            next: (page.number < last).then(|| page.number + 1),
+            last,
+            records: total,
+        },
+    }
+}
+
 /// Builds `links` for a page, keeping every other parameter of the request.
 #[must_use]
 pub fn page_links(
@@ -55,7 +76,7 @@ pub fn page_links(
     page: PageRequest,
     total: u64,
 ) -> PageLinks {
-    let last_page = u32::try_from(total.div_ceil(u64::from(page.size)).max(1)).unwrap_or(u32::MAX);
+    let last_page = last_page(page, total);
     let link = |number: u32| {
         let mut query = form_urlencoded::Serializer::new(String::new());
         for (key, value) in original {
@@ -69,6 +90,7 @@ pub fn page_links(
     };
     PageLinks {
         self_: link(page.number),
+        current: link(page.number),
         first: link(1),
         prev: (page.number > 1).then(|| link((page.number - 1).min(last_page))),
         next: (page.number < last_page).then(|| link(page.number + 1)),
@@ -195,6 +217,19 @@ mod tests {
         let first = page_links("/x", &[], page(1, 10), 0);
         assert!(first.prev.is_none() && first.next.is_none());
         assert!(first.last.contains("page%5Bnumber%5D=1"));
+    }
+
+    #[test]
+    fn meta_carries_the_reference_pagination() {
+        let last = page_meta(page(3, 10), 25).pagination;
+        assert_eq!(
+            (last.current, last.next, last.last, last.records),
+            (3, None, 3, 25)
+        );
+        let middle = page_meta(page(1, 10), 25).pagination;
+        assert_eq!(middle.next, Some(2));
+        let empty = page_meta(page(1, 30), 0).pagination;
+        assert_eq!((empty.next, empty.last, empty.records), (None, 1, 0));
     }
 
     #[test]

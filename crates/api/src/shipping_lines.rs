@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::QueryParams;
-use crate::params::{page_links, take_page};
+use crate::params::{page_links, page_meta, take_page};
 use crate::{ApiError, AppState};
 
 /// Namespace of shipping-line ids: a line's id is the UUID v5 of its SCAC, the same on
@@ -82,6 +82,15 @@ fn resource(carrier: &Carrier) -> ShippingLineResource {
     }
 }
 
+/// Whether `search` (lower case) is part of the line's SCAC, an alternative SCAC or a name.
+fn matches(carrier: &Carrier, search: &str) -> bool {
+    let scacs = std::iter::once(&carrier.scac).chain(&carrier.alternative_scacs);
+    scacs
+        .map(ToString::to_string)
+        .chain([carrier.name.clone(), carrier.short_name.clone()])
+        .any(|text| text.to_lowercase().contains(search))
+}
+
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -98,6 +107,7 @@ pub fn routes() -> Router<AppState> {
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 100)"),
+        ("search" = Option<String>, Query, description = "Part of a SCAC, an alternative SCAC or a name, in any case"),
     ),
     responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>, content_type = "application/vnd.api+json")),
 )]
@@ -111,8 +121,17 @@ pub async fn list(
         ..(*state.config).clone()
     };
     let page = take_page(&mut query, &config)?;
+    let search = query
+        .take("search")
+        .map(|text| text.trim().to_lowercase())
+        .filter(|text| !text.is_empty());
     query.finish()?;
-    let carriers = state.carriers.carriers();
+    let carriers: Vec<&Carrier> = state
+        .carriers
+        .carriers()
+        .iter()
+        .filter(|carrier| search.as_deref().is_none_or(|text| matches(carrier, text)))
+        .collect();
     let offset = usize::try_from(page.offset()).unwrap_or(usize::MAX);
     let size = usize::try_from(page.size).unwrap_or(usize::MAX);
     let total = carriers.len() as u64;
@@ -121,14 +140,11 @@ pub async fn list(
             .iter()
             .skip(offset)
             .take(size)
-            .map(resource)
+            .map(|carrier| resource(carrier))
             .collect(),
         included: None,
         links: page_links("/v2/shipping_lines", query.original(), page, total),
-        meta: ListMeta {
-            size: page.size,
-            total,
-        },
+        meta: page_meta(page, total),
     }))
 }
 

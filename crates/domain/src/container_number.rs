@@ -73,6 +73,14 @@ pub fn normalize(text: &str) -> String {
         .collect()
 }
 
+/// The ISO 6346 normal form of `text` when it is laid out as a container number (check
+/// digit not checked): how a container number written in any spelling is matched.
+#[must_use]
+pub fn layout_form(text: &str) -> Option<String> {
+    let normalized = normalize(text);
+    has_layout(normalized.as_bytes()).then_some(normalized)
+}
+
 fn has_layout(bytes: &[u8]) -> bool {
     bytes.len() == 11
         && bytes[..3].iter().all(u8::is_ascii_uppercase)

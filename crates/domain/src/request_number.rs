@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::container_number;
+
 /// The kinds of number a tracking request can carry (api.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -97,15 +99,32 @@ impl RequestNumber {
         {
             return Err(InvalidRequestNumber::Character { found });
         }
-        let normalized = display
-            .chars()
-            .filter(|c| *c != ' ')
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
         Ok(Self {
             display: display.to_owned(),
-            normalized,
+            normalized: general_form(display),
         })
+    }
+
+    /// Parses a request number of `kind`: a container number's matching form is its ISO 6346
+    /// normal form (`CSQU-305438-3` and `CSQU3054383` are one container), every other
+    /// number's is [`general_form`]. The container's own rules (layout, check digit) are
+    /// checked by [`crate::ContainerNumber::parse`]; here a number without the layout keeps the
+    /// general form.
+    ///
+    /// # Errors
+    /// As [`RequestNumber::parse`].
+    pub fn parse_as(
+        text: &str,
+        kind: RequestType,
+        max_chars: usize,
+    ) -> Result<Self, InvalidRequestNumber> {
+        let mut number = Self::parse(text, max_chars)?;
+        if kind == RequestType::Container
+            && let Some(form) = container_number::layout_form(&number.display)
+        {
+            number.normalized = form;
+        }
+        Ok(number)
     }
 
     /// Rebuilds a number read back from storage.
@@ -115,13 +134,6 @@ impl RequestNumber {
             display,
             normalized,
         }
-    }
-
-    /// Replaces the matching form, e.g. with a container number's ISO 6346 normal form.
-    #[must_use]
-    pub fn with_normalized(mut self, normalized: String) -> Self {
-        self.normalized = normalized;
-        self
     }
 
     /// The number as the client wrote it, trimmed.
@@ -135,6 +147,37 @@ impl RequestNumber {
     pub fn normalized(&self) -> &str {
         &self.normalized
     }
+}
+
+/// The matching form of a bill of lading or booking number: upper case, spaces removed.
+/// Hyphens and slashes stay: carriers' references may carry them (`TEST-TR-JOURNEY`).
+#[must_use]
+pub fn general_form(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// Every matching form a number written by a client may have, for filters and searches
+/// that do not know its type: the [`general_form`], and the ISO 6346 normal form when it is
+/// laid out as a container number. The one rule behind the duplicate index, the lookups and
+/// every filter (api.md §2): a number matches a stored one when any form is equal.
+#[must_use]
+pub fn matching_forms(text: &str) -> Vec<String> {
+    let mut forms = Vec::with_capacity(2);
+    let general = general_form(text);
+    if general.is_empty() {
+        return forms;
+    }
+    let container = container_number::layout_form(text);
+    forms.push(general);
+    if let Some(form) = container
+        && !forms.contains(&form)
+    {
+        forms.push(form);
+    }
+    forms
 }
 
 impl fmt::Display for RequestNumber {
@@ -153,6 +196,27 @@ mod tests {
         let number = RequestNumber::parse("  medu 1234567 ", 64).expect("valid");
         assert_eq!(number.as_str(), "medu 1234567");
         assert_eq!(number.normalized(), "MEDU1234567");
+    }
+
+    #[test]
+    fn a_container_written_with_hyphens_matches_its_normal_form() {
+        let hyphens =
+            RequestNumber::parse_as("csqu-305438-3", RequestType::Container, 64).expect("valid");
+        let plain =
+            RequestNumber::parse_as("CSQU3054383", RequestType::Container, 64).expect("valid");
+        assert_eq!(hyphens.normalized(), plain.normalized());
+        assert_eq!(hyphens.as_str(), "csqu-305438-3");
+        assert!(matching_forms("CSQU-305438-3").contains(&plain.normalized().to_owned()));
+        assert!(matching_forms("csqu 305438 3").contains(&plain.normalized().to_owned()));
+    }
+
+    #[test]
+    fn bills_keep_their_hyphens_and_match_in_any_case() {
+        let bill = RequestNumber::parse_as("test-tr-journey", RequestType::BillOfLading, 64)
+            .expect("valid");
+        assert_eq!(bill.normalized(), "TEST-TR-JOURNEY");
+        assert_eq!(matching_forms(" test-TR-journey "), vec!["TEST-TR-JOURNEY"]);
+        assert!(matching_forms("  ").is_empty());
     }
 
     #[test]
@@ -208,6 +272,7 @@ mod tests {
             if let Ok(number) = RequestNumber::parse(&text, max) {
                 prop_assert!(number.as_str().chars().count() <= max);
                 prop_assert!(!number.normalized().contains(' '));
+                prop_assert!(matching_forms(&text).contains(&number.normalized().to_owned()));
             }
         }
     }

@@ -168,7 +168,11 @@ fn validate_number(
     limits: &Limits,
     errors: &mut Vec<FieldError>,
 ) -> Option<RequestNumber> {
-    let parsed = match RequestNumber::parse(number.unwrap_or(""), limits.request_number_chars) {
+    let (text, max) = (number.unwrap_or(""), limits.request_number_chars);
+    let parsed = match request_type.map_or_else(
+        || RequestNumber::parse(text, max),
+        |kind| RequestNumber::parse_as(text, kind, max),
+    ) {
         Ok(parsed) => parsed,
         Err(problem) => {
             let code = match problem {
@@ -188,7 +192,7 @@ fn validate_number(
         return Some(parsed);
     }
     match ContainerNumber::parse(parsed.as_str()) {
-        Ok(container) => Some(parsed.with_normalized(container.as_str().to_owned())),
+        Ok(_) => Some(parsed),
         Err(problem) => {
             let detail = match &problem {
                 InvalidContainerNumber::CheckDigit {

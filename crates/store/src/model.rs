@@ -24,8 +24,10 @@ pub struct TrackingRequestFilter {
     pub scac: Vec<Scac>,
     /// Any of these request types.
     pub request_type: Vec<RequestType>,
-    /// This normalized request number.
-    pub request_number: Option<String>,
+    /// Any of these matching forms of a request number (`request_number::matching_forms`).
+    pub request_number: Vec<String>,
+    /// Free text (`q`): part of the request number or of a reference number.
+    pub search: Option<String>,
     /// Created within.
     pub created_at: TimeRange,
     /// Updated within.
@@ -104,8 +106,10 @@ pub enum CommitOutcome {
 /// Filters of `GET /v2/shipments`; empty lists match everything.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ShipmentFilter {
-    /// The tracked number (bill of lading or booking), normalized.
-    pub number: Option<String>,
+    /// The tracked number (bill of lading or booking): any of its matching forms.
+    pub number: Vec<String>,
+    /// Free text (`q`): part of the tracked number, a reference number or a container number.
+    pub search: Option<String>,
     /// Stopped (true) or still tracked (false).
     pub tracking_stopped: Option<bool>,
     /// Any of these carriers.
@@ -121,8 +125,8 @@ pub struct ShipmentFilter {
 /// Filters of `GET /v2/containers`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ContainerFilter {
-    /// This container number.
-    pub number: Option<String>,
+    /// This container number: any of its matching forms.
+    pub number: Vec<String>,
     /// Any of these statuses.
     pub current_status: Vec<ContainerStatus>,
     /// Updated within.

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use crate::neutral::{Neutral, OwnedRow, Query};
 use crate::plan::Value;
 use crate::rows::{self, Columns, container_columns, shipment_columns, transport_event_columns};
+use crate::sql::Search;
 use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError, TimeRange};
 
 /// Shipments, containers, transport events and reference data, for the API.
@@ -211,13 +212,31 @@ impl<B: Neutral> ShipmentStore for B {
         page: PageRequest,
     ) -> Result<Page<Shipment>, StoreError> {
         let mut query = scoped(" FROM shipments", account);
-        if let Some(number) = &filter.number {
+        if !filter.number.is_empty() {
             query
-                .push(" AND (normalized_number = ")
-                .bind(number.clone())
-                .push(" OR bill_of_lading_number = ")
-                .bind(number.clone())
+                .push(" AND (normalized_number IN ")
+                .bind_list(filter.number.clone())
+                .push(" OR UPPER(bill_of_lading_number) IN ")
+                .bind_list(filter.number.clone())
                 .push(")");
+        }
+        if let Some(text) = &filter.search {
+            let search = Search::of(text);
+            query.push(" AND (");
+            for pattern in &search.numbers {
+                query
+                    .push("normalized_number LIKE ")
+                    .bind(pattern.clone())
+                    .push(" ESCAPE '\\' OR UPPER(bill_of_lading_number) LIKE ")
+                    .bind(pattern.clone())
+                    .push(" ESCAPE '\\' OR id IN (SELECT shipment_id FROM containers WHERE number LIKE ")
+                    .bind(pattern.clone())
+                    .push(" ESCAPE '\\') OR ");
+            }
+            query
+                .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
+                .bind(search.reference)
+                .push(" ESCAPE '\\')");
         }
         match filter.tracking_stopped {
             Some(true) => {
@@ -306,9 +325,7 @@ impl<B: Neutral> ShipmentStore for B {
         page: PageRequest,
     ) -> Result<Page<Container>, StoreError> {
         let mut query = scoped(" FROM containers", account);
-        if let Some(number) = &filter.number {
-            query.push(" AND number = ").bind(number.clone());
-        }
+        push_any(&mut query, "number", filter.number.clone());
         push_any(
             &mut query,
             "current_status",

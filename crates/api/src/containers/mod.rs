@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde::Serialize;
 use serde_json::Value;
+use tidemark_domain::request_number::matching_forms;
 use tidemark_domain::{
     Container, ContainerId, ContainerStatus, JobKind, NewJob, ReferenceKind, ShipmentId,
 };
@@ -16,10 +17,10 @@ use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::QueryParams;
 use crate::include::{self, Included};
-use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
 
@@ -92,7 +93,7 @@ async fn included(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
         ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|transport_events)(,(shipment|pod_terminal|transport_events))*)?$", description = "Related records to include"),
-        ("filter[number]" = Option<String>, Query, description = "A container number"),
+        ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, pattern = r"^((new|on_ship|grounded|on_rail|picked_up|empty_returned)(,(new|on_ship|grounded|on_rail|picked_up|empty_returned))*)?$", description = "Comma-separated statuses"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
@@ -109,13 +110,8 @@ pub async fn list(
     let filter = ContainerFilter {
         number: query
             .take("filter[number]")
-            .map(|n| {
-                n.chars()
-                    .filter(|c| !c.is_whitespace())
-                    .flat_map(char::to_uppercase)
-                    .collect()
-            })
-            .filter(|n: &String| !n.is_empty()),
+            .map(|number| matching_forms(&number))
+            .unwrap_or_default(),
         current_status: take_list(
             &mut query,
             "filter[current_status]",
@@ -133,10 +129,7 @@ pub async fn list(
         included: included(&state, caller, include.as_ref(), &result.items).await?,
         data: include::containers(&state, caller.account_id, &result.items).await?,
         links: page_links("/v2/containers", query.original(), page, result.total),
-        meta: ListMeta {
-            size: page.size,
-            total: result.total,
-        },
+        meta: page_meta(page, result.total),
     }))
 }
 
@@ -247,10 +240,7 @@ pub async fn transport_events(
         data: result.items.iter().map(view::transport_event).collect(),
         included,
         links: page_links(&path, query.original(), page, result.total),
-        meta: ListMeta {
-            size: page.size,
-            total: result.total,
-        },
+        meta: page_meta(page, result.total),
     }))
 }
 

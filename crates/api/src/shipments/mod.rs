@@ -10,7 +10,8 @@ use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde_json::Value;
-use tidemark_domain::lifecycle::{self, Observation, Policy};
+use tidemark_domain::lifecycle::{self, Observation};
+use tidemark_domain::request_number::matching_forms;
 use tidemark_domain::webhook::payload::{self, Records};
 use tidemark_domain::{
     DomainEvent, JobKind, NewJob, Place, ReferenceKind, Scac, Shipment, ShipmentId, StopReason,
@@ -20,10 +21,10 @@ use tidemark_store::{CommitOutcome, LookupCommit, ShipmentFilter, StoreError};
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
-use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::{JsonBody, QueryParams};
 use crate::include::{self, Included};
-use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState, EventRecords};
 use view::ShipmentResource;
 
@@ -132,8 +133,8 @@ async fn document(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
         ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
-        ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number"),
-        ("number" = Option<String>, Query, description = "A bill of lading or booking number (spaces and case ignored)"),
+        ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number (spaces and case ignored)"),
+        ("q" = Option<String>, Query, description = "Free text: part of the tracked number, a reference number or a container number"),
         ("filter[tracking_stopped]" = Option<bool>, Query, description = "Stopped (true) or still tracked (false)"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
         ("filter[pol_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of loading (UN/LOCODE)"),
@@ -157,13 +158,9 @@ pub async fn list(
     let filter = ShipmentFilter {
         number: query
             .take("number")
-            .map(|n| {
-                n.chars()
-                    .filter(|c| !c.is_whitespace())
-                    .flat_map(char::to_uppercase)
-                    .collect()
-            })
-            .filter(|n: &String| !n.is_empty()),
+            .map(|number| matching_forms(&number))
+            .unwrap_or_default(),
+        search: query.take("q").filter(|text| !text.trim().is_empty()),
         tracking_stopped: match query.take("filter[tracking_stopped]").as_deref() {
             None => None,
             Some("true") => Some(true),
@@ -193,10 +190,7 @@ pub async fn list(
         data: include::shipments(&state, caller.account_id, &result.items).await?,
         included,
         links: page_links("/v2/shipments", query.original(), page, result.total),
-        meta: ListMeta {
-            size: page.size,
-            total: result.total,
-        },
+        meta: page_meta(page, result.total),
     }))
 }
 
@@ -337,7 +331,7 @@ async fn set_tracking(
             } else {
                 Observation::Resumed
             };
-            let step = lifecycle::transition(&request, observation, now, &Policy::default())
+            let step = lifecycle::transition(&request, observation, now, &state.config.policy)
                 .map_err(|_| {
                     ApiError::new(
                         StatusCode::CONFLICT,

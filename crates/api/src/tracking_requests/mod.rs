@@ -6,16 +6,17 @@ pub mod view;
 use axum::Router;
 use axum::extract::{OriginalUri, Path, State};
 use axum::routing::get;
+use tidemark_domain::request_number::matching_forms;
 use tidemark_domain::{
     RequestStatus, RequestType, Scac, ShipmentId, TrackingRequest, TrackingRequestId,
 };
 use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::{JsonBody, QueryParams};
 use crate::include::Included;
-use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 use view::TrackingRequestResource;
 
@@ -117,7 +118,8 @@ pub async fn create(
         ("filter[status]" = Option<String>, Query, pattern = r"^((pending|awaiting_manifest|created|failed|tracking_stopped)(,(pending|awaiting_manifest|created|failed|tracking_stopped))*)?$", description = "Comma-separated statuses"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
         ("filter[request_type]" = Option<String>, Query, pattern = r"^((bill_of_lading|booking_number|container)(,(bill_of_lading|booking_number|container))*)?$", description = "Comma-separated request types"),
-        ("filter[request_number]" = Option<String>, Query, description = "A request number (matched normalized)"),
+        ("filter[request_number]" = Option<String>, Query, description = "A request number, in any spelling of it (case, spaces, a container's hyphens)"),
+        ("q" = Option<String>, Query, description = "Free text: part of the request number or of a reference number"),
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
         ("filter[created_at][end]" = Option<String>, Query, format = DateTime, description = "Created at or before"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
@@ -150,13 +152,11 @@ pub async fn list(
             "bill_of_lading, booking_number or container",
             RequestType::parse,
         )?,
-        request_number: query.take("filter[request_number]").map(|number| {
-            number
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .flat_map(char::to_uppercase)
-                .collect()
-        }),
+        request_number: query
+            .take("filter[request_number]")
+            .map(|number| matching_forms(&number))
+            .unwrap_or_default(),
+        search: query.take("q").filter(|text| !text.trim().is_empty()),
         created_at: take_range(&mut query, "created_at")?,
         updated_at: take_range(&mut query, "updated_at")?,
     };
@@ -175,10 +175,7 @@ pub async fn list(
             page,
             result.total,
         ),
-        meta: ListMeta {
-            size: page.size,
-            total: result.total,
-        },
+        meta: page_meta(page, result.total),
     }))
 }
 

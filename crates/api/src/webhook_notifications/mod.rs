@@ -10,9 +10,9 @@ use tidemark_domain::{WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::QueryParams;
-use crate::params::{page_links, take_include, take_list, take_page, take_range};
+use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 
 pub mod view;
@@ -103,10 +103,7 @@ pub async fn list(
             page,
             result.total,
         ),
-        meta: ListMeta {
-            size: page.size,
-            total: result.total,
-        },
+        meta: page_meta(page, result.total),
     }))
 }
 

@@ -14,10 +14,10 @@ use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
-use crate::document::{Document, JsonApi, ListDocument, ListMeta, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::error::ErrorSource;
 use crate::extract::{JsonBody, QueryParams};
-use crate::params::{page_links, take_page};
+use crate::params::{page_links, page_meta, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
 use view::{CategoryResource, WebhookResource};
@@ -182,10 +182,7 @@ pub async fn list(
         data: result.items.iter().map(view::resource).collect(),
         included: None,
         links: page_links("/v2/webhooks", query.original(), page, result.total),
-        meta: ListMeta {
-            size: page.size,
-            total: result.total,
-        },
+        meta: page_meta(page, result.total),
     }))
 }
 

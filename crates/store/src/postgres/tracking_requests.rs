@@ -12,6 +12,7 @@ use uuid::Uuid;
 use super::{PgStore, is_unique_violation, time_of};
 use crate::rows::{TrackingRequestParts, retry_count_column, tracking_request_columns};
 use crate::sql;
+use crate::sql::Search;
 use crate::{
     Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
 };
@@ -99,10 +100,18 @@ fn push_filter(
             .map(|t| t.as_str().to_owned())
             .collect(),
     );
-    if let Some(number) = &filter.request_number {
+    push_any(query, "number_normalized", filter.request_number.clone());
+    if let Some(text) = &filter.search {
+        let search = Search::of(text);
+        query.push(" AND (");
+        for pattern in search.numbers {
+            query.push("number_normalized LIKE ").push_bind(pattern);
+            query.push(" ESCAPE '\\' OR ");
+        }
         query
-            .push(" AND number_normalized = ")
-            .push_bind(number.clone());
+            .push("UPPER(ref_numbers::text) LIKE ")
+            .push_bind(search.reference);
+        query.push(" ESCAPE '\\')");
     }
     push_range(query, "created_at", filter.created_at);
     push_range(query, "updated_at", filter.updated_at);

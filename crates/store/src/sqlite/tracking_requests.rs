@@ -11,6 +11,7 @@ use super::readers::Statement;
 use super::{SqliteStore, parse_time, parse_uuid, time_text};
 use crate::rows::{TrackingRequestParts, retry_count_column};
 use crate::sql;
+use crate::sql::Search;
 use crate::{
     Page, PageRequest, StoreError, TimeRange, TrackingRequestFilter, TrackingRequestStore,
 };
@@ -88,8 +89,22 @@ fn push_filter(query: &mut Statement, account: AccountId, filter: &TrackingReque
         "request_type",
         filter.request_type.iter().map(|t| t.as_str().to_owned()),
     );
-    if let Some(number) = &filter.request_number {
-        query.push(" AND number_normalized = ").bind(number.clone());
+    push_any(
+        query,
+        "number_normalized",
+        filter.request_number.iter().cloned(),
+    );
+    if let Some(text) = &filter.search {
+        let search = Search::of(text);
+        query.push(" AND (");
+        for pattern in search.numbers {
+            query.push("number_normalized LIKE ").bind(pattern);
+            query.push(" ESCAPE '\\' OR ");
+        }
+        query
+            .push("UPPER(ref_numbers) LIKE ")
+            .bind(search.reference);
+        query.push(" ESCAPE '\\')");
     }
     push_range(query, "created_at", filter.created_at);
     push_range(query, "updated_at", filter.updated_at);

@@ -67,14 +67,14 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
     for (filter, expected) in [
         (
             ShipmentFilter {
-                number: Some("586118841".into()),
+                number: vec!["586118841".into()],
                 ..Default::default()
             },
             1,
         ),
         (
             ShipmentFilter {
-                number: Some("999".into()),
+                number: vec!["999".into()],
                 ..Default::default()
             },
             0,
@@ -158,7 +158,7 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
         (ContainerFilter::default(), 1),
         (
             ContainerFilter {
-                number: Some("MSKU1234565".into()),
+                number: vec!["MSKU1234565".into()],
                 ..Default::default()
             },
             1,

@@ -379,7 +379,7 @@ pub async fn lists_filter_by_every_attribute(store: Arc<dyn Store>) {
     );
     assert_eq!(
         ids(TrackingRequestFilter {
-            request_number: Some("CSQU3054383".into()),
+            request_number: vec!["CSQU3054383".into()],
             ..Default::default()
         })
         .await,

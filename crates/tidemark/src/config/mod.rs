@@ -350,6 +350,7 @@ impl Config {
             },
             // Checked by `validate` at start.
             webhook_networks: self.webhook_networks().unwrap_or_default(),
+            policy: self.tracking.tracker().policy,
         }
     }
 }
@@ -364,6 +365,18 @@ mod tests {
         let example = Config::load(Some(&path), &Overrides::default()).expect("the example parses");
         let defaults = serde_json::to_value(Config::default()).expect("serializes");
         assert_eq!(serde_json::to_value(example).expect("serializes"), defaults);
+    }
+
+    #[test]
+    fn the_api_decides_stop_and_resume_with_the_trackers_policy() {
+        let mut config = Config::default();
+        config.tracking.refresh_secs = 10;
+        config.tracking.max_retries = 3;
+        assert_eq!(config.api().policy, config.tracking.tracker().policy);
+        assert_ne!(
+            config.api().policy,
+            tidemark_domain::lifecycle::Policy::default()
+        );
     }
 
     #[test]

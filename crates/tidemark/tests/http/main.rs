@@ -7,6 +7,7 @@ mod auth;
 mod errors;
 mod infer_number;
 mod limits;
+mod numbers;
 mod operations;
 mod shipments;
 mod shipping_lines;

@@ -270,8 +270,13 @@ async fn lists_are_paginated_newest_first_with_links_and_meta(app: TestApp) {
         .map(|r| r["id"].clone())
         .collect();
     assert_eq!(got, ids[2..4]);
-    assert_eq!(page["meta"], json!({"size": 2, "total": 5}));
+    assert_eq!(
+        page["meta"],
+        json!({"size": 2, "total": 5,
+            "pagination": {"current": 2, "next": 3, "last": 3, "records": 5}})
+    );
     let links = &page["links"];
+    assert_eq!(links["current"], links["self"]);
     for (name, number) in [
         ("self", 2),
         ("first", 1),

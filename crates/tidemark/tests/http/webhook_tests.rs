@@ -23,6 +23,10 @@ async fn sqlite_a_test_sends_a_signed_sample_and_reports_the_answer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(tidemark_postgres_tests),
+    ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
+)]
 async fn postgres_a_test_sends_a_signed_sample_and_reports_the_answer() {
     a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Postgres).await;
 }

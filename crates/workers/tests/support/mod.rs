@@ -107,7 +107,7 @@ impl Harness {
     }
 
     pub async fn with(backend: Backend, config: SimConfig) -> Option<Self> {
-        let database = TestDatabase::create(backend).await?;
+        let database = TestDatabase::create(backend).await;
         let store = database.connect().await;
         let epoch = config.epoch;
         let sim = Simulator::new(config);
@@ -208,6 +208,7 @@ macro_rules! both_backends {
         }
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
             async fn $case() {
                 super::cases::$case(tidemark_store::testing::Backend::Postgres).await;
             })*
