@@ -68,6 +68,12 @@ impl ResourceIdentifier {
 }
 
 impl ToOne {
+    /// An empty relationship: Tidemark has no source for it.
+    #[must_use]
+    pub const fn none() -> Self {
+        Self { data: None }
+    }
+
     /// A reference, or null.
     #[must_use]
     pub fn of(type_: &str, id: Option<impl std::fmt::Display>) -> Self {

@@ -88,8 +88,11 @@ impl Out<'_> {
 
     fn port(&mut self, place: Option<&Place>) {
         if let Some(place) = place {
-            self.items
-                .push(value(&reference_data::port(&Reference::port(place))));
+            let terminals: Vec<Reference> = Reference::terminal(place).into_iter().collect();
+            self.items.push(value(&reference_data::port(
+                &Reference::port(place),
+                &terminals,
+            )));
         }
     }
 

@@ -75,39 +75,62 @@ impl FromRequest<AppState> for JsonBody {
     }
 }
 
+/// Whether `key` belongs to one of JSON:API's parameter families.
+fn of_json_api(key: &str) -> bool {
+    matches!(key, "include" | "sort")
+        || ["fields[", "page[", "filter["]
+            .iter()
+            .any(|family| key.starts_with(family))
+}
+
 /// The query string, decoded (raw or percent-encoded brackets alike). Handlers take the
-/// parameters they know; [`QueryParams::finish`] rejects the rest (JSON:API JA-82).
+/// parameters they know; [`QueryParams::finish`] rejects the rest of JSON:API's own
+/// families (JA-82) and ignores any other parameter, as the reference API does (api.md §1).
 #[derive(Debug, Default)]
 pub struct QueryParams {
     pairs: BTreeMap<String, String>,
     original: Vec<(String, String)>,
+    /// Parameters outside JSON:API's families given more than once: an error only if a
+    /// handler reads one.
+    repeated: Vec<String>,
+    taken: Vec<String>,
+}
+
+fn given_twice(key: &str) -> ApiError {
+    ApiError::bad_parameter(
+        "invalid_parameter",
+        key,
+        format!("{key} is given more than once"),
+    )
 }
 
 impl QueryParams {
     /// Parses a query string.
     ///
     /// # Errors
-    /// 400 when a parameter is given twice.
+    /// 400 when a parameter of JSON:API's families is given twice.
     pub fn parse(query: &str) -> Result<Self, ApiError> {
-        let mut pairs = BTreeMap::new();
-        let mut original = Vec::new();
+        let mut params = Self::default();
         for (key, value) in form_urlencoded::parse(query.as_bytes()) {
             let (key, value) = (key.into_owned(), value.into_owned());
-            if pairs.insert(key.clone(), value.clone()).is_some() {
-                return Err(ApiError::bad_parameter(
-                    "invalid_parameter",
-                    &key,
-                    format!("{key} is given more than once"),
-                ));
+            if params.pairs.insert(key.clone(), value.clone()).is_some() {
+                if of_json_api(&key) {
+                    return Err(given_twice(&key));
+                }
+                params.repeated.push(key.clone());
             }
-            original.push((key, value));
+            params.original.push((key, value));
         }
-        Ok(Self { pairs, original })
+        Ok(params)
     }
 
     /// Takes a parameter's value.
     pub fn take(&mut self, key: &str) -> Option<String> {
-        self.pairs.remove(key)
+        let value = self.pairs.remove(key);
+        if value.is_some() {
+            self.taken.push(key.to_owned());
+        }
+        value
     }
 
     /// The parameters as sent, in order, for building links.
@@ -116,12 +139,17 @@ impl QueryParams {
         &self.original
     }
 
-    /// Rejects every parameter no one took.
+    /// Rejects every parameter of JSON:API's families (`include`, `sort`, `fields[…]`,
+    /// `page[…]`, `filter[…]`) that no one took, and any parameter a handler read that was
+    /// given twice; every other parameter is ignored.
     ///
     /// # Errors
     /// 400 `invalid_filter` for an unknown `filter[…]`, `invalid_parameter` otherwise.
     pub fn finish(&self) -> Result<(), ApiError> {
-        match self.pairs.keys().next() {
+        if let Some(key) = self.taken.iter().find(|key| self.repeated.contains(key)) {
+            return Err(given_twice(key));
+        }
+        match self.pairs.keys().find(|key| of_json_api(key)) {
             None => Ok(()),
             Some(key) if key.starts_with("filter[") => Err(ApiError::bad_parameter(
                 "invalid_filter",
@@ -165,12 +193,21 @@ mod tests {
             params.finish().map_err(|e| e.status()),
             Err(StatusCode::BAD_REQUEST)
         );
-        let params = QueryParams::parse("fooBar=1").expect("valid");
-        assert!(params.finish().is_err());
+        for family in ["sort=name", "fields[container]=number", "page[offset]=3"] {
+            let params = QueryParams::parse(family).expect("valid");
+            assert!(params.finish().is_err(), "{family}");
+        }
+        let params = QueryParams::parse("fooBar=1&utm[x]=2").expect("valid");
+        assert!(params.finish().is_ok(), "others are ignored");
     }
 
     #[test]
-    fn repeated_parameters_are_rejected() {
+    fn repeated_parameters_are_rejected_when_read() {
         assert!(QueryParams::parse("include=a&include=b").is_err());
+        let mut params = QueryParams::parse("q=a&q=b&tag=1&tag=2").expect("parses");
+        assert_eq!(params.take("q").as_deref(), Some("b"));
+        assert!(params.finish().is_err(), "q was read");
+        let params = QueryParams::parse("tag=1&tag=2").expect("parses");
+        assert!(params.finish().is_ok(), "tag is ignored");
     }
 }

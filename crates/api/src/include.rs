@@ -147,9 +147,13 @@ impl<'a> Included<'a> {
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
+        let terminals = match kind {
+            ReferenceKind::Port => self.state.store.terminals_at(&codes).await?,
+            _ => Vec::new(),
+        };
         for record in self.state.store.references(kind, &codes).await? {
             let (type_, resource) = match kind {
-                ReferenceKind::Port => ("port", value(&reference_data::port(&record))),
+                ReferenceKind::Port => ("port", value(&reference_data::port(&record, &terminals))),
                 ReferenceKind::Terminal => ("terminal", value(&reference_data::terminal(&record))),
                 ReferenceKind::Vessel => ("vessel", value(&reference_data::vessel(&record))),
             };

@@ -66,6 +66,8 @@ pub struct ApiConfig {
     pub webhook_networks: Networks,
     /// The lifecycle policy, the tracker's own: stop and resume decide with it.
     pub policy: Policy,
+    /// The addresses webhook deliveries leave from, as the operator configured them.
+    pub webhook_source_ips: Vec<std::net::IpAddr>,
 }
 
 impl Default for ApiConfig {
@@ -78,6 +80,7 @@ impl Default for ApiConfig {
             rate_limits: RateLimitConfig::default(),
             webhook_networks: Networks::public_only(),
             policy: Policy::default(),
+            webhook_source_ips: Vec::new(),
         }
     }
 }
@@ -97,6 +100,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Sends test deliveries to webhooks.
     pub webhook_sender: Arc<dyn WebhookSender>,
+    /// When this process read its settings.
+    pub started_at: tidemark_domain::Timestamp,
 }
 
 impl AppState {
@@ -111,6 +116,7 @@ impl AppState {
     ) -> Self {
         Self {
             webhook_sender,
+            started_at: clock.now(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
             carriers,

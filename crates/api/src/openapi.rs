@@ -54,6 +54,8 @@ use crate::{
         webhooks::update,
         webhooks::remove,
         webhooks::test::test,
+        webhooks::ips::ips,
+        webhook_notifications::examples::examples,
         webhook_notifications::list,
         webhook_notifications::show,
         webhook_notifications::redeliver,
@@ -62,7 +64,8 @@ use crate::{
     ),
     components(schemas(
         crate::error::ErrorDocument,
-        webhook_notifications::view::LogResource
+        webhook_notifications::view::LogResource,
+        webhook_notifications::examples::RecordedEvent
     )),
     security(("api_key" = [])),
     modifiers(&CommonResponses),

@@ -10,7 +10,7 @@ use tidemark_domain::{Reference, ReferenceKind};
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, SelfLink, ToOne};
+use crate::document::{Document, JsonApi, ResourceIdentifier, SelfLink, ToMany, ToOne};
 use crate::extract::QueryParams;
 use crate::{ApiError, AppState};
 
@@ -35,6 +35,13 @@ pub struct PortAttributes {
     pub longitude: Option<String>,
 }
 
+/// A port's relationships.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PortRelationships {
+    /// The terminals carriers named at this port.
+    pub terminals: ToMany,
+}
+
 /// A terminal's attributes.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TerminalAttributes {
@@ -46,6 +53,25 @@ pub struct TerminalAttributes {
     pub smdg_code: String,
     /// CBP FIRMS code (not known: null).
     pub firms_code: Option<String>,
+    /// BIC facility code (carriers send one code, kept in `smdg_code`: null).
+    pub bic_facility_code: Option<String>,
+    /// Street address (not known: null).
+    pub street: Option<String>,
+    /// City (not known: null).
+    pub city: Option<String>,
+    /// State or province (not known: null).
+    pub state: Option<String>,
+    /// State abbreviation (not known: null).
+    pub state_abbr: Option<String>,
+    /// Postal code (not known: null).
+    pub zip: Option<String>,
+    /// Country (not known: null).
+    pub country: Option<String>,
+    /// Kind of facility (not known: null).
+    pub facility_type: Option<String>,
+    /// Which terminal data this terminal provides (no terminal source yet: null).
+    #[schema(value_type = Option<Object>)]
+    pub provided_data: Option<serde_json::Value>,
 }
 
 /// A vessel's attributes.
@@ -57,6 +83,17 @@ pub struct VesselAttributes {
     pub imo: String,
     /// MMSI (not known: null).
     pub mmsi: Option<String>,
+    /// Last known latitude (no position source: null).
+    pub latitude: Option<f64>,
+    /// Last known longitude (no position source: null).
+    pub longitude: Option<f64>,
+    /// Speed over ground in knots (no position source: null).
+    pub nautical_speed_knots: Option<f64>,
+    /// Heading in degrees (no position source: null).
+    pub navigational_heading_degrees: Option<f64>,
+    /// When the position was taken (no position source: null).
+    #[schema(format = DateTime)]
+    pub position_timestamp: Option<String>,
 }
 
 /// A terminal's relationships.
@@ -94,7 +131,13 @@ macro_rules! reference_resource {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct NoRelationships {}
 
-reference_resource!(PortResource, Port, "port", PortAttributes, NoRelationships);
+reference_resource!(
+    PortResource,
+    Port,
+    "port",
+    PortAttributes,
+    PortRelationships
+);
 reference_resource!(
     TerminalResource,
     Terminal,
@@ -116,9 +159,9 @@ fn link(kind: &str, record: &Reference) -> SelfLink {
     }
 }
 
-/// A port record as a resource.
+/// A port record as a resource, with the terminals known at it.
 #[must_use]
-pub fn port(record: &Reference) -> PortResource {
+pub fn port(record: &Reference, terminals: &[Reference]) -> PortResource {
     PortResource {
         id: record.id.to_string(),
         type_: "port",
@@ -132,7 +175,15 @@ pub fn port(record: &Reference) -> PortResource {
             latitude: None,
             longitude: None,
         },
-        relationships: None,
+        relationships: Some(PortRelationships {
+            terminals: ToMany {
+                data: terminals
+                    .iter()
+                    .filter(|t| t.port_locode.as_deref() == Some(record.code.as_str()))
+                    .map(|t| ResourceIdentifier::new("terminal", t.id))
+                    .collect(),
+            },
+        }),
         links: link("port", record),
     }
 }
@@ -148,6 +199,15 @@ pub fn terminal(record: &Reference) -> TerminalResource {
             nickname: None,
             smdg_code: record.code.clone(),
             firms_code: None,
+            bic_facility_code: None,
+            street: None,
+            city: None,
+            state: None,
+            state_abbr: None,
+            zip: None,
+            country: None,
+            facility_type: None,
+            provided_data: None,
         },
         relationships: Some(TerminalRelationships {
             port: ToOne::of(
@@ -172,6 +232,11 @@ pub fn vessel(record: &Reference) -> VesselResource {
             name: record.name.clone(),
             imo: record.code.clone(),
             mmsi: None,
+            latitude: None,
+            longitude: None,
+            nautical_speed_knots: None,
+            navigational_heading_degrees: None,
+            position_timestamp: None,
         },
         relationships: None,
         links: link("vessel", record),
@@ -216,7 +281,11 @@ pub async fn show_port(
 ) -> Result<JsonApi<Document<PortResource>>, ApiError> {
     query.finish()?;
     let record = find(&state, ReferenceKind::Port, &key, "port").await?;
-    let data = port(&record);
+    let terminals = state
+        .store
+        .terminals_at(std::slice::from_ref(&record.code))
+        .await?;
+    let data = port(&record, &terminals);
     let links = data.links.clone();
     Ok(JsonApi::ok(Document {
         data,

@@ -35,6 +35,14 @@ pub struct ShippingLineAttributes {
     pub booking_number_tracking_support: bool,
     /// Tracks container numbers.
     pub container_number_tracking_support: bool,
+    /// The reference API's flags of which fields the line provides: Tidemark has no
+    /// per-line survey of them (null).
+    #[schema(value_type = Option<Object>)]
+    pub provided_data: Option<serde_json::Value>,
+    /// The line's public tracking page (not in the carrier matrix: null).
+    pub tracking_url: Option<String>,
+    /// The line's contact page (not in the carrier matrix: null).
+    pub contact_url: Option<String>,
 }
 
 /// A `shipping_line` resource.
@@ -75,6 +83,9 @@ fn resource(carrier: &Carrier) -> ShippingLineResource {
             bill_of_lading_tracking_support: carrier.bill_of_lading,
             booking_number_tracking_support: carrier.booking_number,
             container_number_tracking_support: carrier.container,
+            provided_data: None,
+            tracking_url: None,
+            contact_url: None,
         },
         links: SelfLink {
             self_: format!("/v2/shipping_lines/{id}"),

@@ -102,6 +102,9 @@ pub trait ShipmentStore: Send + Sync {
         kind: ReferenceKind,
         codes: &[String],
     ) -> Result<Vec<Reference>, StoreError>;
+
+    /// The terminals known at these ports (by UN/LOCODE).
+    async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError>;
 }
 
 pub(crate) fn parse_all<T>(
@@ -450,6 +453,23 @@ impl<B: Neutral> ShipmentStore for B {
             .push(code_column(kind))
             .push(" IN ")
             .bind_list(codes.iter().cloned())
+            .push(" ORDER BY id");
+        self.fetch(&query)
+            .await?
+            .iter()
+            .map(|row| reference_row(kind, row))
+            .collect()
+    }
+
+    async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError> {
+        if ports.is_empty() {
+            return Ok(Vec::new());
+        }
+        let kind = ReferenceKind::Terminal;
+        let mut query = Query::new(reference_select(kind));
+        query
+            .push("port_locode IN ")
+            .bind_list(ports.iter().cloned())
             .push(" ORDER BY id");
         self.fetch(&query)
             .await?

@@ -25,10 +25,15 @@ use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
 
 /// Relationships a container can include.
-const INCLUDES: &[&str] = &["shipment", "pod_terminal", "transport_events"];
+const INCLUDES: &[&str] = &[
+    "shipment",
+    "pod_terminal",
+    "pickup_facility",
+    "transport_events",
+];
 
 /// Relationships a transport event can include.
-const EVENT_INCLUDES: &[&str] = &["location", "terminal", "vessel"];
+const EVENT_INCLUDES: &[&str] = &["location", "terminal", "vessel", "shipment", "container"];
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -92,7 +97,7 @@ async fn included(
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
-        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|transport_events)(,(shipment|pod_terminal|transport_events))*)?$", description = "Related records to include"),
+        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, pattern = r"^((new|on_ship|grounded|on_rail|picked_up|empty_returned)(,(new|on_ship|grounded|on_rail|picked_up|empty_returned))*)?$", description = "Comma-separated statuses"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
@@ -141,7 +146,7 @@ pub async fn list(
     tag = "Containers",
     params(
         ("id" = String, Path, description = "The container's id"),
-        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|transport_events)(,(shipment|pod_terminal|transport_events))*)?$", description = "Related records to include"),
+        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
     ),
     responses((status = 200, description = "The container.", body = Document<ContainerResource>, content_type = "application/vnd.api+json")),
 )]
@@ -188,7 +193,7 @@ pub async fn show(
         ("id" = String, Path, description = "The container's id"),
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
-        ("include" = Option<String>, Query, pattern = r"^((location|terminal|vessel)(,(location|terminal|vessel))*)?$", description = "Related records to include"),
+        ("include" = Option<String>, Query, pattern = r"^((location|terminal|vessel|shipment|container)(,(location|terminal|vessel|shipment|container))*)?$", description = "Related records to include"),
     ),
     responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>, content_type = "application/vnd.api+json")),
 )]
@@ -231,6 +236,12 @@ pub async fn transport_events(
                     .iter()
                     .filter_map(|e| e.vessel.as_ref().map(|v| v.imo.clone()));
                 included.references(ReferenceKind::Vessel, imos).await?;
+            }
+            if wants("shipment") {
+                included.shipments(&[container.shipment_id]).await?;
+            }
+            if wants("container") {
+                included.containers(&[container.id], &[]).await?;
             }
             Some(included.finish())
         }

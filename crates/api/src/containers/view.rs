@@ -89,6 +89,76 @@ pub struct ContainerAttributes {
     /// The last lookup of its shipment at the carrier.
     #[schema(format = DateTime)]
     pub shipment_last_tracking_request_at: Option<String>,
+    /// Chassis it left the terminal on (needs a terminal source: null).
+    pub pod_full_out_chassis_number: Option<String>,
+    /// Yard location at the terminal (needs a terminal source: null).
+    pub location_at_pod_terminal: Option<String>,
+    /// Last free days per source (needs a terminal or arrival-notice source: each null).
+    pub import_deadlines: ImportDeadlines,
+    /// When a terminal was last asked about it (no terminal source yet: null).
+    #[schema(format = DateTime)]
+    pub terminal_checked_at: Option<String>,
+    /// The last terminal lookup (no terminal source yet: null).
+    #[schema(format = DateTime)]
+    pub pod_last_tracking_request_at: Option<String>,
+    /// Picked up at the inland destination (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub final_destination_full_out_at: Option<String>,
+    /// IANA zone of the final destination (null: not known).
+    pub final_destination_timezone: Option<String>,
+    /// IANA zone of the empty return (null: not known).
+    pub empty_terminated_timezone: Option<String>,
+    /// Rail carrier at the port of discharge (no rail source yet: null).
+    pub pod_rail_carrier_scac: Option<String>,
+    /// Rail carrier of the inland leg (no rail source yet: null).
+    pub ind_rail_carrier_scac: Option<String>,
+    /// Loaded on rail at the port of discharge (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub pod_rail_loaded_at: Option<String>,
+    /// The train left the port of discharge (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub pod_rail_departed_at: Option<String>,
+    /// The rail carrier's inland arrival estimate (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub ind_eta_at: Option<String>,
+    /// The inland arrival (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub ind_ata_at: Option<String>,
+    /// Unloaded from rail inland (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub ind_rail_unloaded_at: Option<String>,
+    /// Deprecated by the reference for `import_deadlines.pickup_lfd_rail` (null).
+    #[schema(format = DateTime)]
+    pub ind_facility_lfd_on: Option<String>,
+    /// Holds at the inland facility (no rail source yet: empty).
+    #[schema(value_type = Vec<Object>)]
+    pub ind_facility_holds: Vec<serde_json::Value>,
+    /// Fees at the inland facility (no rail source yet: empty).
+    #[schema(value_type = Vec<Object>)]
+    pub ind_facility_fees: Vec<serde_json::Value>,
+    /// The last rail lookup (no rail source yet: null).
+    #[schema(format = DateTime)]
+    pub rail_last_tracking_request_at: Option<String>,
+    /// Marked delivered (not reported by carriers: null).
+    #[schema(format = DateTime)]
+    pub delivered_at: Option<String>,
+    /// The line's last free day (needs an arrival-notice source: null).
+    #[schema(format = DateTime)]
+    pub ssl_lfd: Option<String>,
+}
+
+/// Last free days per source (compat-api.md §3.2 `import_deadlines`).
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct ImportDeadlines {
+    /// The terminal's.
+    #[schema(format = DateTime)]
+    pub pickup_lfd_terminal: Option<String>,
+    /// The rail carrier's.
+    #[schema(format = DateTime)]
+    pub pickup_lfd_rail: Option<String>,
+    /// The shipping line's.
+    #[schema(format = DateTime)]
+    pub pickup_lfd_line: Option<String>,
 }
 
 /// A container's relationships.
@@ -98,6 +168,8 @@ pub struct ContainerRelationships {
     pub shipment: ToOne,
     /// The terminal of discharge.
     pub pod_terminal: ToOne,
+    /// The inland place it is picked up from (no rail source yet: null).
+    pub pickup_facility: ToOne,
     /// Its transport events.
     pub transport_events: RelatedLink,
 }
@@ -170,6 +242,27 @@ pub fn resource(
             fees_at_pod_terminal: Vec::new(),
             pod_timezone: None,
             shipment_last_tracking_request_at: time(last_lookup),
+            pod_full_out_chassis_number: None,
+            location_at_pod_terminal: None,
+            import_deadlines: ImportDeadlines::default(),
+            terminal_checked_at: None,
+            pod_last_tracking_request_at: None,
+            final_destination_full_out_at: None,
+            final_destination_timezone: None,
+            empty_terminated_timezone: None,
+            pod_rail_carrier_scac: None,
+            ind_rail_carrier_scac: None,
+            pod_rail_loaded_at: None,
+            pod_rail_departed_at: None,
+            ind_eta_at: None,
+            ind_ata_at: None,
+            ind_rail_unloaded_at: None,
+            ind_facility_lfd_on: None,
+            ind_facility_holds: Vec::new(),
+            ind_facility_fees: Vec::new(),
+            rail_last_tracking_request_at: None,
+            delivered_at: None,
+            ssl_lfd: None,
         },
         relationships: ContainerRelationships {
             shipment: ToOne::of("shipment", Some(container.shipment_id)),
@@ -180,6 +273,7 @@ pub fn resource(
                     .as_deref()
                     .map(|code| ReferenceKind::Terminal.id(code)),
             ),
+            pickup_facility: ToOne::none(),
             transport_events: RelatedLink {
                 links: Related {
                     related: format!("{}/transport_events", path(container.id)),
@@ -212,6 +306,14 @@ pub struct TransportEventAttributes {
     /// When Tidemark recorded it.
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// The new value of a last-free-day or appointment change (milestones: null).
+    pub value: Option<String>,
+    /// When that value was reported (milestones: null).
+    #[schema(format = DateTime)]
+    pub value_timestamp: Option<String>,
+    /// When the carrier withdrew the event (null: it stands).
+    #[schema(format = DateTime)]
+    pub invalidated_at: Option<String>,
 }
 
 /// A transport event's relationships.
@@ -261,6 +363,9 @@ pub fn transport_event(event: &TransportEvent) -> TransportEventResource {
             voyage_number: event.voyage_number.clone(),
             data_source: "shipping_line",
             created_at: event.created_at.to_string(),
+            value: None,
+            value_timestamp: None,
+            invalidated_at: None,
         },
         relationships: TransportEventRelationships {
             shipment: ToOne::of("shipment", Some(event.shipment_id)),

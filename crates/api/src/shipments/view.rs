@@ -126,6 +126,9 @@ pub struct ShipmentRelationships {
     pub destination_terminal: ToOne,
     /// The containers.
     pub containers: ToMany,
+    /// The reference API's user who stopped tracking: stops come from API keys (always
+    /// null; `line_tracking_stopped_reason` says `cancelled_by_user`).
+    pub line_tracking_stopped_by_user: ToOne,
 }
 
 /// A `shipment` resource.
@@ -237,6 +240,7 @@ pub fn resource(
                     .map(|c| ResourceIdentifier::new("container", c.id))
                     .collect(),
             },
+            line_tracking_stopped_by_user: ToOne::none(),
         },
         links: SelfLink {
             self_: path(shipment.id),

@@ -89,8 +89,32 @@ pub fn update(
             ));
         }
     }
+    let mut ref_numbers = attributes.strings("ref_numbers");
+    // The reference documents one `ref_number` (a string; null or blank clears the list).
+    let single = match attributes.raw("ref_number") {
+        None => None,
+        Some(Value::Null) => Some(Vec::new()),
+        Some(_) => attributes.string("ref_number").map(|text| {
+            if text.trim().is_empty() {
+                Vec::new()
+            } else {
+                vec![text]
+            }
+        }),
+    };
+    if let Some(single) = single {
+        if ref_numbers.is_some() {
+            attributes.problems.push((
+                "/data/attributes/ref_number".into(),
+                ValidationCode::Invalid,
+                "give ref_numbers or ref_number, not both".into(),
+            ));
+        } else {
+            ref_numbers = Some(single);
+        }
+    }
     let patch = TrackingRequestPatch {
-        ref_numbers: attributes.strings("ref_numbers"),
+        ref_numbers,
         shipment_tags: attributes.strings("shipment_tags"),
     };
     attributes.reject_unknown();

@@ -23,6 +23,12 @@ use view::TrackingRequestResource;
 /// Relationships a tracking request can include.
 const INCLUDES: &[&str] = &["tracked_object"];
 
+/// Reads `include`: `tracked_object` unless the client says otherwise (`include=` for
+/// nothing), as the reference API does.
+fn take_includes(query: &mut QueryParams) -> Result<Vec<String>, ApiError> {
+    Ok(take_include(query, INCLUDES)?.unwrap_or_else(|| vec![INCLUDES[0].to_owned()]))
+}
+
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -45,15 +51,15 @@ fn self_link(uri: &OriginalUri) -> SelfLink {
     }
 }
 
-/// The `included` member: present (possibly empty) whenever `include` was given; the
-/// shipments the requests found.
+/// The `included` member: absent when nothing is to be included, else present (possibly
+/// empty) with the shipments the requests found.
 async fn included(
     state: &AppState,
     caller: Caller,
-    include: Option<&Vec<String>>,
+    include: &[String],
     requests: &[&TrackingRequest],
 ) -> Result<Option<Vec<serde_json::Value>>, ApiError> {
-    if include.is_none() {
+    if include.is_empty() {
         return Ok(None);
     }
     let mut included = Included::new(state, caller.account_id);
@@ -114,7 +120,7 @@ pub async fn create(
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
         ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
-        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object`"),
+        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object` (the default; `include=` for nothing)"),
         ("filter[status]" = Option<String>, Query, pattern = r"^((pending|awaiting_manifest|created|failed|tracking_stopped)(,(pending|awaiting_manifest|created|failed|tracking_stopped))*)?$", description = "Comma-separated statuses"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
         ("filter[request_type]" = Option<String>, Query, pattern = r"^((bill_of_lading|booking_number|container)(,(bill_of_lading|booking_number|container))*)?$", description = "Comma-separated request types"),
@@ -135,7 +141,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<TrackingRequestResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_includes(&mut query)?;
     let filter = TrackingRequestFilter {
         status: take_list(
             &mut query,
@@ -168,7 +174,7 @@ pub async fn list(
     let requests: Vec<&TrackingRequest> = result.items.iter().collect();
     Ok(JsonApi::ok(ListDocument {
         data: result.items.iter().map(view::resource).collect(),
-        included: included(&state, caller, include.as_ref(), &requests).await?,
+        included: included(&state, caller, &include, &requests).await?,
         links: page_links(
             "/v2/tracking_requests",
             query.original(),
@@ -187,7 +193,7 @@ pub async fn list(
     tag = "Tracking requests",
     params(
         ("id" = String, Path, description = "The tracking request's id"),
-        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object`"),
+        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object` (the default; `include=` for nothing)"),
     ),
     responses(
         (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
@@ -200,7 +206,7 @@ pub async fn show(
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_includes(&mut query)?;
     query.finish()?;
     let id = parse_id(&id)?;
     let request = state
@@ -210,7 +216,7 @@ pub async fn show(
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))?;
     Ok(JsonApi::ok(Document {
         data: view::resource(&request),
-        included: included(&state, caller, include.as_ref(), &[&request]).await?,
+        included: included(&state, caller, &include, &[&request]).await?,
         links: self_link(&uri),
     }))
 }

@@ -69,6 +69,11 @@ pub struct TrackingRequestAttributes {
 pub struct TrackingRequestRelationships {
     /// The shipment, once the request succeeded.
     pub tracked_object: ToOne,
+    /// The reference API's customer party: Tidemark keeps no parties (always null).
+    pub customer: ToOne,
+    /// The reference API's user who made the request: requests are made by API keys
+    /// (always null).
+    pub user: ToOne,
 }
 
 /// A `tracking_request` resource.
@@ -128,6 +133,8 @@ pub fn resource(request: &TrackingRequest) -> TrackingRequestResource {
                     type_: "shipment".to_owned(),
                 }),
             },
+            customer: ToOne::none(),
+            user: ToOne::none(),
         },
         links: SelfLink {
             self_: path(request.id),
@@ -224,6 +231,10 @@ pub struct UpdateTrackingRequestAttributes {
     /// Replaces the reference numbers.
     #[schema(max_items = 50)]
     ref_numbers: Option<Vec<ListItem>>,
+    /// The reference API's single reference number: replaces the list with this one
+    /// (null or blank empties it). Not together with `ref_numbers`.
+    #[schema(max_length = 128)]
+    ref_number: Option<String>,
     /// Replaces the shipment tags.
     #[schema(max_items = 50)]
     shipment_tags: Option<Vec<ListItem>>,

@@ -15,6 +15,7 @@ use crate::extract::QueryParams;
 use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 
+pub mod examples;
 pub mod view;
 
 use view::{INCLUDES, NotificationResource, path};
@@ -23,6 +24,10 @@ use view::{INCLUDES, NotificationResource, path};
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v2/webhook_notifications", get(list))
+        .route(
+            "/v2/webhook_notifications/examples",
+            get(examples::examples),
+        )
         .route("/v2/webhook_notifications/{id}", get(show))
         .route("/v2/webhook_notifications/{id}/redeliver", post(redeliver))
 }

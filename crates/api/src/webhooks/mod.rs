@@ -1,6 +1,7 @@
 //! `/v2/webhooks`: subscriptions (api.md §5): create, list, read, change, delete, and the
 //! event catalog.
 
+pub mod ips;
 pub mod test;
 pub mod view;
 
@@ -27,6 +28,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v2/webhooks", get(list).post(create))
         .route("/v2/webhooks/events", get(events))
+        .route("/v2/webhooks/ips", get(ips::ips))
         .route("/v2/webhooks/{id}", get(show).patch(update).delete(remove))
         .route("/v2/webhooks/{id}/test", post(test::test))
 }

@@ -10,7 +10,9 @@ use serde::Serialize;
 use serde_json::Value;
 use tidemark_domain::webhook::payload::{self, Records};
 use tidemark_domain::webhook::{Attempt, DeliveryStatus, Webhook, WebhookNotification, sample};
-use tidemark_domain::{EventName, ValidationCode, WebhookNotificationId};
+use tidemark_domain::{
+    AccountId, EventName, Timestamp, ValidationCode, WebhookId, WebhookNotificationId,
+};
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
@@ -164,6 +166,40 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
     }
 }
 
+/// A sample notification of `name` for `webhook`, and its body: a made-up voyage run
+/// through the real lifecycle, rendered by the code that renders real deliveries. `None`
+/// for an event that has no sample.
+pub fn sample_notification(
+    state: &AppState,
+    account: AccountId,
+    webhook: WebhookId,
+    name: EventName,
+    now: Timestamp,
+) -> Option<(WebhookNotification, Value)> {
+    let sample = sample::sample(name, account, now)?;
+    let records = Records {
+        request: &sample.request,
+        tracked: sample.tracked.as_ref(),
+    };
+    let render = EventRecords::new(std::sync::Arc::clone(&state.carriers));
+    let included = payload::Render::included(&render, &sample.event, &records);
+    let notification = WebhookNotification {
+        id: WebhookNotificationId::new(),
+        account_id: account,
+        webhook_id: webhook,
+        domain_event_id: sample.event.id,
+        event: sample.event.name.name(),
+        subject: sample.event.subject,
+        delivery_status: DeliveryStatus::Pending,
+        attempts: 0,
+        due_at: Some(now),
+        created_at: now,
+        updated_at: now,
+    };
+    let document = payload::document(&notification, &included);
+    Some((notification, document))
+}
+
 /// Send a sample of an event to a webhook now, and see what it answered (beyond the
 /// reference API).
 ///
@@ -193,33 +229,15 @@ pub async fn test(
     let webhook = super::find(&state, caller, &id).await?;
     let name = event(&body)?;
     let now = state.clock.now();
-    let Some(sample) = sample::sample(name, caller.account_id, now) else {
+    let Some((notification, document)) =
+        sample_notification(&state, caller.account_id, webhook.id, name, now)
+    else {
         return Err(ApiError::unprocessable(vec![(
             EVENT.into(),
             ValidationCode::Invalid,
             format!("there is no sample of {name}"),
         )]));
     };
-    let records = Records {
-        request: &sample.request,
-        tracked: sample.tracked.as_ref(),
-    };
-    let render = EventRecords::new(std::sync::Arc::clone(&state.carriers));
-    let included = payload::Render::included(&render, &sample.event, &records);
-    let notification = WebhookNotification {
-        id: WebhookNotificationId::new(),
-        account_id: caller.account_id,
-        webhook_id: webhook.id,
-        domain_event_id: sample.event.id,
-        event: sample.event.name.name(),
-        subject: sample.event.subject,
-        delivery_status: DeliveryStatus::Pending,
-        attempts: 0,
-        due_at: Some(now),
-        created_at: now,
-        updated_at: now,
-    };
-    let document = payload::document(&notification, &included);
     let bytes = serde_json::to_vec(&document).unwrap_or_default();
     let message = notification.id.to_string();
     let attempt = state.webhook_sender.send(&webhook, &message, bytes).await;

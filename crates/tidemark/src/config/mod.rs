@@ -351,6 +351,7 @@ impl Config {
             // Checked by `validate` at start.
             webhook_networks: self.webhook_networks().unwrap_or_default(),
             policy: self.tracking.tracker().policy,
+            webhook_source_ips: self.webhooks.source_ips.clone(),
         }
     }
 }

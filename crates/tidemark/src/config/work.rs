@@ -174,6 +174,8 @@ pub struct WebhooksConfig {
     pub disable_after_days: u64,
     /// Longest pause, in milliseconds, before an idle dispatcher notices new work.
     pub poll_ms: u64,
+    /// The addresses deliveries leave from, published at `GET /v2/webhooks/ips`.
+    pub source_ips: Vec<std::net::IpAddr>,
 }
 
 impl Default for WebhooksConfig {
@@ -188,6 +190,7 @@ impl Default for WebhooksConfig {
             signature_header: dispatcher.signature_header,
             disable_after_days: dispatcher.disable_after.as_secs() / 86_400,
             poll_ms: 100,
+            source_ips: Vec::new(),
         }
     }
 }

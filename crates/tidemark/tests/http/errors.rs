@@ -82,7 +82,8 @@ async fn query_parameter_problems_are_400_with_the_parameter(app: TestApp) {
             "invalid_filter",
             "filter[created_at][start]",
         ),
-        ("fooBar=1", "invalid_parameter", "fooBar"),
+        ("sort=-created_at", "invalid_parameter", "sort"),
+        ("q=a&q=b", "invalid_parameter", "q"),
         (
             "page[size]=5&page[size]=6",
             "invalid_parameter",
@@ -600,6 +601,10 @@ mod failing {
             codes: &[String],
         ) -> Result<Vec<Reference>, StoreError> {
             self.0.references(kind, codes).await
+        }
+
+        async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError> {
+            self.0.terminals_at(ports).await
         }
     }
 

@@ -4,6 +4,7 @@
 mod common;
 
 mod auth;
+mod compat;
 mod errors;
 mod infer_number;
 mod limits;
@@ -13,5 +14,6 @@ mod shipments;
 mod shipping_lines;
 mod tracking_requests;
 mod webhook_delivery;
+mod webhook_reference;
 mod webhook_tests;
 mod webhooks;

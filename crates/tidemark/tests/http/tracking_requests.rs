@@ -380,8 +380,15 @@ async fn include_tracked_object_adds_an_included_member(app: TestApp) {
     )
     .await;
     assert_eq!(one["included"], json!([]));
+    // tracked_object is the default include; `include=` asks for nothing.
     let plain = document(app.get(&format!("/v2/tracking_requests/{id}")).await).await;
-    assert!(plain.get("included").is_none());
+    assert_eq!(plain["included"], json!([]));
+    let nothing = document(
+        app.get(&format!("/v2/tracking_requests/{id}?include="))
+            .await,
+    )
+    .await;
+    assert!(nothing.get("included").is_none());
     let list = document(
         app.get("/v2/tracking_requests?include=tracked_object")
             .await,

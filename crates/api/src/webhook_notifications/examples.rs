@@ -1,0 +1,105 @@
+//! `GET /v2/webhook_notifications/examples?event=…`: what a delivery of an event carries,
+//! rendered by the code that renders real deliveries from a made-up voyage
+//! (compat-api.md §4.1). The sample's webhook is none of the account's: its relationship
+//! is null.
+
+use axum::extract::State;
+use serde::Serialize;
+use serde_json::Value;
+use tidemark_domain::{EventName, WebhookId};
+use utoipa::ToSchema;
+
+use crate::auth::Caller;
+use crate::document::JsonApi;
+use crate::extract::QueryParams;
+use crate::webhooks::test::sample_notification;
+use crate::{ApiError, AppState};
+
+/// Sample notifications of one event, as deliveries carry them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExamplesDocument {
+    /// The sample notifications (one per event).
+    #[schema(value_type = Vec<Object>)]
+    pub data: Vec<Value>,
+    /// The records they concern, as a delivery includes them.
+    #[schema(value_type = Vec<Object>)]
+    pub included: Vec<Value>,
+}
+
+/// The events Tidemark records, each of which has a sample.
+#[derive(Debug)]
+pub struct RecordedEvent;
+
+impl utoipa::PartialSchema for RecordedEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let names: Vec<String> = EventName::catalog()
+            .into_iter()
+            .map(|(name, _)| name.name())
+            .collect();
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::Type::String)
+            .enum_values(Some(names))
+            .description(Some("An event Tidemark records"))
+            .into()
+    }
+}
+
+impl ToSchema for RecordedEvent {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "RecordedEvent".into()
+    }
+}
+
+fn bad_event(detail: impl Into<String>) -> ApiError {
+    ApiError::bad_parameter("invalid_parameter", "event", detail)
+}
+
+/// A sample delivery body of an event.
+#[utoipa::path(
+    get,
+    path = "/v2/webhook_notifications/examples",
+    operation_id = "getWebhookNotificationExamples",
+    tag = "Webhooks",
+    params(("event" = RecordedEvent, Query, description = "An event name from `GET /v2/webhooks/events` that Tidemark records")),
+    responses(
+        (status = 200, description = "Samples of the event's notification.", body = ExamplesDocument, content_type = "application/vnd.api+json"),
+        (status = 400, description = "`event` missing, unknown, or not recorded by Tidemark.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn examples(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ExamplesDocument>, ApiError> {
+    let name = query.take("event");
+    query.finish()?;
+    let name = name.filter(|name| !name.trim().is_empty()).ok_or_else(|| {
+        bad_event("event is required: an event name from GET /v2/webhooks/events")
+    })?;
+    let event = EventName::parse(&name).ok_or_else(|| {
+        let accepted = tidemark_domain::webhook::subscribable()
+            .iter()
+            .any(|s| s.name == name);
+        if accepted {
+            bad_event(format!(
+                "Tidemark does not record {name} yet, so it has no sample"
+            ))
+        } else {
+            bad_event("event must be a name from GET /v2/webhooks/events")
+        }
+    })?;
+    let now = state.clock.now();
+    let (_, mut document) =
+        sample_notification(&state, caller.account_id, WebhookId::new(), event, now)
+            .ok_or_else(|| bad_event(format!("there is no sample of {name}")))?;
+    let mut data = document["data"].take();
+    data["relationships"]["webhook"]["data"] = Value::Null;
+    let included = match document["included"].take() {
+        Value::Array(items) => items,
+        _ => Vec::new(),
+    };
+    Ok(JsonApi::ok(ExamplesDocument {
+        data: vec![data],
+        included,
+    }))
+}

@@ -1,0 +1,49 @@
+//! `GET /v2/webhooks/ips`: the addresses deliveries leave from, in the reference API's
+//! shape, which is not JSON:API (compat-api.md §4.1). Tidemark cannot see its own egress
+//! addresses behind NAT, so the list is what the operator configured
+//! (`webhooks.source_ips`), empty otherwise.
+
+use axum::Json;
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::auth::Caller;
+use crate::extract::QueryParams;
+use crate::{ApiError, AppState};
+
+/// The addresses deliveries come from.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookIps {
+    /// IPv4 or IPv6 addresses; empty when the operator has not published them.
+    pub webhook_notification_ips: Vec<String>,
+    /// When this list was read from the settings (the process's start); null when empty.
+    #[schema(format = DateTime)]
+    pub last_updated: Option<String>,
+}
+
+/// The addresses webhook deliveries leave from, for receivers' allow-lists.
+#[utoipa::path(
+    get,
+    path = "/v2/webhooks/ips",
+    operation_id = "listWebhookIps",
+    tag = "Webhooks",
+    responses((status = 200, description = "The source addresses (plain JSON, as the reference API).", body = WebhookIps, content_type = "application/json")),
+)]
+pub async fn ips(
+    State(state): State<AppState>,
+    _caller: Caller,
+    query: QueryParams,
+) -> Result<Json<WebhookIps>, ApiError> {
+    query.finish()?;
+    let addresses: Vec<String> = state
+        .config
+        .webhook_source_ips
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    Ok(Json(WebhookIps {
+        last_updated: (!addresses.is_empty()).then(|| state.started_at.to_string()),
+        webhook_notification_ips: addresses,
+    }))
+}

@@ -1,0 +1,221 @@
+//! What a client of the reference API reads and sends works unchanged (api.md §1, §4;
+//! compat-api.md): every documented attribute and relationship is present in every
+//! document (checked against `data/compat-fields.toml`), every documented include name is
+//! accepted, the reference client's default calls answer 200, and parameters outside
+//! JSON:API's families are ignored.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::common::{Tracking, codes, document, errors, tracking_request};
+use crate::tracking_backends;
+
+tracking_backends!(
+    every_document_carries_every_reference_field,
+    the_reference_clients_default_calls_answer,
+    unknown_parameters_are_ignored_and_unknown_filters_refused,
+);
+
+#[derive(Deserialize)]
+struct Fields {
+    attributes: Vec<String>,
+    relationships: Vec<String>,
+}
+
+fn reference_fields() -> BTreeMap<String, Fields> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/compat-fields.toml");
+    let text = std::fs::read_to_string(path).expect("data/compat-fields.toml");
+    toml::from_str(&text).expect("the field list parses")
+}
+
+/// Every resource object of a document: `data` (one or many) and `included`.
+fn resources(body: &Value) -> Vec<Value> {
+    let mut found = match &body["data"] {
+        Value::Array(items) => items.clone(),
+        Value::Object(_) => vec![body["data"].clone()],
+        _ => Vec::new(),
+    };
+    found.extend(body["included"].as_array().cloned().unwrap_or_default());
+    found
+}
+
+/// Checks every resource of `body` against the reference's fields; returns the types seen.
+fn check(body: &Value, fields: &BTreeMap<String, Fields>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    for resource in resources(body) {
+        let kind = resource["type"].as_str().expect("a type").to_owned();
+        if let Some(expected) = fields.get(&kind) {
+            for name in &expected.attributes {
+                assert!(
+                    resource["attributes"].get(name).is_some(),
+                    "{kind} lacks attribute {name}: {resource}"
+                );
+            }
+            for name in &expected.relationships {
+                assert!(
+                    resource["relationships"].get(name).is_some(),
+                    "{kind} lacks relationship {name}: {resource}"
+                );
+            }
+        }
+        seen.insert(kind);
+    }
+    if body["links"]["first"].is_string() {
+        assert_eq!(body["links"]["current"], body["links"]["self"], "{body}");
+        for member in ["current", "last", "records"] {
+            assert!(
+                body["meta"]["pagination"][member].is_number(),
+                "meta.pagination.{member} in {body}"
+            );
+        }
+    }
+    seen
+}
+
+/// Creates `number` at the sandbox and drains the queue; returns the request's id.
+async fn track(t: &Tracking, number: &str) -> String {
+    let created = document(
+        t.app
+            .create(&tracking_request("bill_of_lading", number, "TEST"))
+            .await,
+    )
+    .await;
+    t.drain().await;
+    created["data"]["id"].as_str().expect("id").to_owned()
+}
+
+fn first_id(body: &Value, kind: &str) -> String {
+    resources(body)
+        .iter()
+        .find(|r| r["type"] == kind)
+        .and_then(|r| r["id"].as_str())
+        .unwrap_or_else(|| panic!("no {kind} in {body}"))
+        .to_owned()
+}
+
+async fn every_document_carries_every_reference_field(t: Tracking) {
+    let fields = reference_fields();
+    let hook = json!({"data": {"type": "webhook", "attributes": {
+        "url": "https://hooks.example.com/tidemark", "active": true}}});
+    let response = t.app.post_json("/v2/webhooks", &t.app.key, &hook).await;
+    assert_eq!(response.status(), 201);
+    let mut seen = check(&document(response).await, &fields);
+
+    let request = track(&t, "TEST-TR-SUCCEEDED").await;
+    let mut read = async |path: &str| -> Value {
+        let response = t.app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let body = document(response).await;
+        seen.extend(check(&body, &fields));
+        body
+    };
+    read(&format!("/v2/tracking_requests/{request}")).await;
+    read("/v2/tracking_requests").await;
+    let shipments = read(
+        "/v2/shipments?include=containers,port_of_lading,port_of_discharge,destination,pod_terminal,destination_terminal",
+    )
+    .await;
+    let containers = read("/v2/containers?include=shipment,pod_terminal,pickup_facility").await;
+    let container = first_id(&containers, "container");
+    read(&format!(
+        "/v2/containers/{container}?include=shipment,pod_terminal,pickup_facility,transport_events"
+    ))
+    .await;
+    let events = read(&format!(
+        "/v2/containers/{container}/transport_events?include=location,terminal,vessel"
+    ))
+    .await;
+    let port = first_id(&shipments, "port");
+    read(&format!("/v2/ports/{port}")).await;
+    read(&format!(
+        "/v2/terminals/{}",
+        first_id(&shipments, "terminal")
+    ))
+    .await;
+    read(&format!("/v2/vessels/{}", first_id(&events, "vessel"))).await;
+    read("/v2/shipping_lines?search=TEST").await;
+    read("/v2/shipping_lines/TEST").await;
+    read("/v2/webhooks").await;
+    read("/v2/webhook_notifications?include=webhook,reference_object").await;
+
+    let expected: BTreeSet<String> = fields.keys().cloned().collect();
+    let missing: Vec<&String> = expected.difference(&seen).collect();
+    assert!(missing.is_empty(), "never served: {missing:?}");
+}
+
+async fn the_reference_clients_default_calls_answer(t: Tracking) {
+    let request = track(&t, "TEST-TR-SUCCEEDED").await;
+    // tracked_object is included by default; an empty include turns it off.
+    let body = document(t.app.get(&format!("/v2/tracking_requests/{request}")).await).await;
+    let included = body["included"].as_array().expect("included by default");
+    assert_eq!(included.len(), 1);
+    assert_eq!(included[0]["type"], "shipment");
+    let body = document(
+        t.app
+            .get(&format!("/v2/tracking_requests/{request}?include="))
+            .await,
+    )
+    .await;
+    assert!(body.get("included").is_none(), "{body}");
+
+    let list = document(t.app.get("/v2/containers").await).await;
+    let container = first_id(&list, "container");
+    for path in [
+        "/v2/containers?include=shipment,pod_terminal,pickup_facility".to_owned(),
+        format!("/v2/containers/{container}?include=shipment,pod_terminal,pickup_facility"),
+        format!("/v2/containers/{container}?include=shipment%2Cpod_terminal%2Cpickup_facility"),
+        format!("/v2/containers/{container}/transport_events?include=location,terminal,vessel,shipment,container"),
+        "/v2/shipments?include=containers,pod_terminal,port_of_lading,port_of_discharge,destination,destination_terminal".to_owned(),
+        "/v2/tracking_requests?include=tracked_object".to_owned(),
+        "/v2/webhook_notifications?include=webhook,reference_object".to_owned(),
+    ] {
+        let response = t.app.get(&path).await;
+        assert_eq!(response.status(), 200, "{path}: {:?}", response.text().await);
+    }
+
+    // The reference documents `ref_number` (singular) on PATCH.
+    let response = t
+        .app
+        .patch(
+            &format!("/v2/tracking_requests/{request}"),
+            &json!({"data": {"type": "tracking_request", "attributes": {"ref_number": "PO-77"}}}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let body = document(response).await;
+    assert_eq!(body["data"]["attributes"]["ref_numbers"], json!(["PO-77"]));
+    let response = t
+        .app
+        .patch(
+            &format!("/v2/tracking_requests/{request}"),
+            &json!({"data": {"type": "tracking_request", "attributes": {
+                "ref_number": "PO-1", "ref_numbers": ["PO-2"]}}}),
+        )
+        .await;
+    let errors = errors(response, 422).await;
+    assert_eq!(codes(&errors)[0].1, "/data/attributes/ref_number");
+}
+
+async fn unknown_parameters_are_ignored_and_unknown_filters_refused(t: Tracking) {
+    track(&t, "TEST-TR-SUCCEEDED").await;
+    for path in [
+        "/v2/containers?utm_source=sdk&foo[bar]=1",
+        "/v2/tracking_requests?x-account-id=1",
+        "/v2/shipments?customer_id=2",
+        "/v2/shipping_lines?color=red",
+    ] {
+        let response = t.app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+    }
+    for (path, parameter) in [
+        ("/v2/containers?filter[colour]=red", "filter[colour]"),
+        ("/v2/tracking_requests?filter[nope]=1", "filter[nope]"),
+        ("/v2/containers?page[size]=500", "page[size]"),
+        ("/v2/containers?include=owner", "include"),
+    ] {
+        let errors = errors(t.app.get(path).await, 400).await;
+        assert_eq!(codes(&errors)[0].1, parameter, "{path}");
+    }
+}

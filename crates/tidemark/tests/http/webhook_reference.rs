@@ -1,0 +1,114 @@
+//! The reference API's webhook helpers (compat-api.md §4.1): `GET /v2/webhooks/ips` and
+//! `GET /v2/webhook_notifications/examples`, which earlier were read as ids and 404.
+
+use serde_json::Value;
+use tidemark_api::ApiConfig;
+use tidemark_store::testing::Backend;
+
+use crate::both_backends;
+use crate::common::{TestApp, codes, document, errors};
+
+both_backends!(
+    examples_are_rendered_as_deliveries_are,
+    examples_need_a_recorded_event,
+    without_configured_addresses_the_ip_list_is_empty,
+);
+
+async fn examples_are_rendered_as_deliveries_are(app: TestApp) {
+    let response = app
+        .get("/v2/webhook_notifications/examples?event=tracking_request.succeeded")
+        .await;
+    assert_eq!(response.status(), 200);
+    let body = document(response).await;
+    let data = body["data"].as_array().expect("a list of samples");
+    assert_eq!(data.len(), 1);
+    let sample = &data[0];
+    assert_eq!(sample["type"], "webhook_notification");
+    assert_eq!(sample["attributes"]["event"], "tracking_request.succeeded");
+    assert_eq!(sample["relationships"]["webhook"]["data"], Value::Null);
+    assert_eq!(
+        sample["relationships"]["reference_object"]["data"]["type"],
+        "tracking_request"
+    );
+    // compat-api.md §4.3: a succeeded request includes its container(s), shipment and
+    // the request itself.
+    let mut types: Vec<&str> = body["included"]
+        .as_array()
+        .expect("included")
+        .iter()
+        .filter_map(|r| r["type"].as_str())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    for kind in ["container", "shipment", "tracking_request"] {
+        assert!(types.contains(&kind), "{kind} in {types:?}");
+    }
+
+    let body = document(
+        app.get("/v2/webhook_notifications/examples?event=container.transport.vessel_departed")
+            .await,
+    )
+    .await;
+    assert_eq!(
+        body["data"][0]["relationships"]["reference_object"]["data"]["type"],
+        "transport_event"
+    );
+}
+
+async fn examples_need_a_recorded_event(app: TestApp) {
+    for query in [
+        "",
+        "?event=",
+        "?event=container.exploded",
+        "?event=document.extracted",
+    ] {
+        let response = app
+            .get(&format!("/v2/webhook_notifications/examples{query}"))
+            .await;
+        let errors = errors(response, 400).await;
+        assert_eq!(
+            codes(&errors),
+            [("invalid_parameter".to_owned(), "event".to_owned())],
+            "{query}"
+        );
+    }
+}
+
+async fn without_configured_addresses_the_ip_list_is_empty(app: TestApp) {
+    let response = app.get("/v2/webhooks/ips").await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.expect("JSON");
+    assert_eq!(body["webhook_notification_ips"], serde_json::json!([]));
+    assert_eq!(body["last_updated"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configured_addresses_are_published() {
+    let config = ApiConfig {
+        webhook_source_ips: vec![
+            "203.0.113.7".parse().expect("ip"),
+            "2001:db8::7".parse().expect("ip"),
+        ],
+        ..ApiConfig::default()
+    };
+    let app = TestApp::spawn_with(Backend::Sqlite, config)
+        .await
+        .expect("app");
+    let response = app.get("/v2/webhooks/ips").await;
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .is_ok_and(|t| t.starts_with("application/json"))
+    );
+    let body: Value = response.json().await.expect("JSON");
+    assert_eq!(
+        body["webhook_notification_ips"],
+        serde_json::json!(["203.0.113.7", "2001:db8::7"])
+    );
+    assert!(
+        body["last_updated"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
+}
