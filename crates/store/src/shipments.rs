@@ -445,36 +445,34 @@ impl<B: Neutral> ShipmentStore for B {
         kind: ReferenceKind,
         codes: &[String],
     ) -> Result<Vec<Reference>, StoreError> {
-        if codes.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut query = Query::new(reference_select(kind));
-        query
-            .push(code_column(kind))
-            .push(" IN ")
-            .bind_list(codes.iter().cloned())
-            .push(" ORDER BY id");
-        self.fetch(&query)
-            .await?
-            .iter()
-            .map(|row| reference_row(kind, row))
-            .collect()
+        references_where(self, kind, code_column(kind), codes).await
     }
 
     async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError> {
-        if ports.is_empty() {
-            return Ok(Vec::new());
-        }
-        let kind = ReferenceKind::Terminal;
-        let mut query = Query::new(reference_select(kind));
-        query
-            .push("port_locode IN ")
-            .bind_list(ports.iter().cloned())
-            .push(" ORDER BY id");
-        self.fetch(&query)
-            .await?
-            .iter()
-            .map(|row| reference_row(kind, row))
-            .collect()
+        references_where(self, ReferenceKind::Terminal, "port_locode", ports).await
     }
+}
+
+/// The records of `kind` whose `column` is one of `values`.
+async fn references_where<B: Neutral + ?Sized>(
+    backend: &B,
+    kind: ReferenceKind,
+    column: &str,
+    values: &[String],
+) -> Result<Vec<Reference>, StoreError> {
+    if values.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = Query::new(reference_select(kind));
+    query
+        .push(column)
+        .push(" IN ")
+        .bind_list(values.iter().cloned())
+        .push(" ORDER BY id");
+    backend
+        .fetch(&query)
+        .await?
+        .iter()
+        .map(|row| reference_row(kind, row))
+        .collect()
 }
