@@ -207,6 +207,13 @@ async fn events_route(
     let scripted = script(&scac, reference.value());
     let mut only_booking = false;
     let (outcome, placement) = match scripted {
+        Some(Script::Unknown) => {
+            return error(
+                StatusCode::NOT_FOUND,
+                "notFound",
+                "no shipment has this reference",
+            );
+        }
         Some(Script::AlwaysFail) => {
             return error(
                 StatusCode::SERVICE_UNAVAILABLE,

@@ -19,6 +19,8 @@ pub enum Script {
     FailFirstLookups(u32),
     /// Every lookup fails with 503.
     AlwaysFail,
+    /// Every lookup is answered 404 with a DCSA error: no shipment has this reference.
+    Unknown,
 }
 
 /// The script of `reference` at `scac`, if it is one of the sandbox numbers.
@@ -30,7 +32,8 @@ pub fn script(scac: &str, reference: &str) -> Option<Script> {
     let sailing = Placement::Before(Duration::days(20));
     Some(match reference {
         "TEST-TR-SUCCEEDED" => Script::Shipment(Outcome::Sails, sailing),
-        "TEST-TR-FAILED" | "TEST-TR-NOT-FOUND" => Script::Shipment(Outcome::Unknown, sailing),
+        "TEST-TR-FAILED" => Script::Unknown,
+        "TEST-TR-NOT-FOUND" => Script::Shipment(Outcome::Unknown, sailing),
         "TEST-TR-AWAITING-MANIFEST" => Script::ManifestedFromLookup(2),
         "TEST-TR-RETRY" => Script::FailFirstLookups(2),
         "TEST-TR-RETRIES-EXHAUSTED" => Script::AlwaysFail,

@@ -458,9 +458,10 @@ async fn the_sandbox_numbers_behave_as_documented() {
     let succeeded = sim.all(&query("TEST-TR-SUCCEEDED")).await;
     assert!(succeeded.iter().any(|e| e["eventType"] == "TRANSPORT"));
     assert!(succeeded.iter().any(|e| e["eventType"] == "EQUIPMENT"));
-    for number in ["TEST-TR-FAILED", "TEST-TR-NOT-FOUND"] {
-        assert!(sim.all(&query(number)).await.is_empty(), "{number}");
-    }
+    assert!(sim.all(&query("TEST-TR-NOT-FOUND")).await.is_empty());
+    let unknown = sim.error(&query("TEST-TR-FAILED"), 404).await;
+    assert_eq!(unknown["statusCode"], 404);
+    assert!(unknown["errors"].as_array().is_some_and(|e| !e.is_empty()));
 
     let first = codes(&sim.all(&query("TEST-TR-AWAITING-MANIFEST")).await);
     assert!(

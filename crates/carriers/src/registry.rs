@@ -178,6 +178,7 @@ fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> D
         max_response_bytes: settings.max_response_bytes,
         page_size: settings.page_size,
         max_pages: settings.max_pages,
+        unknown_reference_is_404: false,
     }
 }
 
@@ -269,7 +270,11 @@ impl Registry {
             value: sandbox.api_key.clone(),
         };
         let settings = &sandbox.settings;
-        let connector = limited(dcsa_config(base, auth, settings), settings).ok()?;
+        let config = DcsaConfig {
+            unknown_reference_is_404: true,
+            ..dcsa_config(base, auth, settings)
+        };
+        let connector = limited(config, settings).ok()?;
         cache.insert(*scac, Arc::clone(&connector));
         Some((connector as Arc<dyn CarrierConnector>, Source::Sandbox))
     }

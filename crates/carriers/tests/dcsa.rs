@@ -189,10 +189,24 @@ async fn the_sandbox_scenarios_map_to_their_outcomes() {
         connector.lookup(&booking("TEST-TR-NOT-FOUND")).await,
         LookupOutcome::NotFound
     );
-    assert_eq!(
+    // The sandbox answers TEST-TR-FAILED 404 with a DCSA error document: to a connector
+    // told that this carrier means "no such shipment" by it, the reference is unknown,
+    // whatever its type; to any other, a 404 is a wrong base URL, tried again later.
+    let sandbox = DcsaConnector::new(DcsaConfig {
+        unknown_reference_is_404: true,
+        ..world.config("TEST")
+    })
+    .expect("valid config");
+    for kind in [RequestType::BookingNumber, RequestType::BillOfLading] {
+        assert_eq!(
+            sandbox.lookup(&lookup("TEST-TR-FAILED", kind)).await,
+            LookupOutcome::Unknown
+        );
+    }
+    assert!(matches!(
         connector.lookup(&booking("TEST-TR-FAILED")).await,
-        LookupOutcome::NotFound
-    );
+        LookupOutcome::Temporary(TemporaryReason::Unreachable(_))
+    ));
     assert_eq!(
         connector.lookup(&booking("TEST-TR-CANCELLED")).await,
         LookupOutcome::BookingCancelled

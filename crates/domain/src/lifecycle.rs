@@ -36,6 +36,7 @@ impl Observation {
             LookupOutcome::NotYetManifested => Self::NotYetKnown,
             LookupOutcome::NotFound if kind == RequestType::Container => Self::ContainerNotFound,
             LookupOutcome::NotFound => Self::NotYetKnown,
+            LookupOutcome::Unknown => Self::Permanent(FailedReason::NotFound),
             LookupOutcome::InvalidNumber(_) => Self::Permanent(FailedReason::InvalidNumber),
             LookupOutcome::BookingCancelled => Self::Permanent(FailedReason::BookingCancelled),
             LookupOutcome::DataUnavailable => Self::Permanent(FailedReason::DataUnavailable),

@@ -382,8 +382,11 @@ pub enum LookupOutcome {
     Found(Snapshot),
     /// Booked but not yet manifested: no containers or voyage yet.
     NotYetManifested,
-    /// Unknown to the carrier.
+    /// Not (yet) known to the carrier: for a bill or booking, possibly not manifested yet.
     NotFound,
+    /// The carrier says outright that it has no shipment with this reference (a DCSA error
+    /// answer of 404), whatever the number's type: nothing to wait for.
+    Unknown,
     /// The carrier rejects the number's format.
     InvalidNumber(String),
     /// The booking was cancelled.

@@ -31,6 +31,10 @@ pub struct DcsaConfig {
     pub page_size: u32,
     /// Most pages followed for one lookup.
     pub max_pages: u32,
+    /// This carrier answers a reference it has never heard of with 404 and a DCSA error
+    /// document (the sandbox's `TEST-TR-FAILED`): a definite "not found". Off for others,
+    /// where a 404 means a wrong base URL.
+    pub unknown_reference_is_404: bool,
 }
 
 impl DcsaConfig {
@@ -45,6 +49,7 @@ impl DcsaConfig {
             max_response_bytes: 8 * 1024 * 1024,
             page_size: 100,
             max_pages: 50,
+            unknown_reference_is_404: false,
         }
     }
 }
@@ -186,6 +191,12 @@ impl DcsaConnector {
                 )));
             }
             StatusCode::NOT_FOUND => {
+                if self.config.unknown_reference_is_404 {
+                    let body = self.read_capped(&mut response).await.unwrap_or_default();
+                    if model::is_error_document(&body, 404) {
+                        return Err(LookupOutcome::Unknown);
+                    }
+                }
                 return Err(temporary(TemporaryReason::Unreachable(
                     "the events endpoint answered 404; check the base URL".to_owned(),
                 )));
@@ -202,6 +213,20 @@ impl DcsaConnector {
             .get("Next-Page")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        let body = self.read_capped(&mut response).await?;
+        let events: Vec<serde_json::Value> = serde_json::from_slice(&body).map_err(|error| {
+            temporary(TemporaryReason::Unrecognized(format!(
+                "not a JSON array of events: {error}"
+            )))
+        })?;
+        Ok(Page::Events(events, next))
+    }
+
+    /// The whole answer, at most `max_response_bytes` of it.
+    async fn read_capped(
+        &self,
+        response: &mut reqwest::Response,
+    ) -> Result<Vec<u8>, LookupOutcome> {
         let limit = self.config.max_response_bytes;
         let too_large = || {
             temporary(TemporaryReason::Unrecognized(format!(
@@ -234,12 +259,7 @@ impl DcsaConnector {
                 }
             }
         }
-        let events: Vec<serde_json::Value> = serde_json::from_slice(&body).map_err(|error| {
-            temporary(TemporaryReason::Unrecognized(format!(
-                "not a JSON array of events: {error}"
-            )))
-        })?;
-        Ok(Page::Events(events, next))
+        Ok(body)
     }
 
     async fn all_events(&self, lookup: &Lookup) -> Result<Vec<model::Event>, LookupOutcome> {

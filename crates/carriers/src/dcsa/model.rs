@@ -292,3 +292,16 @@ impl RawEvent {
         })
     }
 }
+
+/// Whether `body` is a DCSA error document (ERROR_DOMAIN 1.0: `statusCode` and an
+/// `errors` list) for `status`: the carrier's own answer, not a gateway's page.
+pub(crate) fn is_error_document(body: &[u8], status: u16) -> bool {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ErrorDocument {
+        status_code: u16,
+        errors: Vec<serde_json::Value>,
+    }
+    serde_json::from_slice::<ErrorDocument>(body)
+        .is_ok_and(|document| document.status_code == status && !document.errors.is_empty())
+}

@@ -10,6 +10,7 @@ mod infer_number;
 mod limits;
 mod numbers;
 mod operations;
+mod sandbox;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;

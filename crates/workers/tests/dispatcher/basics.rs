@@ -274,7 +274,7 @@ pub async fn names_resolving_to_internal_addresses_are_refused_by_default(backen
     let (direct, direct_url) = Receiver::start(&[]).await;
     let by_name = direct_url.replace("127.0.0.1", "localhost");
     subscribe(&h, &by_name, &["tracking_request.awaiting_manifest"]).await;
-    h.create("bill_of_lading", "TEST-TR-FAILED", Some("TEST"))
+    h.create("bill_of_lading", "TEST-TR-NOT-FOUND", Some("TEST"))
         .await;
     h.drain().await;
     let strict = dispatcher(&h, Networks::public_only());
