@@ -26,6 +26,8 @@ trap 'stop_tidemark; rm -rf "$work"' EXIT
 # (SQLite in WAL mode, synchronous=FULL: every 201 is on disk before it is sent). Only
 # the API role runs: this measures the API, and bench/tracking.sh the tracker.
 export TIDEMARK_ROLES=api
+# Real lines, simulated: the bench creates requests for MAEU numbers.
+export TIDEMARK_SANDBOX__ALL_CARRIERS=true
 start_tidemark
 export TIDEMARK_BENCH_KEY=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
 [[ -n "$TIDEMARK_BENCH_KEY" ]] || { echo "no API key was printed" >&2; exit 1; }

@@ -25,6 +25,8 @@ BACKEND=${BACKEND:-sqlite}
 [[ -n "${WORKERS:-}" ]] && export TIDEMARK_WEBHOOKS__WORKERS=$WORKERS
 [[ -n "${PER_WEBHOOK:-}" ]] && export TIDEMARK_WEBHOOKS__PER_WEBHOOK=$PER_WEBHOOK
 export TIDEMARK_TRACKING__WORKERS=64
+# Real lines, simulated: the bench tracks MAEU bookings against the sandbox.
+export TIDEMARK_SANDBOX__ALL_CARRIERS=true
 export TIDEMARK_WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8
 export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark::commands=info}
 

@@ -37,7 +37,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::webhook::Networks;
-use tidemark_domain::{CarrierMatrix, Clock, Limits};
+use tidemark_domain::{CarrierMatrix, Clock, Coverage, Limits};
 use tidemark_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -68,6 +68,8 @@ pub struct ApiConfig {
     pub policy: Policy,
     /// The addresses webhook deliveries leave from, as the operator configured them.
     pub webhook_source_ips: Vec<std::net::IpAddr>,
+    /// The lines this instance tracks (creates for others are refused).
+    pub coverage: Coverage,
 }
 
 impl Default for ApiConfig {
@@ -81,6 +83,7 @@ impl Default for ApiConfig {
             webhook_networks: Networks::public_only(),
             policy: Policy::default(),
             webhook_source_ips: Vec::new(),
+            coverage: Coverage::default(),
         }
     }
 }

@@ -4,7 +4,7 @@ use axum::Router;
 use axum::extract::{OriginalUri, Path, State};
 use axum::routing::get;
 use serde::Serialize;
-use tidemark_domain::{Carrier, Scac};
+use tidemark_domain::{Carrier, Coverage, LineSource, Scac};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -43,6 +43,17 @@ pub struct ShippingLineAttributes {
     pub tracking_url: Option<String>,
     /// The line's contact page (not in the carrier matrix: null).
     pub contact_url: Option<String>,
+    /// Whether this instance can track the line (beyond the reference API).
+    pub tracking_available: bool,
+    /// Where this instance gets the line's data: `carrier` (its own endpoint), `sandbox`
+    /// (the simulator, made-up voyages), or null (it cannot track the line).
+    #[schema(pattern = "^(carrier|sandbox)$")]
+    pub tracking_source: Option<&'static str>,
+    /// The DCSA Track & Trace version spoken to the carrier's endpoint (null otherwise).
+    pub tracking_dcsa_version: Option<&'static str>,
+    /// How the carrier's endpoint is used: `poll` (null without an endpoint).
+    #[schema(pattern = "^(poll|push)$")]
+    pub tracking_mode: Option<&'static str>,
 }
 
 /// A `shipping_line` resource.
@@ -66,8 +77,10 @@ fn id(carrier: &Carrier) -> Uuid {
     Uuid::new_v5(&NAMESPACE, carrier.scac.as_str().as_bytes())
 }
 
-fn resource(carrier: &Carrier) -> ShippingLineResource {
+fn resource(carrier: &Carrier, coverage: &Coverage) -> ShippingLineResource {
     let id = id(carrier);
+    let source = coverage.source(carrier.scac);
+    let endpoint = source == Some(LineSource::Carrier);
     ShippingLineResource {
         id: id.to_string(),
         type_: "shipping_line",
@@ -86,6 +99,10 @@ fn resource(carrier: &Carrier) -> ShippingLineResource {
             provided_data: None,
             tracking_url: None,
             contact_url: None,
+            tracking_available: source.is_some(),
+            tracking_source: source.map(LineSource::as_str),
+            tracking_dcsa_version: endpoint.then_some("2.2"),
+            tracking_mode: endpoint.then_some("poll"),
         },
         links: SelfLink {
             self_: format!("/v2/shipping_lines/{id}"),
@@ -151,7 +168,7 @@ pub async fn list(
             .iter()
             .skip(offset)
             .take(size)
-            .map(|carrier| resource(carrier))
+            .map(|carrier| resource(carrier, &state.config.coverage))
             .collect(),
         included: None,
         links: page_links("/v2/shipping_lines", query.original(), page, total),
@@ -189,7 +206,7 @@ pub async fn show(
     let carrier =
         found.ok_or_else(|| ApiError::not_found("no shipping line has this id or SCAC"))?;
     Ok(JsonApi::ok(Document {
-        data: resource(carrier),
+        data: resource(carrier, &state.config.coverage),
         included: None,
         links: SelfLink {
             self_: uri.0.path().to_owned(),

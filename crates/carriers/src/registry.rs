@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use tidemark_domain::Scac;
+use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
 use crate::auth::Auth;
 use crate::dcsa::{DcsaConfig, DcsaConnector};
@@ -194,21 +194,41 @@ fn limited(config: DcsaConfig, settings: &ConnectionSettings) -> Result<Arc<Limi
     )))
 }
 
+/// `url` without a user name or password, for logs.
+fn without_credentials(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
 /// The connectors of every SCAC.
 #[derive(Debug)]
 pub struct Registry {
     endpoints: HashMap<Scac, Arc<Limited>>,
+    base_urls: BTreeMap<Scac, String>,
     sandbox: Option<Sandbox>,
+    coverage: Coverage,
     sandboxed: Mutex<HashMap<Scac, Arc<Limited>>>,
 }
 
 impl Registry {
-    /// Connectors as configured; SCACs without an endpoint go to `sandbox` when given.
+    /// Connectors as configured; SCACs without an endpoint go to `sandbox` as far as
+    /// `scope` reaches (the sandbox line `TEST` only, unless the operator asked for all).
     ///
     /// # Errors
     /// The first malformed entry: a bad SCAC, base URL or setting.
-    pub fn build(config: &CarriersConfig, sandbox: Option<Sandbox>) -> Result<Self, RegistryError> {
+    pub fn build(
+        config: &CarriersConfig,
+        sandbox: Option<Sandbox>,
+        scope: SandboxScope,
+    ) -> Result<Self, RegistryError> {
         let mut endpoints = HashMap::new();
+        let mut base_urls = BTreeMap::new();
         for (key, endpoint) in &config.endpoints {
             let error = |problem: String| RegistryError {
                 scac: key.clone(),
@@ -231,16 +251,50 @@ impl Registry {
             )
             .map_err(error)?;
             endpoints.insert(scac, connector);
+            base_urls.insert(scac, without_credentials(&endpoint.base_url));
         }
+        let scope = if sandbox.is_some() {
+            scope
+        } else {
+            SandboxScope::Off
+        };
         Ok(Self {
+            coverage: Coverage::new(endpoints.keys().copied(), scope),
             endpoints,
+            base_urls,
             sandbox,
             sandboxed: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The connector for `scac` and where its data comes from; `None` when the SCAC has no
-    /// endpoint and there is no sandbox.
+    /// Which lines these connectors track, and from where.
+    #[must_use]
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// The SCACs configured by endpoint and the sandbox's reach, for the start-up log.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let endpoints: Vec<String> = self
+            .base_urls
+            .iter()
+            .map(|(scac, url)| format!("{scac} -> {url}"))
+            .collect();
+        let sandbox = match self.coverage.sandbox() {
+            SandboxScope::Off => "no sandbox",
+            SandboxScope::TestOnly => "TEST -> sandbox",
+            SandboxScope::AllCarriers => "every other SCAC -> sandbox (sandbox.all_carriers)",
+        };
+        if endpoints.is_empty() {
+            format!("no carrier endpoints; {sandbox}")
+        } else {
+            format!("{}; {sandbox}", endpoints.join(", "))
+        }
+    }
+
+    /// The connector for `scac` and where its data comes from; `None` when this instance
+    /// cannot track the SCAC (no endpoint, and the sandbox does not serve it).
     #[must_use]
     pub fn connector(&self, scac: &Scac) -> Option<(Arc<dyn CarrierConnector>, Source)> {
         if let Some(connector) = self.endpoints.get(scac) {
@@ -248,6 +302,9 @@ impl Registry {
                 Arc::clone(connector) as Arc<dyn CarrierConnector>,
                 Source::Carrier,
             ));
+        }
+        if self.coverage.source(*scac) != Some(LineSource::Sandbox) {
+            return None;
         }
         let sandbox = self.sandbox.as_ref()?;
         let mut cache = self
@@ -312,7 +369,8 @@ settings = { per_second = 2, concurrency = 1 }
             api_key: Secret::new("sandbox"),
             settings: ConnectionSettings::default(),
         };
-        let registry = Registry::build(&config, Some(sandbox)).expect("valid");
+        let registry = Registry::build(&config, Some(sandbox.clone()), SandboxScope::AllCarriers)
+            .expect("valid");
         assert_eq!(
             registry.connector(&scac("MAEU")).map(|(_, s)| s),
             Some(Source::Carrier)
@@ -321,8 +379,38 @@ settings = { per_second = 2, concurrency = 1 }
             registry.connector(&scac("MSCU")).map(|(_, s)| s),
             Some(Source::Sandbox)
         );
-        let without = Registry::build(&config, None).expect("valid");
+        // By default the sandbox serves its own line only: no made-up voyage for MSCU.
+        let default =
+            Registry::build(&config, Some(sandbox), SandboxScope::TestOnly).expect("valid");
+        assert!(default.connector(&scac("MSCU")).is_none());
+        assert_eq!(
+            default.connector(&Scac::SANDBOX).map(|(_, s)| s),
+            Some(Source::Sandbox)
+        );
+        assert_eq!(
+            default.coverage().source(scac("MAEU")),
+            Some(LineSource::Carrier)
+        );
+        let shown = default.describe();
+        assert!(
+            shown.contains("MAEU -> https://api.example.com/track-and-trace"),
+            "{shown}"
+        );
+        assert!(shown.contains("TEST -> sandbox"), "{shown}");
+        let mut secret_url = config.clone();
+        if let Some(endpoint) = secret_url.endpoints.get_mut("MAEU") {
+            endpoint.base_url = "https://tidemark:s3cret@api.example.com/tnt".to_owned();
+        }
+        let shown = Registry::build(&secret_url, None, SandboxScope::Off)
+            .expect("valid")
+            .describe();
+        assert!(
+            !shown.contains("s3cret") && shown.contains("api.example.com"),
+            "{shown}"
+        );
+        let without = Registry::build(&config, None, SandboxScope::AllCarriers).expect("valid");
         assert!(without.connector(&scac("MSCU")).is_none());
+        assert!(without.connector(&Scac::SANDBOX).is_none());
     }
 
     #[test]
@@ -349,7 +437,7 @@ settings = { per_second = 2, concurrency = 1 }
             ),
         ] {
             let config: CarriersConfig = toml::from_str(toml).expect("parses");
-            let error = Registry::build(&config, None).expect_err(toml);
+            let error = Registry::build(&config, None, SandboxScope::TestOnly).expect_err(toml);
             assert!(error.to_string().contains(expected), "{error}");
         }
         assert!(

@@ -8,6 +8,7 @@ pub mod account;
 pub mod carriers;
 pub mod clock;
 pub mod container_number;
+pub mod coverage;
 pub mod events;
 pub mod ids;
 pub mod inference;
@@ -30,6 +31,7 @@ pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
 pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
+pub use coverage::{Coverage, LineSource, SandboxScope};
 pub use events::{DomainEvent, EventDetail, EventName, Subject};
 pub use ids::{
     AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, ShipmentId, TrackingRequestId,

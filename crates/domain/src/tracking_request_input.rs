@@ -5,7 +5,8 @@ use crate::container_number::{ContainerNumber, InvalidContainerNumber};
 use crate::request_number::InvalidRequestNumber;
 use crate::validation::check_text;
 use crate::{
-    CarrierMatrix, Field, FieldError, Limits, RequestNumber, RequestType, Scac, ValidationCode,
+    CarrierMatrix, Coverage, Field, FieldError, Limits, RequestNumber, RequestType, Scac,
+    ValidationCode,
 };
 
 /// A create request as the client sent it, after JSON types were checked.
@@ -50,6 +51,7 @@ impl NewTrackingRequest {
     pub fn validate(
         draft: TrackingRequestDraft,
         carriers: &CarrierMatrix,
+        coverage: &Coverage,
         limits: &Limits,
     ) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
@@ -77,7 +79,7 @@ impl NewTrackingRequest {
             draft.scac.as_deref(),
             draft.auto_detect_scac,
             request_type,
-            carriers,
+            (carriers, coverage),
             &mut errors,
         );
         let request_number = validate_number(
@@ -116,7 +118,7 @@ fn validate_scac(
     scac: Option<&str>,
     auto_detect: bool,
     request_type: Option<RequestType>,
-    carriers: &CarrierMatrix,
+    (carriers, coverage): (&CarrierMatrix, &Coverage),
     errors: &mut Vec<FieldError>,
 ) -> Option<Option<Scac>> {
     let Some(text) = scac.filter(|text| !text.is_empty()) else {
@@ -156,6 +158,14 @@ fn validate_scac(
                 "{} ({}) does not support tracking by {kind}",
                 carrier.name, carrier.scac
             ),
+        ));
+        return None;
+    }
+    if coverage.source(carrier.scac).is_none() {
+        errors.push(FieldError::new(
+            Field::Scac,
+            ValidationCode::CarrierNotConfigured,
+            Coverage::how_to_configure(carrier.scac),
         ));
         return None;
     }
@@ -301,8 +311,33 @@ mod tests {
         NewTrackingRequest::validate(
             draft,
             &CarrierMatrix::bundled().expect("the bundled matrix is valid"),
+            &Coverage::new([], crate::SandboxScope::AllCarriers),
             &Limits::default(),
         )
+    }
+
+    #[test]
+    fn a_carrier_this_instance_cannot_track_is_refused_at_the_scac() {
+        let matrix = CarrierMatrix::bundled().expect("the bundled matrix is valid");
+        let errors = NewTrackingRequest::validate(
+            draft("bill_of_lading", "MEDU1234567", "medu"),
+            &matrix,
+            &Coverage::default(),
+            &Limits::default(),
+        )
+        .expect_err("MSC has no endpoint and the sandbox serves TEST only");
+        assert_eq!(
+            codes(&errors),
+            [(Field::Scac, ValidationCode::CarrierNotConfigured)]
+        );
+        assert!(errors[0].detail.contains("[carriers.endpoints.MSCU]"));
+        let test = NewTrackingRequest::validate(
+            draft("bill_of_lading", "TEST-TR-SUCCEEDED", "TEST"),
+            &matrix,
+            &Coverage::default(),
+            &Limits::default(),
+        );
+        assert!(test.is_ok());
     }
 
     fn codes(errors: &[FieldError]) -> Vec<(Field, ValidationCode)> {

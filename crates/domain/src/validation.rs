@@ -67,6 +67,8 @@ pub enum ValidationCode {
     UnknownScac,
     /// The carrier does not track this kind of number.
     UnsupportedRequestType,
+    /// A known carrier this instance has no way to track (no endpoint, no sandbox for it).
+    CarrierNotConfigured,
     /// A number that cannot be what its type says (e.g. a bad ISO 6346 check digit).
     InvalidNumber,
     /// An open request for the same number and carrier exists.
@@ -86,6 +88,7 @@ impl ValidationCode {
             Self::TooMany => "too_many",
             Self::UnknownScac => "unknown_scac",
             Self::UnsupportedRequestType => "unsupported_request_type",
+            Self::CarrierNotConfigured => "carrier_not_configured",
             Self::InvalidNumber => "invalid_number",
             Self::Duplicate => "duplicate",
             Self::Immutable => "immutable",

@@ -137,6 +137,7 @@ fn request(
     let new = NewTrackingRequest::validate(
         draft,
         &CarrierMatrix::bundled().expect("the bundled matrix is valid"),
+        &tidemark_domain::Coverage::new([], tidemark_domain::SandboxScope::AllCarriers),
         &Limits::default(),
     )
     .expect("valid request");

@@ -11,7 +11,7 @@ use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{CarriersConfig, Registry, Sandbox};
 use tidemark_domain::webhook::{Attempt, Networks, Webhook};
 use tidemark_domain::{
-    Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SystemClock,
+    Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
 use tidemark_store::{Store, StoreError};
 use tidemark_workers::{Runner, Tracker};
@@ -93,8 +93,9 @@ pub async fn start_sandbox(
 pub fn registry(
     config: &CarriersConfig,
     sandbox: Option<Sandbox>,
+    scope: SandboxScope,
 ) -> anyhow::Result<Arc<Registry>> {
-    Ok(Arc::new(Registry::build(config, sandbox)?))
+    Ok(Arc::new(Registry::build(config, sandbox, scope)?))
 }
 
 /// The tracker and its runner; `events_recorded` rings when a lookup records events.

@@ -74,6 +74,12 @@ pub struct ServeArgs {
     /// `127.0.0.0/8,::1/128` for receivers on this machine).
     #[arg(long, env = "TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", value_name = "CIDRS")]
     pub webhook_allowed_networks: Option<String>,
+
+    /// Serve every SCAC without a carrier endpoint from the simulator, with made-up
+    /// voyages (demos and benchmarks; `sandbox.all_carriers`). By default the sandbox
+    /// serves only its own line, `TEST`.
+    #[arg(long)]
+    pub sandbox_all_carriers: bool,
 }
 
 /// `accounts …`

@@ -12,7 +12,7 @@ pub mod telemetry;
 use anyhow::Context;
 
 use crate::cli::{Cli, Command};
-use crate::config::{Config, Overrides};
+use crate::config::{Config, Overrides, SandboxOverrides};
 
 /// Runs one command line.
 ///
@@ -31,6 +31,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         },
         webhook_allowed_networks: match &cli.command {
             Command::Serve(args) => args.webhook_allowed_networks.clone(),
+            _ => None,
+        },
+        sandbox: match &cli.command {
+            Command::Serve(args) if args.sandbox_all_carriers => {
+                Some(SandboxOverrides { all_carriers: true })
+            }
             _ => None,
         },
     };

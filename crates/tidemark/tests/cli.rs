@@ -153,6 +153,49 @@ fn a_bad_setting_is_a_clear_error() {
     assert!(message.contains("body_bytez"), "{message}");
 }
 
+async fn create(address: &str, key: &str, number: &str, scac: &str) -> reqwest::Response {
+    let body = serde_json::json!({"data": {"type": "tracking_request", "attributes": {
+        "request_type": "bill_of_lading", "request_number": number, "scac": scac}}});
+    reqwest::Client::new()
+        .post(format!("http://{address}/v2/tracking_requests"))
+        .header("Authorization", format!("Token {key}"))
+        .header("Content-Type", "application/vnd.api+json")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("request")
+}
+
+/// Asked to, the sandbox serves every line, and the start-up log says so; a configured
+/// endpoint keeps its line.
+#[tokio::test]
+async fn the_sandbox_serves_every_line_only_when_asked() {
+    let mut server = Served::start(
+        &["--sandbox-all-carriers"],
+        &[(
+            "TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL",
+            "http://127.0.0.1:9/maersk",
+        )],
+    );
+    let (address, key) = (server.address.clone(), server.key.clone());
+    let response = create(&address, &key, "MEDU1234567", "MSCU").await;
+    assert_eq!(response.status(), 201);
+    let lines: serde_json::Value = reqwest::Client::new()
+        .get(format!("http://{address}/v2/shipping_lines?search=MAEU"))
+        .header("Authorization", format!("Token {key}"))
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(lines["data"][0]["attributes"]["tracking_source"], "carrier");
+    assert!(server.stop().success());
+    let log = server.log();
+    assert!(log.contains("MAEU -> http://127.0.0.1:9/maersk"), "{log}");
+    assert!(log.contains("every other SCAC -> sandbox"), "{log}");
+}
+
 /// `tidemark serve` on a fresh directory: creates the database, prints a key once,
 /// serves a create with that key, and stops cleanly on SIGTERM.
 #[tokio::test]
@@ -163,15 +206,20 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
     assert!(dir.join("tidemark.db").exists());
     assert!(dir.join("tidemark.db-wal").exists(), "WAL mode");
 
-    let response = reqwest::Client::new()
-        .post(format!("http://{address}/v2/tracking_requests"))
-        .header("Authorization", format!("Token {key}"))
-        .header("Content-Type", "application/vnd.api+json")
-        .body(r#"{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"MEDU1234567","scac":"MSCU"}}}"#)
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 201);
+    // No invented data by default: a real line without an endpoint is refused, saying how
+    // to configure it.
+    let response = create(&address, &key, "MEDU1234567", "MSCU").await;
+    assert_eq!(response.status(), 422);
+    let body: serde_json::Value = response.json().await.expect("JSON");
+    assert_eq!(
+        body["errors"][0]["code"], "carrier_not_configured",
+        "{body}"
+    );
+    assert_eq!(
+        body["errors"][0]["source"]["pointer"],
+        "/data/attributes/scac"
+    );
+    assert!(server.log().contains("TEST -> sandbox"), "{}", server.log());
 
     // Zero-config tracking: the built-in sandbox carrier answers, and the request is
     // found within moments.

@@ -103,13 +103,23 @@ impl Tracker {
     /// detected for it.
     async fn ask(&self, request: &TrackingRequest) -> Answer {
         let scac = request.scac.or_else(|| {
-            tidemark_domain::auto_detect(
+            let detected = tidemark_domain::auto_detect(
                 &self.matrix,
                 request.request_number.normalized(),
                 request.request_type,
             )
-            .ok()
-            .map(|carrier| carrier.scac)
+            .ok()?
+            .scac;
+            // A carrier this instance cannot track is no carrier to detect (api.md §6).
+            if self.carriers.coverage().source(detected).is_none() {
+                tracing::info!(
+                    request = %request.id,
+                    scac = %detected,
+                    "auto-detection found a carrier this instance has no endpoint for"
+                );
+                return None;
+            }
+            Some(detected)
         });
         let Some(scac) = scac else {
             return Answer {

@@ -3,7 +3,7 @@
 use axum::http::StatusCode;
 use serde_json::Value;
 use tidemark_domain::{
-    CarrierMatrix, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
+    CarrierMatrix, Coverage, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
     TrackingRequestPatch, ValidationCode,
 };
 
@@ -32,6 +32,7 @@ const READ_ONLY: [&str; 9] = [
 pub fn create(
     document: &Value,
     carriers: &CarrierMatrix,
+    coverage: &Coverage,
     limits: &Limits,
 ) -> Result<NewTrackingRequest, ApiError> {
     let data = body::data(document)?;
@@ -55,7 +56,7 @@ pub fn create(
     };
     attributes.reject_unknown();
     let problems = attributes.problems;
-    match NewTrackingRequest::validate(draft, carriers, limits) {
+    match NewTrackingRequest::validate(draft, carriers, coverage, limits) {
         Ok(new) if problems.is_empty() => Ok(new),
         Ok(_) => Err(ApiError::unprocessable(problems)),
         Err(field_errors) => Err(body::merge(problems, field_errors)),

@@ -97,7 +97,8 @@ pub async fn create(
     JsonBody(document): JsonBody,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     query.finish()?;
-    let new = input::create(&document, &state.carriers, &state.config.limits)?;
+    let config = &state.config;
+    let new = input::create(&document, &state.carriers, &config.coverage, &config.limits)?;
     let request = TrackingRequest::open(caller.account_id, new, state.clock.now());
     state.store.insert_tracking_request(&request).await?;
     let location = view::path(request.id);

@@ -20,7 +20,13 @@ fn request(kind: RequestType, number: &str, status: RequestStatus) -> TrackingRe
         scac: Some("MAEU".to_owned()),
         ..TrackingRequestDraft::default()
     };
-    let new = NewTrackingRequest::validate(draft, &matrix, &Limits::default()).expect("valid");
+    let new = NewTrackingRequest::validate(
+        draft,
+        &matrix,
+        &crate::Coverage::new([], crate::SandboxScope::AllCarriers),
+        &Limits::default(),
+    )
+    .expect("valid");
     let mut request = TrackingRequest::open(AccountId::new(), new, at(0));
     request.status = status;
     request

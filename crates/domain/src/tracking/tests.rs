@@ -18,7 +18,13 @@ fn request() -> TrackingRequest {
         shipment_tags: vec!["urgent".to_owned()],
         ..TrackingRequestDraft::default()
     };
-    let new = NewTrackingRequest::validate(draft, &matrix, &Limits::default()).expect("valid");
+    let new = NewTrackingRequest::validate(
+        draft,
+        &matrix,
+        &crate::Coverage::new([], crate::SandboxScope::AllCarriers),
+        &Limits::default(),
+    )
+    .expect("valid");
     TrackingRequest::open(AccountId::new(), new, at(0))
 }
 

@@ -86,13 +86,14 @@ async fn start_tracker(
         tracing::info!(
             url = %sandbox.base_url,
             clock_factor = config.sandbox.clock_factor,
-            "sandbox carrier started: SCACs without an endpoint are served by the simulator"
+            "sandbox carrier started"
         );
         Some(sandbox)
     } else {
         None
     };
-    let registry = app::registry(&config.carriers, sandbox)?;
+    let registry = app::registry(&config.carriers, sandbox, config.sandbox_scope())?;
+    tracing::info!(carriers = %registry.describe(), "where each SCAC is tracked");
     let runner = app::tracker(
         Arc::clone(store),
         registry,

@@ -12,8 +12,8 @@ use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 use tidemark_api::{ApiConfig, RateLimitConfig};
-use tidemark_domain::Limits;
 use tidemark_domain::webhook::Networks;
+use tidemark_domain::{Coverage, Limits, SandboxScope, Scac};
 use tidemark_store::ConnectOptions;
 use tidemark_store::sqlite::Synchronous;
 
@@ -263,6 +263,16 @@ pub struct Overrides {
     /// `--webhook-allowed-networks`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_allowed_networks: Option<String>,
+    /// `--sandbox-all-carriers`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxOverrides>,
+}
+
+/// The `[sandbox]` settings a flag can set.
+#[derive(Debug, Default, Serialize)]
+pub struct SandboxOverrides {
+    /// `--sandbox-all-carriers`.
+    pub all_carriers: bool,
 }
 
 impl Config {
@@ -292,7 +302,7 @@ impl Config {
     /// # Errors
     /// The first bad setting, named.
     pub fn validate(&self) -> Result<(), String> {
-        tidemark_carriers::registry::Registry::build(&self.carriers, None)
+        tidemark_carriers::registry::Registry::build(&self.carriers, None, SandboxScope::Off)
             .map_err(|error| error.to_string())?;
         if self.roles.is_empty() {
             return Err("roles: name at least one of api, tracker, dispatcher".to_owned());
@@ -319,6 +329,28 @@ impl Config {
                 SqliteSynchronous::Normal => Synchronous::Normal,
             },
         }
+    }
+
+    /// How far the sandbox reaches.
+    #[must_use]
+    pub fn sandbox_scope(&self) -> SandboxScope {
+        match (self.sandbox.enabled, self.sandbox.all_carriers) {
+            (false, _) => SandboxScope::Off,
+            (true, false) => SandboxScope::TestOnly,
+            (true, true) => SandboxScope::AllCarriers,
+        }
+    }
+
+    /// Which lines this instance tracks: the same answer the tracker's registry gives,
+    /// from the same settings (checked by `validate`).
+    #[must_use]
+    pub fn coverage(&self) -> Coverage {
+        let endpoints = self
+            .carriers
+            .endpoints
+            .keys()
+            .filter_map(|key| Scac::parse(key).ok());
+        Coverage::new(endpoints, self.sandbox_scope())
     }
 
     /// The networks webhooks may reach beyond the public internet.
@@ -352,6 +384,7 @@ impl Config {
             webhook_networks: self.webhook_networks().unwrap_or_default(),
             policy: self.tracking.tracker().policy,
             webhook_source_ips: self.webhooks.source_ips.clone(),
+            coverage: self.coverage(),
         }
     }
 }
@@ -366,6 +399,33 @@ mod tests {
         let example = Config::load(Some(&path), &Overrides::default()).expect("the example parses");
         let defaults = serde_json::to_value(Config::default()).expect("serializes");
         assert_eq!(serde_json::to_value(example).expect("serializes"), defaults);
+    }
+
+    #[test]
+    #[expect(
+        clippy::result_large_err,
+        reason = "figment's Jail fixes the closure's error type"
+    )]
+    fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("TIDEMARK_SANDBOX__CLOCK_FACTOR", "60");
+            let plain = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+            assert_eq!(plain.sandbox_scope(), SandboxScope::TestOnly);
+            let flagged = Config::load(
+                None,
+                &Overrides {
+                    sandbox: Some(SandboxOverrides { all_carriers: true }),
+                    ..Overrides::default()
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            assert_eq!(flagged.sandbox_scope(), SandboxScope::AllCarriers);
+            assert!((flagged.sandbox.clock_factor - 60.0).abs() < f64::EPSILON);
+            jail.set_env("TIDEMARK_SANDBOX__ALL_CARRIERS", "true");
+            let by_env = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+            assert_eq!(by_env.sandbox_scope(), SandboxScope::AllCarriers);
+            Ok(())
+        });
     }
 
     #[test]
@@ -454,6 +514,7 @@ mod tests {
                     roles: Some(vec![Role::Tracker]),
                     database_url: None,
                     webhook_allowed_networks: None,
+                    sandbox: None,
                 },
             )
             .map_err(|e| e.to_string())?;

@@ -121,8 +121,10 @@ impl TrackingConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SandboxConfig {
-    /// Start it. Off: SCACs without an endpoint cannot be tracked.
+    /// Start it. Off: SCACs without an endpoint cannot be tracked, not even `TEST`.
     pub enabled: bool,
+    /// Serve every SCAC without an endpoint, not only `TEST`, with made-up voyages.
+    pub all_carriers: bool,
     /// Simulated seconds per real second (1 = real time; 3600 plays an hour a second).
     pub clock_factor: f64,
     /// Another seed, another world of shipments.
@@ -143,6 +145,7 @@ impl Default for SandboxConfig {
         };
         Self {
             enabled: true,
+            all_carriers: false,
             clock_factor: 1.0,
             seed: 0,
             connection,

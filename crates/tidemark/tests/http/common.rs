@@ -29,7 +29,7 @@ pub struct TestApp {
 impl TestApp {
     /// An app with the contract's default settings (always `Some`).
     pub async fn spawn(backend: Backend) -> Option<Self> {
-        Self::spawn_with(backend, ApiConfig::default()).await
+        Self::spawn_with(backend, all_carriers()).await
     }
 
     pub async fn spawn_with(backend: Backend, config: ApiConfig) -> Option<Self> {
@@ -157,6 +157,16 @@ fn placeholder_account(clock: &dyn Clock) -> Account {
     }
 }
 
+/// The API's settings with every SCAC served by the sandbox (`sandbox.all_carriers`, as
+/// an operator asks for demos): tests create requests for real carriers' numbers, which
+/// the default settings refuse as not configured.
+pub fn all_carriers() -> ApiConfig {
+    ApiConfig {
+        coverage: tidemark_domain::Coverage::new([], tidemark_domain::SandboxScope::AllCarriers),
+        ..ApiConfig::default()
+    }
+}
+
 /// A create body.
 pub fn tracking_request(kind: &str, number: &str, scac: &str) -> Value {
     json!({"data": {"type": "tracking_request", "attributes": {
@@ -247,6 +257,14 @@ pub struct Tracking {
 
 impl Tracking {
     pub async fn spawn(backend: Backend) -> Option<Self> {
+        Self::spawn_with(backend, tidemark_domain::SandboxScope::AllCarriers).await
+    }
+
+    /// A tracking app whose sandbox reaches as far as `scope` (the API agrees).
+    pub async fn spawn_with(
+        backend: Backend,
+        scope: tidemark_domain::SandboxScope,
+    ) -> Option<Self> {
         let mut config = carrier_sim::SimConfig::new("sim-key");
         config.seed = 3;
         config.epoch = time::macros::datetime!(2026-06-01 0:00 UTC);
@@ -259,12 +277,11 @@ impl Tracking {
         let clock = Arc::new(tidemark_domain::ManualClock::new(
             tidemark_domain::Timestamp::from_datetime(config.epoch),
         ));
-        let app = TestApp::spawn_on(
-            backend,
-            ApiConfig::default(),
-            Arc::clone(&clock) as Arc<dyn Clock>,
-        )
-        .await?;
+        let api = ApiConfig {
+            coverage: tidemark_domain::Coverage::new([], scope),
+            ..ApiConfig::default()
+        };
+        let app = TestApp::spawn_on(backend, api, Arc::clone(&clock) as Arc<dyn Clock>).await?;
         let sim = carrier_sim::Simulator::new(config);
         let base = sim.clone().spawn().await.expect("simulator listens");
         let sandbox = tidemark_carriers::registry::Sandbox {
@@ -275,6 +292,7 @@ impl Tracking {
         let registry = app::registry(
             &tidemark_carriers::registry::CarriersConfig::default(),
             Some(sandbox),
+            scope,
         )
         .expect("registry");
         let runner = app::tracker(

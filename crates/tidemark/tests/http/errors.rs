@@ -6,7 +6,6 @@ use std::sync::Arc;
 use failing::FailingStore;
 use reqwest::Method;
 use serde_json::{Value, json};
-use tidemark_api::ApiConfig;
 use tidemark_domain::TrackingRequestId;
 
 use crate::both_backends;
@@ -753,7 +752,7 @@ async fn an_internal_failure_is_an_opaque_500() {
     let router = tidemark::app::router(
         store,
         tidemark::app::carriers(None).expect("carriers"),
-        ApiConfig::default(),
+        crate::common::all_carriers(),
         clock,
         sender,
     );

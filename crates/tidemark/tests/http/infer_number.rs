@@ -245,7 +245,7 @@ async fn infer_has_its_own_rate_limit_with_retry_after() {
             refresh_per_minute: n(10),
             default_per_minute: n(100),
         },
-        ..ApiConfig::default()
+        ..crate::common::all_carriers()
     };
     let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
         return;

@@ -19,7 +19,7 @@ fn tiny(create: u32, default: u32) -> ApiConfig {
             default_per_minute: n(default),
         },
         body_bytes: 2048,
-        ..ApiConfig::default()
+        ..crate::common::all_carriers()
     }
 }
 

@@ -1,12 +1,91 @@
 //! The sandbox line `TEST` and its scripted numbers (api.md §6), over HTTP against the
 //! carrier simulator.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::common::{Tracking, document, tracking_request};
+use crate::common::{Tracking, codes, document, errors, tracking_request};
 use crate::tracking_backends;
 
 tracking_backends!(the_failed_test_number_fails_at_its_first_lookup_whatever_its_type);
+
+macro_rules! by_default {
+    ($($name:ident),* $(,)?) => {
+        mod default_settings {
+            mod sqlite {
+                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let t = crate::common::Tracking::spawn_with(tidemark_store::testing::Backend::Sqlite, tidemark_domain::SandboxScope::TestOnly).await.expect("app");
+                    super::super::$name(t).await;
+                })*
+            }
+            mod postgres {
+                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
+                async fn $name() {
+                    let t = crate::common::Tracking::spawn_with(tidemark_store::testing::Backend::Postgres, tidemark_domain::SandboxScope::TestOnly).await.expect("app");
+                    super::super::$name(t).await;
+                })*
+            }
+        }
+    };
+}
+
+by_default!(
+    a_line_without_an_endpoint_is_refused_and_never_invented,
+    auto_detection_landing_on_an_unconfigured_line_fails_the_request,
+);
+
+async fn a_line_without_an_endpoint_is_refused_and_never_invented(t: Tracking) {
+    let response = t
+        .app
+        .create(&tracking_request("bill_of_lading", "MEDU1234567", "MEDU"))
+        .await;
+    let errors = errors(response, 422).await;
+    assert_eq!(
+        codes(&errors),
+        [(
+            "carrier_not_configured".to_owned(),
+            "/data/attributes/scac".to_owned()
+        )]
+    );
+    let detail = errors[0]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("[carriers.endpoints.MSCU]"), "{detail}");
+
+    let line = |scac: &str| format!("/v2/shipping_lines/{scac}");
+    let msc = document(t.app.get(&line("MSCU")).await).await;
+    assert_eq!(msc["data"]["attributes"]["tracking_available"], false);
+    assert_eq!(msc["data"]["attributes"]["tracking_source"], Value::Null);
+    let test = document(t.app.get(&line("TEST")).await).await;
+    assert_eq!(test["data"]["attributes"]["tracking_available"], true);
+    assert_eq!(test["data"]["attributes"]["tracking_source"], "sandbox");
+    assert!(
+        t.app
+            .store
+            .domain_events(t.app.account.id)
+            .await
+            .expect("events")
+            .is_empty()
+    );
+}
+
+async fn auto_detection_landing_on_an_unconfigured_line_fails_the_request(t: Tracking) {
+    let body = json!({"data": {"type": "tracking_request", "attributes": {
+        "request_type": "container", "request_number": "MSKU1234565",
+        "auto_detect_vocc_scac": true}}});
+    let created = document(t.app.create(&body).await).await;
+    let id = created["data"]["id"].as_str().expect("id");
+    t.drain().await;
+    let body = document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
+    let attributes = &body["data"]["attributes"];
+    assert_eq!(attributes["status"], "failed", "{body}");
+    assert_eq!(attributes["failed_reason"], "scac_auto_detect_failed");
+    assert_eq!(attributes["scac"], Value::Null);
+    assert_eq!(
+        t.sim.lookups("MAEU", "MSKU1234565"),
+        0,
+        "the simulator was never asked"
+    );
+}
 
 async fn the_failed_test_number_fails_at_its_first_lookup_whatever_its_type(t: Tracking) {
     for kind in ["bill_of_lading", "booking_number"] {

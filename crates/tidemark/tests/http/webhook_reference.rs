@@ -89,7 +89,7 @@ async fn configured_addresses_are_published() {
             "203.0.113.7".parse().expect("ip"),
             "2001:db8::7".parse().expect("ip"),
         ],
-        ..ApiConfig::default()
+        ..crate::common::all_carriers()
     };
     let app = TestApp::spawn_with(Backend::Sqlite, config)
         .await

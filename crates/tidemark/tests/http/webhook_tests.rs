@@ -81,7 +81,7 @@ fn test_body(event: &Value) -> Value {
 async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     let config = ApiConfig {
         webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
-        ..ApiConfig::default()
+        ..crate::common::all_carriers()
     };
     let Some(app) = TestApp::spawn_with(backend, config).await else {
         return;

@@ -98,7 +98,14 @@ pub fn registry(base: &str) -> Arc<Registry> {
         api_key: Secret::new(KEY),
         settings,
     };
-    Arc::new(Registry::build(&config, Some(sandbox)).expect("valid carriers config"))
+    Arc::new(
+        Registry::build(
+            &config,
+            Some(sandbox),
+            tidemark_domain::SandboxScope::AllCarriers,
+        )
+        .expect("valid carriers config"),
+    )
 }
 
 impl Harness {
@@ -155,8 +162,13 @@ impl Harness {
             auto_detect_scac: scac.is_none(),
             ..TrackingRequestDraft::default()
         };
-        let new = NewTrackingRequest::validate(draft, &self.matrix, &Limits::default())
-            .expect("a valid request");
+        let new = NewTrackingRequest::validate(
+            draft,
+            &self.matrix,
+            &tidemark_domain::Coverage::new([], tidemark_domain::SandboxScope::AllCarriers),
+            &Limits::default(),
+        )
+        .expect("a valid request");
         let request = TrackingRequest::open(self.account.id, new, self.clock.now());
         self.store
             .insert_tracking_request(&request)
