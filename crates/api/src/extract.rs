@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
-use axum::http::header::CONTENT_LENGTH;
+use axum::http::header::{CONTENT_LENGTH, EXPECT};
 use axum::http::request::Parts;
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -51,13 +51,31 @@ impl FromRequest<AppState> for JsonBody {
             .get(CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|text| text.parse::<u64>().ok());
+        // A client that waits for `100 Continue` has sent nothing yet: answering at once
+        // spares it the upload (hyper sends `100 Continue` only when the body is read).
+        let waits_to_send = request
+            .headers()
+            .get(EXPECT)
+            .is_some_and(|value| value.as_bytes().eq_ignore_ascii_case(b"100-continue"));
         let mut body = request.into_body();
         if declared.is_some_and(|length| length > limit as u64) {
-            drain(body, DRAIN_LIMIT).await;
+            if !waits_to_send {
+                drain(body, DRAIN_LIMIT).await;
+            }
             return Err(too_large());
         }
+        let idle = state.config.body_idle_timeout;
         let mut bytes = Vec::new();
-        while let Some(frame) = body.frame().await {
+        loop {
+            let Ok(frame) = tokio::time::timeout(idle, body.frame()).await else {
+                return Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "request_timeout",
+                    format!("the body stopped arriving for {} s", idle.as_secs()),
+                    None,
+                ));
+            };
+            let Some(frame) = frame else { break };
             let frame =
                 frame.map_err(|_| ApiError::malformed_json("the body could not be read", None))?;
             if let Some(data) = frame.data_ref() {
@@ -72,6 +90,22 @@ impl FromRequest<AppState> for JsonBody {
             ApiError::malformed_json(format!("the body is not valid JSON: {error}"), None)
         })?;
         Ok(Self(value))
+    }
+}
+
+/// The one variable segment of a resource's path (an id, a SCAC, an IMO number). A segment
+/// that cannot be read as text (`%ff`) names nothing: 404, never axum's plain-text 400.
+#[derive(Debug)]
+pub struct PathId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for PathId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Path::<String>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(id)) => Ok(Self(id)),
+            Err(_) => Err(ApiError::not_found("nothing here has this id")),
+        }
     }
 }
 

@@ -56,6 +56,8 @@ pub struct ApiConfig {
     pub limits: Limits,
     /// Largest request body, in bytes.
     pub body_bytes: usize,
+    /// Longest pause while a client sends a body (408 after).
+    pub body_idle_timeout: Duration,
     /// Page size when `page[size]` is absent.
     pub page_size_default: u32,
     /// Largest `page[size]`.
@@ -77,6 +79,7 @@ impl Default for ApiConfig {
         Self {
             limits: Limits::default(),
             body_bytes: 64 * 1024,
+            body_idle_timeout: Duration::from_secs(30),
             page_size_default: 30,
             page_size_max: 100,
             rate_limits: RateLimitConfig::default(),

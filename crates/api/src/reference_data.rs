@@ -3,7 +3,7 @@
 //! number. What carriers did not say (coordinates, time zones, addresses) is null.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::get;
 use serde::Serialize;
 use tidemark_domain::{Reference, ReferenceKind};
@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ResourceIdentifier, SelfLink, ToMany, ToOne};
-use crate::extract::QueryParams;
+use crate::extract::{PathId, QueryParams};
 use crate::{ApiError, AppState};
 
 /// A port's attributes.
@@ -276,7 +276,7 @@ async fn find(
 pub async fn show_port(
     State(state): State<AppState>,
     _caller: Caller,
-    Path(key): Path<String>,
+    PathId(key): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<PortResource>>, ApiError> {
     query.finish()?;
@@ -306,7 +306,7 @@ pub async fn show_port(
 pub async fn show_terminal(
     State(state): State<AppState>,
     _caller: Caller,
-    Path(key): Path<String>,
+    PathId(key): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<TerminalResource>>, ApiError> {
     query.finish()?;
@@ -332,7 +332,7 @@ pub async fn show_terminal(
 pub async fn show_vessel(
     State(state): State<AppState>,
     _caller: Caller,
-    Path(key): Path<String>,
+    PathId(key): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<VesselResource>>, ApiError> {
     query.finish()?;

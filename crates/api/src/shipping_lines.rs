@@ -1,7 +1,7 @@
 //! `/v2/shipping_lines`: the carriers of the carrier data matrix (api.md §4).
 
 use axum::Router;
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{OriginalUri, State};
 use axum::routing::get;
 use serde::Serialize;
 use tidemark_domain::{Carrier, Coverage, LineSource, Scac};
@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
-use crate::extract::QueryParams;
+use crate::extract::{PathId, QueryParams};
 use crate::params::{page_links, page_meta, take_page};
 use crate::{ApiError, AppState};
 
@@ -188,7 +188,7 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     _caller: Caller,
-    Path(key): Path<String>,
+    PathId(key): PathId,
     uri: OriginalUri,
     query: QueryParams,
 ) -> Result<JsonApi<Document<ShippingLineResource>>, ApiError> {

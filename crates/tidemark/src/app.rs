@@ -1,8 +1,8 @@
 //! Building and serving the application: the same code runs in `tidemark serve` and in tests.
 
 use std::sync::Arc;
-use std::time::Duration;
 
+pub use crate::http_server::{MAX_HEADER_BYTES, ServerSettings, serve};
 use axum::Router;
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
@@ -184,32 +184,6 @@ pub async fn bootstrap(
     let key = ApiKey::generate(account.id, now);
     let created = store.bootstrap_account(&account, &key.record).await?;
     Ok(created.then_some(key.secret))
-}
-
-/// Serves `router` on `listener` until `shutdown` is cancelled, then lets requests in
-/// flight finish for up to `grace`.
-///
-/// # Errors
-/// When the listener fails.
-pub async fn serve(
-    listener: TcpListener,
-    router: Router,
-    shutdown: CancellationToken,
-    grace: Duration,
-) -> std::io::Result<()> {
-    let stopping = shutdown.clone();
-    let server = axum::serve(listener, router)
-        .with_graceful_shutdown(async move { stopping.cancelled().await });
-    tokio::select! {
-        result = server => result,
-        () = async {
-            shutdown.cancelled().await;
-            tokio::time::sleep(grace).await;
-        } => {
-            tracing::warn!(grace_secs = grace.as_secs(), "requests still in flight after the grace period; stopping");
-            Ok(())
-        }
-    }
 }
 
 /// Cancels `token` on Ctrl-C or SIGTERM.

@@ -6,6 +6,7 @@ pub mod app;
 pub mod cli;
 mod commands;
 pub mod config;
+pub mod http_server;
 mod output;
 pub mod telemetry;
 

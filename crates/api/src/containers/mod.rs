@@ -4,7 +4,7 @@
 pub mod view;
 
 use axum::Router;
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{OriginalUri, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde::Serialize;
@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
-use crate::extract::QueryParams;
+use crate::extract::{PathId, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
@@ -153,7 +153,7 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
@@ -200,7 +200,7 @@ pub async fn show(
 pub async fn transport_events(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<TransportEventResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
@@ -285,7 +285,7 @@ pub struct RefreshDocument {
 pub async fn refresh(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<RefreshDocument>, ApiError> {
     query.finish()?;

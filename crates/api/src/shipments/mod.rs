@@ -6,7 +6,7 @@ pub mod view;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{OriginalUri, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde_json::Value;
@@ -22,7 +22,7 @@ use tidemark_store::{CommitOutcome, LookupCommit, ShipmentFilter, StoreError};
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
-use crate::extract::{JsonBody, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState, EventRecords};
@@ -209,7 +209,7 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
@@ -285,7 +285,7 @@ fn parse_update(
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
@@ -432,7 +432,7 @@ async fn set_tracking(
 pub async fn stop_tracking(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;
@@ -455,7 +455,7 @@ pub async fn stop_tracking(
 pub async fn resume_tracking(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;

@@ -4,7 +4,7 @@ mod input;
 pub mod view;
 
 use axum::Router;
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{OriginalUri, State};
 use axum::routing::get;
 use tidemark_domain::request_number::matching_forms;
 use tidemark_domain::{
@@ -14,7 +14,7 @@ use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
-use crate::extract::{JsonBody, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::Included;
 use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
@@ -203,7 +203,7 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
@@ -239,7 +239,7 @@ pub async fn show(
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
     JsonBody(document): JsonBody,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {

@@ -2,7 +2,7 @@
 //! downtime: every notification, its event and where its delivery stands.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
@@ -11,7 +11,7 @@ use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
-use crate::extract::QueryParams;
+use crate::extract::{PathId, QueryParams};
 use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 
@@ -127,7 +127,7 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
     let include = take_include(&mut query, INCLUDES)?;
@@ -180,7 +180,7 @@ async fn one(
 pub async fn redeliver(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
     query.finish()?;

@@ -6,7 +6,7 @@ pub mod test;
 pub mod view;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use serde_json::Value;
@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::error::ErrorSource;
-use crate::extract::{JsonBody, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::params::{page_links, page_meta, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
@@ -200,7 +200,7 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
     query.finish()?;
@@ -225,7 +225,7 @@ pub async fn show(
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
@@ -255,7 +255,7 @@ pub async fn update(
 pub async fn remove(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
 ) -> Result<StatusCode, ApiError> {
     query.finish()?;

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Serialize;
 use serde_json::Value;
 use tidemark_domain::webhook::payload::{self, Records};
@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{JsonApi, ResourceIdentifier, ToOne};
-use crate::extract::{JsonBody, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::{ApiError, AppState, EventRecords};
 
 /// The JSON:API type of a test.
@@ -221,7 +221,7 @@ pub fn sample_notification(
 pub async fn test(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<TestDocument>, ApiError> {

@@ -2,7 +2,6 @@
 //! shutdown signal.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
 use tidemark_domain::{CarrierMatrix, Clock};
@@ -136,12 +135,6 @@ async fn serve_api(
     let sender = app::webhook_sender(&config.webhooks, networks, Arc::clone(&clock))?;
     let router = app::router(store, carriers, config.api(), clock, sender);
     tracing::info!(%address, "listening on http://{address}");
-    app::serve(
-        listener,
-        router,
-        shutdown,
-        Duration::from_secs(config.shutdown_grace_secs),
-    )
-    .await?;
+    app::serve(listener, router, shutdown, config.server()).await?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::Path;
+use std::time::Duration;
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
@@ -128,6 +129,10 @@ pub struct LimitsConfig {
     pub page_size_default: u32,
     /// Largest `page[size]`.
     pub page_size_max: u32,
+    /// Seconds a client may take to send a request's headers.
+    pub header_timeout_secs: u64,
+    /// Longest pause, in seconds, while a client sends a body.
+    pub body_idle_timeout_secs: u64,
 }
 
 impl Default for LimitsConfig {
@@ -140,6 +145,10 @@ impl Default for LimitsConfig {
             list_item_chars: api.limits.list_item_chars,
             page_size_default: api.page_size_default,
             page_size_max: api.page_size_max,
+            header_timeout_secs: crate::http_server::ServerSettings::default()
+                .header_timeout
+                .as_secs(),
+            body_idle_timeout_secs: api.body_idle_timeout.as_secs(),
         }
     }
 }
@@ -353,6 +362,15 @@ impl Config {
         Coverage::new(endpoints, self.sandbox_scope())
     }
 
+    /// How the HTTP server treats slow clients and shutdowns.
+    #[must_use]
+    pub fn server(&self) -> crate::http_server::ServerSettings {
+        crate::http_server::ServerSettings {
+            header_timeout: Duration::from_secs(self.limits.header_timeout_secs.max(1)),
+            grace: Duration::from_secs(self.shutdown_grace_secs),
+        }
+    }
+
     /// The networks webhooks may reach beyond the public internet.
     ///
     /// # Errors
@@ -372,6 +390,7 @@ impl Config {
                 list_item_chars: self.limits.list_item_chars,
             },
             body_bytes: self.limits.body_bytes,
+            body_idle_timeout: Duration::from_secs(self.limits.body_idle_timeout_secs.max(1)),
             page_size_default: self.limits.page_size_default,
             page_size_max: self.limits.page_size_max,
             rate_limits: RateLimitConfig {

@@ -1,7 +1,6 @@
 //! `TestApp`: the real router served on 127.0.0.1:0 over a fresh database, and a client.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::{Value, json};
@@ -42,6 +41,16 @@ impl TestApp {
         config: ApiConfig,
         clock: Arc<dyn Clock>,
     ) -> Option<Self> {
+        Self::spawn_served(backend, config, clock, app::ServerSettings::default()).await
+    }
+
+    /// An app served with `server`'s settings (timeouts).
+    pub async fn spawn_served(
+        backend: Backend,
+        config: ApiConfig,
+        clock: Arc<dyn Clock>,
+        server: app::ServerSettings,
+    ) -> Option<Self> {
         let database = TestDatabase::create(backend).await;
         let store = database.connect().await;
         let sender = app::webhook_sender(
@@ -62,12 +71,7 @@ impl TestApp {
             .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let shutdown = CancellationToken::new();
-        let server = tokio::spawn(app::serve(
-            listener,
-            router,
-            shutdown.clone(),
-            Duration::from_secs(5),
-        ));
+        let server = tokio::spawn(app::serve(listener, router, shutdown.clone(), server));
         let mut test = Self {
             base,
             key: String::new(),

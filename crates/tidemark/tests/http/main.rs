@@ -6,6 +6,7 @@ mod common;
 mod auth;
 mod compat;
 mod errors;
+mod hygiene;
 mod infer_number;
 mod limits;
 mod numbers;
