@@ -57,6 +57,18 @@ impl Timestamp {
     }
 }
 
+impl std::ops::Add<std::time::Duration> for Timestamp {
+    type Output = Self;
+
+    /// `self` moved `duration` later (saturating at the end of time).
+    fn add(self, duration: std::time::Duration) -> Self {
+        Self::from_datetime(
+            self.0
+                .saturating_add(time::Duration::try_from(duration).unwrap_or(time::Duration::MAX)),
+        )
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.format(&Rfc3339) {

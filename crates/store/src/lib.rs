@@ -6,6 +6,7 @@
 
 mod deliveries;
 mod error;
+mod leases;
 mod model;
 mod neutral;
 mod plan;
@@ -28,6 +29,7 @@ use tidemark_domain::{
 
 pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
 pub use error::StoreError;
+pub use leases::LeaseStore;
 pub use model::{
     CommitOutcome, ContainerFilter, LookupCommit, Page, PageRequest, ShipmentFilter, TimeRange,
     TrackingRequestFilter,
@@ -188,6 +190,7 @@ pub trait Store:
     + ShipmentStore
     + WebhookStore
     + DeliveryStore
+    + LeaseStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

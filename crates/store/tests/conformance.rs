@@ -16,6 +16,8 @@ use time::{Duration, OffsetDateTime};
 mod deliveries;
 #[path = "conformance/jobs.rs"]
 mod jobs;
+#[path = "conformance/leases.rs"]
+mod leases;
 #[path = "conformance/reads.rs"]
 mod reads;
 #[path = "conformance/requests.rs"]
@@ -80,6 +82,8 @@ conformance!(
     due_jobs_are_claimed_once_oldest_first,
     scheduling_is_idempotent_and_keeps_the_earlier_time,
     an_expired_lease_makes_a_job_claimable_again,
+    renewed_job_leases_hold_and_lapse_a_lease_after_the_last_renewal,
+    renewed_delivery_leases_hold_and_lapse_a_lease_after_the_last_renewal,
     rescheduling_releases_a_job_for_later,
     a_job_scheduled_again_while_held_is_not_lost,
     concurrent_claims_never_share_a_job,
@@ -151,6 +155,7 @@ fn page(number: u32, size: u32) -> PageRequest {
 mod cases {
     pub use super::deliveries::*;
     pub use super::jobs::*;
+    pub use super::leases::*;
     pub use super::reads::*;
     pub use super::requests::*;
     pub use super::tracking::*;

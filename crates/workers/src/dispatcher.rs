@@ -25,12 +25,14 @@ use tidemark_domain::{Clock, Timestamp, WebhookId};
 use tidemark_store::Store;
 
 use crate::WorkerError;
+use crate::leases::{Held, renewal_interval};
 use crate::runner::Worker;
 
 /// How the dispatcher delivers.
 #[derive(Debug, Clone)]
 pub struct DispatcherSettings {
-    /// How long a claimed notification is held.
+    /// How long a claimed notification is held past its last renewal (renewed every third
+    /// of it while in flight).
     pub lease: Duration,
     /// The longest a receiver may take to answer.
     pub timeout: Duration,
@@ -55,7 +57,7 @@ pub struct DispatcherSettings {
 impl Default for DispatcherSettings {
     fn default() -> Self {
         Self {
-            lease: Duration::from_secs(60),
+            lease: Duration::from_secs(5),
             timeout: Duration::from_secs(15),
             per_webhook: 4,
             signature_header: "X-Tidemark-Signature".to_owned(),
@@ -83,6 +85,8 @@ pub struct Dispatcher {
     sender: Sender,
     settler: Settler,
     in_flight: Mutex<HashMap<WebhookId, usize>>,
+    /// The leases of the deliveries in hand.
+    held: Held,
 }
 
 /// Counts a delivery in flight for its webhook until dropped.
@@ -133,6 +137,7 @@ impl Dispatcher {
             clock,
             sender,
             in_flight: Mutex::new(HashMap::new()),
+            held: Held::default(),
         })
     }
 
@@ -246,6 +251,9 @@ impl Worker for Dispatcher {
             .into_iter()
             .map(|webhook| (webhook.id, Arc::new(webhook)))
             .collect();
+        for claimed in &claimed {
+            self.held.add(claimed.lease_token);
+        }
         Ok(claimed
             .into_iter()
             .map(|claimed| Delivery {
@@ -261,8 +269,22 @@ impl Worker for Dispatcher {
 
     async fn work(&self, delivery: Delivery) {
         let id = delivery.claimed.notification.id;
+        let token = delivery.claimed.lease_token;
         if let Err(error) = self.deliver(delivery).await {
             tracing::error!(notification = %id, %error, "webhook delivery failed; it is retried when its lease ends");
         }
+        self.held.remove(token);
+    }
+
+    fn renew_every(&self) -> Option<Duration> {
+        Some(renewal_interval(self.sender.settings().lease))
+    }
+
+    async fn renew(&self, now: Timestamp) -> Result<(), WorkerError> {
+        let until = now + self.sender.settings().lease;
+        self.store
+            .renew_notification_leases(&self.held.all(), until)
+            .await?;
+        Ok(())
     }
 }

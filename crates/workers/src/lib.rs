@@ -6,6 +6,7 @@
 
 mod dispatcher;
 mod error;
+mod leases;
 mod runner;
 mod tracker;
 

@@ -34,6 +34,17 @@ pub trait Worker: Send + Sync + 'static {
     /// Does one job. Failures are the worker's to log; an unfinished job's lease runs out
     /// and it is claimed again.
     async fn work(&self, job: Self::Job);
+
+    /// How often [`Worker::renew`] should run while the runner works; `None`: never.
+    fn renew_every(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Renews the leases of the jobs in hand, so they stay held while they are worked and
+    /// lapse soon after this process dies.
+    async fn renew(&self, _now: Timestamp) -> Result<(), WorkerError> {
+        Ok(())
+    }
 }
 
 /// How a runner paces itself.
@@ -112,6 +123,37 @@ impl<W: Worker> Runner<W> {
 
     /// Works until `shutdown` is cancelled, then lets the jobs in hand finish.
     pub async fn run(&self, shutdown: CancellationToken) {
+        let finished = CancellationToken::new();
+        // Renewals stop with this future, even when it is dropped (the task aborted).
+        let _stop_renewing = finished.clone().drop_guard();
+        let renewals = self.worker.renew_every().map(|every| {
+            let (worker, clock, finished) = (
+                Arc::clone(&self.worker),
+                Arc::clone(&self.clock),
+                finished.clone(),
+            );
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(every);
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    tokio::select! {
+                        () = finished.cancelled() => return,
+                        _ = tick.tick() => {}
+                    }
+                    if let Err(error) = worker.renew(clock.now()).await {
+                        tracing::error!(worker = worker.name(), %error, "renewing leases failed");
+                    }
+                }
+            })
+        });
+        self.work_until(shutdown).await;
+        finished.cancel();
+        if let Some(renewals) = renewals {
+            let _ = renewals.await;
+        }
+    }
+
+    async fn work_until(&self, shutdown: CancellationToken) {
         let mut in_flight = JoinSet::new();
         let mut failures: u32 = 0;
         // Claiming is a write (a lease), so slots are refilled in batches rather than one
@@ -242,6 +284,86 @@ mod tests {
                 self.shutdown.cancel();
             }
         }
+    }
+
+    /// A worker with no jobs that counts its lease renewals.
+    struct Renewing {
+        renewals: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl Worker for Renewing {
+        type Job = ();
+
+        fn name(&self) -> &'static str {
+            "renewing"
+        }
+
+        async fn claim(&self, _limit: usize, _now: Timestamp) -> Result<Vec<()>, WorkerError> {
+            Ok(Vec::new())
+        }
+
+        async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError> {
+            Ok(None)
+        }
+
+        async fn work(&self, (): ()) {}
+
+        fn renew_every(&self) -> Option<Duration> {
+            Some(Duration::from_millis(1))
+        }
+
+        async fn renew(&self, _now: Timestamp) -> Result<(), WorkerError> {
+            self.renewals.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn leases_are_renewed_while_running_and_no_longer_once_stopped_or_dropped() {
+        let worker = Arc::new(Renewing {
+            renewals: AtomicUsize::new(0),
+        });
+        let clock = Arc::new(ManualClock::new(Timestamp::from_datetime(
+            time::macros::datetime!(2026-01-01 0:00 UTC),
+        )));
+        let runner = Arc::new(Runner::new(
+            Arc::clone(&worker),
+            clock,
+            RunnerSettings {
+                concurrency: 1,
+                poll: Duration::from_millis(1),
+            },
+        ));
+        let shutdown = CancellationToken::new();
+        let run = tokio::spawn({
+            let (runner, shutdown) = (Arc::clone(&runner), shutdown.clone());
+            async move { runner.run(shutdown).await }
+        });
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while worker.renewals.load(Ordering::SeqCst) < 3 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "renewals while running"
+            );
+            tokio::task::yield_now().await;
+        }
+        // Aborted as a killed process would be: renewing stops with it.
+        run.abort();
+        let _ = run.await;
+        let after = worker.renewals.load(Ordering::SeqCst);
+        // Were renewals still running, every millisecond, fifty would come in this time.
+        let went_on = tokio::time::timeout(Duration::from_millis(50), async {
+            while worker.renewals.load(Ordering::SeqCst) <= after + 1 {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await;
+        assert!(
+            went_on.is_err(),
+            "renewals went on after the runner was dropped"
+        );
+        shutdown.cancel();
     }
 
     // One thread, so finished jobs are noticed one at a time: a runner refilling per job

@@ -25,12 +25,14 @@ use tidemark_domain::{
 use tidemark_store::{CommitOutcome, Store, StoreError};
 use tokio::sync::Notify;
 
+use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
 
 /// How the tracker works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TrackerSettings {
-    /// How long a claimed job is held; a worker that dies loses it after this.
+    /// How long a claimed job is held past its last renewal (renewed every third of it
+    /// while worked): a worker that dies loses its jobs this long after.
     pub lease: Duration,
     /// The lifecycle's intervals and limits.
     pub policy: Policy,
@@ -39,7 +41,7 @@ pub struct TrackerSettings {
 impl Default for TrackerSettings {
     fn default() -> Self {
         Self {
-            lease: Duration::from_secs(120),
+            lease: Duration::from_secs(5),
             policy: Policy::default(),
         }
     }
@@ -57,6 +59,8 @@ pub struct Tracker {
     /// Rung after a commit that recorded events, so a dispatcher in this process sends
     /// their notifications at once instead of at its next poll.
     events_recorded: Option<Arc<Notify>>,
+    /// The leases of the jobs in hand.
+    held: Held,
 }
 
 /// What the carrier said, and about which SCAC.
@@ -87,6 +91,7 @@ impl Tracker {
             render,
             settings,
             events_recorded: None,
+            held: Held::default(),
         }
     }
 
@@ -249,6 +254,9 @@ impl Worker for Tracker {
                     .await?,
             );
         }
+        for job in &jobs {
+            self.held.add(job.lease_token);
+        }
         Ok(jobs)
     }
 
@@ -262,5 +270,16 @@ impl Worker for Tracker {
         if let Err(error) = self.handle(&job).await {
             tracing::error!(key = %job.key, %error, "tracking job failed; it will be retried when its lease ends");
         }
+        self.held.remove(job.lease_token);
+    }
+
+    fn renew_every(&self) -> Option<Duration> {
+        Some(renewal_interval(self.settings.lease))
+    }
+
+    async fn renew(&self, now: Timestamp) -> Result<(), WorkerError> {
+        let until = now + self.settings.lease;
+        self.store.renew_job_leases(&self.held.all(), until).await?;
+        Ok(())
     }
 }

@@ -376,7 +376,7 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
 }
 
 /// Records a found request `number` at `when`, with three events.
-async fn three_events(
+pub(super) async fn three_events(
     store: &Arc<dyn Store>,
     owner: &tidemark_domain::Account,
     number: &str,

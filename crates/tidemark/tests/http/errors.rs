@@ -726,6 +726,25 @@ mod failing {
     }
 
     #[async_trait::async_trait]
+    impl tidemark_store::LeaseStore for FailingStore {
+        async fn renew_job_leases(
+            &self,
+            tokens: &[uuid::Uuid],
+            until: Timestamp,
+        ) -> Result<u64, StoreError> {
+            self.0.renew_job_leases(tokens, until).await
+        }
+
+        async fn renew_notification_leases(
+            &self,
+            tokens: &[uuid::Uuid],
+            until: Timestamp,
+        ) -> Result<u64, StoreError> {
+            self.0.renew_notification_leases(tokens, until).await
+        }
+    }
+
+    #[async_trait::async_trait]
     impl Store for FailingStore {
         async fn ping(&self) -> Result<(), StoreError> {
             self.0.ping().await

@@ -1,4 +1,8 @@
 //! A webhook receiver on port 0 for the dispatcher's tests, and the dispatchers they run.
+#![allow(
+    dead_code,
+    reason = "shared by several test binaries, each of which uses part of it"
+)]
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,6 +33,8 @@ pub struct Receiver {
     gate: Option<watch::Receiver<bool>>,
     pub open: Arc<AtomicUsize>,
     pub most_open: Arc<AtomicUsize>,
+    /// Requests that arrived, answered or not.
+    pub arrived: Arc<AtomicUsize>,
     flaky: Option<Arc<Flaky>>,
 }
 
@@ -66,6 +72,7 @@ impl Flaky {
 }
 
 async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: Bytes) -> StatusCode {
+    receiver.arrived.fetch_add(1, Ordering::SeqCst);
     let open = receiver.open.fetch_add(1, Ordering::SeqCst) + 1;
     receiver.most_open.fetch_max(open, Ordering::SeqCst);
     if let Some(mut gate) = receiver.gate.clone() {

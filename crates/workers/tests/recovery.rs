@@ -1,0 +1,139 @@
+//! Recovery after a crash (kill -9 and restart): a process that dies holding lookup jobs or
+//! webhook deliveries stops renewing their leases, and a restarted process takes them over
+//! one lease later (5 s by default), not after the longest a lookup or delivery may take.
+//! The dead process is an aborted runner task; both clocks are driven by the test.
+
+mod support;
+
+#[path = "dispatcher/receiver.rs"]
+mod receiver;
+
+both_backends!(
+    a_restarted_dispatcher_resumes_a_dead_ones_deliveries_within_a_lease,
+    a_restarted_tracker_resumes_a_dead_ones_lookups_within_a_lease,
+);
+
+mod cases {
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+
+    use carrier_sim::{Fault, FaultRule};
+    use tidemark_domain::{Clock, RequestStatus};
+    use tidemark_store::testing::Backend;
+    use tidemark_workers::{DispatcherSettings, Runner, RunnerSettings, Tracker, TrackerSettings};
+    use tokio_util::sync::CancellationToken;
+
+    use crate::receiver::{Receiver, dispatcher, local, subscribe};
+    use crate::support::{Harness, render};
+
+    /// Starts `runner` as a process would, and returns its task, to be aborted.
+    fn spawn<W: tidemark_workers::Worker>(runner: Runner<W>) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move { runner.run(CancellationToken::new()).await })
+    }
+
+    /// Polls `done` until it holds, for at most ten seconds.
+    async fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !done() {
+            assert!(tokio::time::Instant::now() < deadline, "{what}");
+            tokio::task::yield_now().await;
+        }
+    }
+
+    fn seconds(duration: Duration) -> time::Duration {
+        time::Duration::try_from(duration).expect("a duration")
+    }
+
+    pub async fn a_restarted_dispatcher_resumes_a_dead_ones_deliveries_within_a_lease(
+        backend: Backend,
+    ) {
+        let Some(h) = Harness::start(backend).await else {
+            return;
+        };
+        let lease = DispatcherSettings::default().lease;
+        assert!(
+            lease <= Duration::from_secs(5),
+            "the default lease: {lease:?}"
+        );
+        let (held, held_url, _gate) = Receiver::held().await;
+        subscribe(&h, &held_url, &[]).await;
+        h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
+            .await;
+        h.drain().await;
+
+        // A dispatcher takes as many as the webhook may have in flight, and dies waiting
+        // for the receiver.
+        let per_webhook = DispatcherSettings::default().per_webhook;
+        let dead = spawn(dispatcher(&h, local()));
+        let arrived = || held.arrived.load(Ordering::SeqCst);
+        eventually("the first deliveries are sent", || arrived() == per_webhook).await;
+        dead.abort();
+        let _ = dead.await;
+
+        // Restarted: until a lease has passed, its slots are still taken.
+        let restarted = dispatcher(&h, local());
+        h.advance(seconds(lease) - time::Duration::milliseconds(100));
+        assert_eq!(restarted.run_until_idle().await.expect("drained"), 0);
+        // A lease after the dead one's last renewal, they are delivered again.
+        h.advance(time::Duration::milliseconds(200));
+        let resumed = tokio::spawn(async move { restarted.run_until_idle().await });
+        eventually("the deliveries resume", || arrived() > per_webhook).await;
+        resumed.abort();
+    }
+
+    pub async fn a_restarted_tracker_resumes_a_dead_ones_lookups_within_a_lease(backend: Backend) {
+        let Some(h) = Harness::start(backend).await else {
+            return;
+        };
+        let settings = TrackerSettings::default();
+        assert!(
+            settings.lease <= Duration::from_secs(5),
+            "{:?}",
+            settings.lease
+        );
+        let tracker = || {
+            Runner::new(
+                Arc::new(Tracker::new(
+                    Arc::clone(&h.store),
+                    Arc::clone(&h.registry),
+                    Arc::clone(&h.matrix),
+                    Arc::clone(&h.clock) as Arc<dyn Clock>,
+                    render(),
+                    settings,
+                )),
+                Arc::clone(&h.clock) as Arc<dyn Clock>,
+                RunnerSettings::default(),
+            )
+        };
+        // The carrier hangs; the tracker asking it dies.
+        h.sim.add_fault(FaultRule {
+            scac: None,
+            reference: None,
+            fault: Fault::Timeout,
+            times: None,
+        });
+        let request = h
+            .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
+            .await;
+        let dead = spawn(tracker());
+        eventually("the carrier is asked", || {
+            h.sim.lookups("TEST", "TEST-TR-SUCCEEDED") > 0
+        })
+        .await;
+        dead.abort();
+        let _ = dead.await;
+        h.sim.clear_faults();
+
+        let restarted = tracker();
+        h.advance(seconds(settings.lease) - time::Duration::milliseconds(100));
+        assert_eq!(
+            restarted.run_until_idle().await.expect("drained"),
+            0,
+            "held"
+        );
+        h.advance(time::Duration::milliseconds(200));
+        assert_eq!(restarted.run_until_idle().await.expect("drained"), 1);
+        assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    }
+}
