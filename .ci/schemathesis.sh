@@ -19,7 +19,8 @@ export TIDEMARK_DATABASE_URL="sqlite://$work/tidemark.db"
 export TIDEMARK_LOG__FILTER=warn,tidemark::commands=info
 # The API alone: the dispatcher would deliver to the made-up URLs of fuzzed webhooks.
 export TIDEMARK_ROLES=api
-key=$(./target/release/tidemark keys create --account fuzz)
+./target/release/tidemark migrate
+key=$(./target/release/tidemark keys create --account fuzz --create-account)
 start_tidemark
 
 st --config-file .ci/schemathesis.toml run "http://$address/v2/openapi.json" \

@@ -15,6 +15,9 @@ pub enum StoreError {
     /// A unique value (an account name, a key prefix) is taken.
     #[error("{0} already exists")]
     Conflict(&'static str),
+    /// The SQLite file does not exist and was not to be created.
+    #[error("there is no database at {0}: `tidemark migrate` (or `tidemark serve`) creates it")]
+    Missing(String),
     /// The database URL names no supported backend.
     #[error("unsupported database URL: use sqlite://PATH or postgres://…")]
     UnsupportedUrl,

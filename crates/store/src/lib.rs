@@ -211,6 +211,8 @@ pub struct ConnectOptions {
     pub max_connections: u32,
     /// SQLite `synchronous` level: `full` (every commit reaches the disk) or `normal`.
     pub sqlite_synchronous: sqlite::Synchronous,
+    /// Create a missing SQLite file (serving and migrating do; other commands refuse).
+    pub create: bool,
 }
 
 impl ConnectOptions {
@@ -222,6 +224,7 @@ impl ConnectOptions {
             migrate: true,
             max_connections: 8,
             sqlite_synchronous: sqlite::Synchronous::Full,
+            create: true,
         }
     }
 }
@@ -248,6 +251,7 @@ pub async fn connect(options: &ConnectOptions) -> Result<Arc<dyn Store>, StoreEr
 pub async fn migrate(options: &ConnectOptions) -> Result<(), StoreError> {
     let options = ConnectOptions {
         migrate: true,
+        create: true,
         ..options.clone()
     };
     connect(&options).await.map(drop)

@@ -97,11 +97,16 @@ pub enum AccountsCommand {
 /// `keys …`
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
-    /// Create an API key and print it alone on stdout (the account is created if missing).
+    /// Create an API key and print it alone on stdout (`--create-account` creates a missing
+    /// account).
     Create {
         /// The account's name or id.
         #[arg(long, value_name = "NAME_OR_ID")]
         account: String,
+        /// Create the account when no account has this name (a mistyped name is refused
+        /// otherwise).
+        #[arg(long)]
+        create_account: bool,
     },
     /// List keys (prefix, account, created, revoked); never the keys themselves.
     List {

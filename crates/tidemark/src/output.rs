@@ -2,12 +2,15 @@
 
 use std::io::Write;
 
-/// Writes `text` and a newline to standard output.
+/// Writes `text` and a newline to standard output. A reader that went away
+/// (`tidemark openapi | head`) wants no more: that is not an error.
 ///
 /// # Errors
-/// When standard output is closed.
+/// When standard output fails otherwise.
 pub fn line(text: impl std::fmt::Display) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}")?;
-    stdout.flush()
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }

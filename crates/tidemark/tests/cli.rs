@@ -98,9 +98,13 @@ fn keys_are_created_listed_and_revoked_by_scripts() {
     assert!(migrated.status.success());
     assert!(dir.path().join("tidemark.db").exists());
 
+    // A mistyped account name is refused, not created.
+    let refused = tidemark(dir.path(), &["keys", "create", "--account", "acme"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no account is named"));
     let key = stdout(&tidemark(
         dir.path(),
-        &["keys", "create", "--account", "acme"],
+        &["keys", "create", "--account", "acme", "--create-account"],
     ));
     let key = key.trim();
     assert!(
@@ -137,6 +141,70 @@ fn keys_are_created_listed_and_revoked_by_scripts() {
     assert!(!missing.status.success());
     let duplicate = tidemark(dir.path(), &["accounts", "create", "acme"]);
     assert!(!duplicate.status.success());
+}
+
+#[test]
+fn commands_other_than_serve_and_migrate_never_create_a_database() {
+    let dir = tempfile::tempdir().expect("dir");
+    for args in [
+        &["accounts", "list"][..],
+        &["keys", "list"],
+        &["keys", "create", "--account", "acme", "--create-account"],
+    ] {
+        let output = tidemark(dir.path(), args);
+        assert!(!output.status.success(), "{args:?}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains("tidemark migrate"), "{args:?}: {message}");
+        assert!(!dir.path().join("tidemark.db").exists(), "{args:?}");
+    }
+}
+
+#[test]
+fn an_unreachable_postgresql_is_named_at_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Nothing listens on port 9 of loopback.
+    let started = std::time::Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_tidemark"))
+        .args(["accounts", "list"])
+        .current_dir(dir.path())
+        .env(
+            "TIDEMARK_DATABASE_URL",
+            "postgres://postgres@127.0.0.1:9/test",
+        )
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        message.to_lowercase().contains("connection refused"),
+        "{message}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn printing_into_a_closed_pipe_is_quiet() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tidemark"))
+        .arg("openapi")
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // The reader takes nothing and goes away, as `| head -0` would.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("waits");
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]

@@ -32,7 +32,11 @@ pub enum UrlError {
     #[error("a fragment (#…) is never sent to the receiver")]
     Fragment,
     /// A literal address outside the allowed networks.
-    #[error("{0} is not a public address and is not allowed by the configuration")]
+    #[error(
+        "{0} is not a public address; to let webhooks reach it, the operator adds its network to \
+         webhook_allowed_networks (TIDEMARK_WEBHOOK_ALLOWED_NETWORKS, serve \
+         --webhook-allowed-networks), e.g. 127.0.0.0/8 for receivers on the same machine"
+    )]
     NotPublic(IpAddr),
 }
 

@@ -8,8 +8,8 @@ mod tracking_requests;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
+use sqlx::{Connection, PgPool};
 use tidemark_domain::Timestamp;
 use time::OffsetDateTime;
 
@@ -27,6 +27,12 @@ impl PgStore {
     /// # Errors
     /// When the server cannot be reached or a migration fails.
     pub async fn connect(options: &ConnectOptions) -> Result<Self, StoreError> {
+        // One attempt first: the pool would retry a refused connection until its acquire
+        // timeout, and the real cause would arrive ten seconds late as "pool timed out".
+        sqlx::PgConnection::connect(&options.url)
+            .await?
+            .close()
+            .await?;
         let pool = PgPoolOptions::new()
             .test_before_acquire(false)
             .max_connections(options.max_connections.max(1))

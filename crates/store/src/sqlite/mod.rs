@@ -57,8 +57,13 @@ impl SqliteStore {
             Synchronous::Full => SqliteSynchronous::Full,
             Synchronous::Normal => SqliteSynchronous::Normal,
         };
-        let base = SqliteConnectOptions::from_str(&options.url)?
-            .create_if_missing(true)
+        let base = SqliteConnectOptions::from_str(&options.url)?;
+        let path = base.get_filename();
+        if !options.create && path != std::path::Path::new(":memory:") && !path.exists() {
+            return Err(StoreError::Missing(path.display().to_string()));
+        }
+        let base = base
+            .create_if_missing(options.create)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(synchronous)
             .busy_timeout(Duration::from_secs(5))

@@ -10,7 +10,7 @@ use crate::output;
 
 /// Runs an accounts command.
 pub async fn run(config: &Config, command: AccountsCommand) -> anyhow::Result<()> {
-    let store = super::open(config).await?;
+    let store = super::open(config, false).await?;
     match command {
         AccountsCommand::Create { name } => {
             let name = AccountName::parse(&name).context("invalid account name")?;
@@ -57,7 +57,10 @@ pub async fn resolve(
         return Ok(account);
     }
     if !create_missing {
-        bail!("no account is named {name:?}");
+        bail!(
+            "no account is named {name:?}: `tidemark accounts create {name}` creates it \
+             (or add --create-account)"
+        );
     }
     create(store, name).await
 }

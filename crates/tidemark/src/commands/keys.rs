@@ -14,10 +14,14 @@ const PREFIX_LEN: usize = 12;
 
 /// Runs a keys command.
 pub async fn run(config: &Config, command: KeysCommand) -> anyhow::Result<()> {
-    let store = super::open(config).await?;
+    let store = super::open(config, false).await?;
     match command {
-        KeysCommand::Create { account } => {
-            let account = super::accounts::resolve(store.as_ref(), &account, true).await?;
+        KeysCommand::Create {
+            account,
+            create_account,
+        } => {
+            let account =
+                super::accounts::resolve(store.as_ref(), &account, create_account).await?;
             let key = ApiKey::generate(account.id, SystemClock.now());
             store.insert_api_key(&key.record).await?;
             tracing::info!(prefix = %key.record.prefix, account = %account.name, "API key created");

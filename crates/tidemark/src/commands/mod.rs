@@ -13,16 +13,19 @@ use tidemark_store::Store;
 use crate::config::Config;
 use crate::output;
 
-/// Opens the configured database (migrating it when configured to).
-async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
-    tidemark_store::connect(&config.connect_options())
-        .await
-        .with_context(|| {
-            format!(
-                "cannot open the database {}",
-                config.database_url.redacted()
-            )
-        })
+/// Opens the configured database (migrating it when configured to); `create`: a missing
+/// SQLite file is created (serving), else it is an error (the other commands).
+async fn open(config: &Config, create: bool) -> anyhow::Result<Arc<dyn Store>> {
+    let options = tidemark_store::ConnectOptions {
+        create,
+        ..config.connect_options()
+    };
+    tidemark_store::connect(&options).await.with_context(|| {
+        format!(
+            "cannot open the database {}",
+            config.database_url.redacted()
+        )
+    })
 }
 
 /// `tidemark migrate`.

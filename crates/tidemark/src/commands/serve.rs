@@ -20,7 +20,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         carriers = carriers.carriers().len(),
         "carrier matrix loaded"
     );
-    let store = super::open(&config).await?;
+    let store = super::open(&config, true).await?;
     tracing::info!(backend = store.backend(), database = %config.database_url.redacted(), "database ready");
     let clock = app::system_clock();
     let shutdown = CancellationToken::new();

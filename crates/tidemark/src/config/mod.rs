@@ -337,6 +337,7 @@ impl Config {
                 SqliteSynchronous::Full => Synchronous::Full,
                 SqliteSynchronous::Normal => Synchronous::Normal,
             },
+            create: true,
         }
     }
 

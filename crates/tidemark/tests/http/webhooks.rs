@@ -174,6 +174,17 @@ async fn bad_webhooks_are_refused_field_by_field(app: TestApp) {
             "{attributes}: {problems:?}"
         );
     }
+    // A refused loopback address names the setting that allows it.
+    let response = app
+        .post_json(
+            "/v2/webhooks",
+            &app.key,
+            &body(&json!({"url": "http://127.0.0.1:9000/hook"})),
+        )
+        .await;
+    let refused = errors(response, 422).await;
+    let detail = refused[0]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("webhook_allowed_networks"), "{detail}");
     let many: Vec<Value> = (0..11)
         .map(|i| json!({"name": format!("X-{i}"), "value": "v"}))
         .collect();

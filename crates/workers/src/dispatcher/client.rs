@@ -51,7 +51,10 @@ struct GuardedResolver {
 
 /// A name that resolved only to refused addresses.
 #[derive(Debug, thiserror::Error)]
-#[error("{name} resolves only to addresses webhooks may not reach ({addresses})")]
+#[error(
+    "{name} resolves only to addresses webhooks may not reach ({addresses}); allow their \
+     network with webhook_allowed_networks"
+)]
 struct Refused {
     name: String,
     addresses: String,
