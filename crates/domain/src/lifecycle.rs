@@ -130,6 +130,19 @@ impl Default for Policy {
 }
 
 impl Policy {
+    /// The longest this policy waits before a shipment's next refresh.
+    #[must_use]
+    pub fn longest_refresh(&self) -> Duration {
+        self.refresh.max(self.refresh_at_sea).max(self.refresh_near)
+    }
+
+    /// The longest this policy waits before a request's next lookup (a manifest re-check
+    /// or a retry).
+    #[must_use]
+    pub fn longest_lookup_wait(&self) -> Duration {
+        self.manifest_recheck.max(self.retry_max)
+    }
+
     /// The wait before retry number `retry` (1 = the first): doubling from `retry_first`,
     /// at most `retry_max`.
     #[must_use]

@@ -88,6 +88,12 @@ impl<W: Worker> Runner<W> {
         }
     }
 
+    /// The worker it runs.
+    #[must_use]
+    pub fn worker(&self) -> &W {
+        &self.worker
+    }
+
     /// Ends an idle wait early when `bell` rings (new work in this process), instead of
     /// at the next poll.
     #[must_use]

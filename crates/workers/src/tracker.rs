@@ -95,6 +95,26 @@ impl Tracker {
         }
     }
 
+    /// Brings forward jobs queued under a policy with longer intervals than this one's (a
+    /// restart with faster settings), so they apply to requests already tracked; returns
+    /// how many jobs moved.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn align_schedule(&self) -> Result<u64, WorkerError> {
+        let now = self.clock.now();
+        let policy = &self.settings.policy;
+        let refreshes = self
+            .store
+            .pull_in_jobs(JobKind::Refresh, now + policy.longest_refresh())
+            .await?;
+        let lookups = self
+            .store
+            .pull_in_jobs(JobKind::Lookup, now + policy.longest_lookup_wait())
+            .await?;
+        Ok(refreshes + lookups)
+    }
+
     /// Rings `bell` whenever a commit records domain events (see [`Runner::wake_on`]).
     ///
     /// [`Runner::wake_on`]: crate::Runner::wake_on

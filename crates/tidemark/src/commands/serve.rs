@@ -101,6 +101,13 @@ async fn start_tracker(
         &config.tracking,
         Some(events_recorded),
     );
+    let moved = runner.worker().align_schedule().await?;
+    if moved > 0 {
+        tracing::info!(
+            jobs = moved,
+            "brought forward lookups queued under longer intervals than these settings'"
+        );
+    }
     tracing::info!(workers = config.tracking.workers.get(), "tracker started");
     let shutdown = shutdown.clone();
     Ok(tokio::spawn(async move { runner.run(shutdown).await }))

@@ -727,6 +727,10 @@ mod failing {
 
     #[async_trait::async_trait]
     impl tidemark_store::LeaseStore for FailingStore {
+        async fn pull_in_jobs(&self, kind: JobKind, latest: Timestamp) -> Result<u64, StoreError> {
+            self.0.pull_in_jobs(kind, latest).await
+        }
+
         async fn renew_job_leases(
             &self,
             tokens: &[uuid::Uuid],

@@ -1,7 +1,8 @@
-//! Recovery after a crash (kill -9 and restart): a process that dies holding lookup jobs or
-//! webhook deliveries stops renewing their leases, and a restarted process takes them over
-//! one lease later (5 s by default), not after the longest a lookup or delivery may take.
-//! The dead process is an aborted runner task; both clocks are driven by the test.
+//! What a restart does. After a crash (kill -9), a process that died holding lookup jobs or
+//! webhook deliveries has stopped renewing their leases, and a restarted process takes them
+//! over one lease later (5 s by default), not after the longest a lookup or delivery may
+//! take; the dead process is an aborted runner task. A restart with shorter intervals
+//! applies them to requests already tracked. Both clocks are driven by the test.
 
 mod support;
 
@@ -11,6 +12,7 @@ mod receiver;
 both_backends!(
     a_restarted_dispatcher_resumes_a_dead_ones_deliveries_within_a_lease,
     a_restarted_tracker_resumes_a_dead_ones_lookups_within_a_lease,
+    a_restart_with_shorter_intervals_brings_queued_jobs_forward,
 );
 
 mod cases {
@@ -19,7 +21,8 @@ mod cases {
     use std::time::Duration;
 
     use carrier_sim::{Fault, FaultRule};
-    use tidemark_domain::{Clock, RequestStatus};
+    use tidemark_domain::lifecycle::Policy;
+    use tidemark_domain::{Clock, JobKind, RequestStatus};
     use tidemark_store::testing::Backend;
     use tidemark_workers::{DispatcherSettings, Runner, RunnerSettings, Tracker, TrackerSettings};
     use tokio_util::sync::CancellationToken;
@@ -135,5 +138,56 @@ mod cases {
         h.advance(time::Duration::milliseconds(200));
         assert_eq!(restarted.run_until_idle().await.expect("drained"), 1);
         assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    }
+
+    pub async fn a_restart_with_shorter_intervals_brings_queued_jobs_forward(backend: Backend) {
+        let Some(h) = Harness::start(backend).await else {
+            return;
+        };
+        let found = h
+            .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
+            .await;
+        let waiting = h
+            .create("bill_of_lading", "TEST-TR-AWAITING-MANIFEST", Some("TEST"))
+            .await;
+        h.drain().await;
+        assert_eq!(h.request(&found).await.status, RequestStatus::Created);
+        assert_eq!(
+            h.request(&waiting).await.status,
+            RequestStatus::AwaitingManifest
+        );
+        let now = h.clock.now();
+        let default = Policy::default();
+        let refresh = h.store.next_due(JobKind::Refresh).await.expect("next");
+        assert!(refresh.is_some_and(|due| due > now + Duration::from_secs(600)));
+
+        // Restarted with ten-second refreshes and re-checks.
+        let fast = Policy {
+            refresh: Duration::from_secs(10),
+            refresh_at_sea: Duration::from_secs(10),
+            refresh_near: Duration::from_secs(10),
+            manifest_recheck: Duration::from_secs(10),
+            retry_max: Duration::from_secs(10),
+            ..default
+        };
+        let tracker = Tracker::new(
+            Arc::clone(&h.store),
+            Arc::clone(&h.registry),
+            Arc::clone(&h.matrix),
+            Arc::clone(&h.clock) as Arc<dyn Clock>,
+            render(),
+            TrackerSettings {
+                policy: fast,
+                ..TrackerSettings::default()
+            },
+        );
+        assert_eq!(tracker.align_schedule().await.expect("aligned"), 2);
+        let soon = now + Duration::from_secs(10);
+        for kind in [JobKind::Refresh, JobKind::Lookup] {
+            let due = h.store.next_due(kind).await.expect("next");
+            assert_eq!(due, Some(soon), "{kind:?}");
+        }
+        // Nothing queued later remains; a second alignment moves nothing.
+        assert_eq!(tracker.align_schedule().await.expect("aligned"), 0);
     }
 }
