@@ -12,6 +12,9 @@ pub enum Fault {
         /// The status (500 to 599).
         #[serde(default = "default_server_status")]
         status: u16,
+        /// Seconds in `Retry-After`, when given.
+        #[serde(default)]
+        retry_after_seconds: Option<u32>,
     },
     /// 429 with `Retry-After`.
     RateLimited {
@@ -174,6 +177,12 @@ mod tests {
             }
         );
         let rule: FaultRule = toml::from_str("kind = \"server_error\"").expect("TOML");
-        assert_eq!(rule.fault, Fault::ServerError { status: 500 });
+        assert_eq!(
+            rule.fault,
+            Fault::ServerError {
+                status: 500,
+                retry_after_seconds: None
+            }
+        );
     }
 }

@@ -153,9 +153,18 @@ async fn events_route(
 
     let fault = lock(&state.faults).take(&scac, reference.value());
     match &fault {
-        Some(Fault::ServerError { status }) => {
+        Some(Fault::ServerError {
+            status,
+            retry_after_seconds,
+        }) => {
             let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            return error(status, "internalError", "the carrier's system failed");
+            let mut response = error(status, "internalError", "the carrier's system failed");
+            if let Some(value) = retry_after_seconds
+                .and_then(|seconds| HeaderValue::from_str(&seconds.to_string()).ok())
+            {
+                response.headers_mut().insert("Retry-After", value);
+            }
+            return response;
         }
         Some(Fault::RateLimited {
             retry_after_seconds,

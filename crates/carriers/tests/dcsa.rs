@@ -226,7 +226,7 @@ async fn the_sandbox_scenarios_map_to_their_outcomes() {
     for _ in 0..2 {
         assert_eq!(
             connector.lookup(&booking("TEST-TR-RETRY")).await,
-            LookupOutcome::Temporary(TemporaryReason::Unreachable("status 503".into()))
+            LookupOutcome::Temporary(TemporaryReason::Unavailable { retry_after: None })
         );
     }
     assert!(matches!(
@@ -238,7 +238,7 @@ async fn the_sandbox_scenarios_map_to_their_outcomes() {
             connector
                 .lookup(&booking("TEST-TR-RETRIES-EXHAUSTED"))
                 .await,
-            LookupOutcome::Temporary(TemporaryReason::Unreachable(_))
+            LookupOutcome::Temporary(TemporaryReason::Unavailable { .. })
         ));
     }
 }
@@ -258,9 +258,25 @@ async fn every_fault_maps_to_its_outcome() {
 
     type Expected = fn(&LookupOutcome) -> bool;
     let cases: Vec<(Fault, Expected)> = vec![
-        (Fault::ServerError { status: 502 }, |o| {
-            *o == LookupOutcome::Temporary(TemporaryReason::Unreachable("status 502".into()))
-        }),
+        (
+            Fault::ServerError {
+                status: 502,
+                retry_after_seconds: None,
+            },
+            |o| *o == LookupOutcome::Temporary(TemporaryReason::Unreachable("status 502".into())),
+        ),
+        // A 503's Retry-After is kept, to set the next attempt.
+        (
+            Fault::ServerError {
+                status: 503,
+                retry_after_seconds: Some(300),
+            },
+            |o| {
+                *o == LookupOutcome::Temporary(TemporaryReason::Unavailable {
+                    retry_after: Some(Duration::from_secs(300)),
+                })
+            },
+        ),
         (
             Fault::RateLimited {
                 retry_after_seconds: 7,
@@ -274,9 +290,13 @@ async fn every_fault_maps_to_its_outcome() {
         (Fault::Unauthorized, |o| {
             *o == LookupOutcome::Temporary(TemporaryReason::Unauthorized)
         }),
-        (Fault::ServerError { status: 403 }, |o| {
-            *o == LookupOutcome::DataUnavailable
-        }),
+        (
+            Fault::ServerError {
+                status: 403,
+                retry_after_seconds: None,
+            },
+            |o| *o == LookupOutcome::DataUnavailable,
+        ),
         (
             Fault::MalformedJson,
             |o| matches!(o, LookupOutcome::Temporary(TemporaryReason::Unrecognized(d)) if d.contains("not a JSON array")),

@@ -7,6 +7,7 @@
 pub mod account;
 pub mod carriers;
 pub mod clock;
+pub mod codes;
 pub mod container_number;
 pub mod coverage;
 pub mod events;

@@ -19,6 +19,8 @@ pub enum Observation {
     Permanent(FailedReason),
     /// A reason to try again: the carrier unreachable, an unreadable answer, an internal error.
     Temporary(FailedReason),
+    /// A reason to try again, not sooner than the carrier asked (`Retry-After`).
+    TemporaryAfter(FailedReason, Duration),
     /// Auto-detection found no carrier for the number.
     NoCarrier,
     /// Tracking of the shipment stopped (by the user, or automatically).
@@ -40,7 +42,10 @@ impl Observation {
             LookupOutcome::InvalidNumber(_) => Self::Permanent(FailedReason::InvalidNumber),
             LookupOutcome::BookingCancelled => Self::Permanent(FailedReason::BookingCancelled),
             LookupOutcome::DataUnavailable => Self::Permanent(FailedReason::DataUnavailable),
-            LookupOutcome::Temporary(reason) => Self::Temporary(reason.failed_reason()),
+            LookupOutcome::Temporary(reason) => match reason.retry_after() {
+                Some(wait) => Self::TemporaryAfter(reason.failed_reason(), wait),
+                None => Self::Temporary(reason.failed_reason()),
+            },
         }
     }
 }
@@ -201,7 +206,7 @@ impl On {
             Observation::NotYetKnown => Self::NotYetKnown,
             Observation::ContainerNotFound => Self::ContainerNotFound,
             Observation::Permanent(_) => Self::Permanent,
-            Observation::Temporary(_) => Self::Temporary,
+            Observation::Temporary(_) | Observation::TemporaryAfter(..) => Self::Temporary,
             Observation::NoCarrier => Self::NoCarrier,
             Observation::Stopped => Self::Stopped,
             Observation::Resumed => Self::Resumed,
@@ -411,15 +416,19 @@ pub fn transition(
         }
         Effect::Retry => {
             // Retry rows match temporary observations only (`On::Temporary`).
-            let reason = match observation {
-                Observation::Temporary(reason) => reason,
-                _ => FailedReason::InternalProcessingError,
+            let (reason, asked) = match observation {
+                Observation::Temporary(reason) => (reason, None),
+                Observation::TemporaryAfter(reason, wait) => (reason, Some(wait)),
+                _ => (FailedReason::InternalProcessingError, None),
             };
             let retry = retries + 1;
             next_request.is_retrying = true;
             next_request.retry_count = Some(retry);
             next_request.failed_reason = Some(reason);
-            Next::Lookup(after(now, policy.retry_delay(retry)))
+            // Never sooner than the carrier asked, nor later than the policy's longest wait.
+            let wait = policy.retry_delay(retry);
+            let wait = asked.map_or(wait, |asked| wait.max(asked.min(policy.retry_max)));
+            Next::Lookup(after(now, wait))
         }
         Effect::Stop => {
             next_request.status = RequestStatus::TrackingStopped;

@@ -175,7 +175,29 @@ impl Tracker {
             number: request.request_number.normalized().to_owned(),
             kind,
         };
+        let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
+        let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let attempt = request.retry_count.map_or(1, |retries| retries + 1);
+        match outcome.failure() {
+            None => tracing::info!(
+                carrier = %scac,
+                request = %request.id,
+                outcome = outcome.label(),
+                duration_ms,
+                attempt,
+                "lookup"
+            ),
+            Some(reason) => tracing::warn!(
+                carrier = %scac,
+                request = %request.id,
+                outcome = outcome.label(),
+                duration_ms,
+                attempt,
+                %reason,
+                "lookup failed"
+            ),
+        }
         Answer {
             scac: Some(scac),
             source: match source {

@@ -230,7 +230,10 @@ mod cases {
         let cases = [
             (
                 "586118850",
-                Fault::ServerError { status: 503 },
+                Fault::ServerError {
+                    status: 503,
+                    retry_after_seconds: None,
+                },
                 FailedReason::ShippingLineUnreachable,
             ),
             (

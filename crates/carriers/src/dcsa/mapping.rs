@@ -25,21 +25,15 @@ const CANCELLED: &[&str] = &["VOID", "CANC", "REJE"];
 
 fn deduplicate(events: Vec<Event>) -> Vec<Event> {
     let mut by_id: HashMap<String, Event> = HashMap::new();
-    let mut anonymous = Vec::new();
     for event in events {
-        match event.id.clone() {
-            Some(id) => {
-                let keep = by_id
-                    .get(&id)
-                    .is_none_or(|existing| existing.created <= event.created);
-                if keep {
-                    by_id.insert(id, event);
-                }
-            }
-            None => anonymous.push(event),
+        let keep = by_id
+            .get(&event.id)
+            .is_none_or(|existing| existing.created <= event.created);
+        if keep {
+            by_id.insert(event.id.clone(), event);
         }
     }
-    let mut events: Vec<Event> = by_id.into_values().chain(anonymous).collect();
+    let mut events: Vec<Event> = by_id.into_values().collect();
     events.sort_by_key(|e| (e.created, e.at));
     events
 }
@@ -300,7 +294,7 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
                     place,
                     vessel: call.as_ref().and_then(|c| c.vessel.clone()),
                     voyage: call.as_ref().and_then(|c| c.voyage.clone()),
-                    source_id: event.id.clone(),
+                    source_id: Some(event.id.clone()),
                 };
                 found.insert((Some(index), milestone, key), (event.created, record));
             }
@@ -317,7 +311,7 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
                     place: call.place.clone(),
                     vessel: call.vessel.clone(),
                     voyage: call.voyage.clone(),
-                    source_id: event.id.clone(),
+                    source_id: Some(event.id.clone()),
                 };
                 found.insert((None, milestone, call.id.clone()), (event.created, record));
             }

@@ -185,6 +185,11 @@ impl DcsaConnector {
                     retry_after: retry_after(&response),
                 }));
             }
+            StatusCode::SERVICE_UNAVAILABLE => {
+                return Err(temporary(TemporaryReason::Unavailable {
+                    retry_after: retry_after(&response),
+                }));
+            }
             StatusCode::BAD_REQUEST => {
                 return Err(LookupOutcome::InvalidNumber(format!(
                     "the carrier refused the reference {number:?}"
@@ -294,20 +299,37 @@ impl DcsaConnector {
     }
 }
 
+/// The events that keep their own rules (DCSA's required fields, ISO 6346, UN/LOCODE,
+/// IMO); each one that does not is dropped and logged with its reason, so one bad event
+/// costs that event, not the shipment. An answer with events but none valid is not
+/// understood.
 fn check(raw: Vec<serde_json::Value>) -> Result<Vec<model::Event>, LookupOutcome> {
-    raw.into_iter()
-        .enumerate()
-        .map(|(index, value)| {
-            serde_json::from_value::<model::RawEvent>(value)
-                .map_err(|error| error.to_string())
-                .and_then(|event| event.check())
-                .map_err(|problem| {
-                    temporary(TemporaryReason::Unrecognized(format!(
-                        "event {index}: {problem}"
-                    )))
-                })
-        })
-        .collect()
+    let total = raw.len();
+    let mut first_problem = None;
+    let mut events = Vec::with_capacity(total);
+    for (index, value) in raw.into_iter().enumerate() {
+        let id = value
+            .get("eventID")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("-")
+            .to_owned();
+        match serde_json::from_value::<model::RawEvent>(value)
+            .map_err(|error| error.to_string())
+            .and_then(|event| event.check())
+        {
+            Ok(event) => events.push(event),
+            Err(problem) => {
+                tracing::warn!(event = index, event_id = %id, %problem, "carrier event dropped");
+                first_problem.get_or_insert(format!("event {index}: {problem}"));
+            }
+        }
+    }
+    match first_problem {
+        Some(problem) if events.is_empty() => Err(temporary(TemporaryReason::Unrecognized(
+            format!("no event of {total} keeps the standard's rules; {problem}"),
+        ))),
+        _ => Ok(events),
+    }
 }
 
 #[async_trait]
@@ -316,11 +338,11 @@ impl CarrierConnector for DcsaConnector {
         match self.all_events(lookup).await {
             Ok(events) => {
                 let outcome = mapping::outcome(events, lookup);
-                tracing::debug!(number = %lookup.number, kind = %lookup.kind, outcome = ?std::mem::discriminant(&outcome), "DCSA lookup");
+                tracing::debug!(number = %lookup.number, kind = %lookup.kind, outcome = outcome.label(), "DCSA lookup");
                 outcome
             }
             Err(outcome) => {
-                tracing::debug!(number = %lookup.number, ?outcome, "DCSA lookup failed");
+                tracing::debug!(number = %lookup.number, outcome = outcome.label(), "DCSA lookup failed");
                 outcome
             }
         }

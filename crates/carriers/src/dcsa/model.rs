@@ -2,7 +2,7 @@
 //! ignored; a missing required field or an unknown code makes the answer unrecognized.
 
 use serde::Deserialize;
-use tidemark_domain::{Place, Timestamp, VesselRef};
+use tidemark_domain::{ContainerNumber, Place, Timestamp, VesselRef};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -130,7 +130,7 @@ pub(crate) enum Kind {
 /// A checked event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Event {
-    pub id: Option<String>,
+    pub id: String,
     pub created: Timestamp,
     pub at: Timestamp,
     pub classifier: Classifier,
@@ -155,17 +155,21 @@ fn place(
     location: Option<&RawLocation>,
     locode: Option<&String>,
     facility: Option<&String>,
-) -> Option<Place> {
-    let locode = locode
+) -> Result<Option<Place>, String> {
+    let Some(locode) = locode
         .or_else(|| location.and_then(|l| l.un_location_code.as_ref()))
-        .filter(|l| !l.is_empty())?;
-    Some(Place {
+        .filter(|l| !l.is_empty())
+    else {
+        return Ok(None);
+    };
+    tidemark_domain::codes::check_locode(locode)?;
+    Ok(Some(Place {
         locode: locode.clone(),
         name: location.and_then(|l| l.location_name.clone()),
         facility: facility
             .or_else(|| location.and_then(|l| l.facility_code.as_ref()))
             .cloned(),
-    })
+    }))
 }
 
 impl RawCall {
@@ -192,13 +196,19 @@ impl RawCall {
                 self.location.as_ref(),
                 self.un_location_code.as_ref(),
                 self.facility_code.as_ref(),
-            ),
-            vessel: self.vessel.as_ref().and_then(|v| {
-                v.vessel_imo_number.as_ref().map(|imo| VesselRef {
-                    imo: imo.clone(),
-                    name: v.vessel_name.clone(),
+            )?,
+            vessel: self
+                .vessel
+                .as_ref()
+                .and_then(|v| {
+                    v.vessel_imo_number.as_ref().map(|imo| {
+                        tidemark_domain::codes::check_imo(imo).map(|()| VesselRef {
+                            imo: imo.clone(),
+                            name: v.vessel_name.clone(),
+                        })
+                    })
                 })
-            }),
+                .transpose()?,
             voyage: self
                 .export_voyage_number
                 .clone()
@@ -255,14 +265,24 @@ impl RawEvent {
                     "equipmentEventTypeCode",
                 )?
                 .to_owned(),
-                container: self.equipment_reference.clone(),
+                container: self
+                    .equipment_reference
+                    .as_deref()
+                    .map(|reference| {
+                        ContainerNumber::parse(reference)
+                            .map(|number| number.as_str().to_owned())
+                            .map_err(|problem| {
+                                format!("equipmentReference {reference:?} {problem}")
+                            })
+                    })
+                    .transpose()?,
                 iso_code: self.iso_equipment_code.clone(),
                 empty: match required(self.empty_indicator_code.as_ref(), "emptyIndicatorCode")? {
                     "EMPTY" => true,
                     "LADEN" => false,
                     other => return Err(format!("emptyIndicatorCode {other:?} is unknown")),
                 },
-                place: place(self.event_location.as_ref(), None, None),
+                place: place(self.event_location.as_ref(), None, None)?,
                 call: self
                     .transport_call
                     .as_ref()
@@ -283,7 +303,7 @@ impl RawEvent {
             })
             .collect();
         Ok(Event {
-            id: self.event_id.clone(),
+            id: required(self.event_id.as_ref(), "eventID")?.to_owned(),
             created,
             at,
             classifier,

@@ -334,3 +334,40 @@ fn every_row_is_reachable_and_no_two_rows_overlap() {
     }
     assert!(used.iter().all(|&u| u), "unreachable rows: {used:?}");
 }
+
+#[test]
+fn a_carriers_retry_after_sets_the_next_attempt_within_the_longest_wait() {
+    let pending = bill(RequestStatus::Pending);
+    let policy = Policy::default();
+    let next = |asked: Duration| {
+        let outcome = LookupOutcome::Temporary(TemporaryReason::RateLimited {
+            retry_after: Some(asked),
+        });
+        let observation = Observation::of(&outcome, RequestType::BillOfLading);
+        apply(&pending, observation, at(0)).next
+    };
+    // Asked for 300 s: not after our first back-off of 60 s, but after 300.
+    assert_eq!(next(Duration::from_secs(300)), Next::Lookup(at(300)));
+    // Asked for less than our back-off: our back-off.
+    assert_eq!(next(Duration::from_secs(10)), Next::Lookup(at(60)));
+    // Asked for ten days: no longer than the policy's longest wait.
+    let longest = policy.retry_max.as_secs();
+    assert_eq!(
+        next(Duration::from_secs(864_000)),
+        Next::Lookup(at(longest))
+    );
+    // A 503's Retry-After counts the same.
+    let unavailable = LookupOutcome::Temporary(TemporaryReason::Unavailable {
+        retry_after: Some(Duration::from_secs(120)),
+    });
+    let step = apply(
+        &pending,
+        Observation::of(&unavailable, RequestType::BillOfLading),
+        at(0),
+    );
+    assert_eq!(step.next, Next::Lookup(at(120)));
+    assert_eq!(
+        step.request.failed_reason,
+        Some(FailedReason::ShippingLineUnreachable)
+    );
+}

@@ -1,3 +1,7 @@
+#![allow(
+    dead_code,
+    reason = "shared by several test binaries, each of which uses part of it"
+)]
 //! `tidemark serve` as a child process on a fresh directory: started, its address and
 //! first key read from what it prints, its logs kept, and stopped with SIGTERM.
 

@@ -70,10 +70,10 @@ fn names(snapshot: &Snapshot) -> Vec<Milestone> {
 
 #[test]
 fn a_transshipment_route_names_each_leg() {
-    let pol = call("C1", 1, "CNSHA", "9000001", "VESSEL");
-    let hub_in = call("C2", 2, "SGSIN", "9000001", "VESSEL");
-    let hub_out = call("C3", 3, "SGSIN", "9000002", "VESSEL");
-    let pod = call("C4", 4, "NLRTM", "9000002", "VESSEL");
+    let pol = call("C1", 1, "CNSHA", "9000003", "VESSEL");
+    let hub_in = call("C2", 2, "SGSIN", "9000003", "VESSEL");
+    let hub_out = call("C3", 3, "SGSIN", "9100009", "VESSEL");
+    let pod = call("C4", 4, "NLRTM", "9100009", "VESSEL");
     let box_ = "MSKU1234565";
     let events = [
         event(
@@ -129,8 +129,8 @@ fn a_transshipment_route_names_each_leg() {
 
 #[test]
 fn repeated_and_corrected_events_count_once_with_the_latest_values() {
-    let pol = call("C1", 1, "CNSHA", "9000001", "VESSEL");
-    let pod = call("C2", 2, "USLAX", "9000001", "VESSEL");
+    let pol = call("C1", 1, "CNSHA", "9000003", "VESSEL");
+    let pod = call("C2", 2, "USLAX", "9000003", "VESSEL");
     let load = event(
         "e1",
         "01",
@@ -171,7 +171,7 @@ fn repeated_and_corrected_events_count_once_with_the_latest_values() {
 
 #[test]
 fn rail_legs_and_loads_without_a_call_are_named() {
-    let rail = call("R1", 3, "USCHI", "0000000", "RAIL");
+    let rail = call("R1", 3, "USCHI", "9321483", "RAIL");
     let events = [
         event(
             "e1",
