@@ -62,11 +62,15 @@ async fn included(
     if include.is_empty() {
         return Ok(None);
     }
-    let mut included = Included::new(state, caller.account_id);
     let ids: Vec<ShipmentId> = requests
         .iter()
         .filter_map(|r| r.tracked_object.map(ShipmentId::from_uuid))
         .collect();
+    if ids.is_empty() {
+        // Nothing found yet (the default include on a pending request): nothing to read.
+        return Ok(Some(Vec::new()));
+    }
+    let mut included = Included::new(state, caller.account_id);
     included.shipments(&ids).await?;
     Ok(Some(included.finish()))
 }
