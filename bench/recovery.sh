@@ -59,10 +59,14 @@ for round in $(seq 1 "$ROUNDS"); do
   server_pid=
   start_tidemark
   started=$(date +%s.%N)
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 1800); do
     [[ $(arrivals) -gt $held ]] && break
     sleep 0.05
   done
   resumed=$(tail -n +"$((held + 1))" "$work/arrivals" | head -1 | cut -d' ' -f1)
+  if [[ -z "$resumed" ]]; then
+    echo "round $round: deliveries did not resume within 90 s of the restart"
+    continue
+  fi
   python3 -c "print(f'round $round: deliveries resumed {float(\"$resumed\") - $killed:.1f} s after kill -9 ({float(\"$resumed\") - $started:.1f} s after the restart listened)')"
 done
