@@ -4,7 +4,7 @@ mod serve;
 
 use std::path::Path;
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serve::Served;
 
@@ -221,19 +221,6 @@ fn a_bad_setting_is_a_clear_error() {
     assert!(message.contains("body_bytez"), "{message}");
 }
 
-async fn create(address: &str, key: &str, number: &str, scac: &str) -> reqwest::Response {
-    let body = serde_json::json!({"data": {"type": "tracking_request", "attributes": {
-        "request_type": "bill_of_lading", "request_number": number, "scac": scac}}});
-    reqwest::Client::new()
-        .post(format!("http://{address}/v2/tracking_requests"))
-        .header("Authorization", format!("Token {key}"))
-        .header("Content-Type", "application/vnd.api+json")
-        .body(body.to_string())
-        .send()
-        .await
-        .expect("request")
-}
-
 /// Asked to, the sandbox serves every line, and the start-up log says so; a configured
 /// endpoint keeps its line.
 #[tokio::test]
@@ -245,18 +232,9 @@ async fn the_sandbox_serves_every_line_only_when_asked() {
             "http://127.0.0.1:9/maersk",
         )],
     );
-    let (address, key) = (server.address.clone(), server.key.clone());
-    let response = create(&address, &key, "MEDU1234567", "MSCU").await;
+    let response = server.create("MEDU1234567", "MSCU").await;
     assert_eq!(response.status(), 201);
-    let lines: serde_json::Value = reqwest::Client::new()
-        .get(format!("http://{address}/v2/shipping_lines?search=MAEU"))
-        .header("Authorization", format!("Token {key}"))
-        .send()
-        .await
-        .expect("request")
-        .json()
-        .await
-        .expect("JSON");
+    let lines = server.get("/v2/shipping_lines?search=MAEU").await;
     assert_eq!(lines["data"][0]["attributes"]["tracking_source"], "carrier");
     assert!(server.stop().success());
     let log = server.log();
@@ -269,14 +247,13 @@ async fn the_sandbox_serves_every_line_only_when_asked() {
 #[tokio::test]
 async fn serve_starts_from_nothing_and_stops_on_sigterm() {
     let mut server = Served::start(&[], &[]);
-    let (address, key) = (server.address.clone(), server.key.clone());
     let dir = server.dir.path().to_owned();
     assert!(dir.join("tidemark.db").exists());
     assert!(dir.join("tidemark.db-wal").exists(), "WAL mode");
 
     // No invented data by default: a real line without an endpoint is refused, saying how
     // to configure it.
-    let response = create(&address, &key, "MEDU1234567", "MSCU").await;
+    let response = server.create("MEDU1234567", "MSCU").await;
     assert_eq!(response.status(), 422);
     let body: serde_json::Value = response.json().await.expect("JSON");
     assert_eq!(
@@ -291,42 +268,19 @@ async fn serve_starts_from_nothing_and_stops_on_sigterm() {
 
     // Zero-config tracking: the built-in sandbox carrier answers, and the request is
     // found within moments.
-    let client = reqwest::Client::new();
-    let created: serde_json::Value = client
-        .post(format!("http://{address}/v2/tracking_requests"))
-        .header("Authorization", format!("Token {key}"))
-        .header("Content-Type", "application/vnd.api+json")
-        .body(r#"{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-JOURNEY","scac":"TEST"}}}"#)
-        .send()
+    let created: serde_json::Value = server
+        .create("TEST-TR-JOURNEY", "TEST")
         .await
-        .expect("request")
         .json()
         .await
         .expect("JSON");
-    let id = created["data"]["id"].as_str().expect("id").to_owned();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let current: serde_json::Value = client
-            .get(format!("http://{address}/v2/tracking_requests/{id}"))
-            .header("Authorization", format!("Token {key}"))
-            .send()
-            .await
-            .expect("request")
-            .json()
-            .await
-            .expect("JSON");
-        let status = current["data"]["attributes"]["status"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        if status == "created" {
-            assert!(current["data"]["relationships"]["tracked_object"]["data"]["id"].is_string());
-            break;
-        }
-        assert_eq!(status, "pending", "{current}");
-        assert!(Instant::now() < deadline, "still pending after 20 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let id = created["data"]["id"].as_str().expect("id");
+    let current = server.decided(id).await;
+    assert_eq!(
+        current["data"]["attributes"]["status"], "created",
+        "{current}"
+    );
+    assert!(current["data"]["relationships"]["tracked_object"]["data"]["id"].is_string());
 
     assert!(server.stop().success());
 

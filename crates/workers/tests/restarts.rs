@@ -16,7 +16,7 @@ both_backends!(
 );
 
 mod cases {
-    use std::sync::Arc;
+
     use std::sync::atomic::Ordering;
     use std::time::Duration;
 
@@ -24,11 +24,11 @@ mod cases {
     use tidemark_domain::lifecycle::Policy;
     use tidemark_domain::{Clock, JobKind, RequestStatus};
     use tidemark_store::testing::Backend;
-    use tidemark_workers::{DispatcherSettings, Runner, RunnerSettings, Tracker, TrackerSettings};
+    use tidemark_workers::{DispatcherSettings, Runner, TrackerSettings};
     use tokio_util::sync::CancellationToken;
 
     use crate::receiver::{Receiver, dispatcher, local, subscribe};
-    use crate::support::{Harness, render};
+    use crate::support::Harness;
 
     /// Starts `runner` as a process would, and returns its task, to be aborted.
     fn spawn<W: tidemark_workers::Worker>(runner: Runner<W>) -> tokio::task::JoinHandle<()> {
@@ -95,20 +95,7 @@ mod cases {
             "{:?}",
             settings.lease
         );
-        let tracker = || {
-            Runner::new(
-                Arc::new(Tracker::new(
-                    Arc::clone(&h.store),
-                    Arc::clone(&h.registry),
-                    Arc::clone(&h.matrix),
-                    Arc::clone(&h.clock) as Arc<dyn Clock>,
-                    render(),
-                    settings,
-                )),
-                Arc::clone(&h.clock) as Arc<dyn Clock>,
-                RunnerSettings::default(),
-            )
-        };
+        let tracker = || h.tracker(settings);
         // The carrier hangs; the tracker asking it dies.
         h.sim.add_fault(FaultRule {
             scac: None,
@@ -170,17 +157,11 @@ mod cases {
             retry_max: Duration::from_secs(10),
             ..default
         };
-        let tracker = Tracker::new(
-            Arc::clone(&h.store),
-            Arc::clone(&h.registry),
-            Arc::clone(&h.matrix),
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            render(),
-            TrackerSettings {
-                policy: fast,
-                ..TrackerSettings::default()
-            },
-        );
+        let restarted = h.tracker(TrackerSettings {
+            policy: fast,
+            ..TrackerSettings::default()
+        });
+        let tracker = restarted.worker();
         assert_eq!(tracker.align_schedule().await.expect("aligned"), 2);
         let soon = now + Duration::from_secs(10);
         for kind in [JobKind::Refresh, JobKind::Lookup] {

@@ -528,19 +528,7 @@ mod cases {
             Fault::Slow { delay_ms: 60_000 },
             Some(1),
         ));
-        let tracker = Tracker::new(
-            Arc::clone(&h.store),
-            Arc::clone(&h.registry),
-            Arc::clone(&h.matrix),
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            render(),
-            settings(),
-        );
-        let stalled = Runner::new(
-            Arc::new(tracker),
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            RunnerSettings::default(),
-        );
+        let stalled = h.tracker(settings());
         let shutdown = CancellationToken::new();
         let run = tokio::spawn({
             let shutdown = shutdown.clone();

@@ -87,6 +87,47 @@ impl Served {
         }
     }
 
+    /// Creates a bill-of-lading tracking request with the first key.
+    pub async fn create(&self, number: &str, scac: &str) -> reqwest::Response {
+        let body = serde_json::json!({"data": {"type": "tracking_request", "attributes": {
+            "request_type": "bill_of_lading", "request_number": number, "scac": scac}}});
+        reqwest::Client::new()
+            .post(format!("http://{}/v2/tracking_requests", self.address))
+            .header("Authorization", format!("Token {}", self.key))
+            .header("Content-Type", "application/vnd.api+json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// `GET path` with the first key, as JSON.
+    pub async fn get(&self, path: &str) -> serde_json::Value {
+        reqwest::Client::new()
+            .get(format!("http://{}{path}", self.address))
+            .header("Authorization", format!("Token {}", self.key))
+            .send()
+            .await
+            .expect("request")
+            .json()
+            .await
+            .expect("JSON")
+    }
+
+    /// Polls a tracking request until it is no longer `pending`, for at most 20 s; returns
+    /// its document.
+    pub async fn decided(&self, id: &str) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let current = self.get(&format!("/v2/tracking_requests/{id}")).await;
+            if current["data"]["attributes"]["status"] != "pending" {
+                return current;
+            }
+            assert!(Instant::now() < deadline, "{id} still pending after 20 s");
+            tokio::task::yield_now().await;
+        }
+    }
+
     /// Everything it logged so far.
     pub fn log(&self) -> String {
         self.log.lock().expect("lock").join("\n")

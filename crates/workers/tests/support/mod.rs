@@ -177,6 +177,24 @@ impl Harness {
         request
     }
 
+    /// Another tracker over this harness's store, carriers and clock, as another process
+    /// (or this one restarted) would run it.
+    pub fn tracker(&self, settings: TrackerSettings) -> Runner<Tracker> {
+        let tracker = Tracker::new(
+            Arc::clone(&self.store),
+            Arc::clone(&self.registry),
+            Arc::clone(&self.matrix),
+            Arc::clone(&self.clock) as Arc<dyn Clock>,
+            render(),
+            settings,
+        );
+        Runner::new(
+            Arc::new(tracker),
+            Arc::clone(&self.clock) as Arc<dyn Clock>,
+            RunnerSettings::default(),
+        )
+    }
+
     /// Works every job due now.
     pub async fn drain(&self) -> usize {
         self.runner.run_until_idle().await.expect("drained")
