@@ -43,6 +43,7 @@ use crate::{
         containers::list,
         containers::show,
         containers::transport_events,
+        containers::raw_events::list,
         containers::refresh,
         reference_data::show_port,
         reference_data::show_terminal,

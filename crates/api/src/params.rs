@@ -16,6 +16,15 @@ pub const MAX_PAGE_NUMBER: u32 = 1_000_000;
 /// # Errors
 /// 400 with `source.parameter` for values that are not whole numbers in range.
 pub fn take_page(query: &mut QueryParams, config: &ApiConfig) -> Result<PageRequest, ApiError> {
+    take_page_or(query, config, config.page_size_default)
+}
+
+/// `page[number]` and `page[size]`, `default_size` items when the size is not given.
+pub fn take_page_or(
+    query: &mut QueryParams,
+    config: &ApiConfig,
+    default_size: u32,
+) -> Result<PageRequest, ApiError> {
     let parse =
         |key: &str, value: Option<String>, default: u32, max: u32| -> Result<u32, ApiError> {
             let Some(text) = value else {
@@ -41,7 +50,7 @@ pub fn take_page(query: &mut QueryParams, config: &ApiConfig) -> Result<PageRequ
     let size = parse(
         "page[size]",
         query.take("page[size]"),
-        config.page_size_default,
+        default_size,
         config.page_size_max,
     )?;
     Ok(PageRequest { number, size })

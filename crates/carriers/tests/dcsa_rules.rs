@@ -1,8 +1,11 @@
-//! Values that break their own rules are not stored as truth (issue: DCSA's own messages):
-//! an event whose equipment reference fails ISO 6346, whose UN/LOCODE names no country,
-//! whose vessel's IMO number fails its check digit, or that has no `eventID` is dropped;
-//! an answer with no valid event left is not understood. Events reach the connector from
-//! the carrier simulator over HTTP, injected through its admin API.
+//! DCSA's own messages. Values that break their own rules are not stored as truth: an
+//! event whose equipment reference fails ISO 6346, whose UN/LOCODE names no country, whose
+//! vessel's IMO number fails its check digit, or that has no `eventID` is dropped; an
+//! answer with no valid event left is not understood. And nothing the carrier said is
+//! lost: DCSA's own 2.2 sample keeps every event of its container as reported, including
+//! the vessel's arrival at the port of loading and the estimated load of an empty box,
+//! which make no milestone. Events reach the connector from the carrier simulator over
+//! HTTP, injected through its admin API.
 
 use std::time::Duration;
 
@@ -11,11 +14,20 @@ use serde_json::{Value, json};
 use tidemark_carriers::auth::Auth;
 use tidemark_carriers::dcsa::{DcsaConfig, DcsaConnector};
 use tidemark_carriers::{CarrierConnector, Lookup, Secret};
-use tidemark_domain::{LookupOutcome, RequestType, TemporaryReason};
+use tidemark_domain::{
+    CarrierEvent, CarrierEventType, EventClassifier, LookupOutcome, RequestType, TemporaryReason,
+    Timestamp,
+};
 use time::macros::datetime;
 
 const KEY: &str = "rules-key";
 const ADMIN: &str = "rules-admin";
+
+/// DCSA's sample answer (see `fixtures/README.md` at the workspace root).
+fn sample() -> Vec<Value> {
+    serde_json::from_str(include_str!("../../../fixtures/dcsa/tnt-2.2-sample.json"))
+        .expect("valid JSON")
+}
 
 async fn simulator() -> (Simulator, String) {
     let mut config = SimConfig::new(KEY);
@@ -135,4 +147,85 @@ async fn an_answer_without_one_valid_event_is_not_understood() {
         ),
         "{outcome:?}"
     );
+}
+
+fn at(text: &str) -> Timestamp {
+    Timestamp::parse_rfc3339(text).expect("a date-time")
+}
+
+fn by_id<'a>(events: &'a [CarrierEvent], id: &str) -> &'a CarrierEvent {
+    events
+        .iter()
+        .find(|e| e.source_id == id)
+        .unwrap_or_else(|| panic!("event {id} is kept: {events:#?}"))
+}
+
+#[tokio::test]
+async fn the_official_sample_keeps_every_event_of_its_container() {
+    let (_sim, base) = simulator().await;
+    inject(&base, &sample()).await;
+    let lookup = Lookup {
+        number: "ABC123123123".into(),
+        kind: RequestType::BookingNumber,
+    };
+    let LookupOutcome::Found(snapshot) = connector(&base).lookup(&lookup).await else {
+        panic!("the sample is a manifested booking");
+    };
+    assert_eq!(snapshot.containers.len(), 1);
+    let container = &snapshot.containers[0];
+    assert_eq!(container.number, "APZU4812090");
+    assert!(
+        container.milestones.is_empty(),
+        "neither event is a milestone: {:?}",
+        container.milestones
+    );
+
+    let arrival = by_id(
+        &container.raw_events,
+        "3cecb101-7a1a-43a4-9d62-e88a131651e2",
+    );
+    assert_eq!(arrival.event_type, CarrierEventType::Transport);
+    assert_eq!(arrival.code, "ARRI");
+    assert_eq!(arrival.classifier, EventClassifier::Actual);
+    assert_eq!(arrival.at, at("2021-01-09T13:12:56Z"), "+01:00 read as UTC");
+    assert_eq!(arrival.reported_at, at("2021-01-09T14:12:56Z"));
+    assert_eq!(arrival.milestone, None, "an arrival at the port of loading");
+    let place = arrival.place.as_ref().expect("the call's place");
+    assert_eq!(place.locode, "FRPAR");
+    assert_eq!(place.facility.as_deref(), Some("ADT"));
+    let vessel = arrival.vessel.as_ref().expect("the call's vessel");
+    assert_eq!(vessel.imo, "9321483");
+    assert_eq!(vessel.name.as_deref(), Some("King of the Seas"));
+    assert_eq!(arrival.voyage.as_deref(), Some("2103S"));
+    assert_eq!(
+        arrival.call_id.as_deref(),
+        Some("123e4567-e89b-12d3-a456-426614174000")
+    );
+
+    let load = by_id(
+        &container.raw_events,
+        "3cecb101-7a1a-43a4-9d62-e88a131651e4",
+    );
+    assert_eq!(load.event_type, CarrierEventType::Equipment);
+    assert_eq!(load.code, "LOAD");
+    assert_eq!(load.classifier, EventClassifier::Estimated);
+    assert!(load.is_estimate());
+    assert_eq!(load.empty, Some(true));
+    assert_eq!(load.at, at("2019-11-11T23:11:00Z"), "+08:30 read as UTC");
+    assert_eq!(load.milestone, None, "loading an empty box is no milestone");
+    let place = load.place.as_ref().expect("the event's location");
+    assert_eq!(place.name.as_deref(), Some("Eiffel Tower"));
+
+    let kinds: Vec<(&str, &str)> = container
+        .raw_events
+        .iter()
+        .map(|e| (e.event_type.as_str(), e.code.as_str()))
+        .collect();
+    for expected in [("TRANSPORT", "ARRI"), ("EQUIPMENT", "LOAD")] {
+        assert_eq!(
+            kinds.iter().filter(|k| **k == expected).count(),
+            2,
+            "both of the sample's {expected:?} events: {kinds:?}"
+        );
+    }
 }

@@ -82,6 +82,10 @@ uuid_id!(
     TransportEventId
 );
 uuid_id!(
+    /// One carrier event kept for a container, as the carrier reported it.
+    RawEventId
+);
+uuid_id!(
     /// One recorded domain event (the outbox of webhook notifications).
     DomainEventId
 );

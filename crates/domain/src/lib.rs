@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod lifecycle;
 pub mod limits;
 pub mod number_shapes;
+pub mod raw_event;
 pub mod request_number;
 pub mod scac;
 pub mod shipment;
@@ -35,8 +36,8 @@ pub use container_number::ContainerNumber;
 pub use coverage::{Coverage, LineSource, SandboxScope};
 pub use events::{DomainEvent, EventDetail, EventName, Subject};
 pub use ids::{
-    AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, ShipmentId, TrackingRequestId,
-    TransportEventId, WebhookId, WebhookNotificationId,
+    AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, RawEventId, ShipmentId,
+    TrackingRequestId, TransportEventId, WebhookId, WebhookNotificationId,
 };
 pub use inference::{
     AutoDetectFailure, Candidate, Confidence, Decision, Evidence, Inference, NumberType,
@@ -45,6 +46,7 @@ pub use inference::{
 pub use jobs::{ClaimedJob, JobKind, NewJob};
 pub use limits::Limits;
 pub use number_shapes::{Shape, ShapeType};
+pub use raw_event::{CarrierEvent, CarrierEventType, EventClassifier, RawEvent, RawEventVersion};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
 pub use shipment::{

@@ -394,17 +394,20 @@ pub struct Tracked {
     pub containers: Vec<Container>,
     /// Every transport event of its containers.
     pub events: Vec<TransportEvent>,
+    /// Which version of each carrier event is kept, per container.
+    pub raw_events: Vec<crate::RawEventVersion>,
 }
 
 impl Tracked {
-    /// `prior` with `shipment` as it now stands, `containers` created or changed, and new
-    /// transport `events` applied.
+    /// `prior` with `shipment` as it now stands, `containers` created or changed, new
+    /// transport `events` and new or later carrier events (`raw`) applied.
     #[must_use]
     pub fn applied(
         prior: Option<&Self>,
         shipment: &Shipment,
         containers: &[Container],
         events: &[TransportEvent],
+        raw: &[crate::RawEvent],
     ) -> Self {
         let mut all: Vec<Container> = prior.map(|t| t.containers.clone()).unwrap_or_default();
         for container in containers {
@@ -415,10 +418,21 @@ impl Tracked {
         }
         let mut recorded = prior.map(|t| t.events.clone()).unwrap_or_default();
         recorded.extend(events.iter().cloned());
+        let mut kept = prior.map(|t| t.raw_events.clone()).unwrap_or_default();
+        for record in raw {
+            let version = record.version();
+            match kept.iter_mut().find(|v| {
+                v.container_id == version.container_id && v.source_id == version.source_id
+            }) {
+                Some(slot) => *slot = version,
+                None => kept.push(version),
+            }
+        }
         Self {
             shipment: shipment.clone(),
             containers: all,
             events: recorded,
+            raw_events: kept,
         }
     }
 }

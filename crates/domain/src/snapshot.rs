@@ -221,6 +221,8 @@ pub struct ContainerView {
     pub seal: Option<String>,
     /// Milestones that happened, in time order, at most one per milestone and place.
     pub milestones: Vec<MilestoneEvent>,
+    /// Every event the carrier reported about the container, in the carrier's order.
+    pub raw_events: Vec<crate::CarrierEvent>,
 }
 
 impl ContainerView {
@@ -490,6 +492,7 @@ mod tests {
             iso_code: None,
             seal: None,
             milestones: Vec::new(),
+            raw_events: Vec::new(),
         };
         assert_eq!(view.status(), ContainerStatus::New);
     }

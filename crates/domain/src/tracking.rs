@@ -18,11 +18,12 @@ use std::time::Duration;
 
 use crate::events::{DomainEvent, EventDetail, EventName, Subject};
 use crate::lifecycle::Policy;
+use crate::raw_event::{KeptVersions, Owner};
 use crate::shipment::locode;
 use crate::{
     AccountId, CallView, Container, ContainerDetails, ContainerId, ContainerStatus, ContainerView,
-    DomainEventId, Estimate, Milestone, Place, Route, Scac, Shipment, ShipmentId, Snapshot,
-    StopReason, Timestamp, Tracked, TrackingRequest, TrackingSource, TransportEvent,
+    DomainEventId, Estimate, Milestone, Place, RawEvent, Route, Scac, Shipment, ShipmentId,
+    Snapshot, StopReason, Timestamp, Tracked, TrackingRequest, TrackingSource, TransportEvent,
     TransportEventId, TransportEventKind, VesselRef,
 };
 
@@ -48,6 +49,8 @@ pub struct Changes {
     pub containers: Vec<Container>,
     /// Transport events not recorded before.
     pub transport_events: Vec<TransportEvent>,
+    /// Carrier events not kept before, or later versions of kept ones.
+    pub raw_events: Vec<RawEvent>,
     /// Domain events to record.
     pub events: Vec<DomainEvent>,
     /// Ports and places the snapshot names (reference data).
@@ -67,6 +70,7 @@ impl Changes {
             &self.shipment,
             &self.containers,
             &self.transport_events,
+            &self.raw_events,
         )
     }
 }
@@ -283,6 +287,8 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
 
     let pod = snapshot.port_of_discharge();
     let mut containers = Vec::new();
+    let mut kept = KeptVersions::new(prior.map_or(&[][..], |t| t.raw_events.as_slice()));
+    let mut raw_events = Vec::new();
     for view in &snapshot.containers {
         let stored = prior.and_then(|tracked| {
             tracked
@@ -340,6 +346,12 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
                 container
             }
         };
+        let owner = Owner {
+            account_id: shipment.account_id,
+            shipment_id: shipment.id,
+            container_id: container.id,
+        };
+        raw_events.extend(kept.records(owner, &view.raw_events, now));
         for milestone in &view.milestones {
             builder.transport(
                 container.id,
@@ -407,11 +419,20 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
             push_unique(&mut vessels, vessel, |v| &v.imo);
         }
     }
-    for event in &builder.transport_events {
-        if let Some(place) = &event.location {
+    let named = builder
+        .transport_events
+        .iter()
+        .map(|e| (e.location.as_ref(), e.vessel.as_ref()))
+        .chain(
+            raw_events
+                .iter()
+                .map(|r| (r.event.place.as_ref(), r.event.vessel.as_ref())),
+        );
+    for (place, vessel) in named {
+        if let Some(place) = place {
             push_unique(&mut places, place, |p| &p.locode);
         }
-        if let Some(vessel) = &event.vessel {
+        if let Some(vessel) = vessel {
             push_unique(&mut vessels, vessel, |v| &v.imo);
         }
     }
@@ -419,6 +440,7 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
         shipment,
         containers,
         transport_events: builder.transport_events,
+        raw_events,
         events: builder.events,
         places,
         vessels,

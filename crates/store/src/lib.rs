@@ -11,6 +11,7 @@ mod model;
 mod neutral;
 mod plan;
 pub mod postgres;
+mod raw_events;
 mod rows;
 mod shipments;
 mod sql;
@@ -34,6 +35,7 @@ pub use model::{
     CommitOutcome, ContainerFilter, LookupCommit, Page, PageRequest, ShipmentFilter, TimeRange,
     TrackingRequestFilter,
 };
+pub use raw_events::RawEventStore;
 pub use shipments::ShipmentStore;
 pub use webhooks::{NotificationFilter, WebhookStore};
 
@@ -188,6 +190,7 @@ pub trait Store:
     + JobStore
     + TrackingStore
     + ShipmentStore
+    + RawEventStore
     + WebhookStore
     + DeliveryStore
     + LeaseStore

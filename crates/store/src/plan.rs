@@ -341,6 +341,12 @@ impl Plan {
         for event in &commit.transport_events {
             plan.transport_event(event);
         }
+        for record in &commit.raw_events {
+            plan.push(
+                crate::raw_events::UPSERT,
+                crate::raw_events::upsert_values(record),
+            );
+        }
         for event in &commit.events {
             plan.domain_event(event, dialect.fan_out);
         }

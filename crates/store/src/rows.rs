@@ -226,7 +226,7 @@ pub(crate) trait Columns {
     }
 }
 
-fn parsed<T>(
+pub(crate) fn parsed<T>(
     name: &str,
     text: &str,
     parse: impl FnOnce(&str) -> Option<T>,
@@ -276,6 +276,18 @@ pub(crate) fn container(row: &impl Columns) -> Result<Container, StoreError> {
     })
 }
 
+/// The vessel of `vessel_imo` and `vessel_name`, when there is one.
+pub(crate) fn vessel(row: &impl Columns) -> Result<Option<VesselRef>, StoreError> {
+    row.text("vessel_imo")?
+        .map(|imo| -> Result<VesselRef, StoreError> {
+            Ok(VesselRef {
+                imo,
+                name: row.text("vessel_name")?,
+            })
+        })
+        .transpose()
+}
+
 pub(crate) fn transport_event(row: &impl Columns) -> Result<TransportEvent, StoreError> {
     let event = row.required_text("event")?;
     let locode = row.required_text("location_locode")?;
@@ -286,14 +298,7 @@ pub(crate) fn transport_event(row: &impl Columns) -> Result<TransportEvent, Stor
             facility: row.text("facility")?,
         })
     });
-    let vessel = row
-        .text("vessel_imo")?
-        .map(|imo| -> Result<VesselRef, StoreError> {
-            Ok(VesselRef {
-                imo,
-                name: row.text("vessel_name")?,
-            })
-        });
+    let vessel = vessel(row)?;
     Ok(TransportEvent {
         id: TransportEventId::from_uuid(row.required_id("id")?),
         account_id: AccountId::from_uuid(row.required_id("account_id")?),
@@ -302,7 +307,7 @@ pub(crate) fn transport_event(row: &impl Columns) -> Result<TransportEvent, Stor
         kind: parsed("event", &event, TransportEventKind::parse)?,
         timestamp: row.required_time("timestamp")?,
         location: location.transpose()?,
-        vessel: vessel.transpose()?,
+        vessel,
         voyage_number: row.text("voyage_number")?,
         created_at: row.required_time("created_at")?,
     })

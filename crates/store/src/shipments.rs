@@ -137,13 +137,35 @@ pub(crate) async fn page_of<B: Neutral + ?Sized, T>(
     page: PageRequest,
     parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
 ) -> Result<Page<T>, StoreError> {
+    page_in_order(
+        backend,
+        select,
+        filter,
+        "created_at DESC, id DESC",
+        page,
+        parse,
+    )
+    .await
+}
+
+/// Runs `filter` twice: the page, in `order`, and the count.
+pub(crate) async fn page_in_order<B: Neutral + ?Sized, T>(
+    backend: &B,
+    select: &str,
+    filter: Query,
+    order: &str,
+    page: PageRequest,
+    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
+) -> Result<Page<T>, StoreError> {
     let mut count = Query::new("SELECT COUNT(*) AS count");
     count.push(&filter.sql);
     count.values.clone_from(&filter.values);
     let mut rows = Query::new(select);
     rows.push(&filter.sql);
     rows.values = filter.values;
-    rows.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+    rows.push(" ORDER BY ")
+        .push(order)
+        .push(" LIMIT ")
         .bind(Value::Int(Some(page.limit())))
         .push(" OFFSET ")
         .bind(Value::Int(Some(page.offset())));
@@ -375,28 +397,16 @@ impl<B: Neutral> ShipmentStore for B {
         filter
             .push(" AND container_id = ")
             .bind(container.as_uuid());
-        let mut count = Query::new("SELECT COUNT(*) AS count");
-        count.push(&filter.sql);
-        count.values.clone_from(&filter.values);
-        let mut query = Query::new(concat!("SELECT ", transport_event_columns!()));
-        query.push(&filter.sql);
-        query.values = filter.values;
-        query
-            .push(" ORDER BY timestamp, id LIMIT ")
-            .bind(Value::Int(Some(page.limit())))
-            .push(" OFFSET ")
-            .bind(Value::Int(Some(page.offset())));
-        let total = self
-            .fetch(&count)
-            .await?
-            .first()
-            .map(|row| row.int("count"))
-            .transpose()?
-            .unwrap_or(0);
-        Ok(Page {
-            items: parse_all(self.fetch(&query).await?, rows::transport_event)?,
-            total: u64::try_from(total).unwrap_or(0),
-        })
+        let select = concat!("SELECT ", transport_event_columns!());
+        page_in_order(
+            self,
+            select,
+            filter,
+            "timestamp, id",
+            page,
+            rows::transport_event,
+        )
+        .await
     }
 
     async fn transport_events(

@@ -18,6 +18,8 @@ mod deliveries;
 mod jobs;
 #[path = "conformance/leases.rs"]
 mod leases;
+#[path = "conformance/raw_events.rs"]
+mod raw_events;
 #[path = "conformance/reads.rs"]
 mod reads;
 #[path = "conformance/requests.rs"]
@@ -103,6 +105,7 @@ conformance!(
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,
     what_tracking_found_reads_back_by_id_filter_and_page,
+    carrier_events_are_kept_once_and_replaced_only_by_later_versions,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -156,6 +159,7 @@ mod cases {
     pub use super::deliveries::*;
     pub use super::jobs::*;
     pub use super::leases::*;
+    pub use super::raw_events::*;
     pub use super::reads::*;
     pub use super::requests::*;
     pub use super::tracking::*;

@@ -1,6 +1,7 @@
-//! `/v2/containers`: the containers of tracked shipments and their transport events
-//! (api.md §4), and an on-demand refresh.
+//! `/v2/containers`: the containers of tracked shipments, their transport events and the
+//! carrier's events as reported (api.md §4), and an on-demand refresh.
 
+pub mod raw_events;
 pub mod view;
 
 use axum::Router;
@@ -44,6 +45,7 @@ pub fn routes() -> Router<AppState> {
             "/v2/containers/{id}/transport_events",
             get(transport_events),
         )
+        .route("/v2/containers/{id}/raw_events", get(raw_events::list))
         .route("/v2/containers/{id}/refresh", patch(refresh))
 }
 

@@ -172,6 +172,8 @@ pub struct ContainerRelationships {
     pub pickup_facility: ToOne,
     /// Its transport events.
     pub transport_events: RelatedLink,
+    /// The carrier's events about it, as reported.
+    pub raw_events: RelatedLink,
 }
 
 /// A `container` resource.
@@ -277,6 +279,11 @@ pub fn resource(
             transport_events: RelatedLink {
                 links: Related {
                     related: format!("{}/transport_events", path(container.id)),
+                },
+            },
+            raw_events: RelatedLink {
+                links: Related {
+                    related: format!("{}/raw_events", path(container.id)),
                 },
             },
         },

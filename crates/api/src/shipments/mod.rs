@@ -361,7 +361,7 @@ async fn set_tracking(
                 .collect();
             if !events.is_empty() {
                 let prior = state.store.tracked(request.id).await?;
-                let tracked = Tracked::applied(prior.as_ref(), &shipment, &[], &[]);
+                let tracked = Tracked::applied(prior.as_ref(), &shipment, &[], &[], &[]);
                 let records = Records {
                     request: &step.request,
                     tracked: Some(&tracked),
@@ -375,6 +375,7 @@ async fn set_tracking(
                 shipment: Some(shipment),
                 containers: Vec::new(),
                 transport_events: Vec::new(),
+                raw_events: Vec::new(),
                 events,
                 places: Vec::new(),
                 vessels: Vec::new(),

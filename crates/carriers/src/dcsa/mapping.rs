@@ -13,11 +13,11 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tidemark_domain::{
-    CallView, ContainerView, LookupOutcome, Milestone, MilestoneEvent, RequestType, Snapshot,
-    Timestamp,
+    CallView, CarrierEvent, ContainerView, EventClassifier as Classifier, LookupOutcome, Milestone,
+    MilestoneEvent, RequestType, Snapshot, Timestamp,
 };
 
-use super::model::{Call, Classifier, Event, Kind, Mode};
+use super::model::{Call, Event, Kind, Mode};
 use crate::Lookup;
 
 /// Shipment event codes that mean the booking is off.
@@ -181,6 +181,7 @@ fn container(containers: &mut Vec<ContainerView>, number: &str) -> usize {
         iso_code: None,
         seal: None,
         milestones: Vec::new(),
+        raw_events: Vec::new(),
     });
     containers.len() - 1
 }
@@ -249,6 +250,8 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
     let mut found: BTreeMap<(Option<usize>, Milestone, String), (Timestamp, MilestoneEvent)> =
         BTreeMap::new();
     let mut loads: HashMap<usize, usize> = HashMap::new();
+    // (container index or all, the event as reported), in the carrier's order.
+    let mut reported: Vec<(Option<usize>, CarrierEvent)> = Vec::with_capacity(events.len());
     for event in events {
         match &event.kind {
             Kind::Equipment {
@@ -268,13 +271,10 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
                 if seal.is_some() {
                     view.seal.clone_from(seal);
                 }
-                if event.classifier != Classifier::Actual {
-                    continue;
-                }
                 let seen = loads.entry(index).or_insert(0);
-                let Some(milestone) =
-                    equipment_milestone(&route, code, *empty, call.as_ref(), *seen)
-                else {
+                let milestone = equipment_milestone(&route, code, *empty, call.as_ref(), *seen);
+                reported.push((Some(index), raw::carrier_event(event, milestone)));
+                let (Classifier::Actual, Some(milestone)) = (event.classifier, milestone) else {
                     continue;
                 };
                 if code == "LOAD" {
@@ -298,11 +298,13 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
                 };
                 found.insert((Some(index), milestone, key), (event.created, record));
             }
-            Kind::Transport { arrival, call } if event.classifier == Classifier::Actual => {
-                let Some(position) = route.iter().position(|(r, _)| r.id == call.id) else {
-                    continue;
-                };
-                let Some(milestone) = vessel_milestone(&route, position, *arrival) else {
+            Kind::Transport { arrival, call } => {
+                let milestone = route
+                    .iter()
+                    .position(|(r, _)| r.id == call.id)
+                    .and_then(|position| vessel_milestone(&route, position, *arrival));
+                reported.push((None, raw::carrier_event(event, milestone)));
+                let (Classifier::Actual, Some(milestone)) = (event.classifier, milestone) else {
                     continue;
                 };
                 let record = MilestoneEvent {
@@ -315,7 +317,17 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
                 };
                 found.insert((None, milestone, call.id.clone()), (event.created, record));
             }
-            _ => {}
+            _ => reported.push((None, raw::carrier_event(event, None))),
+        }
+    }
+    for (owner, event) in reported {
+        match owner {
+            Some(index) => containers[index].raw_events.push(event),
+            None => {
+                for view in &mut containers {
+                    view.raw_events.push(event.clone());
+                }
+            }
         }
     }
     for ((owner, _, _), (_, record)) in found {
@@ -339,5 +351,6 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
     }
 }
 
+mod raw;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! ignored; a missing required field or an unknown code makes the answer unrecognized.
 
 use serde::Deserialize;
-use tidemark_domain::{ContainerNumber, Place, Timestamp, VesselRef};
+use tidemark_domain::{ContainerNumber, EventClassifier, Place, Timestamp, VesselRef};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -77,14 +77,6 @@ pub(crate) struct RawSeal {
     seal_number: Option<String>,
 }
 
-/// Planned, estimated or actual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Classifier {
-    Planned,
-    Estimated,
-    Actual,
-}
-
 /// How the vessel call is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -133,7 +125,7 @@ pub(crate) struct Event {
     pub id: String,
     pub created: Timestamp,
     pub at: Timestamp,
-    pub classifier: Classifier,
+    pub classifier: EventClassifier,
     pub kind: Kind,
     /// (`BKG` or `TRD`, value) pairs.
     pub documents: Vec<(String, String)>,
@@ -221,13 +213,9 @@ impl RawCall {
 impl RawEvent {
     /// The checked event, or what is wrong with it.
     pub(crate) fn check(&self) -> Result<Event, String> {
-        let classifier = match required(self.event_classifier_code.as_ref(), "eventClassifierCode")?
-        {
-            "PLN" => Classifier::Planned,
-            "EST" => Classifier::Estimated,
-            "ACT" => Classifier::Actual,
-            other => return Err(format!("eventClassifierCode {other:?} is unknown")),
-        };
+        let code = required(self.event_classifier_code.as_ref(), "eventClassifierCode")?;
+        let classifier = EventClassifier::parse(code)
+            .ok_or_else(|| format!("eventClassifierCode {code:?} is unknown"))?;
         let created = timestamp(
             self.event_created_date_time.as_ref(),
             "eventCreatedDateTime",

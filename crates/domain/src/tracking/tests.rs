@@ -80,6 +80,7 @@ fn container(number: &str, milestones: Vec<MilestoneEvent>) -> ContainerView {
         iso_code: Some("45G1".to_owned()),
         seal: Some("S1".to_owned()),
         milestones,
+        raw_events: Vec::new(),
     }
 }
 

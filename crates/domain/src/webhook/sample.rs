@@ -134,6 +134,7 @@ fn snapshot(
         iso_code: Some("45G1".to_owned()),
         seal: Some(seal.to_owned()),
         milestones,
+        raw_events: Vec::new(),
     }];
     if second {
         containers.push(ContainerView {
@@ -141,6 +142,7 @@ fn snapshot(
             iso_code: Some("22G1".to_owned()),
             seal: Some("SL-200".to_owned()),
             milestones: Vec::new(),
+            raw_events: Vec::new(),
         });
     }
     Snapshot {

@@ -17,7 +17,7 @@ use super::{PgStore, time_of};
 use crate::neutral::{Cell, Neutral, OwnedRow, Query as NeutralQuery};
 use crate::plan::{Dialect, Plan, Value};
 use crate::rows::{self, Columns};
-use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, sql};
+use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, raw_events, sql};
 
 /// The fan-out of a recorded domain event (see [`Dialect::fan_out`]).
 const FAN_OUT: &str = "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, event, delivery_status, attempts, due_at, \
@@ -108,10 +108,18 @@ impl TrackingStore for PgStore {
             .iter()
             .map(rows::transport_event)
             .collect::<Result<_, _>>()?;
+        let raw_events = sqlx::query(raw_events::VERSIONS_OF_SHIPMENT)
+            .bind(shipment.id.as_uuid())
+            .fetch_all(&mut *connection)
+            .await?
+            .iter()
+            .map(raw_events::version)
+            .collect::<Result<_, _>>()?;
         Ok(Some(Tracked {
             shipment,
             containers,
             events,
+            raw_events,
         }))
     }
 

@@ -17,7 +17,7 @@ use super::{SqliteStore, parse_time, parse_uuid, time_text};
 use crate::neutral::{Cell, Neutral, OwnedRow, Query as NeutralQuery};
 use crate::plan::{Dialect, Plan, Value};
 use crate::rows::{self, Columns};
-use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, sql};
+use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, raw_events, sql};
 
 /// The fan-out of a recorded domain event (see [`Dialect::fan_out`]); ids are random UUIDs
 /// made in SQL, as SQLite has no UUID function.
@@ -101,10 +101,13 @@ impl TrackingStore for SqliteStore {
                 .rows(connection, |row| rows::container(row))?;
             let events = by_id(sql::TRANSPORT_EVENTS_OF_SHIPMENT, shipment.id)
                 .rows(connection, |row| rows::transport_event(row))?;
+            let raw_events = by_id(raw_events::VERSIONS_OF_SHIPMENT, shipment.id)
+                .rows(connection, |row| raw_events::version(row))?;
             Ok(Some(Tracked {
                 shipment,
                 containers,
                 events,
+                raw_events,
             }))
         })
     }

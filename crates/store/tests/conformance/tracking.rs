@@ -56,6 +56,7 @@ pub(super) fn snapshot(milestones: &[(Milestone, i64)]) -> Snapshot {
                     source_id: None,
                 })
                 .collect(),
+            raw_events: Vec::new(),
         }],
     }
 }
@@ -107,6 +108,7 @@ pub(super) async fn found(
         shipment: Some(changes.shipment.clone()),
         containers: changes.containers.clone(),
         transport_events: changes.transport_events.clone(),
+        raw_events: changes.raw_events.clone(),
         events,
         places: changes.places.clone(),
         vessels: changes.vessels.clone(),

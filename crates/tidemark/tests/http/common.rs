@@ -250,11 +250,16 @@ macro_rules! both_backends {
     };
 }
 
+/// The admin key of the tracking tests' simulator.
+pub const SIM_ADMIN_KEY: &str = "sim-admin";
+
 /// An app with a tracker asking a carrier simulator over HTTP; the test moves both clocks
 /// and drains the queue.
 pub struct Tracking {
     pub app: TestApp,
     pub sim: carrier_sim::Simulator,
+    /// The simulator's base URL; its admin API takes the key [`SIM_ADMIN_KEY`].
+    pub sim_url: String,
     pub clock: Arc<tidemark_domain::ManualClock>,
     pub runner: tidemark_workers::Runner<tidemark_workers::Tracker>,
 }
@@ -269,7 +274,17 @@ impl Tracking {
         backend: Backend,
         scope: tidemark_domain::SandboxScope,
     ) -> Option<Self> {
+        Self::spawn_configured(backend, scope, |_| {}).await
+    }
+
+    /// As [`Tracking::spawn_with`], with the simulator's settings changed by `configure`.
+    pub async fn spawn_configured(
+        backend: Backend,
+        scope: tidemark_domain::SandboxScope,
+        configure: impl FnOnce(&mut carrier_sim::SimConfig),
+    ) -> Option<Self> {
         let mut config = carrier_sim::SimConfig::new("sim-key");
+        config.admin_key = Some(SIM_ADMIN_KEY.to_owned());
         config.seed = 3;
         config.epoch = time::macros::datetime!(2026-06-01 0:00 UTC);
         config.clock = carrier_sim::ClockMode::Stepped;
@@ -278,6 +293,7 @@ impl Tracking {
             awaiting_manifest: 0,
             cancelled: 0,
         };
+        configure(&mut config);
         let clock = Arc::new(tidemark_domain::ManualClock::new(
             tidemark_domain::Timestamp::from_datetime(config.epoch),
         ));
@@ -289,7 +305,7 @@ impl Tracking {
         let sim = carrier_sim::Simulator::new(config);
         let base = sim.clone().spawn().await.expect("simulator listens");
         let sandbox = tidemark_carriers::registry::Sandbox {
-            base_url: base,
+            base_url: base.clone(),
             api_key: tidemark_carriers::Secret::new("sim-key"),
             settings: tidemark::config::SandboxConfig::default().connection,
         };
@@ -310,6 +326,7 @@ impl Tracking {
         Some(Self {
             app,
             sim,
+            sim_url: base,
             clock,
             runner,
         })

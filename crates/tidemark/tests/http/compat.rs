@@ -127,6 +127,7 @@ async fn every_document_carries_every_reference_field(t: Tracking) {
         "/v2/containers/{container}/transport_events?include=location,terminal,vessel"
     ))
     .await;
+    read(&format!("/v2/containers/{container}/raw_events")).await;
     let port = first_id(&shipments, "port");
     read(&format!("/v2/ports/{port}")).await;
     read(&format!(

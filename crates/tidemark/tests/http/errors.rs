@@ -361,12 +361,12 @@ mod failing {
         TrackingRequestId, TrackingRequestPatch,
     };
     use tidemark_domain::{
-        ClaimedJob, Container, ContainerId, DomainEvent, JobId, JobKind, NewJob, Reference,
-        ReferenceKind, Shipment, ShipmentId, Tracked, TransportEvent,
+        ClaimedJob, Container, ContainerId, DomainEvent, JobId, JobKind, NewJob, RawEvent,
+        Reference, ReferenceKind, Shipment, ShipmentId, Tracked, TransportEvent,
     };
     use tidemark_store::{
         AccountStore, CommitOutcome, ContainerFilter, JobStore, LookupCommit, Page, PageRequest,
-        ShipmentFilter, ShipmentStore, Store, StoreError, TrackingRequestFilter,
+        RawEventStore, ShipmentFilter, ShipmentStore, Store, StoreError, TrackingRequestFilter,
         TrackingRequestStore, TrackingStore, WebhookStore,
     };
 
@@ -510,6 +510,18 @@ mod failing {
         }
         async fn domain_events(&self, account: AccountId) -> Result<Vec<DomainEvent>, StoreError> {
             self.0.domain_events(account).await
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl RawEventStore for FailingStore {
+        async fn list_raw_events(
+            &self,
+            account: AccountId,
+            container: ContainerId,
+            page: PageRequest,
+        ) -> Result<Page<RawEvent>, StoreError> {
+            self.0.list_raw_events(account, container, page).await
         }
     }
 

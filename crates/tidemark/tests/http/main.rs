@@ -11,6 +11,7 @@ mod infer_number;
 mod limits;
 mod numbers;
 mod operations;
+mod raw_events;
 mod sandbox;
 mod shipments;
 mod shipping_lines;

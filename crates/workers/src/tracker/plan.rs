@@ -25,6 +25,7 @@ fn base(request: &TrackingRequest, next: TrackingRequest) -> LookupCommit {
         shipment: None,
         containers: Vec::new(),
         transport_events: Vec::new(),
+        raw_events: Vec::new(),
         events: Vec::new(),
         places: Vec::new(),
         vessels: Vec::new(),
@@ -58,6 +59,7 @@ fn take(commit: &mut LookupCommit, changes: Changes) {
     commit.shipment = Some(changes.shipment);
     commit.containers = changes.containers;
     commit.transport_events = changes.transport_events;
+    commit.raw_events = changes.raw_events;
     commit.events.extend(changes.events);
     commit.places = changes.places;
     commit.vessels = changes.vessels;
@@ -241,6 +243,7 @@ pub(crate) fn freeze(commit: &mut LookupCommit, prior: Option<&Tracked>, render:
             shipment,
             &commit.containers,
             &commit.transport_events,
+            &commit.raw_events,
         )),
         None => prior.cloned(),
     };

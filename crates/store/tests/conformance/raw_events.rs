@@ -1,0 +1,176 @@
+//! Conformance cases of the carrier events kept per container: every event once per
+//! (container, carrier event id), a later version replacing the kept one and an earlier
+//! one never, read back oldest first within the owner's account.
+
+use std::sync::Arc;
+
+use tidemark_domain::{
+    CarrierEvent, CarrierEventType, ContainerId, EventClassifier, JobKind, Milestone, Place,
+    RequestStatus, VesselRef,
+};
+use tidemark_store::{CommitOutcome, PageRequest, Store};
+
+use super::tracking::{claim, found, snapshot};
+use super::{account, at, request};
+
+fn reported(
+    id: &str,
+    code: &str,
+    classifier: EventClassifier,
+    when: i64,
+    reported: i64,
+) -> CarrierEvent {
+    let transport = code == "ARRI";
+    CarrierEvent {
+        source_id: id.to_owned(),
+        event_type: if transport {
+            CarrierEventType::Transport
+        } else {
+            CarrierEventType::Equipment
+        },
+        code: code.to_owned(),
+        classifier,
+        at: at(when),
+        reported_at: at(reported),
+        place: Some(Place {
+            locode: "FRPAR".to_owned(),
+            name: (!transport).then(|| "Eiffel Tower".to_owned()),
+            facility: Some("ADT".to_owned()),
+        }),
+        vessel: Some(VesselRef {
+            imo: "9321483".to_owned(),
+            name: Some("King of the Seas".to_owned()),
+        }),
+        voyage: Some("2103S".to_owned()),
+        call_id: Some("TC-1".to_owned()),
+        empty: (!transport).then_some(true),
+        milestone: (code == "LOAD").then_some(Milestone::VesselLoaded),
+    }
+}
+
+async fn kept(
+    store: &Arc<dyn Store>,
+    owner: tidemark_domain::AccountId,
+    container: ContainerId,
+) -> Vec<CarrierEvent> {
+    let page = store
+        .list_raw_events(
+            owner,
+            container,
+            PageRequest {
+                number: 1,
+                size: 100,
+            },
+        )
+        .await
+        .expect("list");
+    assert_eq!(page.total, page.items.len() as u64);
+    page.items.into_iter().map(|record| record.event).collect()
+}
+
+pub async fn carrier_events_are_kept_once_and_replaced_only_by_later_versions(
+    store: Arc<dyn Store>,
+) {
+    let owner = account(&store, "raw").await;
+    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
+    store
+        .insert_tracking_request(&pending)
+        .await
+        .expect("insert");
+    let arrival = reported("e1", "ARRI", EventClassifier::Actual, 40, 41);
+    let load = reported("e2", "LOAD", EventClassifier::Estimated, 30, 5);
+    let mut first = snapshot(&[]);
+    first.containers[0].raw_events = vec![arrival.clone(), load.clone()];
+    let job = claim(&store, JobKind::Lookup, 1).await;
+    let commit = found(&store, &pending, &first, 3).await;
+    assert_eq!(commit.raw_events.len(), 2);
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &commit)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+    let container = commit.containers[0].id;
+    assert_eq!(
+        kept(&store, owner.id, container).await,
+        [load.clone(), arrival.clone()],
+        "every field reads back, oldest first"
+    );
+    let tracked = store
+        .tracked(pending.id)
+        .await
+        .expect("read")
+        .expect("tracked");
+    assert_eq!(tracked.raw_events.len(), 2);
+
+    // The same events again change nothing; a later version of the load replaces it.
+    let request = store
+        .tracking_request(owner.id, pending.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(request.status, RequestStatus::Created);
+    let moved = reported("e2", "LOAD", EventClassifier::Actual, 50, 60);
+    let mut second = snapshot(&[]);
+    second.containers[0].raw_events = vec![arrival.clone(), moved.clone()];
+    let refresh = claim(&store, JobKind::Refresh, 3603).await;
+    let mut update = found(&store, &request, &second, 3604).await;
+    assert_eq!(update.raw_events.len(), 1, "only the later version");
+    let first_id = store
+        .list_raw_events(
+            owner.id,
+            container,
+            PageRequest {
+                number: 1,
+                size: 10,
+            },
+        )
+        .await
+        .expect("list")
+        .items[0]
+        .id;
+    // An earlier version slipped into the same commit (a slow concurrent lookup, say) is
+    // never written over a later one.
+    let mut stale = update.raw_events[0].clone();
+    stale.event = reported("e1", "ARRI", EventClassifier::Estimated, 1, 2);
+    update.raw_events.push(stale);
+    assert_eq!(
+        store
+            .commit_tracking(Some(&refresh), &update)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+    let now_kept = store
+        .list_raw_events(
+            owner.id,
+            container,
+            PageRequest {
+                number: 1,
+                size: 10,
+            },
+        )
+        .await
+        .expect("list");
+    let events: Vec<CarrierEvent> = now_kept.items.iter().map(|r| r.event.clone()).collect();
+    assert_eq!(events, [arrival, moved], "the load moved after the arrival");
+    let replaced = now_kept
+        .items
+        .iter()
+        .find(|r| r.event.source_id == "e2")
+        .expect("kept");
+    assert_eq!(replaced.id, first_id, "replaced in place");
+    assert_eq!(replaced.created_at, at(3));
+    assert_eq!(replaced.updated_at, at(3604));
+
+    // Paged, and invisible to another account.
+    let page = store
+        .list_raw_events(owner.id, container, PageRequest { number: 2, size: 1 })
+        .await
+        .expect("list");
+    assert_eq!((page.total, page.items.len()), (2, 1));
+    assert_eq!(page.items[0].event.source_id, "e2");
+    let stranger = account(&store, "stranger").await;
+    assert!(kept(&store, stranger.id, container).await.is_empty());
+}
