@@ -1,6 +1,7 @@
 # Sourced by bench/run.sh and .ci/schemathesis.sh: starts the release build on a fresh
 # SQLite file in $work (or $BENCH_DATABASE_URL) with rate limits raised, and sets $address (host:port) and
-# $server_pid. The caller's EXIT trap should call stop_tidemark.
+# $server_pid. The caller's EXIT trap should call stop_tidemark. TIDEMARK_BIN names another
+# binary to measure (an earlier build, to compare in the same sitting).
 
 start_tidemark() {
   export TIDEMARK_DATABASE_URL="${BENCH_DATABASE_URL:-sqlite://$work/tidemark.db}"
@@ -10,7 +11,7 @@ start_tidemark() {
   # The default log level (info: one access-log line per request) unless the caller
   # chose another; the line saying where the server listens must stay.
   export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-info}
-  ./target/release/tidemark serve --listen 127.0.0.1:0 >"$work/stdout" 2>"$work/stderr" &
+  "${TIDEMARK_BIN:-./target/release/tidemark}" serve --listen 127.0.0.1:0 >"$work/stdout" 2>"$work/stderr" &
   server_pid=$!
   for _ in $(seq 1 100); do
     grep -q "listening on" "$work/stderr" 2>/dev/null && break

@@ -10,6 +10,7 @@
 #   N=2000 WORKERS=64 bash bench/tracking.sh
 #   MODE=backlog bash bench/tracking.sh     # create all with the tracker off, then start
 #                                           # it: the tracker's own rate, no creates beside
+#   TIDEMARK_BIN=/tmp/old/tidemark bash bench/tracking.sh   # measure another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-10000}

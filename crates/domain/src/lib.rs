@@ -46,7 +46,7 @@ pub use inference::{
 pub use jobs::{ClaimedJob, JobKind, NewJob};
 pub use limits::Limits;
 pub use number_shapes::{Shape, ShapeType};
-pub use raw_event::{CarrierEvent, CarrierEventType, EventClassifier, RawEvent, RawEventVersion};
+pub use raw_event::{CarrierEvent, CarrierEventType, ContainerEvents, EventClassifier, RawEvent};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
 pub use shipment::{

@@ -6,9 +6,9 @@
 //! - an event is kept once per (container, carrier event id);
 //! - a later version of it (a later `eventCreatedDateTime`) replaces the kept one, an
 //!   earlier or equal one changes nothing;
-//! - a vessel's event belongs to every container of the shipment, an equipment event to its
-//!   container (to every container when it names none), a shipment event to every
-//!   container.
+//! - an equipment event belongs to its container; a vessel's event, a document's event and
+//!   an equipment event naming no container belong to the shipment, kept once and listed
+//!   with every container of it (under an id of their own per container).
 
 use std::collections::HashMap;
 
@@ -125,8 +125,8 @@ pub struct RawEvent {
     pub account_id: AccountId,
     /// The shipment.
     pub shipment_id: ShipmentId,
-    /// The container.
-    pub container_id: ContainerId,
+    /// The container; none for the shipment's own events (listed with every container).
+    pub container_id: Option<ContainerId>,
     /// What the carrier said.
     pub event: CarrierEvent,
     /// When Tidemark first kept it.
@@ -135,91 +135,103 @@ pub struct RawEvent {
     pub updated_at: Timestamp,
 }
 
-/// Which version of a carrier event is kept for a container.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawEventVersion {
-    /// The container.
-    pub container_id: ContainerId,
-    /// The carrier's event id.
-    pub source_id: String,
-    /// When the carrier recorded the kept version.
-    pub reported_at: Timestamp,
-}
-
 impl RawEvent {
-    /// The version this record keeps.
+    /// The event as listed with `container`: a shipment's event gets an id of its own per
+    /// container (derived from both), so each listed resource has one identity.
     #[must_use]
-    pub fn version(&self) -> RawEventVersion {
-        RawEventVersion {
-            container_id: self.container_id,
-            source_id: self.event.source_id.clone(),
-            reported_at: self.event.reported_at,
+    pub fn listed_with(&self, container: ContainerId) -> Self {
+        if self.container_id.is_some() {
+            return self.clone();
+        }
+        let mut name = *self.id.as_uuid().as_bytes();
+        let salt = container.as_uuid();
+        for (byte, extra) in name.iter_mut().zip(salt.as_bytes()) {
+            *byte ^= extra;
+        }
+        Self {
+            id: RawEventId::from_uuid(uuid::Uuid::new_v5(&self.id.as_uuid(), &name)),
+            container_id: Some(container),
+            ..self.clone()
         }
     }
 }
 
-/// The kept versions, by (container, carrier event id).
-#[derive(Debug, Default)]
-pub struct KeptVersions(HashMap<(ContainerId, String), Timestamp>);
-
-impl KeptVersions {
-    /// The versions kept so far.
-    #[must_use]
-    pub fn new(kept: &[RawEventVersion]) -> Self {
-        Self(
-            kept.iter()
-                .map(|v| ((v.container_id, v.source_id.clone()), v.reported_at))
-                .collect(),
-        )
-    }
-
-    /// Whether `event` is new for `container` or a later version of the kept one; when it
-    /// is, it counts as kept from now on.
-    pub fn take(&mut self, container: ContainerId, event: &CarrierEvent) -> bool {
-        let key = (container, event.source_id.clone());
-        match self.0.get(&key) {
-            Some(kept) if *kept >= event.reported_at => false,
-            _ => {
-                self.0.insert(key, event.reported_at);
-                true
-            }
-        }
-    }
-}
-
-/// Whose events they are.
-#[derive(Debug, Clone, Copy)]
+/// Whose events they are: a container's, or the shipment's own (`container_id` none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Owner {
     /// The account.
     pub account_id: AccountId,
     /// The shipment.
     pub shipment_id: ShipmentId,
-    /// The container.
-    pub container_id: ContainerId,
+    /// The container, or none for the shipment's own events.
+    pub container_id: Option<ContainerId>,
 }
 
-impl KeptVersions {
-    /// The records to write of `events` for `owner`: the new ones and the later versions.
-    pub fn records(
-        &mut self,
-        owner: Owner,
-        events: &[CarrierEvent],
-        now: Timestamp,
-    ) -> Vec<RawEvent> {
-        events
-            .iter()
-            .filter(|event| self.take(owner.container_id, event))
-            .map(|event| RawEvent {
-                id: RawEventId::new(),
-                account_id: owner.account_id,
-                shipment_id: owner.shipment_id,
-                container_id: owner.container_id,
-                event: event.clone(),
-                created_at: now,
-                updated_at: now,
-            })
-            .collect()
+/// The kept carrier events of one owner, written as one record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerEvents {
+    /// Whose they are.
+    pub owner: Owner,
+    /// The events, oldest first (by when they happen, then by when they were kept).
+    pub events: Vec<RawEvent>,
+}
+
+/// `owner`'s `kept` events with the `reported` ones merged in: a new event is added, a
+/// later version of a kept one replaces it (keeping its id and `created_at`), an earlier or
+/// equal version changes nothing. `None` when nothing changes.
+#[must_use]
+pub fn merge(
+    owner: Owner,
+    kept: &[RawEvent],
+    reported: &[CarrierEvent],
+    now: Timestamp,
+) -> Option<ContainerEvents> {
+    let mut events: Vec<RawEvent> = kept.to_vec();
+    let mut index: HashMap<String, usize> = events
+        .iter()
+        .enumerate()
+        .map(|(i, record)| (record.event.source_id.clone(), i))
+        .collect();
+    let mut changed = false;
+    for event in reported {
+        match index.get(&event.source_id) {
+            Some(&i) if events[i].event.reported_at >= event.reported_at => {}
+            Some(&i) => {
+                let record = &mut events[i];
+                record.event = event.clone();
+                record.updated_at = now;
+                changed = true;
+            }
+            None => {
+                index.insert(event.source_id.clone(), events.len());
+                events.push(RawEvent {
+                    id: RawEventId::new(),
+                    account_id: owner.account_id,
+                    shipment_id: owner.shipment_id,
+                    container_id: owner.container_id,
+                    event: event.clone(),
+                    created_at: now,
+                    updated_at: now,
+                });
+                changed = true;
+            }
+        }
     }
+    if !changed {
+        return None;
+    }
+    events.sort_by(order);
+    Some(ContainerEvents { owner, events })
+}
+
+/// Oldest first: by when they happen, then by when they were kept, then by the carrier's
+/// id.
+pub fn order(a: &RawEvent, b: &RawEvent) -> std::cmp::Ordering {
+    (a.event.at, a.created_at, &a.event.source_id).cmp(&(
+        b.event.at,
+        b.created_at,
+        &b.event.source_id,
+    ))
 }
 
 #[cfg(test)]
@@ -244,23 +256,51 @@ mod tests {
     }
 
     #[test]
-    fn a_new_or_later_version_is_taken_an_earlier_or_equal_one_is_not() {
-        let container = ContainerId::new();
-        let other = ContainerId::new();
-        let mut kept = KeptVersions::new(&[RawEventVersion {
-            container_id: container,
-            source_id: "e1".to_owned(),
-            reported_at: Timestamp::from_unix_micros(100).expect("valid"),
-        }]);
-        assert!(!kept.take(container, &event("e1", 100)), "the same version");
-        assert!(
-            !kept.take(container, &event("e1", 50)),
+    fn a_new_or_later_version_is_kept_an_earlier_or_equal_one_is_not() {
+        let owner = Owner {
+            account_id: AccountId::new(),
+            shipment_id: ShipmentId::new(),
+            container_id: Some(ContainerId::new()),
+        };
+        let now = Timestamp::from_unix_micros(1_000).expect("valid");
+        let later = Timestamp::from_unix_micros(2_000).expect("valid");
+        let first =
+            merge(owner, &[], &[event("e1", 100), event("e2", 100)], now).expect("new events");
+        assert_eq!(first.events.len(), 2);
+        let kept = first.events;
+        assert_eq!(
+            merge(owner, &kept, &[event("e1", 100)], later),
+            None,
+            "the same version"
+        );
+        assert_eq!(
+            merge(owner, &kept, &[event("e1", 50)], later),
+            None,
             "an earlier version"
         );
-        assert!(kept.take(container, &event("e1", 150)), "a later version");
-        assert!(!kept.take(container, &event("e1", 150)), "taken once");
-        assert!(kept.take(other, &event("e1", 100)), "another container");
-        assert!(kept.take(container, &event("e2", 1)), "another event");
+        let replaced = merge(owner, &kept, &[event("e1", 150)], later).expect("a later version");
+        assert_eq!(replaced.events.len(), 2);
+        let e1 = replaced
+            .events
+            .iter()
+            .find(|r| r.event.source_id == "e1")
+            .expect("kept");
+        let before = kept
+            .iter()
+            .find(|r| r.event.source_id == "e1")
+            .expect("kept");
+        assert_eq!(
+            (e1.id, e1.created_at),
+            (before.id, before.created_at),
+            "in place"
+        );
+        assert_eq!(e1.updated_at, later);
+        assert_eq!(
+            e1.event.reported_at,
+            Timestamp::from_unix_micros(150).expect("valid")
+        );
+        let added = merge(owner, &kept, &[event("e3", 1)], later).expect("another event");
+        assert_eq!(added.events.len(), 3);
     }
 
     #[test]

@@ -394,20 +394,20 @@ pub struct Tracked {
     pub containers: Vec<Container>,
     /// Every transport event of its containers.
     pub events: Vec<TransportEvent>,
-    /// Which version of each carrier event is kept, per container.
-    pub raw_events: Vec<crate::RawEventVersion>,
+    /// The carrier events kept for its containers.
+    pub raw_events: Vec<crate::RawEvent>,
 }
 
 impl Tracked {
     /// `prior` with `shipment` as it now stands, `containers` created or changed, new
-    /// transport `events` and new or later carrier events (`raw`) applied.
+    /// transport `events` and the containers' changed carrier events (`raw`) applied.
     #[must_use]
     pub fn applied(
         prior: Option<&Self>,
         shipment: &Shipment,
         containers: &[Container],
         events: &[TransportEvent],
-        raw: &[crate::RawEvent],
+        raw: &[crate::ContainerEvents],
     ) -> Self {
         let mut all: Vec<Container> = prior.map(|t| t.containers.clone()).unwrap_or_default();
         for container in containers {
@@ -419,14 +419,9 @@ impl Tracked {
         let mut recorded = prior.map(|t| t.events.clone()).unwrap_or_default();
         recorded.extend(events.iter().cloned());
         let mut kept = prior.map(|t| t.raw_events.clone()).unwrap_or_default();
-        for record in raw {
-            let version = record.version();
-            match kept.iter_mut().find(|v| {
-                v.container_id == version.container_id && v.source_id == version.source_id
-            }) {
-                Some(slot) => *slot = version,
-                None => kept.push(version),
-            }
+        for changed in raw {
+            kept.retain(|record| record.container_id != changed.owner.container_id);
+            kept.extend(changed.events.iter().cloned());
         }
         Self {
             shipment: shipment.clone(),

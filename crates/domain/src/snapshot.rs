@@ -221,7 +221,8 @@ pub struct ContainerView {
     pub seal: Option<String>,
     /// Milestones that happened, in time order, at most one per milestone and place.
     pub milestones: Vec<MilestoneEvent>,
-    /// Every event the carrier reported about the container, in the carrier's order.
+    /// Every event the carrier reported about this container alone (its equipment
+    /// events), in the carrier's order.
     pub raw_events: Vec<crate::CarrierEvent>,
 }
 
@@ -271,6 +272,9 @@ pub struct Snapshot {
     pub calls: Vec<CallView>,
     /// The containers.
     pub containers: Vec<ContainerView>,
+    /// The events about the whole shipment (a vessel's, a document's, an equipment event
+    /// naming no container), in the carrier's order; every container lists them.
+    pub shipment_events: Vec<crate::CarrierEvent>,
 }
 
 impl Snapshot {

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use crate::events::{DomainEvent, EventDetail, EventName, Subject};
 use crate::lifecycle::Policy;
-use crate::raw_event::{KeptVersions, Owner};
+use crate::raw_event::{self, ContainerEvents, Owner};
 use crate::shipment::locode;
 use crate::{
     AccountId, CallView, Container, ContainerDetails, ContainerId, ContainerStatus, ContainerView,
@@ -49,8 +49,9 @@ pub struct Changes {
     pub containers: Vec<Container>,
     /// Transport events not recorded before.
     pub transport_events: Vec<TransportEvent>,
-    /// Carrier events not kept before, or later versions of kept ones.
-    pub raw_events: Vec<RawEvent>,
+    /// The carrier events of each container whose kept events changed (new events, later
+    /// versions), each container's whole list.
+    pub raw_events: Vec<ContainerEvents>,
     /// Domain events to record.
     pub events: Vec<DomainEvent>,
     /// Ports and places the snapshot names (reference data).
@@ -287,7 +288,7 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
 
     let pod = snapshot.port_of_discharge();
     let mut containers = Vec::new();
-    let mut kept = KeptVersions::new(prior.map_or(&[][..], |t| t.raw_events.as_slice()));
+    let kept: &[RawEvent] = prior.map_or(&[][..], |t| t.raw_events.as_slice());
     let mut raw_events = Vec::new();
     for view in &snapshot.containers {
         let stored = prior.and_then(|tracked| {
@@ -349,9 +350,9 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
         let owner = Owner {
             account_id: shipment.account_id,
             shipment_id: shipment.id,
-            container_id: container.id,
+            container_id: Some(container.id),
         };
-        raw_events.extend(kept.records(owner, &view.raw_events, now));
+        raw_events.extend(keep(owner, kept, &view.raw_events, now));
         for milestone in &view.milestones {
             builder.transport(
                 container.id,
@@ -381,6 +382,12 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
             }
         }
     }
+    let owner = Owner {
+        account_id: shipment.account_id,
+        shipment_id: shipment.id,
+        container_id: None,
+    };
+    raw_events.extend(keep(owner, kept, &snapshot.shipment_events, now));
     if let (Some(prior_route), Some(eta)) = (prior_route, route.pod_eta_at)
         && route.pod_ata_at.is_none()
         && prior_route.pod_eta_at != Some(eta)
@@ -426,6 +433,7 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
         .chain(
             raw_events
                 .iter()
+                .flat_map(|changed| &changed.events)
                 .map(|r| (r.event.place.as_ref(), r.event.vessel.as_ref())),
         );
     for (place, vessel) in named {
@@ -446,6 +454,21 @@ pub fn apply_snapshot(prior: Option<&Tracked>, snapshot: &Snapshot, ctx: &Contex
         vessels,
         changed,
     }
+}
+
+/// `owner`'s changed kept events, if the `reported` ones change them.
+fn keep(
+    owner: Owner,
+    kept: &[RawEvent],
+    reported: &[crate::CarrierEvent],
+    now: Timestamp,
+) -> Option<ContainerEvents> {
+    let mine: Vec<RawEvent> = kept
+        .iter()
+        .filter(|record| record.container_id == owner.container_id)
+        .cloned()
+        .collect();
+    raw_event::merge(owner, &mine, reported, now)
 }
 
 fn push_unique<T: Clone>(list: &mut Vec<T>, item: &T, key: impl Fn(&T) -> &String) {

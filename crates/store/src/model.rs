@@ -1,8 +1,8 @@
 //! Query parameters and results shared by both backends.
 
 use tidemark_domain::{
-    Container, ContainerStatus, DomainEvent, NewJob, Place, RawEvent, RequestStatus, RequestType,
-    Scac, Shipment, Timestamp, TrackingRequest, TransportEvent, VesselRef,
+    Container, ContainerEvents, ContainerStatus, DomainEvent, NewJob, Place, RequestStatus,
+    RequestType, Scac, Shipment, Timestamp, TrackingRequest, TransportEvent, VesselRef,
 };
 
 /// A closed interval of time; either end may be open.
@@ -82,8 +82,8 @@ pub struct LookupCommit {
     pub containers: Vec<Container>,
     /// New transport events (known ones are skipped).
     pub transport_events: Vec<TransportEvent>,
-    /// Carrier events to keep: new ones, and later versions of kept ones.
-    pub raw_events: Vec<RawEvent>,
+    /// The kept carrier events of each container whose events changed.
+    pub raw_events: Vec<ContainerEvents>,
     /// Domain events (ones with a known dedupe key are skipped).
     pub events: Vec<DomainEvent>,
     /// Ports and places named.

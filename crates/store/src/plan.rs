@@ -341,10 +341,10 @@ impl Plan {
         for event in &commit.transport_events {
             plan.transport_event(event);
         }
-        for record in &commit.raw_events {
+        for changed in &commit.raw_events {
             plan.push(
                 crate::raw_events::UPSERT,
-                crate::raw_events::upsert_values(record),
+                crate::raw_events::upsert_values(changed, now),
             );
         }
         for event in &commit.events {

@@ -1,148 +1,150 @@
-//! The carrier events kept per container (the container's `raw_events`): their SQL, their
-//! rows and their reads, written once for both backends. They are written by a lookup's
-//! commit ([`crate::plan`]).
+//! The carrier events kept per container (the container's `raw_events`): a JSON document
+//! per container (its own events) and per shipment (events listed with every container),
+//! replaced whole when the domain says it changed. Their SQL, their
+//! stored form and their reads, written once for both backends; a lookup's commit writes
+//! them ([`crate::plan`]).
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 use tidemark_domain::{
-    AccountId, CarrierEvent, CarrierEventType, ContainerId, EventClassifier, Milestone, Place,
-    RawEvent, RawEventId, RawEventVersion, ShipmentId,
+    AccountId, CarrierEvent, CarrierEventType, ContainerEvents, ContainerId, EventClassifier,
+    Milestone, Place, RawEvent, RawEventId, ShipmentId, Timestamp, VesselRef,
 };
+use uuid::Uuid;
 
-use crate::neutral::Neutral;
+use crate::neutral::{Neutral, Query};
 use crate::plan::Value;
-use crate::rows::{self, Columns, parsed};
-use crate::shipments::{page_in_order, scoped};
+use crate::rows::Columns;
+use crate::shipments::scoped;
 use crate::{Page, PageRequest, StoreError};
 
-/// The columns of `raw_events`.
-macro_rules! raw_event_columns {
-    () => {
-        "id, account_id, shipment_id, container_id, source_id, event_type, code, classifier, \
-         milestone, occurred_at, reported_at, location_locode, location_name, facility, \
-         vessel_imo, vessel_name, voyage_number, call_id, empty_indicator, created_at, \
-         updated_at"
-    };
+/// Replaces an owner's kept events (`$1` the document's id: the container's, or the
+/// shipment's for its own events, `$2` account, `$3` shipment, `$4` container or null,
+/// `$5` the events, `$6` now).
+pub(crate) const UPSERT: &str = "INSERT INTO raw_event_documents \
+     (id, account_id, shipment_id, container_id, events, updated_at) \
+     VALUES ($1, $2, $3, $4, $5, $6) \
+     ON CONFLICT (id) DO UPDATE SET events = excluded.events, updated_at = excluded.updated_at";
+
+/// Every kept-event document of the shipment `$1`.
+pub(crate) const OF_SHIPMENT: &str = "SELECT container_id, account_id, shipment_id, events \
+     FROM raw_event_documents WHERE shipment_id = $1";
+
+/// One kept event as stored in the document.
+#[derive(Debug, Serialize, Deserialize)]
+struct Stored {
+    id: Uuid,
+    source_id: String,
+    event_type: String,
+    code: String,
+    classifier: String,
+    milestone: Option<String>,
+    at: Timestamp,
+    reported_at: Timestamp,
+    place: Option<Place>,
+    vessel: Option<VesselRef>,
+    voyage: Option<String>,
+    call_id: Option<String>,
+    empty: Option<bool>,
+    created_at: Timestamp,
+    updated_at: Timestamp,
 }
 
-/// Keeps a carrier event for a container: inserted when new, replaced when this version
-/// was recorded later than the kept one (its id and `created_at` stay).
-pub(crate) const UPSERT: &str = concat!(
-    "INSERT INTO raw_events (",
-    raw_event_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-     $18, $19, $20, $21) ON CONFLICT (container_id, source_id) DO UPDATE SET \
-     event_type = excluded.event_type, code = excluded.code, \
-     classifier = excluded.classifier, milestone = excluded.milestone, \
-     occurred_at = excluded.occurred_at, reported_at = excluded.reported_at, \
-     location_locode = excluded.location_locode, location_name = excluded.location_name, \
-     facility = excluded.facility, vessel_imo = excluded.vessel_imo, \
-     vessel_name = excluded.vessel_name, voyage_number = excluded.voyage_number, \
-     call_id = excluded.call_id, empty_indicator = excluded.empty_indicator, \
-     updated_at = excluded.updated_at \
-     WHERE raw_events.reported_at < excluded.reported_at"
-);
-
-/// Which version of each event is kept, for the shipment `$1`.
-pub(crate) const VERSIONS_OF_SHIPMENT: &str =
-    "SELECT container_id, source_id, reported_at FROM raw_events WHERE shipment_id = $1";
-
-/// DCSA's `emptyIndicatorCode` of a flag.
-fn empty_indicator(empty: Option<bool>) -> Option<&'static str> {
-    empty.map(|empty| if empty { "EMPTY" } else { "LADEN" })
+impl From<&RawEvent> for Stored {
+    fn from(record: &RawEvent) -> Self {
+        let event = &record.event;
+        Self {
+            id: record.id.as_uuid(),
+            source_id: event.source_id.clone(),
+            event_type: event.event_type.as_str().to_owned(),
+            code: event.code.clone(),
+            classifier: event.classifier.as_str().to_owned(),
+            milestone: event.milestone.map(|m| m.as_str().to_owned()),
+            at: event.at,
+            reported_at: event.reported_at,
+            place: event.place.clone(),
+            vessel: event.vessel.clone(),
+            voyage: event.voyage.clone(),
+            call_id: event.call_id.clone(),
+            empty: event.empty,
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+        }
+    }
 }
 
-/// The values of [`UPSERT`].
-pub(crate) fn upsert_values(record: &RawEvent) -> Vec<Value> {
-    let event = &record.event;
-    let place = event.place.as_ref();
+fn corrupt(field: &str, value: &str) -> StoreError {
+    StoreError::corrupt(format!("raw event {field} {value:?}"))
+}
+
+impl Stored {
+    fn record(
+        self,
+        owner: (AccountId, ShipmentId, Option<ContainerId>),
+    ) -> Result<RawEvent, StoreError> {
+        let milestone = self
+            .milestone
+            .map(|name| {
+                Milestone::ALL
+                    .into_iter()
+                    .find(|m| m.as_str() == name)
+                    .ok_or_else(|| corrupt("milestone", &name))
+            })
+            .transpose()?;
+        Ok(RawEvent {
+            id: RawEventId::from_uuid(self.id),
+            account_id: owner.0,
+            shipment_id: owner.1,
+            container_id: owner.2,
+            event: CarrierEvent {
+                event_type: CarrierEventType::parse(&self.event_type)
+                    .ok_or_else(|| corrupt("event_type", &self.event_type))?,
+                classifier: EventClassifier::parse(&self.classifier)
+                    .ok_or_else(|| corrupt("classifier", &self.classifier))?,
+                source_id: self.source_id,
+                code: self.code,
+                at: self.at,
+                reported_at: self.reported_at,
+                place: self.place,
+                vessel: self.vessel,
+                voyage: self.voyage,
+                call_id: self.call_id,
+                empty: self.empty,
+                milestone,
+            },
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+/// The values of [`UPSERT`] for `changed`, written at `now`.
+pub(crate) fn upsert_values(changed: &ContainerEvents, now: Timestamp) -> Vec<Value> {
+    let stored: Vec<Stored> = changed.events.iter().map(Stored::from).collect();
+    let owner = changed.owner;
+    let document = owner
+        .container_id
+        .map_or(owner.shipment_id.as_uuid(), |c| c.as_uuid());
     vec![
-        record.id.as_uuid().into(),
-        record.account_id.as_uuid().into(),
-        record.shipment_id.as_uuid().into(),
-        record.container_id.as_uuid().into(),
-        event.source_id.clone().into(),
-        event.event_type.as_str().into(),
-        event.code.clone().into(),
-        event.classifier.as_str().into(),
-        event.milestone.map(Milestone::as_str).into(),
-        event.at.into(),
-        event.reported_at.into(),
-        place.map(|p| p.locode.clone()).into(),
-        place.and_then(|p| p.name.clone()).into(),
-        place.and_then(|p| p.facility.clone()).into(),
-        event.vessel.as_ref().map(|v| v.imo.clone()).into(),
-        event.vessel.as_ref().and_then(|v| v.name.clone()).into(),
-        event.voyage.clone().into(),
-        event.call_id.clone().into(),
-        empty_indicator(event.empty).into(),
-        record.created_at.into(),
-        record.updated_at.into(),
+        document.into(),
+        owner.account_id.as_uuid().into(),
+        owner.shipment_id.as_uuid().into(),
+        owner.container_id.map(|c| c.as_uuid()).into(),
+        // Serializing plain data (strings, numbers, timestamps) cannot fail.
+        Value::Json(serde_json::to_string(&stored).unwrap_or_else(|_| "[]".to_owned())),
+        now.into(),
     ]
 }
 
-/// A row of [`VERSIONS_OF_SHIPMENT`].
-pub(crate) fn version(row: &impl Columns) -> Result<RawEventVersion, StoreError> {
-    Ok(RawEventVersion {
-        container_id: ContainerId::from_uuid(row.required_id("container_id")?),
-        source_id: row.required_text("source_id")?,
-        reported_at: row.required_time("reported_at")?,
-    })
-}
-
-fn raw_event(row: &impl Columns) -> Result<RawEvent, StoreError> {
-    let event_type = row.required_text("event_type")?;
-    let classifier = row.required_text("classifier")?;
-    let place = row
-        .text("location_locode")?
-        .map(|locode| -> Result<Place, StoreError> {
-            Ok(Place {
-                locode,
-                name: row.text("location_name")?,
-                facility: row.text("facility")?,
-            })
-        })
-        .transpose()?;
-    let vessel = rows::vessel(row)?;
-    let empty = row
-        .text("empty_indicator")?
-        .map(|code| {
-            parsed("empty_indicator", &code, |c| match c {
-                "EMPTY" => Some(true),
-                "LADEN" => Some(false),
-                _ => None,
-            })
-        })
-        .transpose()?;
-    let milestone = row
-        .text("milestone")?
-        .map(|name| {
-            parsed("milestone", &name, |n| {
-                Milestone::ALL.into_iter().find(|m| m.as_str() == n)
-            })
-        })
-        .transpose()?;
-    Ok(RawEvent {
-        id: RawEventId::from_uuid(row.required_id("id")?),
-        account_id: AccountId::from_uuid(row.required_id("account_id")?),
-        shipment_id: ShipmentId::from_uuid(row.required_id("shipment_id")?),
-        container_id: ContainerId::from_uuid(row.required_id("container_id")?),
-        event: CarrierEvent {
-            source_id: row.required_text("source_id")?,
-            event_type: parsed("event_type", &event_type, CarrierEventType::parse)?,
-            code: row.required_text("code")?,
-            classifier: parsed("classifier", &classifier, EventClassifier::parse)?,
-            at: row.required_time("occurred_at")?,
-            reported_at: row.required_time("reported_at")?,
-            place,
-            vessel,
-            voyage: row.text("voyage_number")?,
-            call_id: row.text("call_id")?,
-            empty,
-            milestone,
-        },
-        created_at: row.required_time("created_at")?,
-        updated_at: row.required_time("updated_at")?,
-    })
+/// The events of one row of [`OF_SHIPMENT`] (or of the list below), oldest first.
+pub(crate) fn events(row: &impl Columns) -> Result<Vec<RawEvent>, StoreError> {
+    let owner = (
+        AccountId::from_uuid(row.required_id("account_id")?),
+        ShipmentId::from_uuid(row.required_id("shipment_id")?),
+        row.id("container_id")?.map(ContainerId::from_uuid),
+    );
+    let stored: Vec<Stored> = row.json("events")?;
+    stored.into_iter().map(|s| s.record(owner)).collect()
 }
 
 /// The carrier events kept per container, for the API.
@@ -166,11 +168,32 @@ impl<B: Neutral> RawEventStore for B {
         container: ContainerId,
         page: PageRequest,
     ) -> Result<Page<RawEvent>, StoreError> {
-        let mut filter = scoped(" FROM raw_events", account);
-        filter
-            .push(" AND container_id = ")
-            .bind(container.as_uuid());
-        let select = concat!("SELECT ", raw_event_columns!());
-        page_in_order(self, select, filter, "occurred_at, id", page, raw_event).await
+        let mut query: Query = scoped(
+            "SELECT container_id, account_id, shipment_id, events FROM raw_event_documents",
+            account,
+        );
+        query
+            .push(" AND (container_id = ")
+            .bind(container.as_uuid())
+            .push(" OR (container_id IS NULL AND shipment_id = ")
+            .push("(SELECT shipment_id FROM containers WHERE id = ")
+            .bind(container.as_uuid())
+            .push(")))");
+        let mut all = Vec::new();
+        for row in self.fetch(&query).await? {
+            all.extend(
+                events(&row)?
+                    .iter()
+                    .map(|record| record.listed_with(container)),
+            );
+        }
+        all.sort_by(tidemark_domain::raw_event::order);
+        let total = u64::try_from(all.len()).unwrap_or(u64::MAX);
+        let skip = usize::try_from(page.offset()).unwrap_or(usize::MAX);
+        let take = usize::try_from(page.limit()).unwrap_or(usize::MAX);
+        Ok(Page {
+            items: all.into_iter().skip(skip).take(take).collect(),
+            total,
+        })
     }
 }

@@ -226,7 +226,7 @@ pub(crate) trait Columns {
     }
 }
 
-pub(crate) fn parsed<T>(
+fn parsed<T>(
     name: &str,
     text: &str,
     parse: impl FnOnce(&str) -> Option<T>,

@@ -105,7 +105,7 @@ conformance!(
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,
     what_tracking_found_reads_back_by_id_filter_and_page,
-    carrier_events_are_kept_once_and_replaced_only_by_later_versions,
+    carrier_events_read_back_whole_in_order_and_within_their_account,
 );
 
 fn at(seconds: i64) -> Timestamp {

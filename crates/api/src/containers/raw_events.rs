@@ -166,7 +166,7 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
                     .as_ref()
                     .map(|v| ReferenceKind::Vessel.id(&v.imo)),
             ),
-            container: ToOne::of("container", Some(record.container_id)),
+            container: ToOne::of("container", record.container_id),
             terminal: ToOne::of(
                 "terminal",
                 place

@@ -320,14 +320,11 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
             _ => reported.push((None, raw::carrier_event(event, None))),
         }
     }
+    let mut shipment_events = Vec::new();
     for (owner, event) in reported {
         match owner {
             Some(index) => containers[index].raw_events.push(event),
-            None => {
-                for view in &mut containers {
-                    view.raw_events.push(event.clone());
-                }
-            }
+            None => shipment_events.push(event),
         }
     }
     for ((owner, _, _), (_, record)) in found {
@@ -348,6 +345,7 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
         booking,
         calls: route.into_iter().map(|(_, view)| view).collect(),
         containers,
+        shipment_events,
     }
 }
 

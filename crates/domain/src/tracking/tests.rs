@@ -93,6 +93,7 @@ fn snapshot(pod_eta: i64, containers: Vec<ContainerView>) -> Snapshot {
             call("NLRTM", Some(pod_eta), None, None, None),
         ],
         containers,
+        shipment_events: Vec::new(),
     }
 }
 

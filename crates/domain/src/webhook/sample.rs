@@ -150,6 +150,7 @@ fn snapshot(
         booking: None,
         calls: vec![pol, pod],
         containers,
+        shipment_events: Vec::new(),
     }
 }
 

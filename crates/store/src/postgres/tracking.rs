@@ -108,13 +108,14 @@ impl TrackingStore for PgStore {
             .iter()
             .map(rows::transport_event)
             .collect::<Result<_, _>>()?;
-        let raw_events = sqlx::query(raw_events::VERSIONS_OF_SHIPMENT)
+        let mut raw_events = Vec::new();
+        for row in sqlx::query(raw_events::OF_SHIPMENT)
             .bind(shipment.id.as_uuid())
             .fetch_all(&mut *connection)
             .await?
-            .iter()
-            .map(raw_events::version)
-            .collect::<Result<_, _>>()?;
+        {
+            raw_events.extend(raw_events::events(&row)?);
+        }
         Ok(Some(Tracked {
             shipment,
             containers,

@@ -101,8 +101,11 @@ impl TrackingStore for SqliteStore {
                 .rows(connection, |row| rows::container(row))?;
             let events = by_id(sql::TRANSPORT_EVENTS_OF_SHIPMENT, shipment.id)
                 .rows(connection, |row| rows::transport_event(row))?;
-            let raw_events = by_id(raw_events::VERSIONS_OF_SHIPMENT, shipment.id)
-                .rows(connection, |row| raw_events::version(row))?;
+            let raw_events = by_id(raw_events::OF_SHIPMENT, shipment.id)
+                .rows(connection, |row| raw_events::events(row))?
+                .into_iter()
+                .flatten()
+                .collect();
             Ok(Some(Tracked {
                 shipment,
                 containers,

@@ -1,6 +1,6 @@
-//! Conformance cases of the carrier events kept per container: every event once per
-//! (container, carrier event id), a later version replacing the kept one and an earlier
-//! one never, read back oldest first within the owner's account.
+//! Conformance cases of the carrier events kept per container: what a lookup's commit
+//! decides to keep reads back whole, oldest first, paged, within the owner's account, and
+//! with the shipment for the next lookup's decision.
 
 use std::sync::Arc;
 
@@ -68,7 +68,7 @@ async fn kept(
     page.items.into_iter().map(|record| record.event).collect()
 }
 
-pub async fn carrier_events_are_kept_once_and_replaced_only_by_later_versions(
+pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     store: Arc<dyn Store>,
 ) {
     let owner = account(&store, "raw").await;
@@ -80,10 +80,15 @@ pub async fn carrier_events_are_kept_once_and_replaced_only_by_later_versions(
     let arrival = reported("e1", "ARRI", EventClassifier::Actual, 40, 41);
     let load = reported("e2", "LOAD", EventClassifier::Estimated, 30, 5);
     let mut first = snapshot(&[]);
-    first.containers[0].raw_events = vec![arrival.clone(), load.clone()];
+    first.containers[0].raw_events = vec![load.clone()];
+    first.shipment_events = vec![arrival.clone()];
     let job = claim(&store, JobKind::Lookup, 1).await;
     let commit = found(&store, &pending, &first, 3).await;
-    assert_eq!(commit.raw_events.len(), 2);
+    assert_eq!(
+        commit.raw_events.len(),
+        2,
+        "the container's and the shipment's"
+    );
     assert_eq!(
         store
             .commit_tracking(Some(&job), &commit)
@@ -102,7 +107,12 @@ pub async fn carrier_events_are_kept_once_and_replaced_only_by_later_versions(
         .await
         .expect("read")
         .expect("tracked");
-    assert_eq!(tracked.raw_events.len(), 2);
+    assert_eq!(tracked.raw_events.len(), 2, "read back with the shipment");
+    for changed in &commit.raw_events {
+        for record in &changed.events {
+            assert!(tracked.raw_events.contains(record), "{record:?}");
+        }
+    }
 
     // The same events again change nothing; a later version of the load replaces it.
     let request = store
@@ -111,12 +121,22 @@ pub async fn carrier_events_are_kept_once_and_replaced_only_by_later_versions(
         .expect("read")
         .expect("exists");
     assert_eq!(request.status, RequestStatus::Created);
+    let again = found(&store, &request, &first, 3604).await;
+    assert!(
+        again.raw_events.is_empty(),
+        "the same events change nothing"
+    );
     let moved = reported("e2", "LOAD", EventClassifier::Actual, 50, 60);
     let mut second = snapshot(&[]);
-    second.containers[0].raw_events = vec![arrival.clone(), moved.clone()];
+    second.containers[0].raw_events = vec![moved.clone()];
+    second.shipment_events = vec![arrival.clone()];
     let refresh = claim(&store, JobKind::Refresh, 3603).await;
-    let mut update = found(&store, &request, &second, 3604).await;
-    assert_eq!(update.raw_events.len(), 1, "only the later version");
+    let update = found(&store, &request, &second, 3604).await;
+    assert_eq!(
+        update.raw_events.len(),
+        1,
+        "only the container's events changed"
+    );
     let first_id = store
         .list_raw_events(
             owner.id,
@@ -130,11 +150,6 @@ pub async fn carrier_events_are_kept_once_and_replaced_only_by_later_versions(
         .expect("list")
         .items[0]
         .id;
-    // An earlier version slipped into the same commit (a slow concurrent lookup, say) is
-    // never written over a later one.
-    let mut stale = update.raw_events[0].clone();
-    stale.event = reported("e1", "ARRI", EventClassifier::Estimated, 1, 2);
-    update.raw_events.push(stale);
     assert_eq!(
         store
             .commit_tracking(Some(&refresh), &update)

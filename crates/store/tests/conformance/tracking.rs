@@ -58,6 +58,7 @@ pub(super) fn snapshot(milestones: &[(Milestone, i64)]) -> Snapshot {
                 .collect(),
             raw_events: Vec::new(),
         }],
+        shipment_events: Vec::new(),
     }
 }
 

@@ -1,0 +1,17 @@
+-- Kept carrier events are JSON documents, replaced whole when they change: one per
+-- container (its equipment events) and one per shipment (its vessels' and documents'
+-- events, listed with every container). A lookup writes one row per changed document
+-- instead of one per event, which halved the tracker's throughput. Replaces 0008's
+-- row-per-event table.
+DROP TABLE raw_events;
+
+CREATE TABLE raw_event_documents (
+    id           uuid PRIMARY KEY,
+    account_id   uuid NOT NULL REFERENCES accounts (id),
+    shipment_id  uuid NOT NULL REFERENCES shipments (id),
+    container_id uuid REFERENCES containers (id),
+    events       jsonb NOT NULL,
+    updated_at   timestamptz NOT NULL
+);
+
+CREATE INDEX raw_event_documents_shipment ON raw_event_documents (shipment_id);
