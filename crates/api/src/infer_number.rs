@@ -180,7 +180,11 @@ pub fn attributes(inference: &Inference<'_>) -> AttributesView {
             kind: inference.validation.kind.as_str(),
             check_digit_passed: inference.validation.check_digit_passed,
             parsed_number: inference.parsed_number.clone(),
-            reason: inference.validation.problem.map(|p| p.to_string()),
+            reason: inference
+                .validation
+                .problem
+                .as_ref()
+                .map(ToString::to_string),
         },
         shipping_line: ShippingLineView {
             decision: inference.decision().as_str(),

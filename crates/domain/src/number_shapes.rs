@@ -31,6 +31,8 @@ pub struct Shape {
     pub confidence: u8,
     /// The evidence, in words, given as a candidate's `reason`.
     pub description: String,
+    /// How many characters a number of this shape has, its prefix included.
+    pub lengths: std::ops::RangeInclusive<usize>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +151,7 @@ impl ShapeSet {
                     "example {example:?} does not match the shape"
                 )));
             }
+            let lengths = lengths(&full).map_err(invalid)?;
             patterns.push(full);
             shapes.push(Shape {
                 carriers: indexes,
@@ -158,6 +161,7 @@ impl ShapeSet {
                 // Checked to be in 0.01..=0.99 above, so the rounded value fits.
                 confidence: percent(record.confidence),
                 description: record.description.trim().to_owned(),
+                lengths,
             });
         }
         let set = RegexSet::new(&patterns).map_err(|error| MatrixError::Shape {
@@ -178,6 +182,19 @@ impl ShapeSet {
     /// Every shape, in matrix order.
     pub(crate) fn all(&self) -> &[Shape] {
         &self.shapes
+    }
+}
+
+/// The shortest and longest numbers `pattern` matches (it is anchored and bounded: a shape
+/// that matches numbers of any length is refused).
+fn lengths(pattern: &str) -> Result<std::ops::RangeInclusive<usize>, String> {
+    let hir = regex_syntax::parse(pattern).map_err(|error| error.to_string())?;
+    let properties = hir.properties();
+    match (properties.minimum_len(), properties.maximum_len()) {
+        (Some(min), Some(max)) => Ok(min..=max),
+        _ => Err(format!(
+            "pattern {pattern:?} has no longest match; bound every repetition"
+        )),
     }
 }
 

@@ -54,15 +54,15 @@ fn infer_prints_one_json_line_per_number_and_fails_on_refused_ones() {
     let dir = tempfile::tempdir().expect("dir");
     let text = stdout(&tidemark(
         dir.path(),
-        &["infer", "msku 123456-5", "MEDUN4194175"],
+        &["infer", "msku 305438-8", "MEDUN4194175"],
     ));
     let lines: Vec<serde_json::Value> = text
         .lines()
         .map(|line| serde_json::from_str(line).expect("JSON"))
         .collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["number"], "msku 123456-5");
-    assert_eq!(lines[0]["validation"]["parsed_number"], "MSKU1234565");
+    assert_eq!(lines[0]["number"], "msku 305438-8");
+    assert_eq!(lines[0]["validation"]["parsed_number"], "MSKU3054388");
     assert_eq!(lines[0]["shipping_line"]["selected"]["scac"], "MAEU");
     assert_eq!(lines[1]["number_type"], "bill_of_lading");
     assert_eq!(lines[1]["shipping_line"]["decision"], "auto_select");

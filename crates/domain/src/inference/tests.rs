@@ -1,7 +1,8 @@
 use proptest::prelude::*;
 
+use super::validation::Untrackable;
 use super::*;
-use crate::Scac;
+use crate::{ContainerNumber, RequestType, Scac};
 
 static MATRIX: std::sync::LazyLock<CarrierMatrix> =
     std::sync::LazyLock::new(|| CarrierMatrix::bundled().expect("the bundled matrix is valid"));
@@ -48,8 +49,8 @@ fn the_thresholds_follow_the_contract() {
 #[test]
 fn a_carrier_owned_container_is_auto_selected_with_its_reason() {
     let matrix = matrix();
-    let inference = infer(matrix, "msku 123456-5");
-    assert_eq!(inference.parsed_number, "MSKU1234565");
+    let inference = infer(matrix, "msku 305438-8");
+    assert_eq!(inference.parsed_number, "MSKU3054388");
     assert_eq!(inference.number_type, Some(NumberType::Container));
     assert_eq!(inference.validation.is_valid, Some(true));
     assert_eq!(inference.validation.check_digit_passed, Some(true));
@@ -65,30 +66,70 @@ fn a_carrier_owned_container_is_auto_selected_with_its_reason() {
 }
 
 #[test]
-fn a_prefix_of_a_group_names_the_brand_first_and_the_group_after() {
+fn a_prefix_shared_by_a_group_lists_each_line_for_confirmation() {
     let matrix = matrix();
-    let inference = infer(matrix, &container_with("SEAU", "123456"));
+    let inference = infer(matrix, &container_with("SEAU", "305438"));
     assert_eq!(scacs(&inference), ["SEAU", "MAEU"]);
     assert!(
         inference.candidates[0]
             .to_string()
             .contains("shared within the Maersk group")
     );
-    assert_eq!(inference.decision(), Decision::AutoSelect);
+    assert!(
+        inference
+            .candidates
+            .iter()
+            .all(|c| c.confidence == GROUP_PREFIX),
+        "no line of the group is preferred"
+    );
+    assert_eq!(inference.decision(), Decision::NeedsConfirmation);
+}
+
+#[test]
+fn placeholders_are_invalid_whatever_their_prefix() {
+    let matrix = matrix();
+    for (text, digits) in [
+        ("MSKU0000007", "000000"),
+        ("MSCU1234567", "123456"),
+        ("MEDU00000000", "00000000"),
+        ("HLCU999999999999", "999999999999"),
+        ("987654321", "987654321"),
+        ("MAEU123456789", "123456789"),
+    ] {
+        let inference = infer(matrix, text);
+        assert_eq!(inference.validation.is_valid, Some(false), "{text}");
+        assert!(
+            matches!(&inference.validation.problem, Some(Problem::Placeholder { digits: d, .. }) if d == digits),
+            "{text}: {:?}",
+            inference.validation.problem
+        );
+        assert!(inference.candidates.is_empty(), "{text}");
+        assert_eq!(inference.decision(), Decision::NoPrediction, "{text}");
+        let reason = inference.validation.problem.expect("a problem").to_string();
+        assert!(reason.contains("placeholder"), "{reason}");
+    }
+    // Real numbers with repeats or short runs are not placeholders.
+    for text in ["586118841", "MEDUN4194175", "003902245109", "MSKU3054388"] {
+        assert_ne!(
+            infer(matrix, text).validation.is_valid,
+            Some(false),
+            "{text}"
+        );
+    }
 }
 
 #[test]
 fn a_wrong_check_digit_is_invalid_and_never_auto_selected() {
     let matrix = matrix();
-    let inference = infer(matrix, "MSCU1234567");
+    let inference = infer(matrix, "MSCU3054380");
     assert_eq!(inference.number_type, Some(NumberType::Container));
     assert_eq!(inference.validation.is_valid, Some(false));
     assert_eq!(inference.validation.check_digit_passed, Some(false));
     assert_eq!(
         inference.validation.problem,
         Some(Problem::CheckDigit {
-            found: 7,
-            expected: 6
+            found: 0,
+            expected: 9
         })
     );
     assert_eq!(scacs(&inference), ["MSCU"]);
@@ -174,8 +215,14 @@ fn a_shared_numbering_lists_the_group_and_is_not_auto_selected() {
         ["MAEU", "SEAU", "SEJJ", "SAFM", "MCCQ", "EGLV"]
     );
     assert_eq!(inference.decision(), Decision::NeedsConfirmation);
-    assert_eq!(inference.candidates[0].confidence, Confidence(80));
-    assert_eq!(inference.candidates[5].confidence, Confidence(15));
+    assert_eq!(
+        inference.candidates[0].confidence,
+        Confidence::from_percent(80)
+    );
+    assert_eq!(
+        inference.candidates[5].confidence,
+        Confidence::from_percent(15)
+    );
 }
 
 #[test]
@@ -190,7 +237,10 @@ fn unrelated_groups_matching_one_number_share_the_confidence() {
         .map(|c| u32::from(c.confidence.percent()))
         .sum();
     assert!(total <= 100, "{total}");
-    assert_eq!(inference.candidates[0].confidence, Confidence(46));
+    assert_eq!(
+        inference.candidates[0].confidence,
+        Confidence::from_percent(46)
+    );
     assert_eq!(inference.decision(), Decision::NoPrediction);
     assert_eq!(inference.number_type, Some(NumberType::BillOfLading));
 }
@@ -221,7 +271,11 @@ fn malformed_numbers_are_invalid_with_a_reason_and_no_candidates() {
     ] {
         let inference = infer(matrix, text);
         assert_eq!(inference.validation.is_valid, Some(false), "{text}");
-        assert_eq!(inference.validation.problem, Some(problem), "{text}");
+        assert_eq!(
+            inference.validation.problem,
+            Some(problem.clone()),
+            "{text}"
+        );
         assert_eq!(inference.validation.kind, FormatKind::Shipment, "{text}");
         assert!(inference.candidates.is_empty(), "{text}");
         assert_eq!(inference.number_type, None, "{text}");
@@ -256,7 +310,7 @@ fn auto_detect_uses_only_a_confident_supported_choice_of_the_right_kind() {
         Ok(scac("MSCU"))
     );
     assert_eq!(
-        auto_detect(matrix, "MSKU1234565", RequestType::Container).map(|c| c.scac),
+        auto_detect(matrix, "MSKU3054388", RequestType::Container).map(|c| c.scac),
         Ok(scac("MAEU"))
     );
     assert!(matches!(
@@ -322,4 +376,89 @@ proptest! {
         let zim = infer(matrix, &format!("ZIMU{letters}{}", &digits[..7]));
         prop_assert_eq!(scacs(&zim), ["ZIMU"]);
     }
+}
+
+#[test]
+fn a_number_naming_its_carrier_always_lists_it() {
+    let matrix = matrix();
+    let inference = infer(matrix, "ONEYSH12");
+    assert_eq!(scacs(&inference), ["ONEY"]);
+    assert_eq!(inference.candidates[0].confidence, NAMED_CARRIER);
+    assert_eq!(inference.validation.is_valid, None, "cannot be judged");
+    assert_eq!(inference.number_type, None);
+    assert_eq!(inference.decision(), Decision::NeedsConfirmation);
+    assert!(
+        inference.candidates[0]
+            .to_string()
+            .contains("starts with ONEY"),
+        "{}",
+        inference.candidates[0]
+    );
+    // An alternative SCAC names its carrier too, and the bare shapes of other lines are
+    // not asked.
+    let inference = infer(matrix, "MEDU12345X");
+    assert_eq!(scacs(&inference), ["MSCU"]);
+}
+
+#[test]
+fn one_character_off_the_carriers_only_length_says_so() {
+    let matrix = matrix();
+    for (text, expected, found) in [("HLCUSHA1904CCVX", 16, 15), ("HLCUSHA1904CCVX41", 16, 17)] {
+        let inference = infer(matrix, text);
+        assert_eq!(inference.validation.is_valid, Some(false), "{text}");
+        assert_eq!(
+            inference.validation.problem,
+            Some(Problem::ShapeLength {
+                prefix: "HLCU".to_owned(),
+                carrier: "Hapag-Lloyd".to_owned(),
+                expected,
+                found,
+            }),
+            "{text}"
+        );
+        assert_eq!(scacs(&inference), ["HLCU"], "{text}");
+        assert_ne!(inference.decision(), Decision::AutoSelect, "{text}");
+    }
+}
+
+#[test]
+fn a_container_layout_with_a_wrong_category_and_no_owner_is_invalid() {
+    let matrix = matrix();
+    let inference = infer(matrix, "ABCD3054381");
+    assert_eq!(inference.validation.is_valid, Some(false));
+    assert_eq!(inference.validation.problem, Some(Problem::Category('D')));
+    assert!(inference.candidates.is_empty());
+    // An HMM bill keeps its shape (B or C in fourth place).
+    let hmm = infer(matrix, "QSWB8011462");
+    assert_eq!(hmm.validation.is_valid, Some(true));
+    assert_eq!(scacs(&hmm), ["HDMU"]);
+}
+
+#[test]
+fn purchase_orders_seals_and_hyphenated_references_are_not_trackable() {
+    let matrix = matrix();
+    for (text, kind) in [
+        ("PO-4500012345", Untrackable::PurchaseOrder),
+        ("PO 88123", Untrackable::PurchaseOrder),
+        ("PO4500012345", Untrackable::PurchaseOrder),
+        ("SEAL 2231456", Untrackable::Seal),
+        ("NSE-2211-0345", Untrackable::Reference),
+        ("SHA-2024-0457", Untrackable::Reference),
+        ("JOB-12-3344", Untrackable::Reference),
+    ] {
+        let inference = infer(matrix, text);
+        assert_eq!(inference.validation.is_valid, Some(false), "{text}");
+        assert_eq!(
+            inference.validation.problem,
+            Some(Problem::Untrackable(kind)),
+            "{text}"
+        );
+        assert!(inference.candidates.is_empty(), "{text}");
+    }
+    // Carrier numbers typed with hyphens are still read.
+    assert_eq!(
+        infer(matrix, "CSQU-305438-3").validation.is_valid,
+        Some(true)
+    );
+    assert_eq!(scacs(&infer(matrix, "COSU-6199589860")), ["COSU"]);
 }

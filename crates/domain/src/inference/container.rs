@@ -1,0 +1,91 @@
+//! The ISO 6346 reading of a number with a container number's layout.
+
+use super::validation::{FormatKind, Problem, Validation, placeholder};
+use super::{
+    Candidate, Evidence, GROUP_PREFIX, Inference, LESSOR_AFFILIATION, NumberType, OWNER_PREFIX,
+    OWNER_PREFIX_FAILED_CHECK,
+};
+use crate::container_number::{ContainerNumber, InvalidContainerNumber};
+use crate::{Carrier, CarrierMatrix};
+
+/// The ISO 6346 reading, when the number has a container number's layout (a slash
+/// before the check digit is allowed).
+///
+/// - A prefix registered to one carrier selects it; one shared by several lines of a
+///   group lists each of them for the user to confirm.
+/// - A serial that is a placeholder (`000000`, `123456`) is invalid whatever the prefix,
+///   and names no carrier.
+pub(super) fn container<'m>(matrix: &'m CarrierMatrix, normalized: &str) -> Option<Inference<'m>> {
+    let (parsed_number, mut problem) = match ContainerNumber::parse(normalized) {
+        Ok(number) => (String::from(number), None),
+        Err(InvalidContainerNumber::CheckDigit {
+            found,
+            expected,
+            normalized,
+        }) => (normalized, Some(Problem::CheckDigit { found, expected })),
+        Err(InvalidContainerNumber::Layout) => return None,
+    };
+    let check_digit_passed = problem.is_none();
+    let mut candidates = Vec::new();
+    if let Some(placeholder) = placeholder(&parsed_number[4..10]) {
+        problem = Some(placeholder);
+    } else {
+        candidates = owners(matrix, &parsed_number, !check_digit_passed);
+    }
+    Some(Inference {
+        number_type: Some(NumberType::Container),
+        validation: Validation {
+            is_valid: Some(problem.is_none()),
+            kind: FormatKind::Container,
+            check_digit_passed: Some(check_digit_passed),
+            problem,
+        },
+        candidates,
+        parsed_number,
+    })
+}
+
+/// The carriers the prefix of `number` points at.
+fn owners<'m>(matrix: &'m CarrierMatrix, number: &str, failed: bool) -> Vec<Candidate<'m>> {
+    let bytes = number.as_bytes();
+    let prefix = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    let code = &number[..4];
+    let mut owned: Vec<&Carrier> = matrix.prefix_owners(code).collect();
+    if owned.is_empty() {
+        return matrix
+            .lessor(code)
+            .and_then(|lessor| {
+                let carrier = lessor.affiliation.and_then(|scac| matrix.resolve(&scac))?;
+                Some(Candidate {
+                    carrier,
+                    confidence: LESSOR_AFFILIATION,
+                    evidence: Evidence::Lessor(lessor),
+                })
+            })
+            .into_iter()
+            .collect();
+    }
+    // The brand first, the group after: the owner registering the fewest prefixes is the
+    // most specific brand (SEAU: Sealand before Maersk).
+    owned.sort_by_key(|carrier| carrier.container_prefixes.len());
+    let group = (owned.len() > 1).then(|| owned[0].group.as_str());
+    let confidence = if group.is_some() {
+        GROUP_PREFIX
+    } else if failed {
+        OWNER_PREFIX_FAILED_CHECK
+    } else {
+        OWNER_PREFIX
+    };
+    owned
+        .into_iter()
+        .map(|carrier| Candidate {
+            carrier,
+            confidence,
+            evidence: Evidence::OwnerPrefix {
+                prefix,
+                group,
+                failed_check_digit: failed,
+            },
+        })
+        .collect()
+}
