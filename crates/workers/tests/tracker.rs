@@ -345,7 +345,7 @@ mod cases {
         let Some(h) = Harness::start(backend).await else {
             return;
         };
-        let detected = h.create("container", "MSKU1234565", None).await;
+        let detected = h.create("container", "MSKU3054388", None).await;
         let hopeless = h.create("bill_of_lading", "QX7", None).await;
         h.drain().await;
         let found = h.request(&detected).await;
