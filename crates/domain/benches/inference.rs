@@ -32,7 +32,7 @@ fn inference(c: &mut Criterion) {
         });
     });
     for (name, number) in [
-        ("container", "MSKU1234565"),
+        ("container", "MSKU3054388"),
         ("prefixed bill", "HLCUSHA1904CCVX4"),
         ("bare shared shape", "586118841"),
         ("unknown", "NSE22110345"),

@@ -327,6 +327,11 @@ impl CarrierMatrix {
         self.shapes.all()
     }
 
+    /// The shapes that start with a carrier's code, in file order.
+    pub fn prefixed_shapes(&self) -> impl Iterator<Item = &Shape> {
+        self.shapes.prefixed()
+    }
+
     /// The shapes a number in normal form matches, in file order.
     pub fn matching_shapes(&self, number: &str) -> impl Iterator<Item = &Shape> {
         self.shapes.matches(number)

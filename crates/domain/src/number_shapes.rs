@@ -55,6 +55,8 @@ pub(crate) struct ShapeRecord {
 pub(crate) struct ShapeSet {
     shapes: Vec<Shape>,
     set: RegexSet,
+    /// The shapes that start with a carrier's code.
+    prefixed: Vec<usize>,
 }
 
 impl Default for ShapeSet {
@@ -62,6 +64,7 @@ impl Default for ShapeSet {
         Self {
             shapes: Vec::new(),
             set: RegexSet::empty(),
+            prefixed: Vec::new(),
         }
     }
 }
@@ -168,7 +171,14 @@ impl ShapeSet {
             row: 0,
             problem: error.to_string(),
         })?;
-        Ok(Self { shapes, set })
+        let prefixed = (0..shapes.len())
+            .filter(|&index| shapes[index].prefix.is_some())
+            .collect();
+        Ok(Self {
+            shapes,
+            set,
+            prefixed,
+        })
     }
 
     /// The shapes `number` (normal form) matches, in matrix order.
@@ -182,6 +192,11 @@ impl ShapeSet {
     /// Every shape, in matrix order.
     pub(crate) fn all(&self) -> &[Shape] {
         &self.shapes
+    }
+
+    /// The shapes that start with a carrier's code, in matrix order.
+    pub(crate) fn prefixed(&self) -> impl Iterator<Item = &Shape> {
+        self.prefixed.iter().map(|&index| &self.shapes[index])
     }
 }
 

@@ -33,10 +33,16 @@ pub(super) fn shipment<'m>(
     }
     let number = inference.parsed_number.as_str();
     let matched: Vec<&Shape> = matrix.matching_shapes(number).collect();
-    let named = named(matrix, number);
+    let prefix_matched = matched.iter().any(|shape| shape.prefix.is_some());
+    // The carriers the number names matter only when no shape with a prefix explains it.
+    let named = if prefix_matched {
+        Vec::new()
+    } else {
+        named(matrix, number)
+    };
     // A number starting with a carrier's own code is explained by that code: the bare
     // shapes of other carriers are not asked.
-    let prefixed = !named.is_empty() || matched.iter().any(|shape| shape.prefix.is_some());
+    let prefixed = prefix_matched || !named.is_empty();
     let mut candidates: Vec<Candidate<'m>> = Vec::new();
     for &shape in matched
         .iter()
@@ -103,6 +109,10 @@ pub(super) fn shipment<'m>(
 /// shapes (`PABV`, `SNKO`).
 fn named<'m>(matrix: &'m CarrierMatrix, number: &str) -> Vec<(&'m Carrier, &'m str)> {
     let mut found: Vec<(&'m Carrier, &'m str)> = Vec::new();
+    // Every SCAC and every shape prefix starts with a letter.
+    if !number.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return found;
+    }
     if let Some(head) = number.get(..4)
         && head.bytes().all(|b| b.is_ascii_uppercase())
         && let Ok(scac) = Scac::parse(head)
@@ -114,7 +124,7 @@ fn named<'m>(matrix: &'m CarrierMatrix, number: &str) -> Vec<(&'m Carrier, &'m s
             .map_or(carrier.scac.as_str(), Scac::as_str);
         found.push((carrier, code));
     }
-    for shape in matrix.shapes() {
+    for shape in matrix.prefixed_shapes() {
         let Some(prefix) = shape.prefix.as_deref() else {
             continue;
         };
@@ -138,8 +148,7 @@ fn off_by_one(
     number: &str,
 ) -> Option<Problem> {
     let mut lengths = matrix
-        .shapes()
-        .iter()
+        .prefixed_shapes()
         .filter(|shape| shape.prefix.as_deref() == Some(code))
         .filter(|shape| {
             matrix

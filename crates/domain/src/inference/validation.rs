@@ -241,7 +241,17 @@ const SEAL: &[&str] = &["SEAL", "SL", "SEALNO"];
 /// `SEAL` word followed by digits, or words, years and counters between hyphens.
 #[must_use]
 pub fn untrackable(raw: &str) -> Option<Untrackable> {
-    let upper = raw.trim().to_ascii_uppercase();
+    let raw = raw.trim();
+    // Every shape below has a separator or starts with PO or S(EA)L: most numbers have
+    // neither and are answered without allocating.
+    let starts = |word: &str| {
+        raw.get(..word.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(word))
+    };
+    if !raw.contains(['-', ' ', '#', ':', '.', '/']) && !starts("PO") {
+        return None;
+    }
+    let upper = raw.to_ascii_uppercase();
     let parts: Vec<&str> = upper
         .split(['-', ' ', '#', ':', '.', '/'])
         .filter(|part| !part.is_empty())
