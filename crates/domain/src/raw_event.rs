@@ -143,13 +143,10 @@ impl RawEvent {
         if self.container_id.is_some() {
             return self.clone();
         }
-        let mut name = *self.id.as_uuid().as_bytes();
-        let salt = container.as_uuid();
-        for (byte, extra) in name.iter_mut().zip(salt.as_bytes()) {
-            *byte ^= extra;
-        }
+        // A name-based id in the event's own namespace: stable, and one per container.
+        let id = uuid::Uuid::new_v5(&self.id.as_uuid(), container.as_uuid().as_bytes());
         Self {
-            id: RawEventId::from_uuid(uuid::Uuid::new_v5(&self.id.as_uuid(), &name)),
+            id: RawEventId::from_uuid(id),
             container_id: Some(container),
             ..self.clone()
         }
@@ -301,6 +298,37 @@ mod tests {
         );
         let added = merge(owner, &kept, &[event("e3", 1)], later).expect("another event");
         assert_eq!(added.events.len(), 3);
+    }
+
+    #[test]
+    fn a_shipment_event_has_one_stable_id_per_container() {
+        let shared = merge(
+            Owner {
+                account_id: AccountId::new(),
+                shipment_id: ShipmentId::new(),
+                container_id: None,
+            },
+            &[],
+            &[event("e1", 1)],
+            Timestamp::from_unix_micros(1).expect("valid"),
+        )
+        .expect("new")
+        .events
+        .remove(0);
+        let (a, b) = (ContainerId::new(), ContainerId::new());
+        assert_eq!(shared.listed_with(a).id, shared.listed_with(a).id, "stable");
+        assert_ne!(
+            shared.listed_with(a).id,
+            shared.listed_with(b).id,
+            "one per container"
+        );
+        assert_eq!(shared.listed_with(a).container_id, Some(a));
+        let own = shared.listed_with(a);
+        assert_eq!(
+            own.listed_with(b),
+            own,
+            "a container's own event keeps its id"
+        );
     }
 
     #[test]
