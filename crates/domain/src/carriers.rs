@@ -7,9 +7,7 @@
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
-
-use crate::number_shapes::{Shape, ShapeRecord, ShapeSet};
+use crate::number_shapes::{Shape, ShapeSet};
 use crate::{RequestType, Scac};
 
 /// The matrix as shipped with Tidemark.
@@ -36,6 +34,9 @@ pub struct Carrier {
     pub booking_number: bool,
     /// Tracks container numbers.
     pub container: bool,
+    /// Lines whose boxes this one carries on its own bills and tracks on its own website,
+    /// so a box under their prefix may be this line's shipment (COSCO carries OOCL boxes).
+    pub carries_boxes_of: Vec<Scac>,
     /// The public material behind the row.
     pub sources: Vec<String>,
 }
@@ -65,136 +66,13 @@ pub struct Lessor {
     pub affiliation: Option<Scac>,
 }
 
-/// Why a matrix file was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MatrixError {
-    /// Not TOML, or not the expected fields.
-    #[error("the carrier matrix is not valid: {0}")]
-    Format(String),
-    /// A SCAC that is not four letters or digits.
-    #[error("carrier {carrier:?}: {value:?} is not a SCAC (four letters or digits)")]
-    Scac {
-        /// The row.
-        carrier: String,
-        /// The value.
-        value: String,
-    },
-    /// A container prefix that is not three letters and U, J or Z.
-    #[error("{owner:?}: {value:?} is not a container prefix (three letters and U, J or Z)")]
-    Prefix {
-        /// The row.
-        owner: String,
-        /// The value.
-        value: String,
-    },
-    /// A required text field is empty.
-    #[error("carrier {carrier:?}: {field} must not be empty")]
-    Empty {
-        /// The row.
-        carrier: String,
-        /// The field.
-        field: &'static str,
-    },
-    /// Two carriers use one SCAC (canonical or alternative).
-    #[error("SCAC {scac} is claimed by both {first:?} and {second:?}")]
-    ScacTwice {
-        /// The SCAC.
-        scac: String,
-        /// The first carrier.
-        first: String,
-        /// The second carrier.
-        second: String,
-    },
-    /// Two carriers of different groups claim one container prefix.
-    #[error(
-        "container prefix {prefix} is claimed by {first:?} and {second:?}, which are not in one group"
-    )]
-    PrefixConflict {
-        /// The prefix.
-        prefix: String,
-        /// The first carrier.
-        first: String,
-        /// The second carrier.
-        second: String,
-    },
-    /// A prefix is listed both as a lessor's and as a carrier's.
-    #[error("container prefix {prefix} is listed as a lessor's and as {carrier:?}'s")]
-    LessorConflict {
-        /// The prefix.
-        prefix: String,
-        /// The carrier.
-        carrier: String,
-    },
-    /// A `[[shape]]` row is malformed (row 1 is the first shape of the file).
-    #[error("number shape {row}: {problem}")]
-    Shape {
-        /// The shape's position among the `[[shape]]` rows.
-        row: usize,
-        /// What is wrong.
-        problem: String,
-    },
-    /// A lessor's affiliation names no known carrier.
-    #[error("lessor prefix {prefix}: affiliation {scac:?} is not a known SCAC")]
-    UnknownAffiliation {
-        /// The prefix.
-        prefix: String,
-        /// The value.
-        scac: String,
-    },
-}
+mod error;
+mod records;
+#[cfg(test)]
+mod tests;
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MatrixFile {
-    carrier: Vec<CarrierRecord>,
-    #[serde(default)]
-    shape: Vec<ShapeRecord>,
-    #[serde(default)]
-    lessor: Vec<LessorRecord>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CarrierRecord {
-    scac: String,
-    name: String,
-    short_name: String,
-    group: String,
-    alternative_scacs: Vec<String>,
-    container_prefixes: Vec<String>,
-    bill_of_lading: bool,
-    booking_number: bool,
-    container: bool,
-    capabilities_source: String,
-    // Observations kept for people and for the number shapes; not read here yet.
-    #[serde(default)]
-    bl_prefixes: Option<String>,
-    #[serde(default)]
-    bl_pattern_observed_text: Option<String>,
-    #[serde(default)]
-    booking_pattern_observed_text: Option<String>,
-    #[serde(default)]
-    notes: Option<String>,
-    sources: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LessorRecord {
-    prefix: String,
-    owner: String,
-    category: String,
-    #[serde(default)]
-    affiliation: Option<String>,
-    sources: Vec<String>,
-}
-
-fn is_container_prefix(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.len() == 4
-        && bytes[..3].iter().all(u8::is_ascii_uppercase)
-        && matches!(bytes[3], b'U' | b'J' | b'Z')
-}
+pub use error::MatrixError;
+use records::{MatrixFile, carrier, lessor};
 
 /// All known carriers and lessor prefixes, with their lookups.
 #[derive(Debug, Clone)]
@@ -204,6 +82,8 @@ pub struct CarrierMatrix {
     by_prefix: HashMap<String, Vec<usize>>,
     lessors: HashMap<String, Lessor>,
     shapes: ShapeSet,
+    /// For each carrier, the lines carrying its boxes on bills of their own.
+    box_carriers: HashMap<Scac, Vec<usize>>,
 }
 
 impl CarrierMatrix {
@@ -227,6 +107,17 @@ impl CarrierMatrix {
             carriers.push(carrier(record)?);
         }
         let mut matrix = Self::new(carriers)?;
+        for (index, carrier) in matrix.carriers.iter().enumerate() {
+            for owner in &carrier.carries_boxes_of {
+                let Some(owner) = matrix.resolve(owner).map(|owner| owner.scac) else {
+                    return Err(MatrixError::UnknownBoxOwner {
+                        carrier: carrier.name.clone(),
+                        scac: owner.to_string(),
+                    });
+                };
+                matrix.box_carriers.entry(owner).or_default().push(index);
+            }
+        }
         matrix.shapes = ShapeSet::build(file.shape, &matrix.carriers, |scac| {
             matrix.by_scac.get(scac).copied()
         })?;
@@ -286,6 +177,7 @@ impl CarrierMatrix {
             by_prefix,
             lessors: HashMap::new(),
             shapes: ShapeSet::default(),
+            box_carriers: HashMap::new(),
         })
     }
 
@@ -305,6 +197,15 @@ impl CarrierMatrix {
     pub fn prefix_owners(&self, prefix: &str) -> impl Iterator<Item = &Carrier> {
         self.by_prefix
             .get(prefix)
+            .into_iter()
+            .flatten()
+            .map(|&index| &self.carriers[index])
+    }
+
+    /// The other lines known to carry `owner`'s boxes on bills of their own.
+    pub fn box_carriers<'a>(&'a self, owner: &'a Carrier) -> impl Iterator<Item = &'a Carrier> {
+        self.box_carriers
+            .get(&owner.scac)
             .into_iter()
             .flatten()
             .map(|&index| &self.carriers[index])
@@ -340,273 +241,5 @@ impl CarrierMatrix {
     /// The carriers sharing a shape's numbering, the one to select first.
     pub fn shape_carriers<'a>(&'a self, shape: &'a Shape) -> impl Iterator<Item = &'a Carrier> {
         shape.carriers.iter().map(|&index| &self.carriers[index])
-    }
-}
-
-fn carrier(record: CarrierRecord) -> Result<Carrier, MatrixError> {
-    let name = record.name.trim().to_owned();
-    let scac = |value: &str| {
-        Scac::parse(value).map_err(|_| MatrixError::Scac {
-            carrier: name.clone(),
-            value: value.to_owned(),
-        })
-    };
-    for (field, value) in [
-        ("name", &record.name),
-        ("short_name", &record.short_name),
-        ("group", &record.group),
-        ("capabilities_source", &record.capabilities_source),
-    ] {
-        if value.trim().is_empty() {
-            return Err(MatrixError::Empty {
-                carrier: name.clone(),
-                field,
-            });
-        }
-    }
-    if record.sources.is_empty() {
-        return Err(MatrixError::Empty {
-            carrier: name.clone(),
-            field: "sources",
-        });
-    }
-    if let Some(bad) = record
-        .container_prefixes
-        .iter()
-        .find(|p| !is_container_prefix(p))
-    {
-        return Err(MatrixError::Prefix {
-            owner: name.clone(),
-            value: bad.clone(),
-        });
-    }
-    let _ = (
-        &record.bl_prefixes,
-        &record.bl_pattern_observed_text,
-        &record.booking_pattern_observed_text,
-        &record.notes,
-    );
-    Ok(Carrier {
-        scac: scac(&record.scac)?,
-        alternative_scacs: record
-            .alternative_scacs
-            .iter()
-            .map(|alt| scac(alt))
-            .collect::<Result<_, _>>()?,
-        short_name: record.short_name.trim().to_owned(),
-        group: record.group.trim().to_owned(),
-        container_prefixes: record.container_prefixes,
-        bill_of_lading: record.bill_of_lading,
-        booking_number: record.booking_number,
-        container: record.container,
-        sources: record.sources,
-        name,
-    })
-}
-
-fn lessor(record: LessorRecord, matrix: &CarrierMatrix) -> Result<Lessor, MatrixError> {
-    if !is_container_prefix(&record.prefix) {
-        return Err(MatrixError::Prefix {
-            owner: record.owner,
-            value: record.prefix,
-        });
-    }
-    if record.sources.is_empty() {
-        return Err(MatrixError::Empty {
-            carrier: record.owner,
-            field: "sources",
-        });
-    }
-    let affiliation = match record.affiliation {
-        None => None,
-        Some(text) => match Scac::parse(&text)
-            .ok()
-            .filter(|scac| matrix.resolve(scac).is_some())
-        {
-            Some(scac) => Some(scac),
-            None => {
-                return Err(MatrixError::UnknownAffiliation {
-                    prefix: record.prefix,
-                    scac: text,
-                });
-            }
-        },
-    };
-    Ok(Lessor {
-        prefix: record.prefix,
-        owner: record.owner,
-        category: record.category,
-        affiliation,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scac(text: &str) -> Scac {
-        Scac::parse(text).expect("valid SCAC")
-    }
-
-    fn matrix() -> CarrierMatrix {
-        CarrierMatrix::bundled().expect("the bundled matrix is valid")
-    }
-
-    #[test]
-    fn the_bundled_matrix_is_valid_and_complete() {
-        let matrix = matrix();
-        assert_eq!(
-            matrix.carriers().len(),
-            74,
-            "73 reference carriers and the sandbox"
-        );
-        assert!(matrix.resolve(&scac("TEST")).is_some());
-        assert!(matrix.lessor("TGHU").is_some(), "Textainer is a lessor");
-        assert_eq!(
-            matrix.lessor("KOCU").and_then(|l| l.affiliation),
-            Some(scac("HDMU"))
-        );
-    }
-
-    #[test]
-    fn alternative_scacs_resolve_to_the_canonical_carrier() {
-        let matrix = matrix();
-        assert_eq!(
-            matrix.resolve(&scac("medu")).map(|c| c.scac),
-            Some(scac("MSCU"))
-        );
-        assert_eq!(
-            matrix.resolve(&scac("YMJA")).map(|c| c.scac),
-            Some(scac("YMLU"))
-        );
-    }
-
-    #[test]
-    fn capabilities_follow_the_matrix() {
-        let matrix = matrix();
-        let evergreen = matrix.resolve(&scac("EGLV")).expect("known");
-        assert!(evergreen.supports(RequestType::Container));
-        assert!(!evergreen.supports(RequestType::BillOfLading));
-    }
-
-    #[test]
-    fn prefixes_map_to_their_group() {
-        let matrix = matrix();
-        let owners: Vec<_> = matrix
-            .prefix_owners("SUDU")
-            .map(|c| c.scac.to_string())
-            .collect();
-        assert!(
-            owners.contains(&"MAEU".to_owned()) && owners.contains(&"SUDU".to_owned()),
-            "{owners:?}"
-        );
-        assert!(matrix.prefix_owners("TGHU").next().is_none());
-    }
-
-    const ROW: &str = r#"
-[[carrier]]
-scac = "AAAA"
-name = "Alpha"
-short_name = "Alpha"
-group = "Alpha"
-alternative_scacs = []
-container_prefixes = ["AAAU"]
-bill_of_lading = true
-booking_number = true
-container = true
-capabilities_source = "test"
-sources = ["test"]
-"#;
-
-    fn with(second: &str) -> Result<CarrierMatrix, MatrixError> {
-        CarrierMatrix::parse_toml(&format!("{ROW}\n{second}"))
-    }
-
-    fn row(scac: &str, group: &str, prefix: &str) -> String {
-        ROW.replace("\"AAAA\"", &format!("{scac:?}"))
-            .replace("group = \"Alpha\"", &format!("group = {group:?}"))
-            .replace("\"AAAU\"", &format!("{prefix:?}"))
-            .replace("name = \"Alpha\"", &format!("name = \"Row {scac}\""))
-    }
-
-    #[test]
-    fn a_prefix_of_two_unrelated_carriers_is_refused() {
-        assert!(matches!(
-            with(&row("BBBB", "Beta", "AAAU")),
-            Err(MatrixError::PrefixConflict { .. })
-        ));
-        assert!(
-            with(&row("BBBB", "Alpha", "AAAU")).is_ok(),
-            "one group may share prefixes"
-        );
-    }
-
-    fn shape(fields: &str) -> Result<CarrierMatrix, MatrixError> {
-        with(&format!(
-            "{}\n[[shape]]\n{fields}\ndescription = \"d\"\nsource = \"s\"\n",
-            row("BBBB", "Beta", "BBBU")
-        ))
-    }
-
-    #[test]
-    fn number_shapes_are_validated_at_load() {
-        let good = "carriers = [\"AAAA\"]\nnumber_type = \"booking\"\npattern = \"[0-9]{9}\"\nconfidence = 0.5\nexamples = [\"123456789\"]";
-        let matrix = shape(good).expect("a valid shape");
-        assert_eq!(matrix.shapes().len(), 1);
-        assert_eq!(matrix.matching_shapes("123456789").count(), 1);
-        assert_eq!(matrix.matching_shapes("1234567890").count(), 0, "anchored");
-        for (fields, expected) in [
-            (good.replace("[0-9]{9}", "[0-9"), "pattern"),
-            (
-                good.replace("\"AAAA\"]", "\"AAAA\", \"BBBB\"]"),
-                "not in one group",
-            ),
-            (good.replace("\"AAAA\"]", "\"ZZZZ\"]"), "not a known SCAC"),
-            (good.replace("0.5", "1.0"), "confidence"),
-            (good.replace("\"booking\"", "\"container\""), "number_type"),
-            (
-                good.replace("123456789\"]", "12345678\"]"),
-                "example \"12345678\"",
-            ),
-            (good.replace("[0-9]{9}", "[0-9]*"), "empty number"),
-            (format!("{good}\nprefix = \"a b\""), "prefix"),
-        ] {
-            let error = shape(&fields).expect_err(expected);
-            assert!(
-                matches!(error, MatrixError::Shape { row: 1, .. })
-                    && error.to_string().contains(expected),
-                "{error} should mention {expected}"
-            );
-        }
-    }
-
-    #[test]
-    fn malformed_rows_are_refused_with_their_name() {
-        let error = with(&row("BB-B", "Beta", "BBBU")).expect_err("bad SCAC");
-        assert!(error.to_string().contains("BB-B"), "{error}");
-        assert!(matches!(
-            with(&row("BBBB", "Beta", "BBBX")),
-            Err(MatrixError::Prefix { .. })
-        ));
-        assert!(matches!(
-            with(&row("AAAA", "Beta", "BBBU")),
-            Err(MatrixError::ScacTwice { .. })
-        ));
-        assert!(matches!(
-            CarrierMatrix::parse_toml("[[carrier]]\nscac = 1"),
-            Err(MatrixError::Format(_))
-        ));
-        assert!(matches!(
-            with(
-                "[[lessor]]\nprefix = \"AAAU\"\nowner = \"L\"\ncategory = \"lessor\"\nsources = [\"x\"]\n"
-            ),
-            Err(MatrixError::LessorConflict { .. })
-        ));
-        assert!(matches!(
-            with(
-                "[[lessor]]\nprefix = \"LLLU\"\nowner = \"L\"\ncategory = \"lessor\"\naffiliation = \"ZZZZ\"\nsources = [\"x\"]\n"
-            ),
-            Err(MatrixError::UnknownAffiliation { .. })
-        ));
     }
 }

@@ -28,6 +28,10 @@ pub enum InvalidContainerNumber {
 }
 
 impl ContainerNumber {
+    /// Characters in a container number: owner code, category, six serial digits and the
+    /// check digit.
+    pub const LEN: usize = 11;
+
     /// Parses a container number, accepting lower case, spaces, hyphens and a slash
     /// before the check digit (`msku 123456-5`, `MSKU123456/5`).
     ///
@@ -82,7 +86,7 @@ pub fn layout_form(text: &str) -> Option<String> {
 }
 
 fn has_layout(bytes: &[u8]) -> bool {
-    bytes.len() == 11
+    bytes.len() == ContainerNumber::LEN
         && bytes[..3].iter().all(u8::is_ascii_uppercase)
         && matches!(bytes[3], b'U' | b'J' | b'Z')
         && bytes[4..].iter().all(u8::is_ascii_digit)

@@ -40,6 +40,9 @@ pub const OWNER_PREFIX_FAILED_CHECK: Confidence = Confidence::from_percent(90);
 /// The confidence of each line of a group sharing a registered prefix: which line a box
 /// travels with is the user's to confirm.
 pub const GROUP_PREFIX: Confidence = Confidence::from_percent(85);
+/// The confidence of a line known to carry the prefix owner's boxes on bills of its own
+/// (COSCO for an OOCL box): listed for the user, never selected.
+pub const BOX_CARRIER: Confidence = Confidence::from_percent(50);
 /// The confidence of a carrier whose code a number starts with when the rest fits none of
 /// its shapes: worth asking about, never enough to select.
 pub const NAMED_CARRIER: Confidence = Confidence::from_percent(75);

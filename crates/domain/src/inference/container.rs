@@ -2,8 +2,8 @@
 
 use super::validation::{FormatKind, Problem, Validation, placeholder};
 use super::{
-    Candidate, Evidence, GROUP_PREFIX, Inference, LESSOR_AFFILIATION, NumberType, OWNER_PREFIX,
-    OWNER_PREFIX_FAILED_CHECK,
+    BOX_CARRIER, Candidate, Evidence, GROUP_PREFIX, Inference, LESSOR_AFFILIATION, NumberType,
+    OWNER_PREFIX, OWNER_PREFIX_FAILED_CHECK,
 };
 use crate::container_number::{ContainerNumber, InvalidContainerNumber};
 use crate::{Carrier, CarrierMatrix};
@@ -12,7 +12,8 @@ use crate::{Carrier, CarrierMatrix};
 /// before the check digit is allowed).
 ///
 /// - A prefix registered to one carrier selects it; one shared by several lines of a
-///   group lists each of them for the user to confirm.
+///   group lists each of them for the user to confirm, and so does one whose owner's boxes
+///   other lines carry on bills of their own (the owner first, those lines after).
 /// - A serial that is a placeholder (`000000`, `123456`) is invalid whatever the prefix,
 ///   and names no carrier.
 pub(super) fn container<'m>(matrix: &'m CarrierMatrix, normalized: &str) -> Option<Inference<'m>> {
@@ -69,14 +70,21 @@ fn owners<'m>(matrix: &'m CarrierMatrix, number: &str, failed: bool) -> Vec<Cand
     // most specific brand (SEAU: Sealand before Maersk).
     owned.sort_by_key(|carrier| carrier.container_prefixes.len());
     let group = (owned.len() > 1).then(|| owned[0].group.as_str());
-    let confidence = if group.is_some() {
+    // Lines carrying an owner's boxes on their own bills make the owner one of several.
+    let box_carriers: Vec<(&Carrier, &Carrier)> = owned
+        .iter()
+        .flat_map(|&owner| matrix.box_carriers(owner).map(move |other| (other, owner)))
+        .filter(|(other, _)| !owned.iter().any(|known| std::ptr::eq(*known, *other)))
+        .collect();
+    let carried_by_others = !box_carriers.is_empty();
+    let confidence = if group.is_some() || carried_by_others {
         GROUP_PREFIX
     } else if failed {
         OWNER_PREFIX_FAILED_CHECK
     } else {
         OWNER_PREFIX
     };
-    owned
+    let mut candidates: Vec<Candidate<'m>> = owned
         .into_iter()
         .map(|carrier| Candidate {
             carrier,
@@ -85,7 +93,18 @@ fn owners<'m>(matrix: &'m CarrierMatrix, number: &str, failed: bool) -> Vec<Cand
                 prefix,
                 group,
                 failed_check_digit: failed,
+                carried_by_others,
             },
         })
-        .collect()
+        .collect();
+    for (carrier, owner) in box_carriers {
+        if !candidates.iter().any(|c| std::ptr::eq(c.carrier, carrier)) {
+            candidates.push(Candidate {
+                carrier,
+                confidence: BOX_CARRIER,
+                evidence: Evidence::BoxCarrier { prefix, owner },
+            });
+        }
+    }
+    candidates
 }

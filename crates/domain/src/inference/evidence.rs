@@ -17,6 +17,16 @@ pub enum Evidence<'m> {
         group: Option<&'m str>,
         /// The number fails its check digit.
         failed_check_digit: bool,
+        /// Other lines carry the owner's boxes on bills of their own.
+        carried_by_others: bool,
+    },
+    /// The container prefix is registered to a line whose boxes this carrier carries on
+    /// bills of its own.
+    BoxCarrier {
+        /// The prefix.
+        prefix: [u8; 4],
+        /// The line the prefix is registered to.
+        owner: &'m Carrier,
     },
     /// The container prefix is a lessor's dedicated to the carrier.
     Lessor(&'m Lessor),
@@ -44,7 +54,9 @@ impl Candidate<'_> {
     /// The kind of number the evidence is about.
     fn request_type(&self) -> RequestType {
         match self.evidence {
-            Evidence::OwnerPrefix { .. } | Evidence::Lessor(_) => RequestType::Container,
+            Evidence::OwnerPrefix { .. } | Evidence::BoxCarrier { .. } | Evidence::Lessor(_) => {
+                RequestType::Container
+            }
             Evidence::Shape(shape) => NumberType::from(shape.number_type).request_type(),
             Evidence::Named { .. } => RequestType::BillOfLading,
         }
@@ -61,16 +73,28 @@ impl fmt::Display for Candidate<'_> {
                 prefix,
                 group,
                 failed_check_digit,
+                carried_by_others,
             } => {
                 let prefix = std::str::from_utf8(&prefix).unwrap_or("????");
                 write!(f, "container prefix {prefix} is registered to {name}")?;
                 if let Some(group) = group {
                     write!(f, " and shared within the {group} group")?;
                 }
+                if carried_by_others {
+                    f.write_str(
+                        ", whose boxes other lines also carry on their own bills; confirm the line",
+                    )?;
+                }
                 if failed_check_digit {
                     f.write_str("; the check digit fails, so the number is probably mistyped")?;
                 }
             }
+            Evidence::BoxCarrier { prefix, owner } => write!(
+                f,
+                "container prefix {} is registered to {}, whose boxes {name} also carries on its own bills",
+                std::str::from_utf8(&prefix).unwrap_or("????"),
+                owner.name
+            )?,
             Evidence::Lessor(lessor) => write!(
                 f,
                 "container prefix {} belongs to {} ({}), which works mainly for {name}; its boxes also travel with other lines",

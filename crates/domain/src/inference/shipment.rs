@@ -6,7 +6,7 @@ use super::validation::{
 };
 use super::{Candidate, Confidence, Evidence, Inference, NAMED_CARRIER};
 use crate::number_shapes::Shape;
-use crate::{Carrier, CarrierMatrix, Scac};
+use crate::{Carrier, CarrierMatrix, ContainerNumber, Scac};
 
 /// The bill of lading and booking reading of `parsed_number` (typed as `raw`).
 pub(super) fn shipment<'m>(
@@ -35,6 +35,11 @@ pub(super) fn shipment<'m>(
     let matched: Vec<&Shape> = matrix.matching_shapes(number).collect();
     let prefix_matched = matched.iter().any(|shape| shape.prefix.is_some());
     // The carriers the number names matter only when no shape with a prefix explains it.
+    if !prefix_matched && let Some(problem) = container_off_by_one(matrix, number) {
+        inference.validation.problem = Some(problem);
+        inference.validation.is_valid = Some(false);
+        return inference;
+    }
     let named = if prefix_matched {
         Vec::new()
     } else {
@@ -139,15 +144,15 @@ fn named<'m>(matrix: &'m CarrierMatrix, number: &str) -> Vec<(&'m Carrier, &'m s
     found
 }
 
-/// The problem of a number one character short or long of the only length the shapes of
-/// `carrier` starting with `code` allow.
+/// The problem of a number one character shorter than the shortest or longer than the
+/// longest number the shapes of `carrier` starting with `code` allow.
 fn off_by_one(
     matrix: &CarrierMatrix,
     carrier: &Carrier,
     code: &str,
     number: &str,
 ) -> Option<Problem> {
-    let mut lengths = matrix
+    let (shortest, longest) = matrix
         .prefixed_shapes()
         .filter(|shape| shape.prefix.as_deref() == Some(code))
         .filter(|shape| {
@@ -155,17 +160,33 @@ fn off_by_one(
                 .shape_carriers(shape)
                 .any(|c| std::ptr::eq(c, carrier))
         })
-        .map(|shape| shape.lengths.clone());
-    let only = lengths.next()?;
-    if only.start() != only.end() || lengths.any(|other| other != only) {
-        return None;
-    }
-    let expected = *only.start();
-    (number.len().abs_diff(expected) == 1).then(|| Problem::ShapeLength {
+        .map(|shape| (*shape.lengths.start(), *shape.lengths.end()))
+        .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))?;
+    let found = number.len();
+    (found + 1 == shortest || found == longest + 1).then(|| Problem::ShapeLength {
         prefix: code.to_owned(),
         carrier: carrier.name.clone(),
-        expected,
-        found: number.len(),
+        expected: shortest..=longest,
+        found,
+    })
+}
+
+/// The problem of a number laid out like a container number one digit short or long (four
+/// letters ending in U, J or Z, then six or eight digits) under an owner code a carrier or
+/// a lessor registered: a mistyped container number, not a bill that happens to fit a
+/// carrier's bare shape.
+fn container_off_by_one(matrix: &CarrierMatrix, number: &str) -> Option<Problem> {
+    let bytes = number.as_bytes();
+    let layout = bytes.len().abs_diff(ContainerNumber::LEN) == 1
+        && bytes.len() >= 4
+        && bytes[..4].iter().all(u8::is_ascii_uppercase)
+        && matches!(bytes[3], b'U' | b'J' | b'Z')
+        && bytes[4..].iter().all(u8::is_ascii_digit);
+    let owner = number.get(..4)?;
+    let registered = matrix.prefix_owners(owner).next().is_some() || matrix.lessor(owner).is_some();
+    (layout && registered).then(|| Problem::ContainerLength {
+        owner: owner.to_owned(),
+        found: bytes.len(),
     })
 }
 

@@ -8,8 +8,10 @@
 //! tracks (a purchase order, a seal, an internal reference).
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use super::SHIPMENT_NUMBER_CHARS;
+use crate::ContainerNumber;
 
 /// Which format rules judged the number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,14 +96,23 @@ pub enum Problem {
     /// A container's layout whose category letter is not U, J or Z, under a prefix no
     /// carrier uses.
     Category(char),
-    /// One character short or long of the only length the carrier's prefix allows.
+    /// One character short of the shortest or long of the longest number the carrier's
+    /// prefix allows.
     ShapeLength {
         /// The prefix naming the carrier.
         prefix: String,
         /// The carrier's name.
         carrier: String,
-        /// Characters the carrier's numbers have.
-        expected: usize,
+        /// Characters the carrier's numbers with this prefix have.
+        expected: RangeInclusive<usize>,
+        /// Characters this one has.
+        found: usize,
+    },
+    /// Four letters under a registered container owner code and one digit too few or too
+    /// many for a container number.
+    ContainerLength {
+        /// The owner code and category letter.
+        owner: String,
         /// Characters this one has.
         found: usize,
     },
@@ -149,10 +160,32 @@ impl fmt::Display for Problem {
                 expected,
                 found,
             } => {
-                let off = if found < expected { "short" } else { "long" };
+                let off = if found < expected.start() {
+                    "short"
+                } else {
+                    "long"
+                };
+                let (shortest, longest) = (expected.start(), expected.end());
+                let have = if shortest == longest {
+                    shortest.to_string()
+                } else {
+                    format!("{shortest} to {longest}")
+                };
                 write!(
                     f,
-                    "{found} characters, one {off}: numbers of {carrier} starting {prefix} have {expected}"
+                    "{found} characters, one {off}: numbers of {carrier} starting {prefix} have {have}"
+                )
+            }
+            Self::ContainerLength { owner, found } => {
+                let off = if *found < ContainerNumber::LEN {
+                    "short"
+                } else {
+                    "long"
+                };
+                write!(
+                    f,
+                    "{found} characters, one digit {off}: {owner} is a registered container owner code, and container numbers (ISO 6346) have {}",
+                    ContainerNumber::LEN
                 )
             }
             Self::Untrackable(kind) => write!(

@@ -277,7 +277,18 @@ async fn the_cli_gives_the_endpoints_answers() {
     use std::io::Write;
     use std::process::{Command, Stdio};
 
-    let Some(app) = app().await else { return };
+    // Every labelled number is asked once: more than a minute's default allowance.
+    let base = crate::common::all_carriers();
+    let config = ApiConfig {
+        rate_limits: RateLimitConfig {
+            infer_per_minute: NonZeroU32::new(10_000).expect("non-zero"),
+            ..base.rate_limits
+        },
+        ..base
+    };
+    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
+        return;
+    };
     let numbers: Vec<&str> = include_str!("../../../../data/eval/labelled-numbers.csv")
         .lines()
         .skip(1)
