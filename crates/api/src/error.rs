@@ -251,19 +251,34 @@ pub fn field_pointer(field: &Field) -> String {
     }
 }
 
+impl ApiError {
+    /// The duplicate rule's answer, wherever a request would become a second open one for
+    /// its number and SCAC (creating it, or resuming a stopped one): 422 `duplicate`, with
+    /// the open request's id when the store knows it.
+    pub(crate) fn duplicate(
+        existing_id: Option<tidemark_domain::TrackingRequestId>,
+        source: Option<ErrorSource>,
+    ) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ValidationCode::Duplicate.as_str(),
+            "an open tracking request (pending, awaiting_manifest or created) exists for this \
+             request number and SCAC",
+            source,
+        )
+        .with_meta(json!({ "existing_id": existing_id.map(|id| id.to_string()) }))
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Duplicate { existing_id } => Self::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                ValidationCode::Duplicate.as_str(),
-                "an open tracking request (pending, awaiting_manifest or created) exists for this \
-                 request number and SCAC",
+            StoreError::Duplicate { existing_id } => Self::duplicate(
+                existing_id,
                 Some(ErrorSource::Pointer(
                     "/data/attributes/request_number".into(),
                 )),
-            )
-            .with_meta(json!({ "existing_id": existing_id.map(|id| id.to_string()) })),
+            ),
             StoreError::Conflict(what) => Self::new(
                 StatusCode::CONFLICT,
                 "conflict",

@@ -34,7 +34,6 @@ use axum::Router;
 use axum::http::{HeaderName, Request};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::webhook::Networks;
 use tidemark_domain::{CarrierMatrix, Clock, Coverage, Limits};
@@ -175,7 +174,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(authenticated)
         .merge(health::routes())
-        .route("/v2/openapi.json", get(openapi::serve))
+        .route("/v2/openapi.json", openapi::route(&state.config))
         .fallback(fallback::not_found)
         .layer(map_response(fallback::method_not_allowed))
         .layer(from_fn(negotiation::check_accept))

@@ -3,10 +3,9 @@
 //! Error answers every operation can give (401, 406, 429, 500, and for bodies 400, 413,
 //! 415) are added to each operation here once, instead of on every handler.
 
-use std::sync::LazyLock;
+use crate::ApiConfig;
 
 use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::schema::AdditionalProperties;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
@@ -208,18 +207,51 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
     }
 }
 
-static DOCUMENT: LazyLock<String> =
-    LazyLock::new(|| document().to_pretty_json().unwrap_or_default());
-
-/// The OpenAPI document.
+/// The OpenAPI document of an API configured as `config`: the page sizes it states are the
+/// configured ones, not literals beside the handlers.
 #[must_use]
-pub fn document() -> utoipa::openapi::OpenApi {
+pub fn document(config: &ApiConfig) -> utoipa::openapi::OpenApi {
     let mut openapi = ApiDoc::openapi();
     close_attribute_objects(&mut openapi);
+    page_sizes(&mut openapi, config);
     openapi
 }
 
-/// `GET /v2/openapi.json`.
-pub async fn serve() -> impl IntoResponse {
-    ([(CONTENT_TYPE, "application/json")], DOCUMENT.as_str())
+/// States each list's `page[size]` limit and default as configured. The carrier list and
+/// a container's raw events default to a whole page (so clients reading only `data` get
+/// them all), every other list to `page_size_default`.
+fn page_sizes(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
+    for (path, item) in &mut openapi.paths.paths {
+        let default = if path.ends_with("/raw_events") || path == "/v2/shipping_lines" {
+            config.page_size_max
+        } else {
+            config.page_size_default
+        };
+        let Some(get) = item.get.as_mut() else {
+            continue;
+        };
+        for parameter in get.parameters.iter_mut().flatten() {
+            if parameter.name != "page[size]" {
+                continue;
+            }
+            parameter.description = Some(format!(
+                "Items per page (default {default}, at most {})",
+                config.page_size_max
+            ));
+            if let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() {
+                object.maximum = Some(f64::from(config.page_size_max).into());
+                object.default = Some(default.into());
+            }
+        }
+    }
+}
+
+/// `GET /v2/openapi.json`: the document rendered once, when the router is built.
+pub fn route(config: &ApiConfig) -> axum::routing::MethodRouter<crate::AppState> {
+    let document: std::sync::Arc<str> =
+        document(config).to_pretty_json().unwrap_or_default().into();
+    axum::routing::get(move || {
+        let document = std::sync::Arc::clone(&document);
+        async move { ([(CONTENT_TYPE, "application/json")], document.to_string()) }
+    })
 }

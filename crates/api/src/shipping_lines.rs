@@ -134,7 +134,7 @@ pub fn routes() -> Router<AppState> {
     tag = "Shipping lines",
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 100)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
         ("search" = Option<String>, Query, description = "Part of a SCAC, an alternative SCAC or a name, in any case"),
     ),
     responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>, content_type = "application/vnd.api+json")),

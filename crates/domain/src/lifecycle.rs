@@ -345,10 +345,6 @@ pub struct NoTransition {
     pub observation: Observation,
 }
 
-fn after(now: Timestamp, wait: Duration) -> Timestamp {
-    Timestamp::from_datetime(now.as_datetime() + wait)
-}
-
 /// Applies the table.
 ///
 /// # Errors
@@ -400,8 +396,8 @@ pub fn transition(
             next_request.failed_reason = None;
             next_request.is_retrying = false;
             // Never later than the expiry, so the request expires on time.
-            let expiry = after(request.created_at, policy.manifest_expiry);
-            Next::Lookup(after(now, policy.manifest_recheck).min(expiry.max(now)))
+            let expiry = request.created_at + policy.manifest_expiry;
+            Next::Lookup((now + policy.manifest_recheck).min(expiry.max(now)))
         }
         Effect::Fail(reason) => {
             let reason = reason.or(match observation {
@@ -428,7 +424,7 @@ pub fn transition(
             // Never sooner than the carrier asked, nor later than the policy's longest wait.
             let wait = policy.retry_delay(retry);
             let wait = asked.map_or(wait, |asked| wait.max(asked.min(policy.retry_max)));
-            Next::Lookup(after(now, wait))
+            Next::Lookup(now + wait)
         }
         Effect::Stop => {
             next_request.status = RequestStatus::TrackingStopped;

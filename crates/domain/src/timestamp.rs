@@ -69,6 +69,18 @@ impl std::ops::Add<std::time::Duration> for Timestamp {
     }
 }
 
+impl std::ops::Sub<std::time::Duration> for Timestamp {
+    type Output = Self;
+
+    /// `self` moved `duration` earlier (saturating at the start of time).
+    fn sub(self, duration: std::time::Duration) -> Self {
+        Self::from_datetime(
+            self.0
+                .saturating_sub(time::Duration::try_from(duration).unwrap_or(time::Duration::MAX)),
+        )
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.format(&Rfc3339) {
@@ -113,5 +125,19 @@ mod tests {
         assert!(Timestamp::parse_rfc3339("2026-11-22T00:00:00Z").is_ok());
         assert!(Timestamp::parse_rfc3339("2026-11-22").is_err());
         assert!(Timestamp::parse_rfc3339("yesterday").is_err());
+    }
+
+    #[test]
+    fn durations_move_a_timestamp_and_saturate_at_the_ends_of_time() {
+        let at = Timestamp::from_datetime(datetime!(2026-11-22 00:00 UTC));
+        let hour = std::time::Duration::from_secs(3600);
+        assert_eq!((at + hour).to_string(), "2026-11-22T01:00:00Z");
+        assert_eq!((at - hour).to_string(), "2026-11-21T23:00:00Z");
+        assert_eq!(at + hour - hour, at);
+        let forever = std::time::Duration::MAX;
+        assert!(
+            at + forever > at && at - forever < at,
+            "saturates, never panics"
+        );
     }
 }

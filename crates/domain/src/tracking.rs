@@ -14,7 +14,6 @@
 //!   changes, with a changeset.
 
 use std::collections::{BTreeMap, HashSet};
-use std::time::Duration;
 
 use crate::events::{DomainEvent, EventDetail, EventName, Subject};
 use crate::lifecycle::Policy;
@@ -477,10 +476,6 @@ fn push_unique<T: Clone>(list: &mut Vec<T>, item: &T, key: impl Fn(&T) -> &Strin
     }
 }
 
-fn after(at: Timestamp, wait: Duration) -> Timestamp {
-    Timestamp::from_datetime(at.as_datetime() + wait)
-}
-
 /// Whether tracking should stop by itself, and why: every container returned empty, long
 /// past arrival, or long without news from the carrier.
 #[must_use]
@@ -494,16 +489,11 @@ pub fn auto_stop(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Option<S
         return Some(StopReason::AllContainersTerminated);
     }
     if let Some(arrived) = tracked.shipment.route.pod_ata_at
-        && now >= after(arrived, policy.stop_after_arrival)
+        && now >= (arrived + policy.stop_after_arrival)
     {
         return Some(StopReason::PastArrivalWindow);
     }
-    if now
-        >= after(
-            tracked.shipment.last_changed_at,
-            policy.stop_without_updates,
-        )
-    {
+    if now >= tracked.shipment.last_changed_at + policy.stop_without_updates {
         return Some(StopReason::NoUpdatesAtLine);
     }
     None
@@ -523,7 +513,7 @@ pub fn next_refresh(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Times
     let arriving = route.pod_ata_at.is_none()
         && route
             .pod_eta_at
-            .is_some_and(|eta| eta <= after(now, policy.near_window));
+            .is_some_and(|eta| eta <= (now + policy.near_window));
     let at_sea = statuses.contains(&ContainerStatus::OnShip);
     let wait = if at_terminal || arriving {
         policy.refresh_near
@@ -532,7 +522,7 @@ pub fn next_refresh(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Times
     } else {
         policy.refresh
     };
-    after(now, wait)
+    now + wait
 }
 
 #[cfg(test)]

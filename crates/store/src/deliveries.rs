@@ -84,10 +84,6 @@ pub struct Settle<'a> {
     pub failing_cutoff: Timestamp,
 }
 
-fn after(at: Timestamp, by: Duration) -> Timestamp {
-    Timestamp::from_datetime(at.as_datetime() + by)
-}
-
 /// Appends `AND EXISTS (the claim still holds)`.
 fn held(query: &mut Query, claimed: &ClaimedNotification) {
     query
@@ -114,7 +110,7 @@ impl<T: Neutral> DeliveryStore for T {
         // number at a time; of them, at most the room left per webhook, oldest first.
         let mut claim = Query::new("UPDATE webhook_notifications SET lease_until = ");
         claim
-            .bind(after(now, lease))
+            .bind(now + lease)
             .push(", lease_token = ")
             .bind(token)
             .push(

@@ -54,6 +54,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Accounts(command) => commands::accounts::run(&config, command).await,
         Command::Keys(command) => commands::keys::run(&config, command).await,
         Command::Infer { numbers } => commands::infer::run(&config, &numbers),
-        Command::Openapi => commands::openapi(),
+        Command::Openapi => commands::openapi(&config),
     }
 }

@@ -111,14 +111,6 @@ impl Drop for Slot<'_> {
     }
 }
 
-fn after(at: Timestamp, by: Duration) -> Timestamp {
-    Timestamp::from_datetime(at.as_datetime() + by)
-}
-
-fn before(at: Timestamp, by: Duration) -> Timestamp {
-    Timestamp::from_datetime(at.as_datetime() - by)
-}
-
 impl Dispatcher {
     /// A dispatcher over `store`.
     ///
@@ -173,7 +165,7 @@ impl Dispatcher {
                     spread,
                     outcome.retry_after,
                 ) {
-                    Some(wait) => Settlement::Retry(after(now, wait)),
+                    Some(wait) => Settlement::Retry(now + wait),
                     None => Settlement::Failed,
                 }
             }
@@ -188,7 +180,7 @@ impl Dispatcher {
             return Ok(());
         };
         let Some(_slot) = self.slot(webhook.id) else {
-            let later = after(self.clock.now(), Duration::from_secs(1));
+            let later = self.clock.now() + Duration::from_secs(1);
             self.store.release_notification(&claimed, later).await?;
             return Ok(());
         };
@@ -208,7 +200,7 @@ impl Dispatcher {
             outcome = ?settlement,
             "webhook delivery"
         );
-        let cutoff = before(now, self.sender.settings().disable_after);
+        let cutoff = now - self.sender.settings().disable_after;
         let id = notification.id;
         if !self
             .settler

@@ -18,9 +18,8 @@ use tidemark_carriers::registry::{Registry, Source};
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::webhook::payload::Render;
 use tidemark_domain::{
-    CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestStatus,
-    RequestType, Scac, TemporaryReason, Timestamp, TrackingRequest, TrackingRequestId,
-    TrackingSource,
+    CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestType, Scac,
+    TemporaryReason, Timestamp, TrackingRequest, TrackingRequestId, TrackingSource,
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
 use tokio::sync::Notify;
@@ -218,10 +217,7 @@ impl Tracker {
             self.store.complete_job(job).await?;
             return Ok(());
         };
-        if !matches!(
-            request.status,
-            RequestStatus::Pending | RequestStatus::AwaitingManifest | RequestStatus::Created
-        ) {
+        if !request.status.is_open() {
             // Failed or stopped since the job was queued: nothing to do.
             self.store.complete_job(job).await?;
             return Ok(());

@@ -98,7 +98,7 @@ async fn included(
     tag = "Containers",
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
         ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, pattern = r"^((new|on_ship|grounded|on_rail|picked_up|empty_returned)(,(new|on_ship|grounded|on_rail|picked_up|empty_returned))*)?$", description = "Comma-separated statuses"),
@@ -194,7 +194,7 @@ pub async fn show(
     params(
         ("id" = String, Path, description = "The container's id"),
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
         ("include" = Option<String>, Query, pattern = r"^((location|terminal|vessel|shipment|container)(,(location|terminal|vessel|shipment|container))*)?$", description = "Related records to include"),
     ),
     responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>, content_type = "application/vnd.api+json")),

@@ -189,7 +189,7 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
     params(
         ("id" = String, Path, description = "The container's id"),
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 100)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
     ),
     responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>, content_type = "application/vnd.api+json")),
 )]

@@ -131,7 +131,7 @@ async fn document(
     tag = "Shipments",
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
         ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
         ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number (spaces and case ignored)"),
         ("q" = Option<String>, Query, description = "Free text: part of the tracked number, a reference number or a container number"),
@@ -387,14 +387,8 @@ async fn set_tracking(
                 }),
             };
             let outcome = match state.store.commit_tracking(None, &commit).await {
-                Err(StoreError::Duplicate { .. }) => {
-                    return Err(ApiError::new(
-                        StatusCode::CONFLICT,
-                        "duplicate",
-                        "another open tracking request tracks this number and carrier; \
-                         stop its shipment before resuming this one",
-                        None,
-                    ));
+                Err(StoreError::Duplicate { existing_id }) => {
+                    return Err(ApiError::duplicate(existing_id, None));
                 }
                 other => other?,
             };
@@ -450,7 +444,8 @@ pub async fn stop_tracking(
     params(("id" = String, Path, description = "The shipment's id")),
     responses(
         (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`duplicate`: a newer open tracking request tracks the same number and carrier; or `conflict`: it kept changing while being resumed, try again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 409, description = "`conflict`: it kept changing while being resumed, try again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "`duplicate`: a newer open tracking request tracks the same number and carrier (`meta.existing_id` when known); stop its shipment first.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
 pub async fn resume_tracking(

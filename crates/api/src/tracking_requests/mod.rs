@@ -124,7 +124,7 @@ pub async fn create(
     tag = "Tracking requests",
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
         ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object` (the default; `include=` for nothing)"),
         ("filter[status]" = Option<String>, Query, pattern = r"^((pending|awaiting_manifest|created|failed|tracking_stopped)(,(pending|awaiting_manifest|created|failed|tracking_stopped))*)?$", description = "Comma-separated statuses"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),

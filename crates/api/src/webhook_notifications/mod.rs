@@ -40,7 +40,7 @@ pub fn routes() -> Router<AppState> {
     tag = "Webhooks",
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
         ("include" = Option<String>, Query, pattern = r"^((webhook|reference_object|webhook_notification_logs)(,(webhook|reference_object|webhook_notification_logs))*)?$", description = "Related records to include"),
         ("filter[event]" = Option<String>, Query, pattern = r"^([a-z0-9_.]{1,128}(,[a-z0-9_.]{1,128})*)?$", description = "Comma-separated event names"),
         ("filter[delivery_status]" = Option<String>, Query, pattern = r"^((pending|succeeded|failed)(,(pending|succeeded|failed))*)?$", description = "Comma-separated statuses"),

@@ -168,7 +168,7 @@ pub async fn create(
     tag = "Webhooks",
     params(
         ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Items per page (default 30)"),
+        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
     ),
     responses((status = 200, description = "A page of webhooks.", body = ListDocument<WebhookResource>, content_type = "application/vnd.api+json")),
 )]

@@ -38,8 +38,8 @@ pub async fn migrate(config: &Config) -> anyhow::Result<()> {
 }
 
 /// `tidemark openapi`.
-pub fn openapi() -> anyhow::Result<()> {
-    let document = tidemark_api::openapi::document().to_pretty_json()?;
+pub fn openapi(config: &Config) -> anyhow::Result<()> {
+    let document = tidemark_api::openapi::document(&config.api()).to_pretty_json()?;
     output::line(document)?;
     Ok(())
 }

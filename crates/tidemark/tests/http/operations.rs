@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::Value;
+use tidemark_api::ApiConfig;
 use tidemark_store::testing::Backend;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -44,17 +45,20 @@ async fn request_ids_are_echoed_or_generated() {
     );
 }
 
+async fn openapi(app: &TestApp) -> Value {
+    app.get("/v2/openapi.json")
+        .await
+        .json()
+        .await
+        .expect("json")
+}
+
 #[tokio::test]
 async fn the_openapi_document_describes_every_endpoint_and_error() {
     let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
         return;
     };
-    let document: Value = app
-        .get("/v2/openapi.json")
-        .await
-        .json()
-        .await
-        .expect("json");
+    let document = openapi(&app).await;
     assert_eq!(document["openapi"], "3.1.0");
     let paths = document["paths"].as_object().expect("paths");
     for path in [
@@ -79,6 +83,46 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
             .get("404")
             .is_some()
     );
+}
+
+#[tokio::test]
+async fn the_documented_page_sizes_are_the_configured_ones() {
+    let config = ApiConfig {
+        page_size_default: 20,
+        page_size_max: 50,
+        ..crate::common::all_carriers()
+    };
+    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
+        return;
+    };
+    let document = openapi(&app).await;
+    let mut lists = 0;
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for parameter in item["get"]["parameters"].as_array().into_iter().flatten() {
+            if parameter["name"] != "page[size]" {
+                continue;
+            }
+            lists += 1;
+            assert_eq!(parameter["schema"]["maximum"], 50, "{path}");
+            let whole_page = path.ends_with("/raw_events") || path == "/v2/shipping_lines";
+            let default = if whole_page { 50 } else { 20 };
+            assert_eq!(parameter["schema"]["default"], default, "{path}");
+        }
+    }
+    assert!(lists >= 7, "every list documents page[size]: {lists}");
+    // The limit the document states is the one the API holds.
+    let over = app.get("/v2/tracking_requests?page[size]=51").await;
+    assert_eq!(over.status(), 400);
+    let within = app.get("/v2/tracking_requests?page[size]=50").await;
+    assert_eq!(within.status(), 200);
+    // The carrier list (over 70 lines) answers the documented whole page by default.
+    let lines: Value = app
+        .get("/v2/shipping_lines")
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(lines["data"].as_array().map(Vec::len), Some(50));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

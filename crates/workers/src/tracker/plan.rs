@@ -13,10 +13,6 @@ use tidemark_store::LookupCommit;
 
 use super::Answer;
 
-fn after(at: Timestamp, wait: std::time::Duration) -> Timestamp {
-    Timestamp::from_datetime(at.as_datetime() + wait)
-}
-
 /// A commit that changes `request` to `next` and nothing else yet.
 fn base(request: &TrackingRequest, next: TrackingRequest) -> LookupCommit {
     LookupCommit {
@@ -129,7 +125,7 @@ fn look_up(
         Next::Refresh => job(
             request,
             JobKind::Refresh,
-            tracked.map_or(after(now, policy.refresh), |tracked| {
+            tracked.map_or(now + policy.refresh, |tracked| {
                 tracking::next_refresh(&tracked, now, policy)
             }),
         ),
