@@ -32,7 +32,7 @@ pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
 pub use error::StoreError;
 pub use leases::LeaseStore;
 pub use model::{
-    CommitOutcome, ContainerFilter, LookupCommit, Page, PageRequest, ShipmentFilter, TimeRange,
+    CommitOutcome, ContainerFilter, Page, PageRequest, ShipmentFilter, TimeRange,
     TrackingRequestFilter,
 };
 pub use raw_events::RawEventStore;
@@ -175,7 +175,7 @@ pub trait TrackingStore: Send + Sync {
     async fn commit_tracking(
         &self,
         job: Option<&ClaimedJob>,
-        commit: &LookupCommit,
+        commit: &tidemark_domain::tracking::Change,
     ) -> Result<CommitOutcome, StoreError>;
 
     /// The domain events of an account, oldest first.

@@ -1,9 +1,6 @@
 //! Query parameters and results shared by both backends.
 
-use tidemark_domain::{
-    Container, ContainerEvents, ContainerStatus, DomainEvent, NewJob, Place, RequestStatus,
-    RequestType, Scac, Shipment, Timestamp, TrackingRequest, TransportEvent, VesselRef,
-};
+use tidemark_domain::{ContainerStatus, RequestStatus, RequestType, Scac, Timestamp};
 
 /// A closed interval of time; either end may be open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -64,34 +61,6 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// Items in the whole list.
     pub total: u64,
-}
-
-/// Everything one lookup changes, committed in one transaction: the request's new state,
-/// the shipment and its containers, new transport events, domain events (the outbox),
-/// the reference data named, and the request's next job.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LookupCommit {
-    /// The request as the lifecycle left it.
-    pub request: TrackingRequest,
-    /// The request's `updated_at` as read before the lookup: if it changed meanwhile (the
-    /// client stopped tracking, say), nothing is written.
-    pub request_read_at: Timestamp,
-    /// The shipment, created or updated (client-owned fields are never overwritten).
-    pub shipment: Option<Shipment>,
-    /// Containers created or changed.
-    pub containers: Vec<Container>,
-    /// New transport events (known ones are skipped).
-    pub transport_events: Vec<TransportEvent>,
-    /// The kept carrier events of each container whose events changed.
-    pub raw_events: Vec<ContainerEvents>,
-    /// Domain events (ones with a known dedupe key are skipped).
-    pub events: Vec<DomainEvent>,
-    /// Ports and places named.
-    pub places: Vec<Place>,
-    /// Vessels named.
-    pub vessels: Vec<VesselRef>,
-    /// The next job of the request.
-    pub next: Option<NewJob>,
 }
 
 /// How a commit ended.

@@ -13,7 +13,9 @@ use tidemark_domain::{
 use uuid::Uuid;
 
 use crate::rows::retry_count_column;
-use crate::{CommitOutcome, LookupCommit, sql};
+use tidemark_domain::tracking::Change;
+
+use crate::{CommitOutcome, sql};
 
 /// A value to bind, in neutral form.
 #[derive(Debug, Clone, PartialEq)]
@@ -292,11 +294,7 @@ impl Plan {
 
     /// The plan of a lookup's commit, finishing `job` when given, in the backend's
     /// `dialect`.
-    pub(crate) fn lookup(
-        job: Option<&ClaimedJob>,
-        commit: &LookupCommit,
-        dialect: Dialect,
-    ) -> Self {
+    pub(crate) fn lookup(job: Option<&ClaimedJob>, commit: &Change, dialect: Dialect) -> Self {
         let mut plan = Self::default();
         let request = &commit.request;
         if let Some(job) = job {

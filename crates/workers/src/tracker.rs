@@ -1,13 +1,10 @@
 //! The tracker: works lookup and refresh jobs (one per tracking request, keyed by its id).
 //!
 //! A job reads the request, asks the carrier (auto-detecting the SCAC when asked to),
-//! applies the lifecycle table (`domain::lifecycle`) and the snapshot diff
-//! (`domain::tracking`), and commits everything in one transaction that also finishes the
-//! job and schedules the next. The commit holds only while the job's lease does and the
+//! lets the domain decide what the answer changes (`domain::tracking::decide`), and commits
+//! that change in one transaction that also finishes the job and schedules the next. The commit holds only while the job's lease does and the
 //! request did not change meanwhile, so a worker that lost its job, or raced a client's
 //! stop, writes nothing.
-
-mod plan;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +12,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tidemark_carriers::Lookup;
 use tidemark_carriers::registry::{Registry, Source};
-use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::lifecycle::{NoTransition, Policy};
+use tidemark_domain::tracking::{self, Cause, LookupAnswer};
 use tidemark_domain::webhook::payload::Render;
 use tidemark_domain::{
     CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestType, Scac,
@@ -60,14 +58,6 @@ pub struct Tracker {
     events_recorded: Option<Arc<Notify>>,
     /// The leases of the jobs in hand.
     held: Held,
-}
-
-/// What the carrier said, and about which SCAC.
-#[derive(Debug)]
-pub(crate) struct Answer {
-    pub(crate) scac: Option<Scac>,
-    pub(crate) source: TrackingSource,
-    pub(crate) outcome: Option<LookupOutcome>,
 }
 
 impl Tracker {
@@ -125,7 +115,7 @@ impl Tracker {
 
     /// Asks the carrier about `request`. `outcome` is `None` when no carrier could be
     /// detected for it.
-    async fn ask(&self, request: &TrackingRequest) -> Answer {
+    async fn ask(&self, request: &TrackingRequest) -> LookupAnswer {
         let scac = request.scac.or_else(|| {
             let detected = tidemark_domain::auto_detect(
                 &self.matrix,
@@ -146,7 +136,7 @@ impl Tracker {
             Some(detected)
         });
         let Some(scac) = scac else {
-            return Answer {
+            return LookupAnswer {
                 scac: None,
                 source: TrackingSource::ShippingLine,
                 outcome: None,
@@ -154,7 +144,7 @@ impl Tracker {
         };
         let Some((connector, source)) = self.carriers.connector(&scac) else {
             tracing::warn!(%scac, "no connector for this carrier: configure an endpoint or the sandbox");
-            return Answer {
+            return LookupAnswer {
                 scac: Some(scac),
                 source: TrackingSource::ShippingLine,
                 outcome: Some(LookupOutcome::Temporary(TemporaryReason::Unreachable(
@@ -197,7 +187,7 @@ impl Tracker {
                 "lookup failed"
             ),
         }
-        Answer {
+        LookupAnswer {
             scac: Some(scac),
             source: match source {
                 Source::Carrier => TrackingSource::ShippingLine,
@@ -225,26 +215,29 @@ impl Tracker {
         let prior = self.store.tracked(request.id).await?;
         let answer = self.ask(&request).await;
         let now = self.clock.now();
-        let mut planned = plan::commit(
-            &request,
-            prior.as_ref(),
-            &answer,
-            now,
-            &self.settings.policy,
-        );
-        plan::freeze(&mut planned, prior.as_ref(), self.render.as_ref());
+        let decide = |cause| {
+            let mut change =
+                tracking::decide(&request, prior.as_ref(), cause, now, &self.settings.policy)?;
+            change.freeze(prior.as_ref(), self.render.as_ref());
+            Ok::<_, NoTransition>(change)
+        };
+        let Ok(planned) = decide(Cause::Lookup(&answer)) else {
+            // A lookup always decides something; should it not, the job is done.
+            self.store.complete_job(job).await?;
+            return Ok(());
+        };
         let mut recorded = !planned.events.is_empty();
         let outcome = match self.store.commit_tracking(Some(job), &planned).await {
             Err(StoreError::Duplicate { .. }) => {
                 // The detected carrier makes this request a duplicate of an open one.
-                let mut refused = plan::fail(
-                    &request,
-                    answer.scac,
-                    FailedReason::Duplicate,
-                    now,
-                    &self.settings.policy,
-                );
-                plan::freeze(&mut refused, prior.as_ref(), self.render.as_ref());
+                let refused = decide(Cause::Refused {
+                    scac: answer.scac,
+                    reason: FailedReason::Duplicate,
+                });
+                let Ok(refused) = refused else {
+                    self.store.complete_job(job).await?;
+                    return Ok(());
+                };
                 recorded = !refused.events.is_empty();
                 self.store.commit_tracking(Some(job), &refused).await?
             }

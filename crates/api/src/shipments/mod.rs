@@ -10,14 +10,10 @@ use axum::extract::{OriginalUri, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde_json::Value;
-use tidemark_domain::lifecycle::{self, Observation};
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::webhook::payload::{self, Records};
-use tidemark_domain::{
-    DomainEvent, JobKind, NewJob, Place, ReferenceKind, Scac, Shipment, ShipmentId, StopReason,
-    Tracked, TrackingRequestPatch,
-};
-use tidemark_store::{CommitOutcome, LookupCommit, ShipmentFilter, StoreError};
+use tidemark_domain::tracking::{self, Cause};
+use tidemark_domain::{Place, ReferenceKind, Scac, Shipment, ShipmentId, TrackingRequestPatch};
+use tidemark_store::{CommitOutcome, ShipmentFilter, StoreError};
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
@@ -309,30 +305,27 @@ pub async fn update(
     document(&state, caller, updated, None, links).await
 }
 
-/// Stops or resumes tracking: the lifecycle moves the shipment's tracking request, and the
-/// shipment says so, in one commit.
+/// Stops or resumes tracking: the domain decides the change (`tracking::decide`), and it is
+/// committed unless the tracker changed the request meanwhile (then read again).
 async fn set_tracking(
     state: &AppState,
     caller: Caller,
     id: &str,
     stop: bool,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+    let cause = if stop { Cause::Stop } else { Cause::Resume };
     for _ in 0..3 {
-        let mut shipment = find(state, caller, id).await?;
+        let shipment = find(state, caller, id).await?;
         let request = state
             .store
             .tracking_request(caller.account_id, shipment.tracking_request_id)
             .await?
             .ok_or_else(not_found)?;
-        if shipment.stopped_at.is_some() != stop {
-            let now = state.clock.now();
-            let observation = if stop {
-                Observation::Stopped
-            } else {
-                Observation::Resumed
-            };
-            let step = lifecycle::transition(&request, observation, now, &state.config.policy)
-                .map_err(|_| {
+        let prior = state.store.tracked(request.id).await?;
+        let now = state.clock.now();
+        let mut change =
+            tracking::decide(&request, prior.as_ref(), cause, now, &state.config.policy).map_err(
+                |_| {
                     ApiError::new(
                         StatusCode::CONFLICT,
                         "invalid_state",
@@ -342,51 +335,14 @@ async fn set_tracking(
                         ),
                         None,
                     )
-                })?;
-            shipment.stopped_at = stop.then_some(now);
-            shipment.stopped_reason = stop.then_some(StopReason::CancelledByUser);
-            shipment.updated_at = now;
-            let mut events: Vec<DomainEvent> = step
-                .events
-                .iter()
-                .map(|event| {
-                    DomainEvent::for_request(
-                        caller.account_id,
-                        request.id,
-                        Some(shipment.id),
-                        *event,
-                        now,
-                    )
-                })
-                .collect();
-            if !events.is_empty() {
-                let prior = state.store.tracked(request.id).await?;
-                let tracked = Tracked::applied(prior.as_ref(), &shipment, &[], &[], &[]);
-                let records = Records {
-                    request: &step.request,
-                    tracked: Some(&tracked),
-                };
-                let render = EventRecords::new(Arc::clone(&state.carriers));
-                payload::freeze(&render, &mut events, &records);
-            }
-            let commit = LookupCommit {
-                request: step.request,
-                request_read_at: request.updated_at,
-                shipment: Some(shipment),
-                containers: Vec::new(),
-                transport_events: Vec::new(),
-                raw_events: Vec::new(),
-                events,
-                places: Vec::new(),
-                vessels: Vec::new(),
-                // Resumed: look at once.
-                next: (!stop).then(|| NewJob {
-                    kind: JobKind::Refresh,
-                    key: request.id.to_string(),
-                    due_at: now,
-                }),
-            };
-            let outcome = match state.store.commit_tracking(None, &commit).await {
+                },
+            )?;
+        if !change.is_none() {
+            change.freeze(
+                prior.as_ref(),
+                &EventRecords::new(Arc::clone(&state.carriers)),
+            );
+            let outcome = match state.store.commit_tracking(None, &change).await {
                 Err(StoreError::Duplicate { existing_id }) => {
                     return Err(ApiError::duplicate(existing_id, None));
                 }

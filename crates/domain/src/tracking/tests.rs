@@ -1,7 +1,12 @@
 //! Snapshot diffing: a voyage told step by step produces each event once.
 
 use super::*;
-use crate::{CarrierMatrix, Limits, MilestoneEvent, NewTrackingRequest, TrackingRequestDraft};
+use crate::lifecycle::Policy;
+use crate::{
+    AccountId, CallView, CarrierMatrix, ContainerDetails, ContainerId, ContainerStatus,
+    ContainerView, Estimate, Limits, Milestone, MilestoneEvent, NewTrackingRequest, Snapshot,
+    StopReason, TrackingRequestDraft, TransportEventKind,
+};
 
 fn at(hours: i64) -> Timestamp {
     Timestamp::from_datetime(
@@ -106,7 +111,7 @@ fn ctx(request: &TrackingRequest, now: Timestamp) -> Context<'_> {
     }
 }
 
-fn names(changes: &Changes) -> Vec<String> {
+fn names(changes: &SnapshotDiff) -> Vec<String> {
     changes.events.iter().map(|e| e.name.name()).collect()
 }
 
@@ -372,3 +377,5 @@ fn refreshes_are_frequent_near_arrival_and_rare_at_sea() {
     let before_departure = tracked_with(&[ContainerStatus::New], None, 0);
     assert_eq!(wait(&before_departure, 100), 3);
 }
+
+mod decide;

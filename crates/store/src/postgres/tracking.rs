@@ -17,7 +17,9 @@ use super::{PgStore, time_of};
 use crate::neutral::{Cell, Neutral, OwnedRow, Query as NeutralQuery};
 use crate::plan::{Dialect, Plan, Value};
 use crate::rows::{self, Columns};
-use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, raw_events, sql};
+use tidemark_domain::tracking::Change;
+
+use crate::{CommitOutcome, StoreError, TrackingStore, raw_events, sql};
 
 /// The fan-out of a recorded domain event (see [`Dialect::fan_out`]).
 const FAN_OUT: &str = "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, event, delivery_status, attempts, due_at, \
@@ -127,7 +129,7 @@ impl TrackingStore for PgStore {
     async fn commit_tracking(
         &self,
         job: Option<&ClaimedJob>,
-        commit: &LookupCommit,
+        commit: &Change,
     ) -> Result<CommitOutcome, StoreError> {
         let plan = Plan::lookup(job, commit, DIALECT);
         let mut transaction = self.pool.begin().await?;

@@ -17,7 +17,9 @@ use super::{SqliteStore, parse_time, parse_uuid, time_text};
 use crate::neutral::{Cell, Neutral, OwnedRow, Query as NeutralQuery};
 use crate::plan::{Dialect, Plan, Value};
 use crate::rows::{self, Columns};
-use crate::{CommitOutcome, LookupCommit, StoreError, TrackingStore, raw_events, sql};
+use tidemark_domain::tracking::Change;
+
+use crate::{CommitOutcome, StoreError, TrackingStore, raw_events, sql};
 
 /// The fan-out of a recorded domain event (see [`Dialect::fan_out`]); ids are random UUIDs
 /// made in SQL, as SQLite has no UUID function.
@@ -118,7 +120,7 @@ impl TrackingStore for SqliteStore {
     async fn commit_tracking(
         &self,
         job: Option<&ClaimedJob>,
-        commit: &LookupCommit,
+        commit: &Change,
     ) -> Result<CommitOutcome, StoreError> {
         self.lookups
             .commit(Plan::lookup(job, commit, DIALECT))

@@ -4,13 +4,14 @@
 use std::sync::Arc;
 
 use tidemark_domain::lifecycle::{self, Next, Observation, Policy};
+use tidemark_domain::tracking::Change;
 use tidemark_domain::tracking::{self, Context};
 use tidemark_domain::{
     CallView, ClaimedJob, ContainerView, DomainEvent, DomainEventId, JobKind, Milestone,
     MilestoneEvent, NewJob, Place, RequestStatus, Scac, Snapshot, TrackingRequest, TrackingSource,
     TransportEventId, VesselRef,
 };
-use tidemark_store::{CommitOutcome, LookupCommit, Store, StoreError};
+use tidemark_store::{CommitOutcome, Store, StoreError};
 
 use super::{account, at, request};
 
@@ -68,7 +69,7 @@ pub(super) async fn found(
     request: &TrackingRequest,
     snapshot: &Snapshot,
     now: i64,
-) -> LookupCommit {
+) -> Change {
     let prior = store.tracked(request.id).await.expect("read");
     let ctx = Context {
         request,
@@ -100,7 +101,7 @@ pub(super) async fn found(
         })
         .collect();
     events.extend(changes.events.iter().cloned());
-    LookupCommit {
+    Change {
         request: TrackingRequest {
             tracked_object: Some(changes.shipment.id.as_uuid()),
             ..next_request

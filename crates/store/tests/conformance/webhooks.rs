@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
+use tidemark_domain::tracking::Change;
 use tidemark_domain::webhook::{Networks, Webhook, WebhookDraft, WebhookHeader};
 use tidemark_domain::{
     Account, DomainEvent, DomainEventId, JobKind, Milestone, TrackingRequest, WebhookId,
 };
-use tidemark_store::{CommitOutcome, LookupCommit, Store};
+use tidemark_store::{CommitOutcome, Store};
 
 use super::tracking::{claim, found, snapshot};
 use super::{account, at, page, request};
@@ -299,7 +300,7 @@ pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<d
         .await
         .expect("read")
         .expect("exists");
-    let again = LookupCommit {
+    let again = Change {
         request: TrackingRequest {
             updated_at: at(4),
             ..stored.clone()

@@ -356,6 +356,7 @@ mod failing {
 
     use std::sync::Arc;
 
+    use tidemark_domain::tracking::Change;
     use tidemark_domain::{
         Account, AccountId, AccountName, ApiKeyRecord, Timestamp, TrackingRequest,
         TrackingRequestId, TrackingRequestPatch,
@@ -365,8 +366,8 @@ mod failing {
         Reference, ReferenceKind, Shipment, ShipmentId, Tracked, TransportEvent,
     };
     use tidemark_store::{
-        AccountStore, CommitOutcome, ContainerFilter, JobStore, LookupCommit, Page, PageRequest,
-        RawEventStore, ShipmentFilter, ShipmentStore, Store, StoreError, TrackingRequestFilter,
+        AccountStore, CommitOutcome, ContainerFilter, JobStore, Page, PageRequest, RawEventStore,
+        ShipmentFilter, ShipmentStore, Store, StoreError, TrackingRequestFilter,
         TrackingRequestStore, TrackingStore, WebhookStore,
     };
 
@@ -504,7 +505,7 @@ mod failing {
         async fn commit_tracking(
             &self,
             job: Option<&ClaimedJob>,
-            commit: &LookupCommit,
+            commit: &Change,
         ) -> Result<CommitOutcome, StoreError> {
             self.0.commit_tracking(job, commit).await
         }

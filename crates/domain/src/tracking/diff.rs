@@ -1,0 +1,338 @@
+//! The diff itself: the route, each container and its kept carrier events, compared
+//! with what is stored.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::events::{EventDetail, EventName, Subject};
+use crate::raw_event::{self, ContainerEvents, Owner};
+use crate::shipment::locode;
+use crate::{
+    CallView, Container, ContainerDetails, ContainerId, ContainerView, Estimate, Milestone, Place,
+    RawEvent, Route, Shipment, ShipmentId, Snapshot, Timestamp, Tracked, TransportEventKind,
+    VesselRef,
+};
+
+use super::builder::Builder;
+use super::{Context, SnapshotDiff};
+
+fn route(snapshot: &Snapshot, prior: Option<&Route>) -> Route {
+    let pol = snapshot.port_of_loading();
+    let pod = snapshot.port_of_discharge();
+    let pol_etd_at = pol.and_then(|call| call.etd);
+    let pod_eta_at = pod.and_then(|call| call.eta);
+    Route {
+        port_of_lading: pol.map(|call| call.place.clone()),
+        port_of_discharge: pod.map(|call| call.place.clone()),
+        destination: pod.map(|call| call.place.clone()),
+        pod_vessel: pod.and_then(|call| call.vessel.clone()),
+        pod_voyage_number: pod.and_then(|call| call.voyage.clone()),
+        pol_etd_at,
+        pol_atd_at: pol.and_then(|call| call.atd),
+        pol_original_etd_at: prior
+            .and_then(|route| route.pol_original_etd_at)
+            .or(pol_etd_at),
+        pod_eta_at,
+        pod_ata_at: pod.and_then(|call| call.ata),
+        pod_original_eta_at: prior
+            .and_then(|route| route.pod_original_eta_at)
+            .or_else(|| pod.and_then(|call| call.original_eta))
+            .or(pod_eta_at),
+    }
+}
+
+fn details(view: &ContainerView, pod: Option<&CallView>) -> ContainerDetails {
+    let last = |milestone: Milestone| {
+        view.milestones
+            .iter()
+            .filter(|event| event.milestone == milestone)
+            .map(|event| event.at)
+            .max()
+    };
+    ContainerDetails {
+        seal_number: view.seal.clone(),
+        iso_code: view.iso_code.clone(),
+        pod_terminal: pod.and_then(|call| call.place.facility.clone()),
+        empty_out_at: last(Milestone::EmptyOut),
+        pol_full_in_at: last(Milestone::FullIn),
+        pol_vessel_loaded_at: last(Milestone::VesselLoaded),
+        pol_vessel_departed_at: last(Milestone::VesselDeparted),
+        pod_arrived_at: last(Milestone::VesselArrived),
+        pod_discharged_at: last(Milestone::VesselDischarged),
+        pod_full_out_at: last(Milestone::FullOut),
+        empty_terminated_at: last(Milestone::EmptyIn),
+    }
+}
+
+/// `container.updated`'s changeset: field → `[old, new]`, for the fields that changed.
+fn changeset(
+    old: &ContainerDetails,
+    new: &ContainerDetails,
+) -> BTreeMap<String, [Option<String>; 2]> {
+    let mut changes = BTreeMap::new();
+    for (field, before, after) in [
+        ("seal_number", &old.seal_number, &new.seal_number),
+        ("iso_code", &old.iso_code, &new.iso_code),
+        ("pod_terminal", &old.pod_terminal, &new.pod_terminal),
+    ] {
+        if before != after {
+            changes.insert(field.to_owned(), [before.clone(), after.clone()]);
+        }
+    }
+    changes
+}
+
+/// Applies the carrier's `snapshot` to what is stored (`prior`, `None` on the first
+/// success).
+#[must_use]
+pub fn apply_snapshot(
+    prior: Option<&Tracked>,
+    snapshot: &Snapshot,
+    ctx: &Context<'_>,
+) -> SnapshotDiff {
+    let request = ctx.request;
+    let now = ctx.now;
+    let prior_route = prior.map(|tracked| &tracked.shipment.route);
+    let route = route(snapshot, prior_route);
+    let mut shipment = prior.map_or_else(
+        || Shipment {
+            id: ShipmentId::new(),
+            account_id: request.account_id,
+            tracking_request_id: request.id,
+            bill_of_lading_number: match request.request_type {
+                crate::RequestType::Container => snapshot
+                    .bill_of_lading
+                    .clone()
+                    .unwrap_or_else(|| request.request_number.normalized().to_owned()),
+                _ => request.request_number.as_str().to_owned(),
+            },
+            normalized_number: request.request_number.normalized().to_owned(),
+            scac: ctx.scac,
+            ref_numbers: request.ref_numbers.clone(),
+            tags: request.shipment_tags.clone(),
+            route: Route::default(),
+            source: ctx.source,
+            last_attempted_at: None,
+            last_succeeded_at: None,
+            last_changed_at: now,
+            stopped_at: None,
+            stopped_reason: None,
+            created_at: now,
+            updated_at: now,
+        },
+        |tracked| tracked.shipment.clone(),
+    );
+    let mut builder = Builder {
+        ctx,
+        account_id: shipment.account_id,
+        shipment_id: shipment.id,
+        known: HashSet::new(),
+        announced: HashSet::new(),
+        transport_events: Vec::new(),
+        events: Vec::new(),
+    };
+    for event in prior
+        .map(|tracked| tracked.events.as_slice())
+        .unwrap_or_default()
+    {
+        let location = locode(event.location.as_ref()).to_owned();
+        builder.known.insert((
+            event.container_id,
+            event.kind,
+            location.clone(),
+            event.timestamp,
+        ));
+        builder
+            .announced
+            .insert((event.container_id, event.kind, location));
+    }
+
+    let pod = snapshot.port_of_discharge();
+    let mut containers = Vec::new();
+    let kept: &[RawEvent] = prior.map_or(&[][..], |t| t.raw_events.as_slice());
+    let mut raw_events = Vec::new();
+    for view in &snapshot.containers {
+        let stored = prior.and_then(|tracked| {
+            tracked
+                .containers
+                .iter()
+                .find(|container| container.number == view.number)
+        });
+        let details = details(view, pod);
+        let status = view.status();
+        let container = match stored {
+            Some(old) if old.details == details && old.current_status == status => old.clone(),
+            Some(old) => {
+                let changes = changeset(&old.details, &details);
+                if !changes.is_empty() {
+                    builder.event(
+                        EventName::ContainerUpdated,
+                        Subject::Container(old.id),
+                        EventDetail {
+                            changeset: changes,
+                            ..EventDetail::default()
+                        },
+                        format!("{}:container.updated:{}", old.id, now.unix_micros()),
+                    );
+                }
+                let container = Container {
+                    current_status: status,
+                    details,
+                    updated_at: now,
+                    ..old.clone()
+                };
+                containers.push(container.clone());
+                container
+            }
+            None => {
+                let container = Container {
+                    id: ContainerId::new(),
+                    account_id: shipment.account_id,
+                    shipment_id: shipment.id,
+                    number: view.number.clone(),
+                    current_status: status,
+                    ref_numbers: Vec::new(),
+                    details,
+                    created_at: now,
+                    updated_at: now,
+                };
+                if prior.is_some() {
+                    builder.event(
+                        EventName::ContainerCreated,
+                        Subject::Container(container.id),
+                        EventDetail::default(),
+                        format!("{}:container.created", container.id),
+                    );
+                }
+                containers.push(container.clone());
+                container
+            }
+        };
+        let owner = Owner {
+            account_id: shipment.account_id,
+            shipment_id: shipment.id,
+            container_id: Some(container.id),
+        };
+        raw_events.extend(keep(owner, kept, &view.raw_events, now));
+        for milestone in &view.milestones {
+            builder.transport(
+                container.id,
+                TransportEventKind::Actual(milestone.milestone),
+                milestone.at,
+                milestone.place.as_ref(),
+                milestone.vessel.as_ref(),
+                milestone.voyage.as_ref(),
+            );
+        }
+        if let Some(prior_route) = prior_route {
+            for (estimate, call, at) in snapshot.estimates() {
+                let before = match estimate {
+                    Estimate::VesselDeparted => prior_route.pol_etd_at,
+                    Estimate::VesselArrived => prior_route.pod_eta_at,
+                };
+                if before != Some(at) {
+                    builder.transport(
+                        container.id,
+                        TransportEventKind::Estimated(estimate),
+                        at,
+                        Some(&call.place),
+                        call.vessel.as_ref(),
+                        call.voyage.as_ref(),
+                    );
+                }
+            }
+        }
+    }
+    let owner = Owner {
+        account_id: shipment.account_id,
+        shipment_id: shipment.id,
+        container_id: None,
+    };
+    raw_events.extend(keep(owner, kept, &snapshot.shipment_events, now));
+    if let (Some(prior_route), Some(eta)) = (prior_route, route.pod_eta_at)
+        && route.pod_ata_at.is_none()
+        && prior_route.pod_eta_at != Some(eta)
+    {
+        builder.event(
+            EventName::ShipmentEstimatedArrival,
+            Subject::Shipment(shipment.id),
+            EventDetail {
+                estimated_timestamp: Some(eta),
+                location_locode: route.port_of_discharge.as_ref().map(|p| p.locode.clone()),
+                ..EventDetail::default()
+            },
+            format!(
+                "{}:shipment.estimated.arrival:{}",
+                shipment.id,
+                eta.unix_micros()
+            ),
+        );
+    }
+
+    let changed = prior_route != Some(&route)
+        || !containers.is_empty()
+        || !builder.transport_events.is_empty();
+    shipment.route = route;
+    shipment.last_attempted_at = Some(now);
+    shipment.last_succeeded_at = Some(now);
+    if changed {
+        shipment.last_changed_at = now;
+        shipment.updated_at = now;
+    }
+    let mut places: Vec<Place> = Vec::new();
+    let mut vessels: Vec<VesselRef> = Vec::new();
+    for call in &snapshot.calls {
+        push_unique(&mut places, &call.place, |p| &p.locode);
+        if let Some(vessel) = &call.vessel {
+            push_unique(&mut vessels, vessel, |v| &v.imo);
+        }
+    }
+    let named = builder
+        .transport_events
+        .iter()
+        .map(|e| (e.location.as_ref(), e.vessel.as_ref()))
+        .chain(
+            raw_events
+                .iter()
+                .flat_map(|changed| &changed.events)
+                .map(|r| (r.event.place.as_ref(), r.event.vessel.as_ref())),
+        );
+    for (place, vessel) in named {
+        if let Some(place) = place {
+            push_unique(&mut places, place, |p| &p.locode);
+        }
+        if let Some(vessel) = vessel {
+            push_unique(&mut vessels, vessel, |v| &v.imo);
+        }
+    }
+    SnapshotDiff {
+        shipment,
+        containers,
+        transport_events: builder.transport_events,
+        raw_events,
+        events: builder.events,
+        places,
+        vessels,
+        changed,
+    }
+}
+
+/// `owner`'s changed kept events, if the `reported` ones change them.
+fn keep(
+    owner: Owner,
+    kept: &[RawEvent],
+    reported: &[crate::CarrierEvent],
+    now: Timestamp,
+) -> Option<ContainerEvents> {
+    let mine: Vec<RawEvent> = kept
+        .iter()
+        .filter(|record| record.container_id == owner.container_id)
+        .cloned()
+        .collect();
+    raw_event::merge(owner, &mine, reported, now)
+}
+
+fn push_unique<T: Clone>(list: &mut Vec<T>, item: &T, key: impl Fn(&T) -> &String) {
+    if !list.iter().any(|known| key(known) == key(item)) {
+        list.push(item.clone());
+    }
+}
