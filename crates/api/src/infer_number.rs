@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::extract::{JsonBody, QueryParams};
-use crate::schema::wire_enum_schema;
 use crate::{ApiError, AppState};
+use tidemark_wire::wire_enum_schema;
 
 /// The longest `number` accepted, in characters (api.md §3).
 pub const NUMBER_CHARS: usize = 64;

@@ -9,7 +9,6 @@ mod body;
 mod containers;
 mod document;
 pub mod error;
-mod event_records;
 mod extract;
 mod fallback;
 mod health;
@@ -20,7 +19,6 @@ pub mod openapi;
 mod params;
 pub mod rate_limit;
 mod reference_data;
-mod schema;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
@@ -44,8 +42,8 @@ use tower_http::trace::TraceLayer;
 use tracing::Span;
 
 pub use error::ApiError;
-pub use event_records::EventRecords;
 pub use rate_limit::{RateLimitConfig, RateLimiter};
+pub use tidemark_wire::EventRecords;
 pub use webhooks::test::WebhookSender;
 
 /// Settings of the API layer; defaults are the contract's (api.md §1 "Limits").

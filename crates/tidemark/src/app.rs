@@ -108,13 +108,11 @@ pub fn tracker(
     config: &TrackingConfig,
     events_recorded: Option<Arc<tokio::sync::Notify>>,
 ) -> Runner<Tracker> {
-    let render = Arc::new(tidemark_api::EventRecords::new(Arc::clone(&carriers)));
     let mut tracker = Tracker::new(
         store,
         registry,
         carriers,
         Arc::clone(&clock),
-        render,
         config.tracker(),
     );
     if let Some(bell) = events_recorded {

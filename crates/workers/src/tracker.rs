@@ -14,12 +14,12 @@ use tidemark_carriers::Lookup;
 use tidemark_carriers::registry::{Registry, Source};
 use tidemark_domain::lifecycle::{NoTransition, Policy};
 use tidemark_domain::tracking::{self, Cause, LookupAnswer};
-use tidemark_domain::webhook::payload::Render;
 use tidemark_domain::{
     CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestType, Scac,
     TemporaryReason, Timestamp, TrackingRequest, TrackingRequestId, TrackingSource,
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
+use tidemark_wire::EventRecords;
 use tokio::sync::Notify;
 
 use crate::leases::{Held, renewal_interval};
@@ -51,7 +51,7 @@ pub struct Tracker {
     carriers: Arc<Registry>,
     matrix: Arc<CarrierMatrix>,
     clock: Arc<dyn Clock>,
-    render: Arc<dyn Render>,
+    render: EventRecords,
     settings: TrackerSettings,
     /// Rung after a commit that recorded events, so a dispatcher in this process sends
     /// their notifications at once instead of at its next poll.
@@ -61,23 +61,23 @@ pub struct Tracker {
 }
 
 impl Tracker {
-    /// A tracker over `store`, asking the carriers of `carriers`; `render` freezes the
-    /// records of the events it records for their notifications.
+    /// A tracker over `store`, asking the carriers of `carriers`; the records of the
+    /// events it records are frozen for their notifications in the wire format
+    /// (`tidemark_wire`), with the carrier names of `matrix`.
     #[must_use]
     pub fn new(
         store: Arc<dyn Store>,
         carriers: Arc<Registry>,
         matrix: Arc<CarrierMatrix>,
         clock: Arc<dyn Clock>,
-        render: Arc<dyn Render>,
         settings: TrackerSettings,
     ) -> Self {
         Self {
             store,
             carriers,
+            render: EventRecords::new(Arc::clone(&matrix)),
             matrix,
             clock,
-            render,
             settings,
             events_recorded: None,
             held: Held::default(),
@@ -218,7 +218,7 @@ impl Tracker {
         let decide = |cause| {
             let mut change =
                 tracking::decide(&request, prior.as_ref(), cause, now, &self.settings.policy)?;
-            change.freeze(prior.as_ref(), self.render.as_ref());
+            change.freeze(prior.as_ref(), &self.render);
             Ok::<_, NoTransition>(change)
         };
         let Ok(planned) = decide(Cause::Lookup(&answer)) else {

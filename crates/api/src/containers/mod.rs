@@ -2,7 +2,7 @@
 //! carrier's events as reported (api.md §4), and an on-demand refresh.
 
 pub mod raw_events;
-pub mod view;
+pub use tidemark_wire::container as view;
 
 use axum::Router;
 use axum::extract::{OriginalUri, State};

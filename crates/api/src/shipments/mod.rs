@@ -1,7 +1,7 @@
 //! `/v2/shipments`: what tracking requests found (api.md §4): list, read, edit the client's
 //! fields, and stop or resume tracking.
 
-pub mod view;
+pub use tidemark_wire::shipment as view;
 
 use std::sync::Arc;
 

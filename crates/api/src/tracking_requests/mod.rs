@@ -1,7 +1,7 @@
 //! `/v2/tracking_requests`: create, list, read and update tracking requests (api.md §2).
 
 mod input;
-pub mod view;
+pub use tidemark_wire::tracking_request as view;
 
 use axum::Router;
 use axum::extract::{OriginalUri, State};

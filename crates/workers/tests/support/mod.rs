@@ -12,7 +12,6 @@ use carrier_sim::{Chances, ClockMode, SimConfig, Simulator};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{CarriersConfig, ConnectionSettings, Registry, Sandbox};
 use tidemark_domain::lifecycle::Policy;
-use tidemark_domain::webhook::payload::{Records, Render};
 use tidemark_domain::{
     Account, AccountId, AccountName, CarrierMatrix, Clock, DomainEvent, Limits, ManualClock,
     NewTrackingRequest, Timestamp, TrackingRequest, TrackingRequestDraft,
@@ -49,30 +48,29 @@ pub struct Harness {
     pub registry: Arc<Registry>,
 }
 
-/// Freezes a record naming the request's status and the containers known when each event
-/// was recorded, so tests can tell what an event's notifications will carry.
-#[derive(Debug)]
-pub struct Snapshot;
-
-impl Render for Snapshot {
-    fn included(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<serde_json::Value> {
-        let containers: Vec<&str> = records
-            .tracked
-            .map(|t| t.containers.iter().map(|c| c.number.as_str()).collect())
-            .unwrap_or_default();
-        vec![serde_json::json!({
-            "type": "snapshot",
-            "id": event.id.to_string(),
-            "attributes": {
-                "status": records.request.status.as_str(),
-                "containers": containers,
-            },
-        })]
+/// What an event's frozen records say, as its notifications will carry them: the
+/// tracking request's status, and the numbers of the containers included.
+pub fn frozen(event: &DomainEvent) -> (String, Vec<String>) {
+    let mut status = String::new();
+    let mut containers = Vec::new();
+    for record in &event.included {
+        match record["type"].as_str() {
+            Some("tracking_request") => {
+                status = record["attributes"]["status"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+            }
+            Some("container") => containers.push(
+                record["attributes"]["number"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            ),
+            _ => {}
+        }
     }
-}
-
-pub fn render() -> Arc<dyn Render> {
-    Arc::new(Snapshot)
+    (status, containers)
 }
 
 /// Tracker settings for tests: the contract's policy, a short lease.
@@ -127,7 +125,6 @@ impl Harness {
             Arc::clone(&registry),
             Arc::clone(&matrix),
             Arc::clone(&clock) as Arc<dyn Clock>,
-            render(),
             settings(),
         );
         let runner = Runner::new(
@@ -185,7 +182,6 @@ impl Harness {
             Arc::clone(&self.registry),
             Arc::clone(&self.matrix),
             Arc::clone(&self.clock) as Arc<dyn Clock>,
-            render(),
             settings,
         );
         Runner::new(

@@ -77,7 +77,10 @@ fn the_client_stops_and_resumes_and_repeating_either_changes_nothing() {
 
     let stopped = Tracked::applied(Some(&tracked), &shipment, &[], &[], &[]);
     let again = decide(&stop.request, Some(&stopped), Cause::Stop, at(3), &policy).expect("ok");
-    assert!(again.is_none(), "stopping a stopped shipment changes nothing");
+    assert!(
+        again.is_none(),
+        "stopping a stopped shipment changes nothing"
+    );
 
     let resume =
         decide(&stop.request, Some(&stopped), Cause::Resume, at(4), &policy).expect("resumes");
@@ -86,7 +89,10 @@ fn the_client_stops_and_resumes_and_repeating_either_changes_nothing() {
     let next = resume.next.expect("looked at at once");
     assert_eq!((next.kind, next.due_at), (JobKind::Refresh, at(4)));
     let resumed = decide(&request, Some(&tracked), Cause::Resume, at(4), &policy).expect("ok");
-    assert!(resumed.is_none(), "resuming a tracked shipment changes nothing");
+    assert!(
+        resumed.is_none(),
+        "resuming a tracked shipment changes nothing"
+    );
 }
 
 #[test]

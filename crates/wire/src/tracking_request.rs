@@ -1,6 +1,8 @@
 //! How a tracking request looks on the wire (api.md §2), and the documented request bodies.
 
 use serde::Serialize;
+
+use crate::wire_enum_schema;
 use tidemark_domain::{
     FailedReason, RequestStatus, RequestType, TrackingRequest, TrackingRequestId,
 };
@@ -10,8 +12,6 @@ use crate::document::{ResourceIdentifier, SelfLink, ToOne};
 
 /// The JSON:API type of a tracking request.
 pub const TYPE: &str = "tracking_request";
-
-use crate::schema::wire_enum_schema;
 
 wire_enum_schema!(
     RequestTypeSchema,

@@ -2,6 +2,7 @@
 
 /// OpenAPI schemas for the domain's wire enums, built from the domain's own lists so the
 /// document cannot drift from what the server writes and accepts.
+#[macro_export]
 macro_rules! wire_enum_schema {
     ($name:ident, $component:literal, $description:literal, $values:expr) => {
         #[doc = $description]
@@ -25,5 +26,3 @@ macro_rules! wire_enum_schema {
         }
     };
 }
-
-pub(crate) use wire_enum_schema;

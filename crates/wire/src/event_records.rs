@@ -24,9 +24,9 @@ use tidemark_domain::{
     Subject, Tracked, TransportEvent,
 };
 
-use crate::containers::view as container_view;
-use crate::shipments::view as shipment_view;
-use crate::{reference_data, tracking_requests};
+use crate::container as container_view;
+use crate::shipment as shipment_view;
+use crate::{reference as reference_data, tracking_request};
 
 /// Renders the `included` records of notifications.
 #[derive(Debug, Clone)]
@@ -81,9 +81,8 @@ impl Out<'_> {
     }
 
     fn request(&mut self) {
-        self.items.push(value(&tracking_requests::view::resource(
-            self.records.request,
-        )));
+        self.items
+            .push(value(&tracking_request::resource(self.records.request)));
     }
 
     fn port(&mut self, place: Option<&Place>) {

@@ -3,11 +3,12 @@
 //! Tidemark does not have yet: those fields say "not known" (null, false or empty).
 
 use serde::Serialize;
+
+use crate::wire_enum_schema;
 use tidemark_domain::{Container, ContainerId, ContainerStatus, ReferenceKind, TransportEvent};
 use utoipa::ToSchema;
 
 use crate::document::{Related, RelatedLink, SelfLink, ToOne};
-use crate::schema::wire_enum_schema;
 
 wire_enum_schema!(
     ContainerStatusSchema,

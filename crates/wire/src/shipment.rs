@@ -2,11 +2,12 @@
 //! are null; time zones are null because Tidemark does not guess them.
 
 use serde::Serialize;
+
+use crate::wire_enum_schema;
 use tidemark_domain::{CarrierMatrix, Container, ReferenceKind, Shipment, ShipmentId, StopReason};
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToMany, ToOne};
-use crate::schema::wire_enum_schema;
 
 /// The JSON:API type of a shipment.
 pub const TYPE: &str = "shipment";
@@ -257,10 +258,10 @@ pub fn resource(
 pub struct UpdateShipmentAttributes {
     /// Replaces the reference numbers.
     #[schema(max_items = 50)]
-    ref_numbers: Option<Vec<crate::tracking_requests::view::ListItem>>,
+    ref_numbers: Option<Vec<crate::tracking_request::ListItem>>,
     /// Replaces the tags.
     #[schema(max_items = 50)]
-    tags: Option<Vec<crate::tracking_requests::view::ListItem>>,
+    tags: Option<Vec<crate::tracking_request::ListItem>>,
 }
 
 /// The resource object of an update.
