@@ -115,10 +115,6 @@ pub trait TrackingRequestStore: Send + Sync {
         patch: &TrackingRequestPatch,
         at: Timestamp,
     ) -> Result<Option<TrackingRequest>, StoreError>;
-
-    /// Sets a request's status, reason and retry state (the lifecycle's effects).
-    async fn set_tracking_request_state(&self, request: &TrackingRequest)
-    -> Result<(), StoreError>;
 }
 
 /// The work queue: jobs are claimed with a lease, so several workers (in one process or

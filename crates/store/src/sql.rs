@@ -65,10 +65,6 @@ pub(crate) const PATCH_TRACKING_REQUEST: &str = concat!(
     tracking_request_columns!()
 );
 
-pub(crate) const SET_TRACKING_REQUEST_STATE: &str = "UPDATE tracking_requests SET status = $3, failed_reason = $4, \
-     is_retrying = $5, retry_count = $6, tracked_object_id = $7, scac = $8, updated_at = $9 \
-     WHERE id = $1 AND account_id = $2";
-
 /// The newest-first order of every tracking-request list.
 pub(crate) const NEWEST_FIRST: &str = " ORDER BY created_at DESC, id DESC LIMIT ";
 

@@ -136,6 +136,42 @@ impl Drop for TestDatabase {
     }
 }
 
+/// Writes `next` over the stored `read` through the production commit, as the lifecycle's
+/// decisions are written: tests set states the way the tracker and the API do.
+///
+/// # Panics
+/// When the commit fails or finds the request changed since `read` was read.
+pub async fn commit_request(
+    store: &dyn Store,
+    read: &tidemark_domain::TrackingRequest,
+    next: tidemark_domain::TrackingRequest,
+) -> tidemark_domain::TrackingRequest {
+    let change = tidemark_domain::tracking::Change::to(read, next.clone());
+    let outcome = store
+        .commit_tracking(None, &change)
+        .await
+        .expect("committed");
+    assert_eq!(
+        outcome,
+        crate::CommitOutcome::Committed,
+        "the request was as read"
+    );
+    next
+}
+
+/// [`commit_request`] changing only the status.
+pub async fn commit_status(
+    store: &dyn Store,
+    read: &tidemark_domain::TrackingRequest,
+    status: tidemark_domain::RequestStatus,
+) -> tidemark_domain::TrackingRequest {
+    let next = tidemark_domain::TrackingRequest {
+        status,
+        ..read.clone()
+    };
+    commit_request(store, read, next).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::database_url;

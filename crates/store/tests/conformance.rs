@@ -8,7 +8,7 @@ use tidemark_domain::{
     RequestStatus, RequestType, Scac, Timestamp, TrackingRequest, TrackingRequestDraft,
     TrackingRequestPatch,
 };
-use tidemark_store::testing::{Backend, TestDatabase};
+use tidemark_store::testing::{Backend, TestDatabase, commit_request, commit_status};
 use tidemark_store::{PageRequest, Store, StoreError, TimeRange, TrackingRequestFilter};
 use time::{Duration, OffsetDateTime};
 

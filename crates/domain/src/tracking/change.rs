@@ -39,7 +39,8 @@ pub struct Change {
 
 impl Change {
     /// A change of `request` (as read) into `next`, and nothing else yet.
-    pub(super) fn to(request: &TrackingRequest, next: TrackingRequest) -> Self {
+    #[must_use]
+    pub fn to(request: &TrackingRequest, next: TrackingRequest) -> Self {
         Self {
             request: next,
             request_read_at: request.updated_at,

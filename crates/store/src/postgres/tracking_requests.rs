@@ -239,23 +239,4 @@ impl TrackingRequestStore for PgStore {
             .map(from_row)
             .transpose()
     }
-
-    async fn set_tracking_request_state(
-        &self,
-        request: &TrackingRequest,
-    ) -> Result<(), StoreError> {
-        sqlx::query(sql::SET_TRACKING_REQUEST_STATE)
-            .bind(request.id.as_uuid())
-            .bind(request.account_id.as_uuid())
-            .bind(request.status.as_str())
-            .bind(request.failed_reason.map(|r| r.as_str()))
-            .bind(request.is_retrying)
-            .bind(retry_count_i32(request))
-            .bind(request.tracked_object)
-            .bind(request.scac.map(|s| s.to_string()))
-            .bind(request.updated_at.as_datetime())
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
 }

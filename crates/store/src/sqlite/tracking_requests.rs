@@ -9,7 +9,7 @@ use tidemark_domain::{
 
 use super::readers::Statement;
 use super::{SqliteStore, parse_time, parse_uuid, time_text};
-use crate::rows::{TrackingRequestParts, retry_count_column};
+use crate::rows::TrackingRequestParts;
 use crate::sql;
 use crate::sql::Search;
 use crate::{
@@ -223,24 +223,5 @@ impl TrackingRequestStore for SqliteStore {
             return Ok(None);
         }
         self.read_tracking_request(account, id)
-    }
-
-    async fn set_tracking_request_state(
-        &self,
-        request: &TrackingRequest,
-    ) -> Result<(), StoreError> {
-        sqlx::query(sql::SET_TRACKING_REQUEST_STATE)
-            .bind(request.id.to_string())
-            .bind(request.account_id.to_string())
-            .bind(request.status.as_str())
-            .bind(request.failed_reason.map(|r| r.as_str()))
-            .bind(request.is_retrying)
-            .bind(retry_count_column(request))
-            .bind(request.tracked_object.map(|id| id.to_string()))
-            .bind(request.scac.map(|s| s.to_string()))
-            .bind(time_text(request.updated_at))
-            .execute(&self.write)
-            .await?;
-        Ok(())
     }
 }

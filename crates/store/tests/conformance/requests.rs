@@ -173,17 +173,13 @@ pub async fn an_open_duplicate_is_rejected_with_the_existing_id(store: Arc<dyn S
     let acme = account(&store, "acme").await;
     let first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
     store.insert_tracking_request(&first).await.expect("insert");
+    let mut current = first.clone();
     for status in [
         RequestStatus::Pending,
         RequestStatus::AwaitingManifest,
         RequestStatus::Created,
     ] {
-        let mut current = first.clone();
-        current.status = status;
-        store
-            .set_tracking_request_state(&current)
-            .await
-            .expect("state");
+        current = commit_status(store.as_ref(), &current, status).await;
         // Same number in another spelling, and the alternative SCAC resolved to MSCU.
         let second = request(&acme, "bill_of_lading", " medu 1234567", "MEDU", 6);
         match store.insert_tracking_request(&second).await {
@@ -202,24 +198,15 @@ pub async fn a_closed_request_does_not_block_a_new_one(store: Arc<dyn Store>) {
         .enumerate()
     {
         let offset = i64::try_from(round).expect("small") * 10;
-        let mut first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset);
+        let first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset);
         store.insert_tracking_request(&first).await.expect("insert");
-        first.status = status;
-        store
-            .set_tracking_request_state(&first)
-            .await
-            .expect("close");
+        commit_status(store.as_ref(), &first, status).await;
         let second = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset + 1);
         store
             .insert_tracking_request(&second)
             .await
             .expect("a new request after the first closed");
-        let mut closed = second.clone();
-        closed.status = RequestStatus::Failed;
-        store
-            .set_tracking_request_state(&closed)
-            .await
-            .expect("close again");
+        commit_status(store.as_ref(), &second, RequestStatus::Failed).await;
     }
 }
 
@@ -321,12 +308,12 @@ pub async fn lists_filter_by_every_attribute(store: Arc<dyn Store>) {
     for r in [&bl, &booking, &container] {
         store.insert_tracking_request(r).await.expect("insert");
     }
-    container.status = RequestStatus::Failed;
-    container.updated_at = at(100);
-    store
-        .set_tracking_request_state(&container)
-        .await
-        .expect("state");
+    let failed = TrackingRequest {
+        status: RequestStatus::Failed,
+        updated_at: at(100),
+        ..container.clone()
+    };
+    container = commit_request(store.as_ref(), &container, failed).await;
 
     let ids = |filter: TrackingRequestFilter| {
         let store = Arc::clone(&store);
@@ -471,14 +458,10 @@ pub async fn totals_stay_exact_through_status_changes(store: Arc<dyn Store>) {
         RequestStatus::Created,
         RequestStatus::Failed,
     ]) {
-        r.status = status;
-        store.set_tracking_request_state(r).await.expect("state");
+        *r = commit_status(store.as_ref(), r, status).await;
     }
-    // Setting the same status again changes nothing.
-    store
-        .set_tracking_request_state(&requests[0])
-        .await
-        .expect("state");
+    // Writing the same status again changes nothing.
+    commit_status(store.as_ref(), &requests[0], RequestStatus::Created).await;
     let total = |status: Vec<RequestStatus>| {
         let store = Arc::clone(&store);
         async move {

@@ -13,7 +13,7 @@ use tidemark_domain::{
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
 
-use super::{account, at, request};
+use super::{account, at, commit_request, request};
 
 const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 
@@ -286,12 +286,11 @@ pub async fn a_commit_after_the_request_changed_writes_nothing(store: Arc<dyn St
     let job = claim(&store, JobKind::Lookup, 1).await;
     let commit = found(&store, &pending, &snapshot(&[(Milestone::FullIn, 2)]), 3).await;
     // Meanwhile the request changes (a client patch, say).
-    let mut changed = pending.clone();
-    changed.updated_at = at(2);
-    store
-        .set_tracking_request_state(&changed)
-        .await
-        .expect("changed");
+    let changed = TrackingRequest {
+        updated_at: at(2),
+        ..pending.clone()
+    };
+    commit_request(store.as_ref(), &pending, changed).await;
     assert_eq!(
         store
             .commit_tracking(Some(&job), &commit)
@@ -339,12 +338,11 @@ pub async fn concurrent_commits_stand_or_fall_alone(store: Arc<dyn Store>) {
         commits.push(found(&store, pending, &found_snapshot, 3).await);
     }
     // The middle request changes before its lookup commits.
-    let mut changed = requests[1].clone();
-    changed.updated_at = at(2);
-    store
-        .set_tracking_request_state(&changed)
-        .await
-        .expect("changed");
+    let changed = TrackingRequest {
+        updated_at: at(2),
+        ..requests[1].clone()
+    };
+    commit_request(store.as_ref(), &requests[1], changed).await;
 
     let (first, second, third) = (
         job_of(&requests[0]),

@@ -454,12 +454,6 @@ mod failing {
         ) -> Result<Option<TrackingRequest>, StoreError> {
             self.0.update_tracking_request(account, id, patch, at).await
         }
-        async fn set_tracking_request_state(
-            &self,
-            request: &TrackingRequest,
-        ) -> Result<(), StoreError> {
-            self.0.set_tracking_request_state(request).await
-        }
     }
 
     #[async_trait::async_trait]

@@ -229,17 +229,14 @@ async fn a_failed_request_no_longer_blocks_a_new_one(app: TestApp) {
     )
     .await;
     let id = TrackingRequestId::parse(first["data"]["id"].as_str().expect("id")).expect("uuid");
-    let mut stored = app
+    let stored = app
         .store
         .tracking_request(app.account.id, id)
         .await
         .expect("read")
         .expect("stored");
-    stored.status = RequestStatus::Failed;
-    app.store
-        .set_tracking_request_state(&stored)
-        .await
-        .expect("fail it");
+    tidemark_store::testing::commit_status(app.store.as_ref(), &stored, RequestStatus::Failed)
+        .await;
     created(
         &app,
         &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
