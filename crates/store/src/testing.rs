@@ -172,6 +172,30 @@ pub async fn commit_status(
     commit_request(store, read, next).await
 }
 
+/// Declares each named test case twice, once per backend, as `sqlite::<case>` and
+/// `postgres::<case>`: `backends!(run, case_a, case_b)` calls `run(backend, super::case_a)`.
+/// `run` prepares what the cases take (a store, an app, a harness) on that backend. The
+/// PostgreSQL half is reported as skipped, not passed, when the crate's build script did not
+/// find `TIDEMARK_TEST_DATABASE_URL` (the `tidemark_postgres_tests` cfg).
+#[macro_export]
+macro_rules! backends {
+    ($run:ident, $($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $case() {
+                super::$run($crate::testing::Backend::Sqlite, super::$case).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
+            async fn $case() {
+                super::$run($crate::testing::Backend::Postgres, super::$case).await;
+            })*
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::database_url;

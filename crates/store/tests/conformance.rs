@@ -38,24 +38,6 @@ where
     case(database.connect().await).await;
 }
 
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $case() {
-                super::run(tidemark_store::testing::Backend::Sqlite, super::cases::$case).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
-            async fn $case() {
-                super::run(tidemark_store::testing::Backend::Postgres, super::cases::$case).await;
-            })*
-        }
-    };
-}
-
 /// CI may never pass with the PostgreSQL half skipped.
 #[test]
 fn the_postgresql_suite_runs_in_ci() {
@@ -66,7 +48,10 @@ fn the_postgresql_suite_runs_in_ci() {
     );
 }
 
-conformance!(
+use cases::*;
+
+tidemark_store::backends!(
+    run,
     accounts_are_created_found_and_listed,
     account_names_are_unique,
     bootstrap_creates_the_first_account_only_once,

@@ -9,7 +9,11 @@ mod support;
 #[path = "dispatcher/receiver.rs"]
 mod receiver;
 
-both_backends!(
+use cases::*;
+use support::on;
+
+tidemark_store::backends!(
+    on,
     a_restarted_dispatcher_resumes_a_dead_ones_deliveries_within_a_lease,
     a_restarted_tracker_resumes_a_dead_ones_lookups_within_a_lease,
     a_restart_with_shorter_intervals_brings_queued_jobs_forward,

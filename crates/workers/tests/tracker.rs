@@ -5,7 +5,11 @@
 
 mod support;
 
-both_backends!(
+use cases::*;
+use support::on;
+
+tidemark_store::backends!(
+    on,
     found_requests_are_created_with_their_shipment,
     a_manifest_that_comes_later_is_found_on_a_recheck,
     an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days,

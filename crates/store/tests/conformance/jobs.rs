@@ -1,4 +1,4 @@
-//! Conformance cases of the job queue (both backends run them through `conformance!`).
+//! Conformance cases of the job queue (both backends run them through `backends!`).
 
 use std::sync::Arc;
 

@@ -4,10 +4,12 @@ use reqwest::Method;
 use serde_json::json;
 use tidemark_domain::{Clock, SystemClock};
 
-use crate::both_backends;
 use crate::common::{TestApp, codes, document, errors, tracking_request};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     a_missing_key_is_401_with_a_challenge,
     malformed_unknown_and_wrong_keys_are_401,
     token_and_bearer_schemes_both_work,

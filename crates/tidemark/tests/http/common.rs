@@ -226,30 +226,6 @@ pub fn codes(errors: &[Value]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Runs a test body against both backends.
-#[macro_export]
-macro_rules! both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                if let Some(app) = $crate::common::TestApp::spawn(tidemark_store::testing::Backend::Sqlite).await {
-                    super::$name(app).await;
-                }
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
-            async fn $name() {
-                if let Some(app) = $crate::common::TestApp::spawn(tidemark_store::testing::Backend::Postgres).await {
-                    super::$name(app).await;
-                }
-            })*
-        }
-    };
-}
-
 /// The admin key of the tracking tests' simulator.
 pub const SIM_ADMIN_KEY: &str = "sim-admin";
 
@@ -344,26 +320,24 @@ impl Tracking {
     }
 }
 
-/// Runs a test body with a tracking app against both backends.
-#[macro_export]
-macro_rules! tracking_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                if let Some(t) = $crate::common::Tracking::spawn(tidemark_store::testing::Backend::Sqlite).await {
-                    super::$name(t).await;
-                }
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
-            async fn $name() {
-                if let Some(t) = $crate::common::Tracking::spawn(tidemark_store::testing::Backend::Postgres).await {
-                    super::$name(t).await;
-                }
-            })*
-        }
-    };
+/// Runs `case` with a fresh app on `backend` (skipped when the backend is unavailable).
+pub async fn with_app<F, Fut>(backend: Backend, case: F)
+where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    if let Some(app) = TestApp::spawn(backend).await {
+        case(app).await;
+    }
+}
+
+/// Runs `case` with a fresh tracking app on `backend`.
+pub async fn with_tracking<F, Fut>(backend: Backend, case: F)
+where
+    F: FnOnce(Tracking) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    if let Some(tracking) = Tracking::spawn(backend).await {
+        case(tracking).await;
+    }
 }

@@ -10,9 +10,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::common::{Tracking, codes, document, errors, tracking_request};
-use crate::tracking_backends;
 
-tracking_backends!(
+use crate::common::with_tracking;
+
+tidemark_store::backends!(
+    with_tracking,
     every_document_carries_every_reference_field,
     the_reference_clients_default_calls_answer,
     unknown_parameters_are_ignored_and_unknown_filters_refused,

@@ -8,10 +8,12 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tidemark_domain::TrackingRequestId;
 
-use crate::both_backends;
 use crate::common::{JSON_API, TestApp, codes, errors, tracking_request};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     malformed_json_is_400,
     a_body_that_is_not_a_document_is_400,
     query_parameter_problems_are_400_with_the_parameter,

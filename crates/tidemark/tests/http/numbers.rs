@@ -3,10 +3,12 @@
 
 use serde_json::{Value, json};
 
-use crate::both_backends;
 use crate::common::{TestApp, codes, document, errors, tracking_request};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     a_container_spelled_with_hyphens_is_one_number_everywhere,
     q_searches_request_and_reference_numbers,
     shipping_lines_are_searched_by_scac_or_name,

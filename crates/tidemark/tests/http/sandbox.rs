@@ -4,36 +4,36 @@
 use serde_json::{Value, json};
 
 use crate::common::{Tracking, codes, document, errors, tracking_request};
-use crate::tracking_backends;
 
-tracking_backends!(the_failed_test_number_fails_at_its_first_lookup_whatever_its_type);
+use crate::common::with_tracking;
 
-macro_rules! by_default {
-    ($($name:ident),* $(,)?) => {
-        mod default_settings {
-            mod sqlite {
-                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let t = crate::common::Tracking::spawn_with(tidemark_store::testing::Backend::Sqlite, tidemark_domain::SandboxScope::TestOnly).await.expect("app");
-                    super::super::$name(t).await;
-                })*
-            }
-            mod postgres {
-                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
-                async fn $name() {
-                    let t = crate::common::Tracking::spawn_with(tidemark_store::testing::Backend::Postgres, tidemark_domain::SandboxScope::TestOnly).await.expect("app");
-                    super::super::$name(t).await;
-                })*
-            }
-        }
-    };
-}
-
-by_default!(
-    a_line_without_an_endpoint_is_refused_and_never_invented,
-    auto_detection_landing_on_an_unconfigured_line_fails_the_request,
+tidemark_store::backends!(
+    with_tracking,
+    the_failed_test_number_fails_at_its_first_lookup_whatever_its_type
 );
+
+/// The same, with the sandbox as shipped: `TEST` only.
+mod default_settings {
+    use super::*;
+
+    async fn with_test_only<F, Fut>(backend: tidemark_store::testing::Backend, case: F)
+    where
+        F: FnOnce(Tracking) -> Fut,
+        Fut: std::future::Future<Output = ()>,
+    {
+        if let Some(t) =
+            Tracking::spawn_with(backend, tidemark_domain::SandboxScope::TestOnly).await
+        {
+            case(t).await;
+        }
+    }
+
+    tidemark_store::backends!(
+        with_test_only,
+        a_line_without_an_endpoint_is_refused_and_never_invented,
+        auto_detection_landing_on_an_unconfigured_line_fails_the_request,
+    );
+}
 
 async fn a_line_without_an_endpoint_is_refused_and_never_invented(t: Tracking) {
     let response = t

@@ -6,9 +6,11 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::common::{Tracking, codes, document, errors, tracking_request};
-use crate::tracking_backends;
 
-tracking_backends!(
+use crate::common::with_tracking;
+
+tidemark_store::backends!(
+    with_tracking,
     a_found_request_is_read_back_through_every_endpoint,
     stopping_and_resuming_move_the_request_and_refresh_follows,
     shipment_edits_replace_the_clients_lists_only,

@@ -3,10 +3,12 @@
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::both_backends;
 use crate::common::{TestApp, document, errors};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     every_carrier_of_the_matrix_is_listed_on_the_default_page,
     a_line_is_found_by_id_scac_or_alternative_scac,
     unknown_lines_are_404_and_the_list_needs_a_key,

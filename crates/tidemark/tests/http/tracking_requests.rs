@@ -3,10 +3,12 @@
 use serde_json::{Value, json};
 use tidemark_domain::{RequestStatus, TrackingRequestId};
 
-use crate::both_backends;
 use crate::common::{TestApp, codes, document, errors, tracking_request};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     a_new_request_is_pending_with_location_and_empty_state,
     a_created_request_is_in_the_database,
     one_request_reads_at_the_plural_and_singular_paths,

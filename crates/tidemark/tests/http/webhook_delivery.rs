@@ -9,9 +9,11 @@ use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Attempt, Settlement};
 
 use crate::common::{Tracking, document, errors, tracking_request};
-use crate::tracking_backends;
 
-tracking_backends!(
+use crate::common::with_tracking;
+
+tidemark_store::backends!(
+    with_tracking,
     tracking_fills_the_delivery_log_of_the_webhooks_that_want_it,
     notifications_carry_the_records_of_their_moment,
 );

@@ -5,10 +5,12 @@ use serde_json::Value;
 use tidemark_api::ApiConfig;
 use tidemark_store::testing::Backend;
 
-use crate::both_backends;
 use crate::common::{TestApp, codes, document, errors};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     examples_are_rendered_as_deliveries_are,
     examples_need_a_recorded_event,
     without_configured_addresses_the_ip_list_is_empty,

@@ -3,10 +3,12 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::both_backends;
 use crate::common::{JSON_API, TestApp, codes, document, errors};
 
-both_backends!(
+use crate::common::with_app;
+
+tidemark_store::backends!(
+    with_app,
     a_webhook_is_created_read_listed_changed_and_deleted,
     bad_webhooks_are_refused_field_by_field,
     webhooks_belong_to_their_account,

@@ -16,7 +16,11 @@ mod cases {
     pub use crate::load::*;
 }
 
-both_backends!(
+use cases::*;
+use support::on;
+
+tidemark_store::backends!(
+    on,
     deliveries_are_signed_and_verified_by_an_independent_library,
     failures_follow_the_schedule_and_gone_turns_the_webhook_off,
     names_resolving_to_internal_addresses_are_refused_by_default,

@@ -222,22 +222,11 @@ impl Harness {
     }
 }
 
-/// Runs `case` on both backends.
-#[macro_export]
-macro_rules! both_backends {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $case() {
-                super::cases::$case(tidemark_store::testing::Backend::Sqlite).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(not(tidemark_postgres_tests), ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite")]
-            async fn $case() {
-                super::cases::$case(tidemark_store::testing::Backend::Postgres).await;
-            })*
-        }
-    };
+/// Runs `case`, which prepares its own harness, on `backend`.
+pub async fn on<F, Fut>(backend: Backend, case: F)
+where
+    F: FnOnce(Backend) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    case(backend).await;
 }
