@@ -91,6 +91,33 @@ impl TestDatabase {
             .await
             .expect("test database opens")
     }
+
+    /// Damages the database: `table` is renamed away, so every statement naming it fails as
+    /// it would on a broken server. Tests of internal errors provoke them this way, through
+    /// the real store.
+    ///
+    /// # Panics
+    /// When the database cannot be reached or the table does not exist.
+    pub async fn break_table(&self, table: &str) {
+        let sql = format!("ALTER TABLE {table} RENAME TO {table}_broken");
+        if self.postgres.is_some() {
+            let mut connection = PgConnection::connect(&self.options.url)
+                .await
+                .expect("the test database opens");
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut connection)
+                .await
+                .expect("renamed");
+        } else {
+            let mut connection = sqlx::SqliteConnection::connect(&self.options.url)
+                .await
+                .expect("the test database opens");
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut connection)
+                .await
+                .expect("renamed");
+        }
+    }
 }
 
 /// Replaces the database name in a PostgreSQL URL.

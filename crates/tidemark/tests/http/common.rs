@@ -22,7 +22,7 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub shutdown: CancellationToken,
     pub server: Option<JoinHandle<std::io::Result<()>>>,
-    _database: TestDatabase,
+    pub database: TestDatabase,
 }
 
 impl TestApp {
@@ -80,7 +80,7 @@ impl TestApp {
             client: reqwest::Client::new(),
             shutdown,
             server: Some(server),
-            _database: database,
+            database,
         };
         let (account, key) = test.new_account("acme").await;
         test.account = account;
