@@ -1,15 +1,22 @@
 //! What Tidemark keeps of a tracked shipment: the shipment, its containers and their
 //! transport events (api.md §4). The tracker builds them from carrier snapshots
 //! (`tracking`); storage keeps them; the API shows them.
-
-use std::fmt;
+//!
+//! - `container`: a container, its details and equipment;
+//! - `transport_event`: what happened to a container, or a changed estimate;
+//! - `reference`: ports, terminals and vessels named by carrier data.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    AccountId, ContainerId, ContainerStatus, Estimate, Milestone, Place, Scac, ShipmentId,
-    Timestamp, TrackingRequestId, TransportEventId, VesselRef,
-};
+use crate::{AccountId, Place, Scac, ShipmentId, Timestamp, TrackingRequestId, VesselRef};
+
+mod container;
+mod reference;
+mod transport_event;
+
+pub use container::{Container, ContainerDetails, Equipment};
+pub use reference::{Reference, ReferenceKind};
+pub use transport_event::{TransportEvent, TransportEventKind};
 
 /// Where a shipment's carrier data comes from (`line_tracking_source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -152,237 +159,10 @@ pub struct Shipment {
     pub updated_at: Timestamp,
 }
 
-/// The container's equipment, read from its ISO 6346 size-type code.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Equipment {
-    /// `dry`, `reefer`, `open top`, `flat rack`, `bulk`, `tank`.
-    pub kind: Option<&'static str>,
-    /// Length in feet: 10, 20, 40 or 45.
-    pub length: Option<u8>,
-    /// `standard` or `high_cube`.
-    pub height: Option<&'static str>,
-}
-
-impl Equipment {
-    /// Reads a size-type code such as `45G1` (ISO 6346 annex E); unknown parts stay `None`.
-    #[must_use]
-    pub fn from_iso_code(code: &str) -> Self {
-        let bytes = code.as_bytes();
-        if bytes.len() != 4 {
-            return Self::default();
-        }
-        let length = match bytes[0] {
-            b'1' => Some(10),
-            b'2' => Some(20),
-            b'4' => Some(40),
-            b'L' => Some(45),
-            _ => None,
-        };
-        let height = match bytes[1] {
-            b'0' | b'2' => Some("standard"),
-            b'5' => Some("high_cube"),
-            _ => None,
-        };
-        let kind = match bytes[2] {
-            b'G' | b'V' => Some("dry"),
-            b'R' | b'H' => Some("reefer"),
-            b'U' => Some("open top"),
-            b'P' => Some("flat rack"),
-            b'B' => Some("bulk"),
-            b'T' => Some("tank"),
-            _ => None,
-        };
-        Self {
-            kind,
-            length,
-            height,
-        }
-    }
-}
-
-/// A container's carrier-reported details. Times the carrier did not give stay `None`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ContainerDetails {
-    /// Seal number.
-    pub seal_number: Option<String>,
-    /// ISO size-type code, e.g. `45G1`.
-    pub iso_code: Option<String>,
-    /// The terminal of discharge (its SMDG or BIC code).
-    pub pod_terminal: Option<String>,
-    /// Empty picked up for stuffing.
-    pub empty_out_at: Option<Timestamp>,
-    /// Gated in full at the port of loading.
-    pub pol_full_in_at: Option<Timestamp>,
-    /// Loaded at the port of loading.
-    pub pol_vessel_loaded_at: Option<Timestamp>,
-    /// The vessel left the port of loading.
-    pub pol_vessel_departed_at: Option<Timestamp>,
-    /// The vessel arrived at the port of discharge.
-    pub pod_arrived_at: Option<Timestamp>,
-    /// Discharged at the port of discharge.
-    pub pod_discharged_at: Option<Timestamp>,
-    /// Gated out full at the port of discharge.
-    pub pod_full_out_at: Option<Timestamp>,
-    /// Returned empty.
-    pub empty_terminated_at: Option<Timestamp>,
-}
-
-impl ContainerDetails {
-    /// The equipment named by the size-type code.
-    #[must_use]
-    pub fn equipment(&self) -> Equipment {
-        self.iso_code
-            .as_deref()
-            .map(Equipment::from_iso_code)
-            .unwrap_or_default()
-    }
-}
-
-/// A container of a shipment.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Container {
-    /// Its id.
-    pub id: ContainerId,
-    /// The owning account.
-    pub account_id: AccountId,
-    /// Its shipment.
-    pub shipment_id: ShipmentId,
-    /// ISO 6346 number.
-    pub number: String,
-    /// Where it is.
-    pub current_status: ContainerStatus,
-    /// The client's reference numbers.
-    pub ref_numbers: Vec<String>,
-    /// What the carrier reports.
-    pub details: ContainerDetails,
-    /// When it was created.
-    pub created_at: Timestamp,
-    /// When it last changed.
-    pub updated_at: Timestamp,
-}
-
-/// What a transport event records: a milestone that happened, or a changed estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TransportEventKind {
-    /// `container.transport.<milestone>`.
-    Actual(Milestone),
-    /// `container.transport.estimated.<milestone>`.
-    Estimated(Estimate),
-}
-
-impl TransportEventKind {
-    /// The event's name.
-    #[must_use]
-    pub fn name(self) -> String {
-        match self {
-            Self::Actual(milestone) => milestone.event_name(),
-            Self::Estimated(estimate) => estimate.event_name().to_owned(),
-        }
-    }
-
-    /// Parses a stored name.
-    #[must_use]
-    pub fn parse(name: &str) -> Option<Self> {
-        Milestone::ALL
-            .into_iter()
-            .map(Self::Actual)
-            .chain(Estimate::ALL.into_iter().map(Self::Estimated))
-            .find(|kind| kind.name() == name)
-    }
-}
-
-impl fmt::Display for TransportEventKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())
-    }
-}
-
-/// One transport event of a container, stored once per (container, event, location,
-/// timestamp).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransportEvent {
-    /// Its id.
-    pub id: TransportEventId,
-    /// The owning account.
-    pub account_id: AccountId,
-    /// The shipment.
-    pub shipment_id: ShipmentId,
-    /// The container.
-    pub container_id: ContainerId,
-    /// What happened.
-    pub kind: TransportEventKind,
-    /// When it happened (or, for an estimate, the estimated time).
-    pub timestamp: Timestamp,
-    /// Where.
-    pub location: Option<Place>,
-    /// On which vessel.
-    pub vessel: Option<VesselRef>,
-    /// Voyage number.
-    pub voyage_number: Option<String>,
-    /// When Tidemark recorded it.
-    pub created_at: Timestamp,
-}
-
-impl TransportEvent {
-    /// Whether `other` records the same thing: same container, event, location and time.
-    #[must_use]
-    pub fn same_as(&self, other: &Self) -> bool {
-        self.container_id == other.container_id
-            && self.kind == other.kind
-            && self.timestamp == other.timestamp
-            && locode(self.location.as_ref()) == locode(other.location.as_ref())
-    }
-}
-
 /// The UN/LOCODE of an optional place (empty when unknown).
 #[must_use]
 pub fn locode(place: Option<&Place>) -> &str {
     place.map_or("", |place| place.locode.as_str())
-}
-
-/// Reference records (ports, terminals, vessels) are known by their codes; their ids are
-/// derived from the codes, so every process and both backends agree on them.
-const REFERENCE_NAMESPACE: uuid::Uuid =
-    uuid::Uuid::from_u128(0x8d6a_61c3_1f0e_4b5e_9a47_2c1d_0b8e_7f35);
-
-/// The kinds of reference records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ReferenceKind {
-    /// A port, by UN/LOCODE.
-    Port,
-    /// A terminal, by SMDG or BIC code.
-    Terminal,
-    /// A vessel, by IMO number.
-    Vessel,
-}
-
-impl ReferenceKind {
-    /// The id of the record with this code.
-    #[must_use]
-    pub fn id(self, code: &str) -> uuid::Uuid {
-        let kind = match self {
-            Self::Port => "port",
-            Self::Terminal => "terminal",
-            Self::Vessel => "vessel",
-        };
-        uuid::Uuid::new_v5(&REFERENCE_NAMESPACE, format!("{kind}:{code}").as_bytes())
-    }
-}
-
-/// A port, terminal or vessel learned from carrier data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reference {
-    /// What it is.
-    pub kind: ReferenceKind,
-    /// Its id (derived from the code).
-    pub id: uuid::Uuid,
-    /// UN/LOCODE, terminal code or IMO number.
-    pub code: String,
-    /// Its name, when a carrier gave one.
-    pub name: Option<String>,
-    /// A terminal's port.
-    pub port_locode: Option<String>,
 }
 
 /// A shipment with its containers and their transport events, as stored.
@@ -432,48 +212,10 @@ impl Tracked {
     }
 }
 
-impl Reference {
-    /// The port record of `place`.
-    #[must_use]
-    pub fn port(place: &Place) -> Self {
-        Self {
-            kind: ReferenceKind::Port,
-            id: ReferenceKind::Port.id(&place.locode),
-            code: place.locode.clone(),
-            name: place.name.clone(),
-            port_locode: None,
-        }
-    }
-
-    /// The terminal record of `place`, when it names a facility.
-    #[must_use]
-    pub fn terminal(place: &Place) -> Option<Self> {
-        let code = place.facility.as_ref()?;
-        Some(Self {
-            kind: ReferenceKind::Terminal,
-            id: ReferenceKind::Terminal.id(code),
-            code: code.clone(),
-            name: None,
-            port_locode: Some(place.locode.clone()),
-        })
-    }
-
-    /// The vessel record of `vessel`.
-    #[must_use]
-    pub fn vessel(vessel: &VesselRef) -> Self {
-        Self {
-            kind: ReferenceKind::Vessel,
-            id: ReferenceKind::Vessel.id(&vessel.imo),
-            code: vessel.imo.clone(),
-            name: vessel.name.clone(),
-            port_locode: None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Estimate, Milestone};
 
     #[test]
     fn size_type_codes_name_the_equipment() {

@@ -1,0 +1,192 @@
+//! Transport milestones and estimates, and the container status they imply: every
+//! `container.transport.*` event name is spelled here.
+
+use std::fmt;
+
+/// A transport milestone of a container, named as the API names transport events
+/// (`container.transport.<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Milestone {
+    /// Empty container picked up for stuffing.
+    EmptyOut,
+    /// Laden container delivered to the terminal of loading.
+    FullIn,
+    /// Loaded on the vessel at the port of loading.
+    VesselLoaded,
+    /// The vessel left the port of loading.
+    VesselDeparted,
+    /// The vessel reached a transshipment port.
+    TransshipmentArrived,
+    /// Discharged at a transshipment port.
+    TransshipmentDischarged,
+    /// Loaded on the onward vessel at a transshipment port.
+    TransshipmentLoaded,
+    /// The onward vessel left the transshipment port.
+    TransshipmentDeparted,
+    /// The vessel reached the port of discharge.
+    VesselArrived,
+    /// Discharged at the port of discharge.
+    VesselDischarged,
+    /// Loaded on a train.
+    RailLoaded,
+    /// The train left.
+    RailDeparted,
+    /// The train arrived.
+    RailArrived,
+    /// Unloaded from the train.
+    RailUnloaded,
+    /// Laden container picked up at the port of discharge.
+    FullOut,
+    /// Empty container returned.
+    EmptyIn,
+}
+
+impl Milestone {
+    /// Every milestone, in the order a voyage passes them.
+    pub const ALL: [Self; 16] = [
+        Self::EmptyOut,
+        Self::FullIn,
+        Self::VesselLoaded,
+        Self::VesselDeparted,
+        Self::TransshipmentArrived,
+        Self::TransshipmentDischarged,
+        Self::TransshipmentLoaded,
+        Self::TransshipmentDeparted,
+        Self::VesselArrived,
+        Self::VesselDischarged,
+        Self::RailLoaded,
+        Self::RailDeparted,
+        Self::RailArrived,
+        Self::RailUnloaded,
+        Self::FullOut,
+        Self::EmptyIn,
+    ];
+
+    /// The name after `container.transport.`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::EmptyOut => "empty_out",
+            Self::FullIn => "full_in",
+            Self::VesselLoaded => "vessel_loaded",
+            Self::VesselDeparted => "vessel_departed",
+            Self::TransshipmentArrived => "transshipment_arrived",
+            Self::TransshipmentDischarged => "transshipment_discharged",
+            Self::TransshipmentLoaded => "transshipment_loaded",
+            Self::TransshipmentDeparted => "transshipment_departed",
+            Self::VesselArrived => "vessel_arrived",
+            Self::VesselDischarged => "vessel_discharged",
+            Self::RailLoaded => "rail_loaded",
+            Self::RailDeparted => "rail_departed",
+            Self::RailArrived => "rail_arrived",
+            Self::RailUnloaded => "rail_unloaded",
+            Self::FullOut => "full_out",
+            Self::EmptyIn => "empty_in",
+        }
+    }
+
+    /// The full event name, e.g. `container.transport.vessel_loaded`.
+    #[must_use]
+    pub fn event_name(self) -> String {
+        format!("container.transport.{}", self.as_str())
+    }
+}
+
+impl fmt::Display for Milestone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a container is, as the API's `current_status` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContainerStatus {
+    /// Tracked, no voyage milestone yet.
+    New,
+    /// Loaded on a vessel, at sea or in transshipment.
+    OnShip,
+    /// Discharged at the port of discharge.
+    Grounded,
+    /// On a train.
+    OnRail,
+    /// Picked up full.
+    PickedUp,
+    /// Returned empty: the end.
+    EmptyReturned,
+}
+
+impl ContainerStatus {
+    /// Every status.
+    pub const ALL: [Self; 6] = [
+        Self::New,
+        Self::OnShip,
+        Self::Grounded,
+        Self::OnRail,
+        Self::PickedUp,
+        Self::EmptyReturned,
+    ];
+
+    /// Parses the wire name.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|status| status.as_str() == text)
+    }
+
+    /// The wire name.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::New => "new",
+            Self::OnShip => "on_ship",
+            Self::Grounded => "grounded",
+            Self::OnRail => "on_rail",
+            Self::PickedUp => "picked_up",
+            Self::EmptyReturned => "empty_returned",
+        }
+    }
+
+    /// The status after `milestone`.
+    #[must_use]
+    pub const fn after(milestone: Milestone) -> Self {
+        match milestone {
+            Milestone::EmptyOut | Milestone::FullIn => Self::New,
+            Milestone::VesselLoaded
+            | Milestone::VesselDeparted
+            | Milestone::TransshipmentArrived
+            | Milestone::TransshipmentDischarged
+            | Milestone::TransshipmentLoaded
+            | Milestone::TransshipmentDeparted
+            | Milestone::VesselArrived => Self::OnShip,
+            Milestone::VesselDischarged | Milestone::RailUnloaded => Self::Grounded,
+            Milestone::RailLoaded | Milestone::RailDeparted | Milestone::RailArrived => {
+                Self::OnRail
+            }
+            Milestone::FullOut => Self::PickedUp,
+            Milestone::EmptyIn => Self::EmptyReturned,
+        }
+    }
+}
+
+/// An estimated milestone, named as the API names estimated transport events
+/// (`container.transport.estimated.<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Estimate {
+    /// The vessel's estimated departure from the port of loading.
+    VesselDeparted,
+    /// The vessel's estimated arrival at the port of discharge.
+    VesselArrived,
+}
+
+impl Estimate {
+    /// Every estimate.
+    pub const ALL: [Self; 2] = [Self::VesselDeparted, Self::VesselArrived];
+
+    /// The full event name, e.g. `container.transport.estimated.vessel_arrived`.
+    #[must_use]
+    pub const fn event_name(self) -> &'static str {
+        match self {
+            Self::VesselDeparted => "container.transport.estimated.vessel_departed",
+            Self::VesselArrived => "container.transport.estimated.vessel_arrived",
+        }
+    }
+}
