@@ -4,6 +4,10 @@
 
 use std::time::Duration;
 
+mod policy;
+
+pub use policy::Policy;
+
 use crate::{FailedReason, LookupOutcome, RequestStatus, RequestType, Timestamp, TrackingRequest};
 
 /// What the tracker learned about a request.
@@ -87,81 +91,9 @@ pub enum Next {
     Refresh,
 }
 
-/// The intervals and limits of the lifecycle (all from configuration).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Policy {
-    /// Wait before the first retry after a temporary problem.
-    pub retry_first: Duration,
-    /// Longest wait between retries (the wait doubles up to it).
-    pub retry_max: Duration,
-    /// Retries before giving up with `retries_exhausted`.
-    pub max_retries: u32,
-    /// Wait between checks while awaiting the manifest.
-    pub manifest_recheck: Duration,
-    /// Time after creation at which a request still awaiting its manifest expires.
-    pub manifest_expiry: Duration,
-    /// Refresh interval of a shipment before departure or after pickup.
-    pub refresh: Duration,
-    /// Refresh interval while the containers are at sea, far from arrival.
-    pub refresh_at_sea: Duration,
-    /// Refresh interval near arrival and while containers wait at the terminal.
-    pub refresh_near: Duration,
-    /// How close to the estimated arrival "near" starts.
-    pub near_window: Duration,
-    /// Tracking stops this long after the arrival at the port of discharge.
-    pub stop_after_arrival: Duration,
-    /// Tracking stops after this long without a change in the carrier's data.
-    pub stop_without_updates: Duration,
-}
-
-impl Default for Policy {
-    /// The contract's values: 14 retries over about 24 hours (1, 2, 4 … minutes, then every
-    /// 3 hours), a manifest check every 24 hours for 7 days.
-    fn default() -> Self {
-        Self {
-            retry_first: Duration::from_secs(60),
-            retry_max: Duration::from_secs(3 * 3600),
-            max_retries: 14,
-            manifest_recheck: Duration::from_secs(24 * 3600),
-            manifest_expiry: Duration::from_secs(7 * 24 * 3600),
-            refresh: Duration::from_secs(3 * 3600),
-            refresh_at_sea: Duration::from_secs(6 * 3600),
-            refresh_near: Duration::from_secs(3600),
-            near_window: Duration::from_secs(48 * 3600),
-            stop_after_arrival: Duration::from_secs(56 * 24 * 3600),
-            stop_without_updates: Duration::from_secs(56 * 24 * 3600),
-        }
-    }
-}
-
-impl Policy {
-    /// The longest this policy waits before a shipment's next refresh.
-    #[must_use]
-    pub fn longest_refresh(&self) -> Duration {
-        self.refresh.max(self.refresh_at_sea).max(self.refresh_near)
-    }
-
-    /// The longest this policy waits before a request's next lookup (a manifest re-check
-    /// or a retry).
-    #[must_use]
-    pub fn longest_lookup_wait(&self) -> Duration {
-        self.manifest_recheck.max(self.retry_max)
-    }
-
-    /// The wait before retry number `retry` (1 = the first): doubling from `retry_first`,
-    /// at most `retry_max`.
-    #[must_use]
-    pub fn retry_delay(&self, retry: u32) -> Duration {
-        let doublings = retry.saturating_sub(1).min(30);
-        self.retry_first
-            .saturating_mul(1 << doublings)
-            .min(self.retry_max)
-    }
-}
-
 /// The states a row applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum From {
+enum Whence {
     Pending,
     AwaitingManifest,
     /// `pending` or `awaiting_manifest`.
@@ -170,7 +102,7 @@ enum From {
     Stopped,
 }
 
-impl From {
+impl Whence {
     const fn matches(self, status: RequestStatus) -> bool {
         matches!(
             (self, status),
@@ -248,13 +180,13 @@ enum Effect {
 /// One row of the lifecycle table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Row {
-    from: From,
+    from: Whence,
     on: On,
     guard: Guard,
     effect: Effect,
 }
 
-const fn row(from: From, on: On, guard: Guard, effect: Effect) -> Row {
+const fn row(from: Whence, on: On, guard: Guard, effect: Effect) -> Row {
     Row {
         from,
         on,
@@ -265,63 +197,63 @@ const fn row(from: From, on: On, guard: Guard, effect: Effect) -> Row {
 
 /// The lifecycle table of api.md §2, in its order, and the resume of §4.
 const TABLE: [Row; 12] = [
-    row(From::Pending, On::Found, Guard::Always, Effect::Track),
+    row(Whence::Pending, On::Found, Guard::Always, Effect::Track),
     row(
-        From::Pending,
+        Whence::Pending,
         On::NotYetKnown,
         Guard::Always,
         Effect::AwaitManifest,
     ),
     row(
-        From::AwaitingManifest,
+        Whence::AwaitingManifest,
         On::Found,
         Guard::Always,
         Effect::Track,
     ),
     row(
-        From::AwaitingManifest,
+        Whence::AwaitingManifest,
         On::NotYetKnown,
         Guard::BeforeExpiry,
         Effect::AwaitManifest,
     ),
     row(
-        From::AwaitingManifest,
+        Whence::AwaitingManifest,
         On::NotYetKnown,
         Guard::Expired,
         Effect::Fail(Some(FailedReason::Expired)),
     ),
     row(
-        From::Pending,
+        Whence::Pending,
         On::ContainerNotFound,
         Guard::Always,
         Effect::Fail(Some(FailedReason::NotFound)),
     ),
     row(
-        From::Looking,
+        Whence::Looking,
         On::Permanent,
         Guard::Always,
         Effect::Fail(None),
     ),
     row(
-        From::Looking,
+        Whence::Looking,
         On::Temporary,
         Guard::RetriesLeft,
         Effect::Retry,
     ),
     row(
-        From::Looking,
+        Whence::Looking,
         On::Temporary,
         Guard::RetriesUsedUp,
         Effect::Fail(Some(FailedReason::RetriesExhausted)),
     ),
     row(
-        From::Pending,
+        Whence::Pending,
         On::NoCarrier,
         Guard::Always,
         Effect::Fail(Some(FailedReason::ScacAutoDetectFailed)),
     ),
-    row(From::Created, On::Stopped, Guard::Always, Effect::Stop),
-    row(From::Stopped, On::Resumed, Guard::Always, Effect::Resume),
+    row(Whence::Created, On::Stopped, Guard::Always, Effect::Stop),
+    row(Whence::Stopped, On::Resumed, Guard::Always, Effect::Resume),
 ];
 
 /// A request's new state, the events it emits and its next job.

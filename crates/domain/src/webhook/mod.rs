@@ -7,6 +7,7 @@ pub mod payload;
 pub mod sample;
 mod schedule;
 mod signing;
+mod validate;
 
 pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
 pub use model::{MAX_HEADERS, Subscribable, Webhook, WebhookDraft, WebhookHeader, subscribable};
