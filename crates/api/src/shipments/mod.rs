@@ -1,19 +1,20 @@
 //! `/v2/shipments`: what tracking requests found (api.md §4): list, read, edit the client's
 //! fields, and stop or resume tracking.
 
-pub use tidemark_wire::shipment as view;
+mod stop_resume;
 
-use std::sync::Arc;
+pub use stop_resume::{
+    __path_resume_tracking, __path_stop_tracking, resume_tracking, stop_tracking,
+};
+pub use tidemark_wire::shipment as view;
 
 use axum::Router;
 use axum::extract::{OriginalUri, State};
-use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde_json::Value;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::tracking::{self, Cause};
 use tidemark_domain::{Place, ReferenceKind, Scac, Shipment, ShipmentId, TrackingRequestPatch};
-use tidemark_store::{CommitOutcome, ShipmentFilter, StoreError};
+use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
@@ -21,7 +22,7 @@ use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
-use crate::{ApiError, AppState, EventRecords};
+use crate::{ApiError, AppState};
 use view::ShipmentResource;
 
 /// Relationships a shipment can include.
@@ -303,113 +304,4 @@ pub async fn update(
         self_: view::path(updated.id),
     };
     document(&state, caller, updated, None, links).await
-}
-
-/// Stops or resumes tracking: the domain decides the change (`tracking::decide`), and it is
-/// committed unless the tracker changed the request meanwhile (then read again).
-async fn set_tracking(
-    state: &AppState,
-    caller: Caller,
-    id: &str,
-    stop: bool,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    let cause = if stop { Cause::Stop } else { Cause::Resume };
-    for _ in 0..3 {
-        let shipment = find(state, caller, id).await?;
-        let request = state
-            .store
-            .tracking_request(caller.account_id, shipment.tracking_request_id)
-            .await?
-            .ok_or_else(not_found)?;
-        let prior = state.store.tracked(request.id).await?;
-        let now = state.clock.now();
-        let mut change =
-            tracking::decide(&request, prior.as_ref(), cause, now, &state.config.policy).map_err(
-                |_| {
-                    ApiError::new(
-                        StatusCode::CONFLICT,
-                        "invalid_state",
-                        format!(
-                            "tracking cannot change while the request is {}",
-                            request.status
-                        ),
-                        None,
-                    )
-                },
-            )?;
-        if !change.is_none() {
-            change.freeze(
-                prior.as_ref(),
-                &EventRecords::new(Arc::clone(&state.carriers)),
-            );
-            let outcome = match state.store.commit_tracking(None, &change).await {
-                Err(StoreError::Duplicate { existing_id }) => {
-                    return Err(ApiError::duplicate(existing_id, None));
-                }
-                other => other?,
-            };
-            if outcome == CommitOutcome::Conflict {
-                // The tracker changed the request meanwhile: read again.
-                continue;
-            }
-        }
-        let current = find(state, caller, id).await?;
-        let links = SelfLink {
-            self_: view::path(current.id),
-        };
-        return document(state, caller, current, None, links).await;
-    }
-    Err(ApiError::new(
-        StatusCode::CONFLICT,
-        "conflict",
-        "the shipment kept changing; try again",
-        None,
-    ))
-}
-
-/// Stop tracking a shipment: no more lookups; its tracking request becomes
-/// `tracking_stopped`. Stopping a stopped shipment changes nothing.
-#[utoipa::path(
-    patch,
-    path = "/v2/shipments/{id}/stop_tracking",
-    operation_id = "stopTrackingShipment",
-    tag = "Shipments",
-    params(("id" = String, Path, description = "The shipment's id")),
-    responses(
-        (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`conflict`: it kept changing while being stopped, try again; or `invalid_state`: its tracking request is not tracked.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-    ),
-)]
-pub async fn stop_tracking(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
-    query: QueryParams,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    query.finish()?;
-    set_tracking(&state, caller, &id, true).await
-}
-
-/// Resume tracking a stopped shipment: its tracking request is `created` again and the
-/// carrier is asked at once. Resuming a tracked shipment changes nothing.
-#[utoipa::path(
-    patch,
-    path = "/v2/shipments/{id}/resume_tracking",
-    operation_id = "resumeTrackingShipment",
-    tag = "Shipments",
-    params(("id" = String, Path, description = "The shipment's id")),
-    responses(
-        (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`conflict`: it kept changing while being resumed, try again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 422, description = "`duplicate`: a newer open tracking request tracks the same number and carrier (`meta.existing_id` when known); stop its shipment first.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-    ),
-)]
-pub async fn resume_tracking(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
-    query: QueryParams,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    query.finish()?;
-    set_tracking(&state, caller, &id, false).await
 }
