@@ -7,7 +7,7 @@ mod client;
 mod sender;
 mod settler;
 
-pub use client::{Lookup, SystemLookup};
+pub use client::{HostResolver, SystemResolver};
 use sender::Outcome;
 pub use sender::Sender;
 use settler::Settler;
@@ -51,7 +51,7 @@ pub struct DispatcherSettings {
     pub response_bytes: usize,
     /// Where webhook host names are looked up (the answers are checked against
     /// `networks` either way).
-    pub lookup: Arc<dyn Lookup>,
+    pub resolver: Arc<dyn HostResolver>,
 }
 
 impl Default for DispatcherSettings {
@@ -65,7 +65,7 @@ impl Default for DispatcherSettings {
             schedule: RetrySchedule::default(),
             disable_after: Duration::from_secs(5 * 24 * 3600),
             response_bytes: 4096,
-            lookup: Arc::new(SystemLookup),
+            resolver: Arc::new(SystemResolver),
         }
     }
 }

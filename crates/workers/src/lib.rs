@@ -10,7 +10,7 @@ mod leases;
 mod runner;
 mod tracker;
 
-pub use dispatcher::{Dispatcher, DispatcherSettings, Lookup, Sender, SystemLookup};
+pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

@@ -16,9 +16,9 @@ use url::Host;
 
 /// Where names are looked up: the system resolver in service; a fixed table in tests, so
 /// a name can be made to point anywhere without touching DNS.
-pub trait Lookup: Send + Sync + fmt::Debug {
+pub trait HostResolver: Send + Sync + fmt::Debug {
     /// The addresses `host` resolves to.
-    fn lookup<'a>(
+    fn resolve<'a>(
         &'a self,
         host: &'a str,
     ) -> Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>>;
@@ -26,10 +26,10 @@ pub trait Lookup: Send + Sync + fmt::Debug {
 
 /// The system resolver (`getaddrinfo`, through tokio).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct SystemLookup;
+pub struct SystemResolver;
 
-impl Lookup for SystemLookup {
-    fn lookup<'a>(
+impl HostResolver for SystemResolver {
+    fn resolve<'a>(
         &'a self,
         host: &'a str,
     ) -> Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>> {
@@ -46,7 +46,7 @@ impl Lookup for SystemLookup {
 #[derive(Debug, Clone)]
 struct GuardedResolver {
     networks: Arc<Networks>,
-    lookup: Arc<dyn Lookup>,
+    resolver: Arc<dyn HostResolver>,
 }
 
 /// A name that resolved only to refused addresses.
@@ -63,10 +63,10 @@ struct Refused {
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let networks = Arc::clone(&self.networks);
-        let lookup = Arc::clone(&self.lookup);
+        let resolver = Arc::clone(&self.resolver);
         Box::pin(async move {
             let host = name.as_str().to_owned();
-            let found = lookup.lookup(&host).await?;
+            let found = resolver.resolve(&host).await?;
             let allowed: Vec<SocketAddr> = found
                 .iter()
                 .copied()
@@ -96,7 +96,7 @@ impl Resolve for GuardedResolver {
 /// When the TLS backend cannot start.
 pub fn build(
     networks: Arc<Networks>,
-    lookup: Arc<dyn Lookup>,
+    resolver: Arc<dyn HostResolver>,
     timeout: Duration,
 ) -> reqwest::Result<reqwest::Client> {
     reqwest::Client::builder()
@@ -107,7 +107,7 @@ pub fn build(
         .timeout(timeout)
         .connect_timeout(timeout)
         .user_agent(concat!("Tidemark-Webhooks/", env!("CARGO_PKG_VERSION")))
-        .dns_resolver(Arc::new(GuardedResolver { networks, lookup }))
+        .dns_resolver(Arc::new(GuardedResolver { networks, resolver }))
         .build()
 }
 

@@ -62,7 +62,7 @@ impl Sender {
     pub fn new(settings: DispatcherSettings, clock: Arc<dyn Clock>) -> reqwest::Result<Self> {
         let client = client::build(
             Arc::clone(&settings.networks),
-            Arc::clone(&settings.lookup),
+            Arc::clone(&settings.resolver),
             settings.timeout,
         )?;
         Ok(Self {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{DeliveryStatus, Networks, Webhook};
 use tidemark_store::testing::Backend;
-use tidemark_workers::{DispatcherSettings, Lookup};
+use tidemark_workers::{DispatcherSettings, HostResolver};
 
 use crate::receiver::{
     Receiver, dispatcher, dispatcher_resolving, dispatcher_with, local, notifications, subscribe,
@@ -173,8 +173,8 @@ pub async fn failures_follow_the_schedule_and_gone_turns_the_webhook_off(backend
 #[derive(Debug)]
 struct Hosts(Vec<(&'static str, Vec<IpAddr>)>);
 
-impl Lookup for Hosts {
-    fn lookup<'a>(
+impl HostResolver for Hosts {
+    fn resolve<'a>(
         &'a self,
         host: &'a str,
     ) -> Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>> {
@@ -189,7 +189,7 @@ impl Lookup for Hosts {
     }
 }
 
-fn hosts() -> Arc<dyn Lookup> {
+fn hosts() -> Arc<dyn HostResolver> {
     let ip = |text: &str| text.parse::<IpAddr>().expect("address");
     Arc::new(Hosts(vec![
         ("hooks.example.com", vec![ip("127.0.0.1")]),

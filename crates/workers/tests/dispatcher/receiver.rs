@@ -19,7 +19,7 @@ use axum::routing::post;
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Networks, RetrySchedule, Webhook, WebhookDraft};
 use tidemark_store::NotificationFilter;
-use tidemark_workers::{Dispatcher, DispatcherSettings, Lookup, Runner, RunnerSettings};
+use tidemark_workers::{Dispatcher, DispatcherSettings, HostResolver, Runner, RunnerSettings};
 
 use crate::support::Harness;
 
@@ -194,13 +194,13 @@ pub fn dispatcher_with(h: &Harness, networks: Networks, timeout: Duration) -> Ru
 pub fn dispatcher_resolving(
     h: &Harness,
     networks: Networks,
-    lookup: Arc<dyn Lookup>,
+    resolver: Arc<dyn HostResolver>,
 ) -> Runner<Dispatcher> {
     runner(
         h,
         DispatcherSettings {
             networks: Arc::new(networks),
-            lookup,
+            resolver,
             ..settings()
         },
     )
