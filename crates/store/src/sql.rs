@@ -222,3 +222,23 @@ impl Search {
         }
     }
 }
+
+/// The subscription rule, written once: a recorded domain event becomes one pending
+/// notification for each active webhook of its account that wants it (every event, or
+/// this one among its events), in the transaction that records the event. `$new_uuid` is
+/// the backend's expression for a fresh UUID, the only part that differs.
+macro_rules! fan_out {
+    ($new_uuid:literal) => {
+        concat!(
+            "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, \
+             event, delivery_status, attempts, due_at, created_at, updated_at) SELECT ",
+            $new_uuid,
+            ", w.account_id, w.id, d.id, d.name, 'pending', 0, $2, $2, $2 \
+             FROM webhooks w JOIN domain_events d ON d.id = $1 AND d.account_id = w.account_id \
+             WHERE w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
+             WHERE e.webhook_id = w.id AND e.event = d.name)) \
+             ON CONFLICT (webhook_id, domain_event_id) DO NOTHING"
+        )
+    };
+}
+pub(crate) use fan_out;

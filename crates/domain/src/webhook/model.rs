@@ -106,7 +106,8 @@ pub struct Webhook {
     pub url: WebhookUrl,
     /// Whether deliveries are made.
     pub active: bool,
-    /// The events it wants; empty means all.
+    /// The events it wants; empty means all. Which webhooks an event goes to is decided
+    /// where the event is recorded, in the same transaction (the store's fan-out).
     pub events: Vec<String>,
     /// The signing secret.
     pub secret: WebhookSecret,
@@ -118,14 +119,6 @@ pub struct Webhook {
     pub created_at: Timestamp,
     /// When it last changed.
     pub updated_at: Timestamp,
-}
-
-impl Webhook {
-    /// Whether it wants `event`.
-    #[must_use]
-    pub fn wants(&self, event: &str) -> bool {
-        self.events.is_empty() || self.events.iter().any(|wanted| wanted == event)
-    }
 }
 
 /// A client's create or change, as sent; `None` is "not given".
@@ -273,8 +266,7 @@ mod tests {
             .create(account, &Networks::public_only(), now())
             .expect("valid");
         assert!(one.active);
-        assert!(one.events.is_empty());
-        assert!(one.wants("container.created"));
+        assert!(one.events.is_empty(), "no events named: every event");
         assert_ne!(one.secret, two.secret);
         assert_ne!(one.id, two.id);
     }

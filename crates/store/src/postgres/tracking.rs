@@ -22,12 +22,7 @@ use tidemark_domain::tracking::Change;
 use crate::{CommitOutcome, StoreError, TrackingStore, raw_events, sql};
 
 /// The fan-out of a recorded domain event (see [`Dialect::fan_out`]).
-const FAN_OUT: &str = "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, event, delivery_status, attempts, due_at, \
-     created_at, updated_at) SELECT gen_random_uuid(), w.account_id, w.id, d.id, d.name, 'pending', 0, $2, $2, $2 \
-     FROM webhooks w JOIN domain_events d ON d.id = $1 AND d.account_id = w.account_id \
-     WHERE w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
-     WHERE e.webhook_id = w.id AND e.event = d.name)) \
-     ON CONFLICT (webhook_id, domain_event_id) DO NOTHING";
+const FAN_OUT: &str = sql::fan_out!("gen_random_uuid()");
 
 const DIALECT: Dialect = Dialect {
     schedule: SCHEDULE,
