@@ -153,8 +153,9 @@ pub(crate) trait Neutral: Send + Sync {
     /// SQLite, whose single writer serializes claims).
     fn skip_locked(&self, table_alias: &str) -> String;
 
-    /// Runs writes in one transaction and returns the rows each affected; a unique
-    /// violation is [`StoreError::Duplicate`] and nothing is written.
+    /// Runs writes in one transaction and returns the rows each affected; any failure
+    /// writes nothing. (The duplicate rule of tracking requests is not decided here: no
+    /// statement run this way touches their unique index.)
     async fn execute_all(&self, queries: &[Query]) -> Result<Vec<u64>, StoreError>;
 }
 

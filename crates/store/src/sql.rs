@@ -7,8 +7,13 @@ use crate::rows::{
     shipment_columns, tracking_request_columns, transport_event_columns,
 };
 
-pub(crate) const INSERT_ACCOUNT: &str =
-    "INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)";
+/// Inserts an account; a taken name inserts nothing (the unique constraint on `name`
+/// decides, on both backends, without reading an error message).
+pub(crate) const INSERT_ACCOUNT: &str = "INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3) \
+     ON CONFLICT (name) DO NOTHING";
+
+/// What a taken account name is reported as.
+pub(crate) const ACCOUNT_NAME_TAKEN: &str = "an account with this name";
 
 pub(crate) const COUNT_ACCOUNTS: &str = "SELECT COUNT(*) FROM accounts";
 
@@ -30,8 +35,12 @@ pub(crate) const LIST_ACCOUNTS: &str = concat!(
     " FROM accounts ORDER BY created_at, id"
 );
 
+/// Inserts an API key; a taken prefix inserts nothing (the unique constraint on `prefix`).
 pub(crate) const INSERT_API_KEY: &str = "INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at) \
-     VALUES ($1, $2, $3, $4, $5, $6)";
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (prefix) DO NOTHING";
+
+/// What a taken key prefix is reported as.
+pub(crate) const KEY_PREFIX_TAKEN: &str = "an API key with this prefix";
 
 pub(crate) const API_KEY_BY_PREFIX: &str = concat!(
     "SELECT ",

@@ -6,7 +6,7 @@ use sqlx::postgres::PgRow;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
 use time::OffsetDateTime;
 
-use super::{PgStore, is_unique_violation, time_of};
+use super::{PgStore, time_of};
 use crate::rows::api_key_columns;
 use crate::sql;
 use crate::{AccountStore, StoreError, rows};
@@ -36,19 +36,15 @@ async fn insert_account<'c, E>(executor: E, account: &Account) -> Result<(), Sto
 where
     E: sqlx::Executor<'c, Database = sqlx::Postgres>,
 {
-    sqlx::query(sql::INSERT_ACCOUNT)
+    let inserted = sqlx::query(sql::INSERT_ACCOUNT)
         .bind(account.id.as_uuid())
         .bind(account.name.as_str())
         .bind(account.created_at.as_datetime())
         .execute(executor)
-        .await
-        .map_err(|error| {
-            if is_unique_violation(&error, "accounts_name_key") {
-                StoreError::Conflict("an account with this name")
-            } else {
-                error.into()
-            }
-        })?;
+        .await?;
+    if inserted.rows_affected() == 0 {
+        return Err(StoreError::Conflict(sql::ACCOUNT_NAME_TAKEN));
+    }
     Ok(())
 }
 
@@ -56,7 +52,7 @@ async fn insert_key<'c, E>(executor: E, key: &ApiKeyRecord) -> Result<(), StoreE
 where
     E: sqlx::Executor<'c, Database = sqlx::Postgres>,
 {
-    sqlx::query(sql::INSERT_API_KEY)
+    let inserted = sqlx::query(sql::INSERT_API_KEY)
         .bind(key.id.as_uuid())
         .bind(key.account_id.as_uuid())
         .bind(&key.prefix)
@@ -64,14 +60,10 @@ where
         .bind(key.created_at.as_datetime())
         .bind(key.revoked_at.map(|at| at.as_datetime()))
         .execute(executor)
-        .await
-        .map_err(|error| {
-            if is_unique_violation(&error, "api_keys_prefix_key") {
-                StoreError::Conflict("an API key with this prefix")
-            } else {
-                error.into()
-            }
-        })?;
+        .await?;
+    if inserted.rows_affected() == 0 {
+        return Err(StoreError::Conflict(sql::KEY_PREFIX_TAKEN));
+    }
     Ok(())
 }
 

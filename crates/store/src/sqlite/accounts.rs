@@ -5,7 +5,7 @@ use rusqlite::Row;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyRecord, Timestamp};
 
 use super::readers::Statement;
-use super::{SqliteStore, is_unique_violation, parse_time, parse_uuid, time_text};
+use super::{SqliteStore, parse_time, parse_uuid, time_text};
 use crate::rows::api_key_columns;
 use crate::sql;
 use crate::{AccountStore, StoreError, rows};
@@ -36,19 +36,15 @@ async fn insert_account<'c, E>(executor: E, account: &Account) -> Result<(), Sto
 where
     E: sqlx::Executor<'c, Database = sqlx::Sqlite>,
 {
-    sqlx::query(sql::INSERT_ACCOUNT)
+    let inserted = sqlx::query(sql::INSERT_ACCOUNT)
         .bind(account.id.to_string())
         .bind(account.name.as_str())
         .bind(time_text(account.created_at))
         .execute(executor)
-        .await
-        .map_err(|error| {
-            if is_unique_violation(&error, "accounts.name") {
-                StoreError::Conflict("an account with this name")
-            } else {
-                error.into()
-            }
-        })?;
+        .await?;
+    if inserted.rows_affected() == 0 {
+        return Err(StoreError::Conflict(sql::ACCOUNT_NAME_TAKEN));
+    }
     Ok(())
 }
 
@@ -56,7 +52,7 @@ async fn insert_key<'c, E>(executor: E, key: &ApiKeyRecord) -> Result<(), StoreE
 where
     E: sqlx::Executor<'c, Database = sqlx::Sqlite>,
 {
-    sqlx::query(sql::INSERT_API_KEY)
+    let inserted = sqlx::query(sql::INSERT_API_KEY)
         .bind(key.id.to_string())
         .bind(key.account_id.to_string())
         .bind(&key.prefix)
@@ -64,14 +60,10 @@ where
         .bind(time_text(key.created_at))
         .bind(key.revoked_at.map(time_text))
         .execute(executor)
-        .await
-        .map_err(|error| {
-            if is_unique_violation(&error, "api_keys.prefix") {
-                StoreError::Conflict("an API key with this prefix")
-            } else {
-                error.into()
-            }
-        })?;
+        .await?;
+    if inserted.rows_affected() == 0 {
+        return Err(StoreError::Conflict(sql::KEY_PREFIX_TAKEN));
+    }
     Ok(())
 }
 

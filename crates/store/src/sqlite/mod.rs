@@ -119,10 +119,3 @@ fn parse_time(text: &str) -> Result<Timestamp, StoreError> {
 fn parse_uuid(text: &str) -> Result<Uuid, StoreError> {
     Uuid::try_parse(text).map_err(|_| StoreError::corrupt(format!("id {text:?}")))
 }
-
-fn is_unique_violation(error: &sqlx::Error, index: &str) -> bool {
-    match error {
-        sqlx::Error::Database(db) => db.is_unique_violation() && db.message().contains(index),
-        _ => false,
-    }
-}

@@ -203,9 +203,6 @@ impl Neutral for SqliteStore {
                 .fold(sqlx::query(sqlx::AssertSqlSafe(query.sql.clone())), bind);
             match statement.execute(&mut *transaction).await {
                 Ok(done) => affected.push(done.rows_affected()),
-                Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
-                    return Err(StoreError::Duplicate { existing_id: None });
-                }
                 Err(error) => return Err(error.into()),
             }
         }
