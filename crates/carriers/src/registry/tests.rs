@@ -1,0 +1,110 @@
+//! The registry: which connector each SCAC gets from the configuration.
+
+use super::*;
+
+fn scac(text: &str) -> Scac {
+    Scac::parse(text).expect("SCAC")
+}
+
+const SETTINGS: &str = r#"
+[defaults]
+per_second = 5
+
+[endpoints.MAEU]
+base_url = "https://api.example.com/track-and-trace"
+auth = { kind = "oauth2", token_url = "https://login.example.com/token", client_id = "tidemark", client_secret = "s3cret" }
+
+[endpoints.HLCU]
+base_url = "https://api.example.org/hlag/external"
+auth = { kind = "header", name = "x-ibm-client-id", value = "k3y" }
+settings = { per_second = 2, concurrency = 1 }
+"#;
+
+#[test]
+fn endpoints_come_from_settings_and_other_scacs_from_the_sandbox() {
+    let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
+    assert_eq!(config.defaults.per_second.get(), 5);
+    assert_eq!(config.defaults.burst, ConnectionSettings::default().burst);
+    let sandbox = Sandbox {
+        base_url: "http://127.0.0.1:9/".into(),
+        api_key: Secret::new("sandbox"),
+        settings: ConnectionSettings::default(),
+    };
+    let registry =
+        Registry::build(&config, Some(sandbox.clone()), SandboxScope::AllCarriers).expect("valid");
+    assert_eq!(
+        registry.connector(&scac("MAEU")).map(|(_, s)| s),
+        Some(Source::Carrier)
+    );
+    assert_eq!(
+        registry.connector(&scac("MSCU")).map(|(_, s)| s),
+        Some(Source::Sandbox)
+    );
+    // By default the sandbox serves its own line only: no made-up voyage for MSCU.
+    let default = Registry::build(&config, Some(sandbox), SandboxScope::TestOnly).expect("valid");
+    assert!(default.connector(&scac("MSCU")).is_none());
+    assert_eq!(
+        default.connector(&Scac::SANDBOX).map(|(_, s)| s),
+        Some(Source::Sandbox)
+    );
+    assert_eq!(
+        default.coverage().source(scac("MAEU")),
+        Some(LineSource::Carrier)
+    );
+    let shown = default.describe();
+    assert!(
+        shown.contains("MAEU -> https://api.example.com/track-and-trace"),
+        "{shown}"
+    );
+    assert!(shown.contains("TEST -> sandbox"), "{shown}");
+    let mut secret_url = config.clone();
+    if let Some(endpoint) = secret_url.endpoints.get_mut("MAEU") {
+        endpoint.base_url = "https://tidemark:s3cret@api.example.com/tnt".to_owned();
+    }
+    let shown = Registry::build(&secret_url, None, SandboxScope::Off)
+        .expect("valid")
+        .describe();
+    assert!(
+        !shown.contains("s3cret") && shown.contains("api.example.com"),
+        "{shown}"
+    );
+    let without = Registry::build(&config, None, SandboxScope::AllCarriers).expect("valid");
+    assert!(without.connector(&scac("MSCU")).is_none());
+    assert!(without.connector(&Scac::SANDBOX).is_none());
+}
+
+#[test]
+fn secrets_stay_out_of_debug_and_serialized_settings() {
+    let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
+    let shown = format!("{config:?}");
+    let dumped = serde_json::to_string(&config).expect("serializes");
+    for secret in ["s3cret", "k3y"] {
+        assert!(
+            !shown.contains(secret) && !dumped.contains(secret),
+            "{secret}"
+        );
+    }
+}
+
+#[test]
+fn bad_entries_stop_the_start_with_their_name() {
+    for (toml, expected) in [
+        ("[endpoints.MA]\nbase_url = \"https://x\"", "not a SCAC"),
+        ("[endpoints.MAEU]\nbase_url = \"ftp://x\"", "http"),
+        (
+            "[endpoints.MAEU]\nbase_url = \"https://x\"\nsettings = { page_size = 0 }",
+            "above 0",
+        ),
+    ] {
+        let config: CarriersConfig = toml::from_str(toml).expect("parses");
+        let error = Registry::build(&config, None, SandboxScope::TestOnly).expect_err(toml);
+        assert!(error.to_string().contains(expected), "{error}");
+    }
+    assert!(
+        toml::from_str::<CarriersConfig>(
+            "[endpoints.MAEU]\nbase_url = \"https://x\"\nauth = { kind = \"magic\" }"
+        )
+        .is_err()
+    );
+    assert!(toml::from_str::<CarriersConfig>("[defaults]\nper_second = 0").is_err());
+}

@@ -1,0 +1,166 @@
+//! Configuration: layers, defaults, validation and redaction.
+
+use super::*;
+
+#[test]
+fn the_example_file_documents_exactly_the_defaults() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/tidemark.example.toml");
+    let example = Config::load(Some(&path), &Overrides::default()).expect("the example parses");
+    let defaults = serde_json::to_value(Config::default()).expect("serializes");
+    assert_eq!(serde_json::to_value(example).expect("serializes"), defaults);
+}
+
+#[test]
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
+fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
+    figment::Jail::expect_with(|jail| {
+        jail.set_env("TIDEMARK_SANDBOX__CLOCK_FACTOR", "60");
+        let plain = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        assert_eq!(plain.sandbox_scope(), SandboxScope::TestOnly);
+        let flagged = Config::load(
+            None,
+            &Overrides {
+                sandbox: Some(SandboxOverrides { all_carriers: true }),
+                ..Overrides::default()
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        assert_eq!(flagged.sandbox_scope(), SandboxScope::AllCarriers);
+        assert!((flagged.sandbox.clock_factor - 60.0).abs() < f64::EPSILON);
+        jail.set_env("TIDEMARK_SANDBOX__ALL_CARRIERS", "true");
+        let by_env = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        assert_eq!(by_env.sandbox_scope(), SandboxScope::AllCarriers);
+        Ok(())
+    });
+}
+
+#[test]
+fn the_api_decides_stop_and_resume_with_the_trackers_policy() {
+    let mut config = Config::default();
+    config.tracking.refresh_secs = 10;
+    config.tracking.max_retries = 3;
+    assert_eq!(config.api().policy, config.tracking.tracker().policy);
+    assert_ne!(
+        config.api().policy,
+        tidemark_domain::lifecycle::Policy::default()
+    );
+}
+
+#[test]
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
+fn carrier_endpoints_come_from_the_environment_and_are_validated() {
+    figment::Jail::expect_with(|jail| {
+        jail.set_env(
+            "TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL",
+            "https://api.example.com/tnt",
+        );
+        jail.set_env("TIDEMARK_CARRIERS__DEFAULTS__PER_SECOND", "3");
+        let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        assert_eq!(config.carriers.defaults.per_second.get(), 3);
+        // The environment provider lower-cases keys; SCACs are case-insensitive.
+        assert!(
+            config
+                .carriers
+                .endpoints
+                .keys()
+                .any(|k| k.eq_ignore_ascii_case("MAEU"))
+        );
+        assert!(config.validate().is_ok());
+        jail.set_env("TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL", "not a url");
+        let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let error = config.validate().expect_err("a bad URL stops the start");
+        assert!(
+            error
+                .to_string()
+                .to_ascii_uppercase()
+                .contains("CARRIERS.ENDPOINTS.MAEU"),
+            "{error}"
+        );
+        Ok(())
+    });
+}
+
+#[test]
+fn passwords_never_show_in_debug_output() {
+    let url = DatabaseUrl("postgres://app:s3cret@db.internal:5432/tidemark".to_owned());
+    let shown = format!("{url:?}");
+    assert!(!shown.contains("s3cret"), "{shown}");
+    assert_eq!(shown, "postgres://app:***@db.internal:5432/tidemark");
+    assert_eq!(
+        format!("{:?}", DatabaseUrl("sqlite://tidemark.db".into())),
+        "sqlite://tidemark.db"
+    );
+}
+
+#[test]
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
+fn layers_apply_in_order_and_unknown_keys_fail() {
+    figment::Jail::expect_with(|jail| {
+        jail.create_file(
+            "tidemark.toml",
+            "listen = \"127.0.0.1:9000\"\n[rate_limits]\ncreate_per_minute = 7\n",
+        )?;
+        jail.set_env("TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE", "9");
+        jail.set_env("TIDEMARK_TEST_DATABASE_URL", "ignored");
+        // For `serve`, the flag's parser reads it; any other command ignores it.
+        jail.set_env("TIDEMARK_ROLES", "api");
+        let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        assert_eq!(config.listen.port(), 9000);
+        assert_eq!(config.rate_limits.create_per_minute.get(), 9);
+        let flagged = Config::load(
+            None,
+            &Overrides {
+                listen: Some("127.0.0.1:9100".parse().map_err(|_| "addr")?),
+                roles: Some(vec![Role::Tracker]),
+                database_url: None,
+                webhook_allowed_networks: None,
+                sandbox: None,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        assert_eq!(flagged.listen.port(), 9100);
+        assert_eq!(flagged.roles, [Role::Tracker]);
+        assert_eq!(
+            config.roles,
+            [Role::Api, Role::Tracker, Role::Dispatcher],
+            "all by default"
+        );
+
+        // Webhook networks: none by default, the documented variable, the flag last.
+        assert!(config.api().webhook_networks.allowed().is_empty());
+        jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
+        let allowed = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        assert_eq!(allowed.api().webhook_networks.allowed().len(), 2);
+        let flagged = Config::load(
+            None,
+            &Overrides {
+                webhook_allowed_networks: Some("10.0.0.0/8".to_owned()),
+                ..Overrides::default()
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        assert_eq!(flagged.webhook_allowed_networks, "10.0.0.0/8");
+        let bad = Config {
+            webhook_allowed_networks: "127.0.0.0/8,nope".to_owned(),
+            ..Config::default()
+        };
+        let error = bad.validate().expect_err("a bad network");
+        assert!(error.contains("webhook_allowed_networks"), "{error}");
+        jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "");
+
+        jail.create_file("typo.toml", "lsiten = \"127.0.0.1:1\"\n")?;
+        let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())
+            .expect_err("unknown key");
+        assert!(error.to_string().contains("lsiten"), "{error}");
+        Ok(())
+    });
+}
