@@ -1,0 +1,137 @@
+//! A worker that dies mid-job, and two trackers sharing one queue.
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use carrier_sim::Fault;
+use tidemark_domain::{Clock, JobKind, RequestStatus};
+use tidemark_store::testing::Backend;
+use tidemark_workers::{Runner, RunnerSettings, Tracker};
+use time::Duration;
+use tokio_util::sync::CancellationToken;
+
+use crate::lifecycle::fault;
+use crate::support::{Harness, settings};
+
+pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(backend: Backend) {
+    let Some(h) = Harness::start(backend).await else {
+        return;
+    };
+    let request = h
+        .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
+        .await;
+    // A worker claims the job and dies before finishing it (its lease stays).
+    let held = h
+        .store
+        .claim_due(JobKind::Lookup, 1, settings().lease, h.clock.now())
+        .await
+        .expect("claim");
+    assert_eq!(held.len(), 1);
+    assert_eq!(h.drain().await, 0, "the job is held");
+    // A second one stalls mid-lookup at a slow carrier and is stopped.
+    h.advance(Duration::seconds(61));
+    h.sim.add_fault(fault(
+        "TEST-TR-SUCCEEDED",
+        Fault::Slow { delay_ms: 60_000 },
+        Some(1),
+    ));
+    let stalled = h.tracker(settings());
+    let shutdown = CancellationToken::new();
+    let run = tokio::spawn({
+        let shutdown = shutdown.clone();
+        async move { stalled.run(shutdown).await }
+    });
+    let deadline = tokio::time::Instant::now() + StdDuration::from_secs(10);
+    while h.sim.lookups("TEST", "TEST-TR-SUCCEEDED") < 1 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the stalled lookup started"
+        );
+        tokio::task::yield_now().await;
+        tokio::time::sleep(StdDuration::from_millis(5)).await;
+    }
+    run.abort();
+    let _ = run.await;
+    assert_eq!(h.request(&request).await.status, RequestStatus::Pending);
+    // After its lease, the job is claimed again and done once.
+    h.advance(Duration::seconds(61));
+    assert_eq!(h.drain().await, 1);
+    assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    let names = h.event_names().await;
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| *n == "tracking_request.succeeded")
+            .count(),
+        1
+    );
+    // The first worker wakes up and tries to finish: its lease is gone.
+    assert!(!h.store.complete_job(&held[0]).await.expect("complete"));
+    assert_eq!(h.event_names().await, names);
+}
+
+pub async fn two_trackers_never_work_one_job_at_once(backend: Backend) {
+    let Some(h) = Harness::start(backend).await else {
+        return;
+    };
+    let numbers: Vec<String> = (0..60).map(|i| format!("58611{i:04}")).collect();
+    let mut requests = Vec::new();
+    for number in &numbers {
+        requests.push(h.create("bill_of_lading", number, Some("MAEU")).await);
+    }
+    let shutdown = CancellationToken::new();
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        // Each tracker has its own connection pool, as a separate process would.
+        let store = h.database.connect().await;
+        let tracker = Tracker::new(
+            store,
+            Arc::clone(&h.registry),
+            Arc::clone(&h.matrix),
+            Arc::clone(&h.clock) as Arc<dyn Clock>,
+            settings(),
+        );
+        let runner = Runner::new(
+            Arc::new(tracker),
+            Arc::clone(&h.clock) as Arc<dyn Clock>,
+            RunnerSettings {
+                concurrency: 8,
+                poll: StdDuration::from_millis(10),
+            },
+        );
+        let shutdown = shutdown.clone();
+        runs.push(tokio::spawn(async move { runner.run(shutdown).await }));
+    }
+    let deadline = tokio::time::Instant::now() + StdDuration::from_secs(60);
+    loop {
+        let mut open = 0;
+        for request in &requests {
+            if h.request(request).await.status == RequestStatus::Pending {
+                open += 1;
+            }
+        }
+        if open == 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{open} still pending"
+        );
+        tokio::time::sleep(StdDuration::from_millis(20)).await;
+    }
+    shutdown.cancel();
+    for run in runs {
+        run.await.expect("runner stops");
+    }
+    for number in &numbers {
+        assert_eq!(h.sim.lookups("MAEU", number), 1, "{number} looked up once");
+    }
+    let names = h.event_names().await;
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| *n == "tracking_request.succeeded")
+            .count(),
+        numbers.len()
+    );
+}

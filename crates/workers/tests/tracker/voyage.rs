@@ -1,0 +1,156 @@
+//! A voyage played step by step records each event exactly once.
+
+use std::collections::HashSet;
+
+use tidemark_carriers::Lookup;
+use tidemark_domain::{
+    ContainerStatus, JobKind, LookupOutcome, RequestStatus, RequestType, StopReason,
+    TransportEventKind,
+};
+use tidemark_store::testing::Backend;
+use time::Duration;
+
+use crate::support::Harness;
+
+pub async fn a_voyage_step_by_step_records_each_event_exactly_once(backend: Backend) {
+    let Some(h) = Harness::start(backend).await else {
+        return;
+    };
+    let request = h
+        .create("bill_of_lading", "TEST-TR-JOURNEY", Some("TEST"))
+        .await;
+    h.drain().await;
+    // Booked at the simulator's epoch: awaiting its manifest until the first boxes move.
+    assert_eq!(
+        h.request(&request).await.status,
+        RequestStatus::AwaitingManifest
+    );
+    for _ in 0..7 {
+        h.advance(Duration::days(1));
+        h.drain().await;
+    }
+    assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    // Play the voyage: every few hours the due refreshes run.
+    for _ in 0..(24 * 120 / 3) {
+        h.advance(Duration::hours(3));
+        h.drain().await;
+        if h.request(&request).await.status == RequestStatus::TrackingStopped {
+            break;
+        }
+    }
+    let stopped = h.request(&request).await;
+    assert_eq!(stopped.status, RequestStatus::TrackingStopped);
+    let tracked = h
+        .store
+        .tracked(request.id)
+        .await
+        .expect("read")
+        .expect("tracked");
+    assert_eq!(
+        tracked.shipment.stopped_reason,
+        Some(StopReason::AllContainersTerminated)
+    );
+    assert!(
+        tracked
+            .containers
+            .iter()
+            .all(|c| c.current_status == ContainerStatus::EmptyReturned)
+    );
+
+    // What the carrier knows at the end is exactly what was recorded.
+    let (connector, _) = h
+        .registry
+        .connector(&tidemark_domain::Scac::parse("TEST").expect("scac"))
+        .expect("sandbox");
+    let LookupOutcome::Found(last) = connector
+        .lookup(&Lookup {
+            number: "TEST-TR-JOURNEY".to_owned(),
+            kind: RequestType::BillOfLading,
+        })
+        .await
+    else {
+        panic!("the journey is found")
+    };
+    let mut expected = HashSet::new();
+    for view in &last.containers {
+        let container = tracked
+            .containers
+            .iter()
+            .find(|c| c.number == view.number)
+            .expect("every container recorded");
+        for m in &view.milestones {
+            expected.insert((
+                container.id,
+                TransportEventKind::Actual(m.milestone).name(),
+                m.place
+                    .as_ref()
+                    .map(|p| p.locode.clone())
+                    .unwrap_or_default(),
+                m.at,
+            ));
+        }
+    }
+    let recorded: Vec<_> = tracked
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, TransportEventKind::Actual(_)))
+        .map(|e| {
+            (
+                e.container_id,
+                e.kind.name(),
+                e.location
+                    .as_ref()
+                    .map(|p| p.locode.clone())
+                    .unwrap_or_default(),
+                e.timestamp,
+            )
+        })
+        .collect();
+    let unique: HashSet<_> = recorded.iter().cloned().collect();
+    assert_eq!(unique.len(), recorded.len(), "no transport event twice");
+    assert_eq!(unique, expected);
+
+    // One webhook-visible event per container, milestone and place; one succeeded, one stop.
+    let events = h.store.domain_events(h.account.id).await.expect("events");
+    let keys: HashSet<&str> = events.iter().map(|e| e.dedupe_key.as_str()).collect();
+    assert_eq!(keys.len(), events.len());
+    let milestones = events
+        .iter()
+        .filter(|e| {
+            e.name.name().starts_with("container.transport.")
+                && !e.name.name().contains("estimated")
+        })
+        .count();
+    let distinct: HashSet<_> = expected.iter().map(|(c, n, l, _)| (c, n, l)).collect();
+    assert_eq!(milestones, distinct.len());
+    let names: Vec<String> = events.iter().map(|e| e.name.name()).collect();
+    for once in [
+        "tracking_request.succeeded",
+        "tracking_request.tracking_stopped",
+    ] {
+        assert_eq!(names.iter().filter(|n| *n == once).count(), 1, "{once}");
+    }
+    assert_eq!(
+        names.last().map(String::as_str),
+        Some("tracking_request.tracking_stopped")
+    );
+    for milestone in [
+        "vessel_loaded",
+        "vessel_departed",
+        "vessel_arrived",
+        "vessel_discharged",
+        "full_out",
+        "empty_in",
+    ] {
+        let name = format!("container.transport.{milestone}");
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    // The simulator moves its arrival estimate during the voyage: each move is heard.
+    assert!(names.contains(&"shipment.estimated.arrival".to_owned()));
+    assert!(names.contains(&"container.transport.estimated.vessel_arrived".to_owned()));
+    assert_eq!(h.drain().await, 0);
+    assert_eq!(
+        h.store.next_due(JobKind::Refresh).await.expect("next"),
+        None
+    );
+}
