@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use crate::events::{DomainEvent, EventDetail, EventName, Subject};
 use crate::shipment::locode;
 use crate::{
-    AccountId, ContainerId, DomainEventId, Place, ShipmentId, Timestamp, TransportEvent,
-    TransportEventId, TransportEventKind, VesselRef,
+    AccountId, ContainerId, DomainEventId, Place, Shipment, ShipmentId, Timestamp, Tracked,
+    TransportEvent, TransportEventId, TransportEventKind, VesselRef,
 };
 
 use super::Context;
@@ -20,6 +20,38 @@ pub(super) struct Builder<'a> {
     pub(super) announced: HashSet<(ContainerId, TransportEventKind, String)>,
     pub(super) transport_events: Vec<TransportEvent>,
     pub(super) events: Vec<DomainEvent>,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder for `shipment`, knowing the transport events `prior` recorded (so none is
+    /// recorded or announced twice).
+    pub(super) fn over(ctx: &'a Context<'a>, shipment: &Shipment, prior: Option<&Tracked>) -> Self {
+        let mut builder = Self {
+            ctx,
+            account_id: shipment.account_id,
+            shipment_id: shipment.id,
+            known: HashSet::new(),
+            announced: HashSet::new(),
+            transport_events: Vec::new(),
+            events: Vec::new(),
+        };
+        for event in prior
+            .map(|tracked| tracked.events.as_slice())
+            .unwrap_or_default()
+        {
+            let location = locode(event.location.as_ref()).to_owned();
+            builder.known.insert((
+                event.container_id,
+                event.kind,
+                location.clone(),
+                event.timestamp,
+            ));
+            builder
+                .announced
+                .insert((event.container_id, event.kind, location));
+        }
+        builder
+    }
 }
 
 impl Builder<'_> {

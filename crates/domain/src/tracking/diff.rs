@@ -1,15 +1,14 @@
 //! The diff itself: the route, each container and its kept carrier events, compared
 //! with what is stored.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use crate::events::{EventDetail, EventName, Subject};
 use crate::raw_event::{self, ContainerEvents, Owner};
-use crate::shipment::locode;
 use crate::{
     CallView, Container, ContainerDetails, ContainerId, ContainerView, Estimate, Milestone, Place,
-    RawEvent, Route, Shipment, ShipmentId, Snapshot, Timestamp, Tracked, TransportEventKind,
-    VesselRef,
+    RawEvent, Route, Shipment, ShipmentId, Snapshot, Timestamp, Tracked, TransportEvent,
+    TransportEventKind, VesselRef,
 };
 
 use super::builder::Builder;
@@ -89,66 +88,17 @@ pub fn apply_snapshot(
     snapshot: &Snapshot,
     ctx: &Context<'_>,
 ) -> SnapshotDiff {
-    let request = ctx.request;
     let now = ctx.now;
     let prior_route = prior.map(|tracked| &tracked.shipment.route);
     let route = route(snapshot, prior_route);
     let mut shipment = prior.map_or_else(
-        || Shipment {
-            id: ShipmentId::new(),
-            account_id: request.account_id,
-            tracking_request_id: request.id,
-            bill_of_lading_number: match request.request_type {
-                crate::RequestType::Container => snapshot
-                    .bill_of_lading
-                    .clone()
-                    .unwrap_or_else(|| request.request_number.normalized().to_owned()),
-                _ => request.request_number.as_str().to_owned(),
-            },
-            normalized_number: request.request_number.normalized().to_owned(),
-            scac: ctx.scac,
-            ref_numbers: request.ref_numbers.clone(),
-            tags: request.shipment_tags.clone(),
-            route: Route::default(),
-            source: ctx.source,
-            last_attempted_at: None,
-            last_succeeded_at: None,
-            last_changed_at: now,
-            stopped_at: None,
-            stopped_reason: None,
-            created_at: now,
-            updated_at: now,
-        },
+        || new_shipment(snapshot, ctx),
         |tracked| tracked.shipment.clone(),
     );
-    let mut builder = Builder {
-        ctx,
-        account_id: shipment.account_id,
-        shipment_id: shipment.id,
-        known: HashSet::new(),
-        announced: HashSet::new(),
-        transport_events: Vec::new(),
-        events: Vec::new(),
-    };
-    for event in prior
-        .map(|tracked| tracked.events.as_slice())
-        .unwrap_or_default()
-    {
-        let location = locode(event.location.as_ref()).to_owned();
-        builder.known.insert((
-            event.container_id,
-            event.kind,
-            location.clone(),
-            event.timestamp,
-        ));
-        builder
-            .announced
-            .insert((event.container_id, event.kind, location));
-    }
-
+    let mut builder = Builder::over(ctx, &shipment, prior);
     let pod = snapshot.port_of_discharge();
-    let mut containers = Vec::new();
     let kept: &[RawEvent] = prior.map_or(&[][..], |t| t.raw_events.as_slice());
+    let mut containers = Vec::new();
     let mut raw_events = Vec::new();
     for view in &snapshot.containers {
         let stored = prior.and_then(|tracked| {
@@ -157,56 +107,9 @@ pub fn apply_snapshot(
                 .iter()
                 .find(|container| container.number == view.number)
         });
-        let details = details(view, pod);
-        let status = view.status();
-        let container = match stored {
-            Some(old) if old.details == details && old.current_status == status => old.clone(),
-            Some(old) => {
-                let changes = changeset(&old.details, &details);
-                if !changes.is_empty() {
-                    builder.event(
-                        EventName::ContainerUpdated,
-                        Subject::Container(old.id),
-                        EventDetail {
-                            changeset: changes,
-                            ..EventDetail::default()
-                        },
-                        format!("{}:container.updated:{}", old.id, now.unix_micros()),
-                    );
-                }
-                let container = Container {
-                    current_status: status,
-                    details,
-                    updated_at: now,
-                    ..old.clone()
-                };
-                containers.push(container.clone());
-                container
-            }
-            None => {
-                let container = Container {
-                    id: ContainerId::new(),
-                    account_id: shipment.account_id,
-                    shipment_id: shipment.id,
-                    number: view.number.clone(),
-                    current_status: status,
-                    ref_numbers: Vec::new(),
-                    details,
-                    created_at: now,
-                    updated_at: now,
-                };
-                if prior.is_some() {
-                    builder.event(
-                        EventName::ContainerCreated,
-                        Subject::Container(container.id),
-                        EventDetail::default(),
-                        format!("{}:container.created", container.id),
-                    );
-                }
-                containers.push(container.clone());
-                container
-            }
-        };
+        let (container, changed) =
+            container(&mut builder, &shipment, stored, view, pod, prior.is_some());
+        containers.extend(changed);
         let owner = Owner {
             account_id: shipment.account_id,
             shipment_id: shipment.id,
@@ -224,22 +127,7 @@ pub fn apply_snapshot(
             );
         }
         if let Some(prior_route) = prior_route {
-            for (estimate, call, at) in snapshot.estimates() {
-                let before = match estimate {
-                    Estimate::VesselDeparted => prior_route.pol_etd_at,
-                    Estimate::VesselArrived => prior_route.pod_eta_at,
-                };
-                if before != Some(at) {
-                    builder.transport(
-                        container.id,
-                        TransportEventKind::Estimated(estimate),
-                        at,
-                        Some(&call.place),
-                        call.vessel.as_ref(),
-                        call.voyage.as_ref(),
-                    );
-                }
-            }
+            estimates(&mut builder, container.id, snapshot, prior_route);
         }
     }
     let owner = Owner {
@@ -248,24 +136,8 @@ pub fn apply_snapshot(
         container_id: None,
     };
     raw_events.extend(keep(owner, kept, &snapshot.shipment_events, now));
-    if let (Some(prior_route), Some(eta)) = (prior_route, route.pod_eta_at)
-        && route.pod_ata_at.is_none()
-        && prior_route.pod_eta_at != Some(eta)
-    {
-        builder.event(
-            EventName::ShipmentEstimatedArrival,
-            Subject::Shipment(shipment.id),
-            EventDetail {
-                estimated_timestamp: Some(eta),
-                location_locode: route.port_of_discharge.as_ref().map(|p| p.locode.clone()),
-                ..EventDetail::default()
-            },
-            format!(
-                "{}:shipment.estimated.arrival:{}",
-                shipment.id,
-                eta.unix_micros()
-            ),
-        );
+    if let Some(prior_route) = prior_route {
+        arrival_estimate(&mut builder, shipment.id, &route, prior_route);
     }
 
     let changed = prior_route != Some(&route)
@@ -278,6 +150,168 @@ pub fn apply_snapshot(
         shipment.last_changed_at = now;
         shipment.updated_at = now;
     }
+    let (places, vessels) = named(snapshot, &builder.transport_events, &raw_events);
+    SnapshotDiff {
+        shipment,
+        containers,
+        transport_events: builder.transport_events,
+        raw_events,
+        events: builder.events,
+        places,
+        vessels,
+        changed,
+    }
+}
+
+/// The shipment a request's first success creates.
+fn new_shipment(snapshot: &Snapshot, ctx: &Context<'_>) -> Shipment {
+    let request = ctx.request;
+    let now = ctx.now;
+    Shipment {
+        id: ShipmentId::new(),
+        account_id: request.account_id,
+        tracking_request_id: request.id,
+        bill_of_lading_number: match request.request_type {
+            crate::RequestType::Container => snapshot
+                .bill_of_lading
+                .clone()
+                .unwrap_or_else(|| request.request_number.normalized().to_owned()),
+            _ => request.request_number.as_str().to_owned(),
+        },
+        normalized_number: request.request_number.normalized().to_owned(),
+        scac: ctx.scac,
+        ref_numbers: request.ref_numbers.clone(),
+        tags: request.shipment_tags.clone(),
+        route: Route::default(),
+        source: ctx.source,
+        last_attempted_at: None,
+        last_succeeded_at: None,
+        last_changed_at: now,
+        stopped_at: None,
+        stopped_reason: None,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+/// A container of the snapshot against its stored self: the container as it now stands,
+/// and the same when it is new or changed (to be written). A change of its details is
+/// `container.updated`; a container added to a known shipment is `container.created`.
+fn container(
+    builder: &mut Builder<'_>,
+    shipment: &Shipment,
+    stored: Option<&Container>,
+    view: &ContainerView,
+    pod: Option<&CallView>,
+    known_shipment: bool,
+) -> (Container, Option<Container>) {
+    let now = builder.ctx.now;
+    let details = details(view, pod);
+    let status = view.status();
+    match stored {
+        Some(old) if old.details == details && old.current_status == status => (old.clone(), None),
+        Some(old) => {
+            let changes = changeset(&old.details, &details);
+            if !changes.is_empty() {
+                builder.event(
+                    EventName::ContainerUpdated,
+                    Subject::Container(old.id),
+                    EventDetail {
+                        changeset: changes,
+                        ..EventDetail::default()
+                    },
+                    format!("{}:container.updated:{}", old.id, now.unix_micros()),
+                );
+            }
+            let container = Container {
+                current_status: status,
+                details,
+                updated_at: now,
+                ..old.clone()
+            };
+            (container.clone(), Some(container))
+        }
+        None => {
+            let container = Container {
+                id: ContainerId::new(),
+                account_id: shipment.account_id,
+                shipment_id: shipment.id,
+                number: view.number.clone(),
+                current_status: status,
+                ref_numbers: Vec::new(),
+                details,
+                created_at: now,
+                updated_at: now,
+            };
+            if known_shipment {
+                builder.event(
+                    EventName::ContainerCreated,
+                    Subject::Container(container.id),
+                    EventDetail::default(),
+                    format!("{}:container.created", container.id),
+                );
+            }
+            (container.clone(), Some(container))
+        }
+    }
+}
+
+/// The estimated transport events of a container whose estimate changed since `prior`.
+fn estimates(
+    builder: &mut Builder<'_>,
+    container: ContainerId,
+    snapshot: &Snapshot,
+    prior: &Route,
+) {
+    for (estimate, call, at) in snapshot.estimates() {
+        let before = match estimate {
+            Estimate::VesselDeparted => prior.pol_etd_at,
+            Estimate::VesselArrived => prior.pod_eta_at,
+        };
+        if before != Some(at) {
+            builder.transport(
+                container,
+                TransportEventKind::Estimated(estimate),
+                at,
+                Some(&call.place),
+                call.vessel.as_ref(),
+                call.voyage.as_ref(),
+            );
+        }
+    }
+}
+
+/// `shipment.estimated.arrival` when the arrival estimate moved and the vessel has not
+/// arrived.
+fn arrival_estimate(builder: &mut Builder<'_>, shipment: ShipmentId, route: &Route, prior: &Route) {
+    let Some(eta) = route.pod_eta_at else {
+        return;
+    };
+    if route.pod_ata_at.is_some() || prior.pod_eta_at == Some(eta) {
+        return;
+    }
+    builder.event(
+        EventName::ShipmentEstimatedArrival,
+        Subject::Shipment(shipment),
+        EventDetail {
+            estimated_timestamp: Some(eta),
+            location_locode: route.port_of_discharge.as_ref().map(|p| p.locode.clone()),
+            ..EventDetail::default()
+        },
+        format!(
+            "{shipment}:shipment.estimated.arrival:{}",
+            eta.unix_micros()
+        ),
+    );
+}
+
+/// The ports and vessels the snapshot, its new transport events and its kept carrier
+/// events name (the reference data to record).
+fn named(
+    snapshot: &Snapshot,
+    transport_events: &[TransportEvent],
+    raw_events: &[ContainerEvents],
+) -> (Vec<Place>, Vec<VesselRef>) {
     let mut places: Vec<Place> = Vec::new();
     let mut vessels: Vec<VesselRef> = Vec::new();
     for call in &snapshot.calls {
@@ -286,8 +320,7 @@ pub fn apply_snapshot(
             push_unique(&mut vessels, vessel, |v| &v.imo);
         }
     }
-    let named = builder
-        .transport_events
+    let named = transport_events
         .iter()
         .map(|e| (e.location.as_ref(), e.vessel.as_ref()))
         .chain(
@@ -304,16 +337,7 @@ pub fn apply_snapshot(
             push_unique(&mut vessels, vessel, |v| &v.imo);
         }
     }
-    SnapshotDiff {
-        shipment,
-        containers,
-        transport_events: builder.transport_events,
-        raw_events,
-        events: builder.events,
-        places,
-        vessels,
-        changed,
-    }
+    (places, vessels)
 }
 
 /// `owner`'s changed kept events, if the `reported` ones change them.
