@@ -1,0 +1,105 @@
+//! Who may read events: an `API-Key`, or a bearer token from `POST /oauth/token` (OAuth2
+//! client credentials, tokens living one simulated hour).
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::{Simulator, lock};
+
+pub(super) fn authorized(sim: &Simulator, headers: &HeaderMap) -> bool {
+    let state = &sim.state;
+    if headers
+        .get("API-Key")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|key| key == state.config.api_key)
+    {
+        return true;
+    }
+    let bearer = headers
+        .get("Authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    bearer.is_some_and(|token| {
+        lock(&state.tokens)
+            .get(token)
+            .is_some_and(|expires| *expires > state.clock.now())
+    })
+}
+
+struct TokenRequest {
+    grant_type: String,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+}
+
+/// OAuth2 client credentials (RFC 6749 §4.4), form-encoded; tokens live one simulated hour.
+pub(super) async fn token(
+    State(sim): State<Simulator>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let form: Result<TokenRequest, _> = token_request(&body);
+    let oauth_error = |status: StatusCode, code: &str| {
+        (status, axum::Json(json!({"error": code}))).into_response()
+    };
+    let Ok(form) = form else {
+        return oauth_error(StatusCode::BAD_REQUEST, "invalid_request");
+    };
+    if form.grant_type != "client_credentials" {
+        return oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type");
+    }
+    let basic = basic_credentials(&headers);
+    let (id, secret) = match (form.client_id, form.client_secret, basic) {
+        (Some(id), Some(secret), _) => (id, secret),
+        (_, _, Some(pair)) => pair,
+        _ => return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client"),
+    };
+    let known = sim
+        .state
+        .config
+        .oauth_clients
+        .iter()
+        .any(|client| client.client_id == id && client.client_secret == secret);
+    if !known {
+        return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client");
+    }
+    let token = uuid::Uuid::now_v7().simple().to_string();
+    let expires = sim.state.clock.now() + time::Duration::hours(1);
+    lock(&sim.state.tokens).insert(token.clone(), expires);
+    axum::Json(json!({"access_token": token, "token_type": "Bearer", "expires_in": 3600}))
+        .into_response()
+}
+
+fn token_request(body: &[u8]) -> Result<TokenRequest, ()> {
+    let mut grant_type = None;
+    let mut client_id = None;
+    let mut client_secret = None;
+    for (key, value) in form_urlencoded::parse(body) {
+        match key.as_ref() {
+            "grant_type" => grant_type = Some(value.into_owned()),
+            "client_id" => client_id = Some(value.into_owned()),
+            "client_secret" => client_secret = Some(value.into_owned()),
+            _ => {}
+        }
+    }
+    Ok(TokenRequest {
+        grant_type: grant_type.ok_or(())?,
+        client_id,
+        client_secret,
+    })
+}
+
+fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
+    use base64::Engine as _;
+    let value = headers.get("Authorization")?.to_str().ok()?;
+    let encoded = value.strip_prefix("Basic ")?;
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    let decoded = String::from_utf8(decoded).ok()?;
+    let (id, secret) = decoded.split_once(':')?;
+    Some((id.to_owned(), secret.to_owned()))
+}
