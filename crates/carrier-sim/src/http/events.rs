@@ -14,7 +14,7 @@ use crate::faults::Fault;
 use crate::query::{EventQuery, cursor};
 use crate::scenario::{Script, script};
 use crate::timeline::events;
-use crate::world::{Outcome, Placement};
+use crate::world::{Outcome, Placement, Reference};
 use crate::{NextPage, Simulator, lock};
 
 fn valid_scac(scac: &str) -> bool {
@@ -73,26 +73,14 @@ pub(super) async fn events_route(
         Ok(shipment) => shipment,
         Err(refusal) => return error(refusal.status, refusal.reason, refusal.message),
     };
-    let now = sim.state.clock.now();
-    let mut visible: Vec<Value> = sim
-        .state
-        .world
-        .shipment(&scac, &reference, placement, outcome)
-        .map(|shipment| events(&shipment))
-        .unwrap_or_default()
-        .into_iter()
-        .chain(
-            lock(&sim.state.injected)
-                .get(&scac)
-                .cloned()
-                .unwrap_or_default(),
-        )
-        .filter(|event| event.created <= now)
-        .map(|event| event.body)
-        .filter(|event| !only_booking || event["eventType"] == "SHIPMENT")
-        .filter(|event| query.matches(event))
-        .collect();
-    query.sort(&mut visible);
+    let mut visible = listed(
+        &sim,
+        &scac,
+        &reference,
+        (outcome, placement),
+        only_booking,
+        &query,
+    );
     reshape(fault.as_ref(), &mut visible);
     let total = visible.len();
     let start = query.offset.min(total);
@@ -103,6 +91,40 @@ pub(super) async fn events_route(
         return damaged;
     }
     page_response(&sim, &uri, &query, page, next)
+}
+
+/// The events a request lists, sorted: the shipment's (and those injected for the
+/// carrier) that happened by now and match the query; only the booking's until the
+/// shipment is manifested.
+fn listed(
+    sim: &Simulator,
+    scac: &str,
+    reference: &Reference,
+    (outcome, placement): (Option<Outcome>, Placement),
+    only_booking: bool,
+    query: &EventQuery,
+) -> Vec<Value> {
+    let now = sim.state.clock.now();
+    let mut visible: Vec<Value> = sim
+        .state
+        .world
+        .shipment(scac, reference, placement, outcome)
+        .map(|shipment| events(&shipment))
+        .unwrap_or_default()
+        .into_iter()
+        .chain(
+            lock(&sim.state.injected)
+                .get(scac)
+                .cloned()
+                .unwrap_or_default(),
+        )
+        .filter(|event| event.created <= now)
+        .map(|event| event.body)
+        .filter(|event| !only_booking || event["eventType"] == "SHIPMENT")
+        .filter(|event| query.matches(event))
+        .collect();
+    query.sort(&mut visible);
+    visible
 }
 
 /// A DCSA error answer to give instead of events.
