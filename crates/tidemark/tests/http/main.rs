@@ -15,6 +15,7 @@ mod raw_events;
 mod sandbox;
 mod shipments;
 mod shipping_lines;
+mod stop_resume;
 mod tracking_requests;
 mod webhook_delivery;
 mod webhook_reference;

@@ -12,15 +12,12 @@ use crate::common::with_tracking;
 tidemark_store::backends!(
     with_tracking,
     a_found_request_is_read_back_through_every_endpoint,
-    stopping_and_resuming_move_the_request_and_refresh_follows,
     shipment_edits_replace_the_clients_lists_only,
     bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate,
-    refreshes_have_their_own_rate_limit,
-    resuming_is_refused_while_a_newer_request_tracks_the_number,
 );
 
 /// Creates `number` at `scac` through the API and drains the queue; returns the request.
-async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
+pub(crate) async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
     let created = document(
         t.app
             .create(&tracking_request("bill_of_lading", number, scac))
@@ -40,7 +37,7 @@ async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
     .await
 }
 
-fn shipment_id(request: &Value) -> String {
+pub(crate) fn shipment_id(request: &Value) -> String {
     request["data"]["relationships"]["tracked_object"]["data"]["id"]
         .as_str()
         .expect("a tracked object")
@@ -202,123 +199,6 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
     }
 }
 
-async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking) {
-    let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
-    let request_id = request["data"]["id"].as_str().expect("id").to_owned();
-    let shipment_id = shipment_id(&request);
-    let stopped = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(stopped.status(), 200);
-    let stopped = document(stopped).await;
-    assert_eq!(
-        stopped["data"]["attributes"]["line_tracking_stopped_reason"],
-        "cancelled_by_user"
-    );
-    assert!(stopped["data"]["attributes"]["line_tracking_stopped_at"].is_string());
-    let now = document(
-        t.app
-            .get(&format!("/v2/tracking_requests/{request_id}"))
-            .await,
-    )
-    .await;
-    assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
-    // Stopping again changes nothing.
-    let again = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(again.status(), 200);
-    let events = t
-        .app
-        .store
-        .domain_events(t.app.account.id)
-        .await
-        .expect("events");
-    assert_eq!(
-        events
-            .iter()
-            .filter(|e| e.name.name() == "tracking_request.tracking_stopped")
-            .count(),
-        1
-    );
-
-    let container = document(t.app.get("/v2/containers").await).await;
-    let container_id = container["data"][0]["id"].as_str().expect("id").to_owned();
-    let refused = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/containers/{container_id}/refresh"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(
-        codes(&errors(refused, 409).await),
-        [("tracking_stopped".to_owned(), String::new())]
-    );
-
-    let lookups_before = t.sim.lookups("TEST", "TEST-TR-SUCCEEDED");
-    let resumed = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/resume_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(resumed.status(), 200);
-    let resumed = document(resumed).await;
-    assert!(resumed["data"]["attributes"]["line_tracking_stopped_at"].is_null());
-    let now = document(
-        t.app
-            .get(&format!("/v2/tracking_requests/{request_id}"))
-            .await,
-    )
-    .await;
-    assert_eq!(now["data"]["attributes"]["status"], "created");
-    assert_eq!(t.drain().await, 1, "resuming looks at once");
-    assert_eq!(
-        t.sim.lookups("TEST", "TEST-TR-SUCCEEDED"),
-        lookups_before + 1
-    );
-
-    let accepted = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/containers/{container_id}/refresh"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(accepted.status(), 202);
-    assert!(document(accepted).await["meta"]["message"].is_string());
-    assert_eq!(t.drain().await, 1, "a refresh asks the carrier now");
-    assert_eq!(
-        t.sim.lookups("TEST", "TEST-TR-SUCCEEDED"),
-        lookups_before + 2
-    );
-}
-
 async fn shipment_edits_replace_the_clients_lists_only(t: Tracking) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let shipment_id = shipment_id(&request);
@@ -459,83 +339,4 @@ async fn bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate
         .await
         .expect("request");
     errors(unauthenticated, 401).await;
-}
-
-async fn refreshes_have_their_own_rate_limit(t: Tracking) {
-    track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
-    let container = document(t.app.get("/v2/containers").await).await;
-    let id = container["data"][0]["id"].as_str().expect("id").to_owned();
-    for _ in 0..10 {
-        let accepted = t
-            .app
-            .request(
-                Method::PATCH,
-                &format!("/v2/containers/{id}/refresh"),
-                Some(&t.app.key),
-            )
-            .send()
-            .await
-            .expect("request");
-        assert_eq!(accepted.status(), 202);
-    }
-    let limited = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/containers/{id}/refresh"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert!(limited.headers().contains_key("retry-after"));
-    errors(limited, 429).await;
-    // Reads are not charged to that bucket.
-    assert_eq!(t.app.get("/v2/containers").await.status(), 200);
-}
-
-async fn resuming_is_refused_while_a_newer_request_tracks_the_number(t: Tracking) {
-    let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
-    let shipment_id = shipment_id(&request);
-    let stop = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(stop.status(), 200);
-    // A stopped request no longer blocks a new one for the same number.
-    let again = t
-        .app
-        .create(&tracking_request(
-            "bill_of_lading",
-            "TEST-TR-SUCCEEDED",
-            "TEST",
-        ))
-        .await;
-    assert_eq!(again.status(), 201);
-    let resume = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/resume_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
-    // The duplicate rule answers as it does on create.
-    assert_eq!(
-        codes(&errors(resume, 422).await),
-        [("duplicate".to_owned(), String::new())]
-    );
-    let shipment = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
-    assert!(
-        shipment["data"]["attributes"]["line_tracking_stopped_at"].is_string(),
-        "still stopped"
-    );
 }
