@@ -16,6 +16,7 @@ mod sandbox;
 mod shipments;
 mod shipping_lines;
 mod stop_resume;
+mod tracking_request_lists;
 mod tracking_requests;
 mod webhook_delivery;
 mod webhook_reference;
