@@ -14,6 +14,8 @@ use time::{Duration, OffsetDateTime};
 
 #[path = "conformance/deliveries.rs"]
 mod deliveries;
+#[path = "conformance/delivery_reads.rs"]
+mod delivery_reads;
 #[path = "conformance/jobs.rs"]
 mod jobs;
 #[path = "conformance/leases.rs"]
@@ -22,10 +24,14 @@ mod leases;
 mod raw_events;
 #[path = "conformance/reads.rs"]
 mod reads;
+#[path = "conformance/request_lists.rs"]
+mod request_lists;
 #[path = "conformance/requests.rs"]
 mod requests;
 #[path = "conformance/tracking.rs"]
 mod tracking;
+#[path = "conformance/tracking_races.rs"]
+mod tracking_races;
 #[path = "conformance/webhooks.rs"]
 mod webhooks;
 
@@ -142,11 +148,14 @@ fn page(number: u32, size: u32) -> PageRequest {
 
 mod cases {
     pub use super::deliveries::*;
+    pub use super::delivery_reads::*;
     pub use super::jobs::*;
     pub use super::leases::*;
     pub use super::raw_events::*;
     pub use super::reads::*;
+    pub use super::request_lists::*;
     pub use super::requests::*;
     pub use super::tracking::*;
+    pub use super::tracking_races::*;
     pub use super::webhooks::*;
 }

@@ -12,9 +12,9 @@ use super::tracking::{claim, found, snapshot};
 use super::webhooks::subscribe;
 use super::{account, at, page, request};
 
-const LEASE: Duration = Duration::from_secs(30);
+pub(crate) const LEASE: Duration = Duration::from_secs(30);
 
-fn attempt(when: Timestamp, status: Option<u16>) -> Attempt {
+pub(crate) fn attempt(when: Timestamp, status: Option<u16>) -> Attempt {
     Attempt {
         at: when,
         status_code: status,
@@ -246,135 +246,6 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     assert_eq!(later[0].notification.attempts, 2);
 }
 
-/// The records frozen with an event travel with each of its claimed notifications and
-/// read back per event; every attempt is logged under its notification, oldest first; and
-/// neither is visible to another account.
-pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(store: Arc<dyn Store>) {
-    let owner = account(&store, "frozen").await;
-    let stranger = account(&store, "frozen-stranger").await;
-    subscribe(&store, &owner, &[], true).await;
-    let pending = request(&owner, "bill_of_lading", "586118842", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let mut commit = found(&store, &pending, &snapshot(&[(Milestone::EmptyOut, 1)]), 3).await;
-    for (n, event) in commit.events.iter_mut().enumerate() {
-        event.included = vec![
-            serde_json::json!({"type": "marker", "id": event.id.to_string()}),
-            serde_json::json!({"type": "ordinal", "id": n.to_string(), "attributes": {"ü": "ß"}}),
-        ];
-    }
-    assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
-        CommitOutcome::Committed
-    );
-
-    let claimed = store
-        .claim_notifications(10, 100, LEASE, at(3))
-        .await
-        .expect("claim");
-    assert_eq!(claimed.len(), commit.events.len());
-    for notification in &claimed {
-        let event = commit
-            .events
-            .iter()
-            .find(|e| e.id == notification.notification.domain_event_id)
-            .expect("its event");
-        assert_eq!(notification.included, event.included);
-    }
-    let ids: Vec<_> = commit.events.iter().map(|e| e.id).collect();
-    let frozen = store.frozen_records(owner.id, &ids).await.expect("frozen");
-    assert_eq!(frozen.len(), ids.len());
-    for event in &commit.events {
-        assert_eq!(frozen.get(&event.id), Some(&event.included));
-    }
-    assert!(
-        store
-            .frozen_records(stranger.id, &ids)
-            .await
-            .expect("frozen")
-            .is_empty()
-    );
-    assert!(
-        store
-            .frozen_records(owner.id, &[])
-            .await
-            .expect("frozen")
-            .is_empty()
-    );
-
-    // Two attempts at the first, one at the second.
-    let (first, second) = (&claimed[0], &claimed[1]);
-    let failed = attempt(at(4), None);
-    assert!(
-        store
-            .settle_notification(first, &failed, &Settlement::Retry(at(10)), at(0))
-            .await
-            .expect("settle")
-    );
-    let answered = attempt(at(5), Some(204));
-    assert!(
-        store
-            .settle_notification(second, &answered, &Settlement::Succeeded, at(0))
-            .await
-            .expect("settle")
-    );
-    let retried = store
-        .claim_notifications(10, 100, LEASE, at(10))
-        .await
-        .expect("claim");
-    assert_eq!(retried.len(), 1);
-    assert_eq!(
-        retried[0].included, first.included,
-        "a retry carries the same records"
-    );
-    let delivered = attempt(at(11), Some(200));
-    assert!(
-        store
-            .settle_notification(&retried[0], &delivered, &Settlement::Succeeded, at(0))
-            .await
-            .expect("settle")
-    );
-
-    let wanted = [first.notification.id, second.notification.id];
-    let logged = store
-        .notification_attempts(owner.id, &wanted)
-        .await
-        .expect("attempts");
-    let of = |id| {
-        logged
-            .iter()
-            .filter(|l| l.notification_id == id)
-            .map(|l| l.attempt.clone())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(of(first.notification.id), [failed, delivered]);
-    assert_eq!(of(second.notification.id), [answered]);
-    assert_eq!(logged.len(), 3);
-    let distinct: std::collections::HashSet<_> = logged.iter().map(|l| l.id).collect();
-    assert_eq!(distinct.len(), 3);
-    assert_eq!(
-        store
-            .notification_attempts(owner.id, &wanted[..1])
-            .await
-            .expect("attempts")
-            .len(),
-        2
-    );
-    assert!(
-        store
-            .notification_attempts(stranger.id, &wanted)
-            .await
-            .expect("attempts")
-            .is_empty()
-    );
-}
-
 /// Records a found request `number` at `when`, with three events.
 pub(super) async fn three_events(
     store: &Arc<dyn Store>,
@@ -402,84 +273,6 @@ pub(super) async fn three_events(
             .await
             .expect("commit"),
         CommitOutcome::Committed
-    );
-}
-
-/// A claim never gives a webhook more notifications than it may have in flight, counting
-/// those already held; and a webhook at its limit, however much it has due, does not keep
-/// the others' notifications from being claimed.
-pub async fn claims_keep_each_webhook_under_its_limit_in_flight(store: Arc<dyn Store>) {
-    let owner = account(&store, "limits").await;
-    let busy = subscribe(&store, &owner, &[], true).await;
-    three_events(&store, &owner, "586118843", 3).await;
-    let quiet = subscribe(&store, &owner, &[], true).await;
-    three_events(&store, &owner, "586118844", 5).await;
-    // Due: six for `busy` (three at 3, three at 5), three for `quiet` (at 5).
-    let of = |claimed: &[tidemark_domain::webhook::ClaimedNotification], webhook| {
-        claimed
-            .iter()
-            .filter(|c| c.notification.webhook_id == webhook)
-            .count()
-    };
-
-    let first = store
-        .claim_notifications(10, 2, LEASE, at(10))
-        .await
-        .expect("claim");
-    assert_eq!((of(&first, busy), of(&first, quiet)), (2, 2));
-    for claimed in first.iter().filter(|c| c.notification.webhook_id == busy) {
-        assert_eq!(claimed.notification.due_at, Some(at(3)), "oldest first");
-    }
-    assert!(
-        store
-            .claim_notifications(10, 2, LEASE, at(10))
-            .await
-            .expect("claim")
-            .is_empty(),
-        "both at their limit"
-    );
-
-    // One settles: room for one more, of that webhook.
-    let done = first
-        .iter()
-        .find(|c| c.notification.webhook_id == busy)
-        .expect("one");
-    assert!(
-        store
-            .settle_notification(
-                done,
-                &attempt(at(11), Some(200)),
-                &Settlement::Succeeded,
-                at(0)
-            )
-            .await
-            .expect("settle")
-    );
-    let next = store
-        .claim_notifications(10, 2, LEASE, at(11))
-        .await
-        .expect("claim");
-    assert_eq!((of(&next, busy), of(&next, quiet)), (1, 0));
-
-    // Claims of one at a time: `busy`, whose due notifications come first, fills its
-    // limit, and the next claim reaches past them to `quiet`.
-    let later = at(100);
-    let one = store
-        .claim_notifications(1, 1, LEASE, later)
-        .await
-        .expect("claim");
-    assert_eq!(of(&one, busy), 1);
-    let other = store
-        .claim_notifications(1, 1, LEASE, later)
-        .await
-        .expect("claim");
-    assert_eq!(of(&other, quiet), 1, "{other:?}");
-    assert!(
-        store
-            .claim_notifications(1, 1, LEASE, later)
-            .await
-            .expect("claim")
-            .is_empty()
     );
 }
 

@@ -1,0 +1,161 @@
+//! Conformance cases of commits that race: concurrent commits, events recorded once, a detected carrier that makes a duplicate.
+
+use std::sync::Arc;
+
+use tidemark_domain::{DomainEventId, JobKind, Milestone, Scac, TrackingRequest, TransportEventId};
+use tidemark_store::{CommitOutcome, Store, StoreError};
+
+use super::tracking::{LEASE, by_id, claim, found, snapshot};
+use super::{account, at, commit_request, request};
+
+/// Lookups committed at the same moment (SQLite groups them into one transaction) stand
+/// or fall alone: one whose request changed meanwhile writes nothing, the others commit.
+pub async fn concurrent_commits_stand_or_fall_alone(store: Arc<dyn Store>) {
+    let owner = account(&store, "concurrent").await;
+    let requests: Vec<TrackingRequest> = ["586118841", "586118842", "586118843"]
+        .iter()
+        .map(|number| request(&owner, "bill_of_lading", number, "MAEU", 0))
+        .collect();
+    for pending in &requests {
+        store
+            .insert_tracking_request(pending)
+            .await
+            .expect("insert");
+    }
+    let jobs = store
+        .claim_due(JobKind::Lookup, 3, LEASE, at(1))
+        .await
+        .expect("claim");
+    let job_of = |pending: &TrackingRequest| {
+        jobs.iter()
+            .find(|job| job.key == pending.id.to_string())
+            .expect("a job per request")
+            .clone()
+    };
+    let found_snapshot = snapshot(&[(Milestone::FullIn, 2)]);
+    let mut commits = Vec::new();
+    for pending in &requests {
+        commits.push(found(&store, pending, &found_snapshot, 3).await);
+    }
+    // The middle request changes before its lookup commits.
+    let changed = TrackingRequest {
+        updated_at: at(2),
+        ..requests[1].clone()
+    };
+    commit_request(store.as_ref(), &requests[1], changed).await;
+
+    let (first, second, third) = (
+        job_of(&requests[0]),
+        job_of(&requests[1]),
+        job_of(&requests[2]),
+    );
+    let outcomes = tokio::join!(
+        store.commit_tracking(Some(&first), &commits[0]),
+        store.commit_tracking(Some(&second), &commits[1]),
+        store.commit_tracking(Some(&third), &commits[2]),
+    );
+    assert_eq!(
+        (
+            outcomes.0.expect("first"),
+            outcomes.1.expect("second"),
+            outcomes.2.expect("third")
+        ),
+        (
+            CommitOutcome::Committed,
+            CommitOutcome::Conflict,
+            CommitOutcome::Committed
+        )
+    );
+    assert!(store.tracked(requests[0].id).await.expect("read").is_some());
+    assert!(store.tracked(requests[1].id).await.expect("read").is_none());
+    assert!(store.tracked(requests[2].id).await.expect("read").is_some());
+    let events = store.domain_events(owner.id).await.expect("events");
+    let expected: usize = commits[0].events.len() + commits[2].events.len();
+    assert_eq!(events.len(), expected);
+    let refused = commits[1].shipment.as_ref().map(|shipment| shipment.id);
+    assert!(refused.is_some());
+    assert!(events.iter().all(|event| event.shipment_id != refused));
+}
+
+pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) {
+    let owner = account(&store, "dedupe").await;
+    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
+    store
+        .insert_tracking_request(&pending)
+        .await
+        .expect("insert");
+    let job = claim(&store, JobKind::Lookup, 1).await;
+    let commit = found(&store, &pending, &snapshot(&[(Milestone::FullIn, 2)]), 3).await;
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &commit)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+    // The same facts again under new ids, as a repeated answer would produce them.
+    let created = store
+        .tracking_request(owner.id, pending.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    let refresh = claim(&store, JobKind::Refresh, 3603).await;
+    let mut again = commit.clone();
+    again.request = TrackingRequest {
+        updated_at: at(3604),
+        ..created.clone()
+    };
+    again.request_read_at = created.updated_at;
+    again.next = None;
+    for event in &mut again.transport_events {
+        event.id = TransportEventId::new();
+    }
+    for event in &mut again.events {
+        event.id = DomainEventId::new();
+    }
+    assert_eq!(
+        store
+            .commit_tracking(Some(&refresh), &again)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+    let tracked = store
+        .tracked(pending.id)
+        .await
+        .expect("read")
+        .expect("tracked");
+    assert_eq!(tracked.events, commit.transport_events);
+    assert_eq!(
+        store.domain_events(owner.id).await.expect("events"),
+        by_id(&commit.events)
+    );
+}
+
+pub async fn a_detected_carrier_that_makes_a_duplicate_is_refused(store: Arc<dyn Store>) {
+    let owner = account(&store, "detect").await;
+    let open = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
+    store.insert_tracking_request(&open).await.expect("insert");
+    let mut detecting = request(&owner, "bill_of_lading", "586118841", "MAEU", 1);
+    detecting.scac = None;
+    detecting.auto_detect_scac = true;
+    store
+        .insert_tracking_request(&detecting)
+        .await
+        .expect("no carrier yet, so no duplicate");
+    let jobs = store
+        .claim_due(JobKind::Lookup, 10, LEASE, at(5))
+        .await
+        .expect("claim");
+    let job = jobs
+        .iter()
+        .find(|job| job.key == detecting.id.to_string())
+        .expect("its lookup");
+    let mut commit = found(&store, &detecting, &snapshot(&[]), 6).await;
+    commit.request.scac = Some(Scac::parse("MAEU").expect("scac"));
+    assert!(matches!(
+        store.commit_tracking(Some(job), &commit).await,
+        Err(StoreError::Duplicate { .. })
+    ));
+    assert!(store.tracked(detecting.id).await.expect("read").is_none());
+}
