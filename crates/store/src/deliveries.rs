@@ -11,9 +11,9 @@ use uuid::Uuid;
 
 use crate::StoreError;
 use crate::neutral::{Neutral, Query};
+use crate::notifications::{NOTIFICATION_COLUMNS, notification_row};
 use crate::plan::Value;
 use crate::rows::Columns;
-use crate::webhooks::{NOTIFICATION_COLUMNS, notification_row};
 
 /// Why a webhook was turned off after failing for too long.
 pub const FAILING_TOO_LONG: &str = "every delivery failed for 5 days";

@@ -9,9 +9,11 @@ mod error;
 mod leases;
 mod model;
 mod neutral;
+mod notifications;
 mod plan;
 pub mod postgres;
 mod raw_events;
+mod references;
 mod rows;
 mod shipments;
 mod sql;
@@ -35,9 +37,10 @@ pub use model::{
     CommitOutcome, ContainerFilter, Page, PageRequest, ShipmentFilter, TimeRange,
     TrackingRequestFilter,
 };
+pub use notifications::{NotificationFilter, NotificationStore};
 pub use raw_events::RawEventStore;
 pub use shipments::ShipmentStore;
-pub use webhooks::{NotificationFilter, WebhookStore};
+pub use webhooks::WebhookStore;
 
 /// Accounts and API keys.
 #[async_trait]
@@ -188,6 +191,7 @@ pub trait Store:
     + ShipmentStore
     + RawEventStore
     + WebhookStore
+    + NotificationStore
     + DeliveryStore
     + LeaseStore
     + std::fmt::Debug

@@ -8,12 +8,12 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use tidemark_domain::Timestamp;
+use tidemark_domain::{AccountId, Timestamp};
 use uuid::Uuid;
 
-use crate::StoreError;
 use crate::plan::Value;
 use crate::rows::Columns;
+use crate::{Page, PageRequest, StoreError, TimeRange};
 
 /// SQL text and its values, placeholders numbered in order of appearance.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -157,6 +157,91 @@ pub(crate) trait Neutral: Send + Sync {
     /// writes nothing. (The duplicate rule of tracking requests is not decided here: no
     /// statement run this way touches their unique index.)
     async fn execute_all(&self, queries: &[Query]) -> Result<Vec<u64>, StoreError>;
+}
+
+/// Parses every row.
+pub(crate) fn parse_all<T>(
+    rows: Vec<OwnedRow>,
+    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
+    rows.iter().map(parse).collect()
+}
+
+/// Appends the bounds of `range` on `column`, if any.
+pub(crate) fn push_range(query: &mut Query, column: &str, range: TimeRange) {
+    if let Some(start) = range.start {
+        query.push(&format!(" AND {column} >= ")).bind(start);
+    }
+    if let Some(end) = range.end {
+        query.push(&format!(" AND {column} <= ")).bind(end);
+    }
+}
+
+/// Appends `AND column IN (…)` when `values` is not empty.
+pub(crate) fn push_any(query: &mut Query, column: &str, values: Vec<String>) {
+    if !values.is_empty() {
+        query.push(&format!(" AND {column} IN ")).bind_list(values);
+    }
+}
+
+/// Runs `filter` twice: the page, newest first, and the count.
+pub(crate) async fn page_of<B: Neutral + ?Sized, T>(
+    backend: &B,
+    select: &str,
+    filter: Query,
+    page: PageRequest,
+    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
+) -> Result<Page<T>, StoreError> {
+    page_in_order(
+        backend,
+        select,
+        filter,
+        "created_at DESC, id DESC",
+        page,
+        parse,
+    )
+    .await
+}
+
+/// Runs `filter` twice: the page, in `order`, and the count.
+pub(crate) async fn page_in_order<B: Neutral + ?Sized, T>(
+    backend: &B,
+    select: &str,
+    filter: Query,
+    order: &str,
+    page: PageRequest,
+    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
+) -> Result<Page<T>, StoreError> {
+    let mut count = Query::new("SELECT COUNT(*) AS count");
+    count.push(&filter.sql);
+    count.values.clone_from(&filter.values);
+    let mut rows = Query::new(select);
+    rows.push(&filter.sql);
+    rows.values = filter.values;
+    rows.push(" ORDER BY ")
+        .push(order)
+        .push(" LIMIT ")
+        .bind(Value::Int(Some(page.limit())))
+        .push(" OFFSET ")
+        .bind(Value::Int(Some(page.offset())));
+    let total = backend
+        .fetch(&count)
+        .await?
+        .first()
+        .map(|row| row.int("count"))
+        .transpose()?
+        .unwrap_or(0);
+    Ok(Page {
+        items: parse_all(backend.fetch(&rows).await?, parse)?,
+        total: u64::try_from(total).unwrap_or(0),
+    })
+}
+
+/// `from` restricted to `account`'s rows.
+pub(crate) fn scoped(from: &str, account: AccountId) -> Query {
+    let mut query = Query::new(from);
+    query.push(" WHERE account_id = ").bind(account.as_uuid());
+    query
 }
 
 #[cfg(test)]

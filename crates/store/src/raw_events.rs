@@ -12,10 +12,10 @@ use tidemark_domain::{
 };
 use uuid::Uuid;
 
+use crate::neutral::scoped;
 use crate::neutral::{Neutral, Query};
 use crate::plan::Value;
 use crate::rows::Columns;
-use crate::shipments::scoped;
 use crate::{Page, PageRequest, StoreError};
 
 /// Replaces an owner's kept events (`$1` the document's id: the container's, or the

@@ -9,11 +9,14 @@ use tidemark_domain::{
 };
 use uuid::Uuid;
 
-use crate::neutral::{Neutral, OwnedRow, Query};
+use crate::neutral::{
+    Neutral, Query, page_in_order, page_of, parse_all, push_any, push_range, scoped,
+};
 use crate::plan::Value;
-use crate::rows::{self, Columns, container_columns, shipment_columns, transport_event_columns};
+use crate::references::{code_column, reference_row, reference_select, references_where};
+use crate::rows::{self, container_columns, shipment_columns, transport_event_columns};
 use crate::sql::Search;
-use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError, TimeRange};
+use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
 
 /// Shipments, containers, transport events and reference data, for the API.
 #[async_trait]
@@ -105,119 +108,6 @@ pub trait ShipmentStore: Send + Sync {
 
     /// The terminals known at these ports (by UN/LOCODE).
     async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError>;
-}
-
-pub(crate) fn parse_all<T>(
-    rows: Vec<OwnedRow>,
-    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
-) -> Result<Vec<T>, StoreError> {
-    rows.iter().map(parse).collect()
-}
-
-pub(crate) fn push_range(query: &mut Query, column: &str, range: TimeRange) {
-    if let Some(start) = range.start {
-        query.push(&format!(" AND {column} >= ")).bind(start);
-    }
-    if let Some(end) = range.end {
-        query.push(&format!(" AND {column} <= ")).bind(end);
-    }
-}
-
-fn push_any(query: &mut Query, column: &str, values: Vec<String>) {
-    if !values.is_empty() {
-        query.push(&format!(" AND {column} IN ")).bind_list(values);
-    }
-}
-
-/// Runs `filter` twice: the page, newest first, and the count.
-pub(crate) async fn page_of<B: Neutral + ?Sized, T>(
-    backend: &B,
-    select: &str,
-    filter: Query,
-    page: PageRequest,
-    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
-) -> Result<Page<T>, StoreError> {
-    page_in_order(
-        backend,
-        select,
-        filter,
-        "created_at DESC, id DESC",
-        page,
-        parse,
-    )
-    .await
-}
-
-/// Runs `filter` twice: the page, in `order`, and the count.
-pub(crate) async fn page_in_order<B: Neutral + ?Sized, T>(
-    backend: &B,
-    select: &str,
-    filter: Query,
-    order: &str,
-    page: PageRequest,
-    parse: impl Fn(&OwnedRow) -> Result<T, StoreError>,
-) -> Result<Page<T>, StoreError> {
-    let mut count = Query::new("SELECT COUNT(*) AS count");
-    count.push(&filter.sql);
-    count.values.clone_from(&filter.values);
-    let mut rows = Query::new(select);
-    rows.push(&filter.sql);
-    rows.values = filter.values;
-    rows.push(" ORDER BY ")
-        .push(order)
-        .push(" LIMIT ")
-        .bind(Value::Int(Some(page.limit())))
-        .push(" OFFSET ")
-        .bind(Value::Int(Some(page.offset())));
-    let total = backend
-        .fetch(&count)
-        .await?
-        .first()
-        .map(|row| row.int("count"))
-        .transpose()?
-        .unwrap_or(0);
-    Ok(Page {
-        items: parse_all(backend.fetch(&rows).await?, parse)?,
-        total: u64::try_from(total).unwrap_or(0),
-    })
-}
-
-pub(crate) fn scoped(from: &str, account: AccountId) -> Query {
-    let mut query = Query::new(from);
-    query.push(" WHERE account_id = ").bind(account.as_uuid());
-    query
-}
-
-fn reference_select(kind: ReferenceKind) -> &'static str {
-    match kind {
-        ReferenceKind::Port => {
-            "SELECT id, locode AS code, name, CAST(NULL AS TEXT) AS port_locode FROM ports WHERE "
-        }
-        ReferenceKind::Terminal => {
-            "SELECT id, code, CAST(NULL AS TEXT) AS name, port_locode FROM terminals WHERE "
-        }
-        ReferenceKind::Vessel => {
-            "SELECT id, imo AS code, name, CAST(NULL AS TEXT) AS port_locode FROM vessels WHERE "
-        }
-    }
-}
-
-fn code_column(kind: ReferenceKind) -> &'static str {
-    match kind {
-        ReferenceKind::Port => "locode",
-        ReferenceKind::Terminal => "code",
-        ReferenceKind::Vessel => "imo",
-    }
-}
-
-fn reference_row(kind: ReferenceKind, row: &OwnedRow) -> Result<Reference, StoreError> {
-    Ok(Reference {
-        kind,
-        id: row.required_id("id")?,
-        code: row.required_text("code")?,
-        name: row.text("name")?,
-        port_locode: row.text("port_locode")?,
-    })
 }
 
 #[async_trait]
@@ -461,28 +351,4 @@ impl<B: Neutral> ShipmentStore for B {
     async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError> {
         references_where(self, ReferenceKind::Terminal, "port_locode", ports).await
     }
-}
-
-/// The records of `kind` whose `column` is one of `values`.
-async fn references_where<B: Neutral + ?Sized>(
-    backend: &B,
-    kind: ReferenceKind,
-    column: &str,
-    values: &[String],
-) -> Result<Vec<Reference>, StoreError> {
-    if values.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut query = Query::new(reference_select(kind));
-    query
-        .push(column)
-        .push(" IN ")
-        .bind_list(values.iter().cloned())
-        .push(" ORDER BY id");
-    backend
-        .fetch(&query)
-        .await?
-        .iter()
-        .map(|row| reference_row(kind, row))
-        .collect()
 }

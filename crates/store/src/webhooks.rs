@@ -4,43 +4,21 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use tidemark_domain::webhook::{
-    Attempt, DeliveryStatus, LoggedAttempt, Webhook, WebhookHeader, WebhookNotification,
-    WebhookSecret, WebhookUrl,
-};
-use tidemark_domain::{AccountId, DomainEventId, Subject, WebhookId, WebhookNotificationId};
+use tidemark_domain::webhook::{Webhook, WebhookHeader, WebhookSecret, WebhookUrl};
+use tidemark_domain::{AccountId, WebhookId};
 use uuid::Uuid;
 
 use crate::neutral::{Neutral, OwnedRow, Query};
+use crate::neutral::{page_of, parse_all, scoped};
 use crate::plan::Value;
 use crate::rows::Columns;
-use crate::shipments::{page_of, parse_all, push_range, scoped};
-use crate::{Page, PageRequest, StoreError, TimeRange};
+use crate::{Page, PageRequest, StoreError};
 
 /// The columns of `webhooks`, in the order reads select them.
 const COLUMNS: &str = "SELECT id, account_id, url, active, all_events, secret, headers, \
                        disabled_reason, created_at, updated_at";
 
-/// The columns of `webhook_notifications`.
-pub(crate) const NOTIFICATION_COLUMNS: &str = "SELECT id, account_id, webhook_id, domain_event_id, event, \
-     delivery_status, attempts, due_at, created_at, updated_at, \
-     (SELECT d.subject_type FROM domain_events d WHERE d.id = domain_event_id) AS subject_type, \
-     (SELECT d.subject_id FROM domain_events d WHERE d.id = domain_event_id) AS subject_id";
-
-/// Which notifications a list shows; empty lists and `None` do not filter.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NotificationFilter {
-    /// Any of these event names.
-    pub events: Vec<String>,
-    /// Any of these statuses.
-    pub delivery_status: Vec<DeliveryStatus>,
-    /// Of this webhook.
-    pub webhook_id: Option<WebhookId>,
-    /// Created in this range.
-    pub created_at: TimeRange,
-}
-
-/// Webhook subscriptions and their delivery log.
+/// Webhook subscriptions.
 #[async_trait]
 pub trait WebhookStore: Send + Sync {
     /// Stores a new webhook.
@@ -70,67 +48,6 @@ pub trait WebhookStore: Send + Sync {
 
     /// Deletes a webhook and its delivery log; false when there is no such webhook.
     async fn delete_webhook(&self, account: AccountId, id: WebhookId) -> Result<bool, StoreError>;
-
-    /// One notification of `account`.
-    async fn webhook_notification(
-        &self,
-        account: AccountId,
-        id: WebhookNotificationId,
-    ) -> Result<Option<WebhookNotification>, StoreError>;
-
-    /// A page of `account`'s notifications, newest first.
-    async fn list_webhook_notifications(
-        &self,
-        account: AccountId,
-        filter: &NotificationFilter,
-        page: PageRequest,
-    ) -> Result<Page<WebhookNotification>, StoreError>;
-
-    /// The records frozen with these events of `account` (the `included` member of their
-    /// notifications), by event.
-    async fn frozen_records(
-        &self,
-        account: AccountId,
-        events: &[DomainEventId],
-    ) -> Result<HashMap<DomainEventId, Vec<serde_json::Value>>, StoreError>;
-
-    /// The attempts made to deliver these notifications of `account`, oldest first.
-    async fn notification_attempts(
-        &self,
-        account: AccountId,
-        notifications: &[WebhookNotificationId],
-    ) -> Result<Vec<LoggedAttempt>, StoreError>;
-
-    /// Makes a notification due again at `now`, whatever its state, unless a dispatcher
-    /// holds it; false when there is no such notification or it is being delivered.
-    async fn redeliver_notification(
-        &self,
-        account: AccountId,
-        id: WebhookNotificationId,
-        now: tidemark_domain::Timestamp,
-    ) -> Result<bool, StoreError>;
-}
-
-pub(crate) fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
-    let status = row.required_text("delivery_status")?;
-    Ok(WebhookNotification {
-        id: WebhookNotificationId::from_uuid(row.required_id("id")?),
-        account_id: AccountId::from_uuid(row.required_id("account_id")?),
-        webhook_id: WebhookId::from_uuid(row.required_id("webhook_id")?),
-        domain_event_id: DomainEventId::from_uuid(row.required_id("domain_event_id")?),
-        event: row.required_text("event")?,
-        subject: {
-            let kind = row.required_text("subject_type")?;
-            Subject::from_parts(&kind, row.required_id("subject_id")?)
-                .ok_or_else(|| StoreError::corrupt(format!("event subject {kind:?}")))?
-        },
-        delivery_status: DeliveryStatus::parse(&status)
-            .ok_or_else(|| StoreError::corrupt(format!("delivery status {status:?}")))?,
-        attempts: u32::try_from(row.int("attempts")?).unwrap_or(0),
-        due_at: row.time("due_at")?,
-        created_at: row.required_time("created_at")?,
-        updated_at: row.required_time("updated_at")?,
-    })
 }
 
 fn headers_json(webhook: &Webhook) -> Value {
@@ -321,128 +238,5 @@ impl<T: Neutral> WebhookStore for T {
             .push(" AND id = ")
             .bind(id.as_uuid());
         Ok(self.execute(&delete).await? > 0)
-    }
-
-    async fn webhook_notification(
-        &self,
-        account: AccountId,
-        id: WebhookNotificationId,
-    ) -> Result<Option<WebhookNotification>, StoreError> {
-        let mut query = scoped(
-            &format!("{NOTIFICATION_COLUMNS} FROM webhook_notifications"),
-            account,
-        );
-        query.push(" AND id = ").bind(id.as_uuid());
-        let rows = self.fetch(&query).await?;
-        rows.first().map(notification_row).transpose()
-    }
-
-    async fn list_webhook_notifications(
-        &self,
-        account: AccountId,
-        filter: &NotificationFilter,
-        page: PageRequest,
-    ) -> Result<Page<WebhookNotification>, StoreError> {
-        let mut query = scoped(" FROM webhook_notifications", account);
-        if !filter.events.is_empty() {
-            query
-                .push(" AND event IN ")
-                .bind_list(filter.events.iter().map(String::as_str));
-        }
-        if !filter.delivery_status.is_empty() {
-            query
-                .push(" AND delivery_status IN ")
-                .bind_list(filter.delivery_status.iter().map(|s| s.as_str()));
-        }
-        if let Some(webhook) = filter.webhook_id {
-            query.push(" AND webhook_id = ").bind(webhook.as_uuid());
-        }
-        push_range(&mut query, "created_at", filter.created_at);
-        page_of(self, NOTIFICATION_COLUMNS, query, page, notification_row).await
-    }
-
-    async fn frozen_records(
-        &self,
-        account: AccountId,
-        events: &[DomainEventId],
-    ) -> Result<HashMap<DomainEventId, Vec<serde_json::Value>>, StoreError> {
-        if events.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let mut query = scoped("SELECT id, included FROM domain_events", account);
-        query
-            .push(" AND id IN ")
-            .bind_list(events.iter().map(|id| id.as_uuid()));
-        self.fetch(&query)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok((
-                    DomainEventId::from_uuid(row.required_id("id")?),
-                    row.json("included")?,
-                ))
-            })
-            .collect()
-    }
-
-    async fn notification_attempts(
-        &self,
-        account: AccountId,
-        notifications: &[WebhookNotificationId],
-    ) -> Result<Vec<LoggedAttempt>, StoreError> {
-        if notifications.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut query = Query::new(
-            "SELECT a.id AS id, a.notification_id AS notification_id, \
-             a.attempted_at AS attempted_at, a.status_code AS status_code, a.error AS error, \
-             a.latency_ms AS latency_ms, a.response_body AS response_body \
-             FROM webhook_attempts a JOIN webhook_notifications n ON n.id = a.notification_id \
-             WHERE n.account_id = ",
-        );
-        query
-            .bind(account.as_uuid())
-            .push(" AND a.notification_id IN ")
-            .bind_list(notifications.iter().map(|id| id.as_uuid()))
-            .push(" ORDER BY a.attempted_at, a.id");
-        parse_all(self.fetch(&query).await?, |row| {
-            Ok(LoggedAttempt {
-                id: row.required_id("id")?,
-                notification_id: WebhookNotificationId::from_uuid(
-                    row.required_id("notification_id")?,
-                ),
-                attempt: Attempt {
-                    at: row.required_time("attempted_at")?,
-                    status_code: row
-                        .int_opt("status_code")?
-                        .and_then(|code| u16::try_from(code).ok()),
-                    error: row.text("error")?,
-                    latency_ms: u64::try_from(row.int("latency_ms")?).unwrap_or(0),
-                    response_body: row.text("response_body")?,
-                },
-            })
-        })
-    }
-
-    async fn redeliver_notification(
-        &self,
-        account: AccountId,
-        id: WebhookNotificationId,
-        now: tidemark_domain::Timestamp,
-    ) -> Result<bool, StoreError> {
-        let mut again =
-            Query::new("UPDATE webhook_notifications SET delivery_status = 'pending', due_at = ");
-        again
-            .bind(now)
-            .push(", updated_at = ")
-            .bind(now)
-            .push(" WHERE account_id = ")
-            .bind(account.as_uuid())
-            .push(" AND id = ")
-            .bind(id.as_uuid())
-            .push(" AND (lease_until IS NULL OR lease_until <= ")
-            .bind(now)
-            .push(")");
-        Ok(self.execute(&again).await? > 0)
     }
 }
