@@ -248,10 +248,10 @@ fn page_sizes(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
 
 /// `GET /v2/openapi.json`: the document rendered once, when the router is built.
 pub fn route(config: &ApiConfig) -> axum::routing::MethodRouter<crate::AppState> {
-    let document: std::sync::Arc<str> =
-        document(config).to_pretty_json().unwrap_or_default().into();
+    // Rendered once; each answer shares the bytes instead of copying them.
+    let document = bytes::Bytes::from(document(config).to_pretty_json().unwrap_or_default());
     axum::routing::get(move || {
-        let document = std::sync::Arc::clone(&document);
-        async move { ([(CONTENT_TYPE, "application/json")], document.to_string()) }
+        let document = document.clone();
+        async move { ([(CONTENT_TYPE, "application/json")], document) }
     })
 }
