@@ -1,6 +1,6 @@
 //! The dispatcher's side of the delivery log: claiming due notifications with a lease, and
 //! recording each attempt with what it decided, in one transaction guarded by the lease.
-//! Written once over [`Neutral`] for both backends.
+//! Written once over [`Backend`] for both backends.
 
 use std::time::Duration;
 
@@ -10,10 +10,8 @@ use tidemark_domain::webhook::{Attempt, ClaimedNotification, DeliveryStatus, Set
 use uuid::Uuid;
 
 use crate::StoreError;
-use crate::neutral::{Neutral, Query};
+use crate::db::{Backend, Query, Value};
 use crate::notifications::{NOTIFICATION_COLUMNS, notification_row};
-use crate::plan::Value;
-use crate::rows::Columns;
 
 /// Why a webhook was turned off after failing for too long.
 pub const FAILING_TOO_LONG: &str = "every delivery failed for 5 days";
@@ -95,7 +93,7 @@ fn held(query: &mut Query, claimed: &ClaimedNotification) {
 }
 
 #[async_trait]
-impl<T: Neutral> DeliveryStore for T {
+impl<T: Backend> DeliveryStore for T {
     async fn claim_notifications(
         &self,
         limit: u32,
@@ -136,13 +134,13 @@ impl<T: Neutral> DeliveryStore for T {
             .bind(cap.clone())
             .push(" ORDER BY n.due_at, n.id LIMIT ")
             .bind(Value::Int(Some(i64::from(limit.saturating_mul(2)))))
-            .push(&self.skip_locked("n, w"))
+            .push(&self.dialect().skip_locked("n, w"))
             .push(") c) r WHERE r.place <= ")
             .bind(cap)
             .push(" ORDER BY r.due_at, r.id LIMIT ")
             .bind(Value::Int(Some(i64::from(limit))))
             .push(")");
-        if self.execute(&claim).await? == 0 {
+        if self.execute(claim).await? == 0 {
             return Ok(Vec::new());
         }
         let mut read = Query::new(NOTIFICATION_COLUMNS);
@@ -191,7 +189,7 @@ impl<T: Neutral> DeliveryStore for T {
             .bind(claimed.notification.id.as_uuid())
             .push(" AND lease_token = ")
             .bind(claimed.lease_token);
-        Ok(self.execute(&release).await? > 0)
+        Ok(self.execute(release).await? > 0)
     }
 
     async fn settle_notifications(&self, batch: &[Settle<'_>]) -> Result<Vec<bool>, StoreError> {
@@ -205,7 +203,7 @@ impl<T: Neutral> DeliveryStore for T {
         if statements.is_empty() {
             return Ok(Vec::new());
         }
-        let affected = self.execute_all(&statements).await?;
+        let affected = self.execute_all(statements).await?;
         Ok(settles
             .into_iter()
             .map(|at| affected.get(at).copied().unwrap_or(0) > 0)

@@ -33,9 +33,9 @@ pub enum StoreError {
     /// A group commit failed as a whole; every create in it failed with this message.
     #[error("group commit failed: {0}")]
     BatchFailed(String),
-    /// A read on SQLite failed.
+    /// SQLite failed.
     #[error("database error: {0}")]
-    SqliteRead(#[from] rusqlite::Error),
+    Sqlite(#[from] rusqlite::Error),
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

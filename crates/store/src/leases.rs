@@ -9,7 +9,7 @@ use tidemark_domain::{JobKind, Timestamp};
 use uuid::Uuid;
 
 use crate::StoreError;
-use crate::neutral::{Neutral, Query};
+use crate::db::{Backend, Query};
 
 /// Renewing held leases, and bringing queued jobs forward.
 #[async_trait]
@@ -30,7 +30,7 @@ pub trait LeaseStore: Send + Sync {
     ) -> Result<u64, StoreError>;
 }
 
-async fn renew<B: Neutral + ?Sized>(
+async fn renew<B: Backend + ?Sized>(
     backend: &B,
     table: &str,
     tokens: &[Uuid],
@@ -44,11 +44,11 @@ async fn renew<B: Neutral + ?Sized>(
         .bind(until)
         .push(" WHERE lease_token IN ")
         .bind_list(tokens.iter().copied());
-    backend.execute(&query).await
+    backend.execute(query).await
 }
 
 #[async_trait]
-impl<T: Neutral> LeaseStore for T {
+impl<T: Backend> LeaseStore for T {
     async fn pull_in_jobs(&self, kind: JobKind, latest: Timestamp) -> Result<u64, StoreError> {
         let mut query = Query::new("UPDATE jobs SET due_at = ");
         query
@@ -57,7 +57,7 @@ impl<T: Neutral> LeaseStore for T {
             .bind(kind.as_str().to_owned())
             .push(" AND lease_until IS NULL AND due_at > ")
             .bind(latest);
-        self.execute(&query).await
+        self.execute(query).await
     }
 
     async fn renew_job_leases(&self, tokens: &[Uuid], until: Timestamp) -> Result<u64, StoreError> {

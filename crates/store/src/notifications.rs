@@ -6,9 +6,7 @@ use async_trait::async_trait;
 use tidemark_domain::webhook::{Attempt, DeliveryStatus, LoggedAttempt, WebhookNotification};
 use tidemark_domain::{AccountId, DomainEventId, Subject, WebhookId, WebhookNotificationId};
 
-use crate::neutral::{Neutral, OwnedRow, Query};
-use crate::neutral::{page_of, parse_all, push_range, scoped};
-use crate::rows::Columns;
+use crate::db::{Backend, Paged, Query, Row, parse_all};
 use crate::{Page, PageRequest, StoreError, TimeRange};
 
 /// The columns of `webhook_notifications`.
@@ -73,7 +71,7 @@ pub trait NotificationStore: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
-pub(crate) fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, StoreError> {
+pub(crate) fn notification_row(row: &Row) -> Result<WebhookNotification, StoreError> {
     let status = row.required_text("delivery_status")?;
     Ok(WebhookNotification {
         id: WebhookNotificationId::from_uuid(row.required_id("id")?),
@@ -96,13 +94,13 @@ pub(crate) fn notification_row(row: &OwnedRow) -> Result<WebhookNotification, St
 }
 
 #[async_trait]
-impl<T: Neutral> NotificationStore for T {
+impl<T: Backend> NotificationStore for T {
     async fn webhook_notification(
         &self,
         account: AccountId,
         id: WebhookNotificationId,
     ) -> Result<Option<WebhookNotification>, StoreError> {
-        let mut query = scoped(
+        let mut query = Query::scoped(
             &format!("{NOTIFICATION_COLUMNS} FROM webhook_notifications"),
             account,
         );
@@ -117,7 +115,7 @@ impl<T: Neutral> NotificationStore for T {
         filter: &NotificationFilter,
         page: PageRequest,
     ) -> Result<Page<WebhookNotification>, StoreError> {
-        let mut query = scoped(" FROM webhook_notifications", account);
+        let mut query = Query::scoped(" FROM webhook_notifications", account);
         if !filter.events.is_empty() {
             query
                 .push(" AND event IN ")
@@ -131,8 +129,10 @@ impl<T: Neutral> NotificationStore for T {
         if let Some(webhook) = filter.webhook_id {
             query.push(" AND webhook_id = ").bind(webhook.as_uuid());
         }
-        push_range(&mut query, "created_at", filter.created_at);
-        page_of(self, NOTIFICATION_COLUMNS, query, page, notification_row).await
+        query.push_range("created_at", filter.created_at);
+        Paged::newest_first(NOTIFICATION_COLUMNS, query)
+            .read(self, page, notification_row)
+            .await
     }
 
     async fn frozen_records(
@@ -143,7 +143,7 @@ impl<T: Neutral> NotificationStore for T {
         if events.is_empty() {
             return Ok(HashMap::new());
         }
-        let mut query = scoped("SELECT id, included FROM domain_events", account);
+        let mut query = Query::scoped("SELECT id, included FROM domain_events", account);
         query
             .push(" AND id IN ")
             .bind_list(events.iter().map(|id| id.as_uuid()));
@@ -217,6 +217,6 @@ impl<T: Neutral> NotificationStore for T {
             .push(" AND (lease_until IS NULL OR lease_until <= ")
             .bind(now)
             .push(")");
-        Ok(self.execute(&again).await? > 0)
+        Ok(self.execute(again).await? > 0)
     }
 }

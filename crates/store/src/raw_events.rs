@@ -2,7 +2,7 @@
 //! per container (its own events) and per shipment (events listed with every container),
 //! replaced whole when the domain says it changed. Their SQL, their
 //! stored form and their reads, written once for both backends; a lookup's commit writes
-//! them ([`crate::plan`]).
+//! them ([`crate::changes`]).
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -12,22 +12,19 @@ use tidemark_domain::{
 };
 use uuid::Uuid;
 
-use crate::neutral::scoped;
-use crate::neutral::{Neutral, Query};
-use crate::plan::Value;
-use crate::rows::Columns;
+use crate::db::{Backend, Query, Row, Value};
 use crate::{Page, PageRequest, StoreError};
 
 /// Replaces an owner's kept events (`$1` the document's id: the container's, or the
 /// shipment's for its own events, `$2` account, `$3` shipment, `$4` container or null,
 /// `$5` the events, `$6` now).
-pub(crate) const UPSERT: &str = "INSERT INTO raw_event_documents \
+const UPSERT: &str = "INSERT INTO raw_event_documents \
      (id, account_id, shipment_id, container_id, events, updated_at) \
      VALUES ($1, $2, $3, $4, $5, $6) \
      ON CONFLICT (id) DO UPDATE SET events = excluded.events, updated_at = excluded.updated_at";
 
 /// Every kept-event document of the shipment `$1`.
-pub(crate) const OF_SHIPMENT: &str = "SELECT container_id, account_id, shipment_id, events \
+const OF_SHIPMENT: &str = "SELECT container_id, account_id, shipment_id, events \
      FROM raw_event_documents WHERE shipment_id = $1";
 
 /// One kept event as stored in the document.
@@ -118,8 +115,17 @@ impl Stored {
     }
 }
 
-/// The values of [`UPSERT`] for `changed`, written at `now`.
-pub(crate) fn upsert_values(changed: &ContainerEvents, now: Timestamp) -> Vec<Value> {
+/// Every kept-event document of `shipment`.
+pub(crate) fn of_shipment(shipment: ShipmentId) -> Query {
+    Query::with(OF_SHIPMENT, vec![shipment.as_uuid().into()])
+}
+
+/// Replaces the kept events of `changed`'s owner, written at `now`.
+pub(crate) fn upsert(changed: &ContainerEvents, now: Timestamp) -> Query {
+    Query::with(UPSERT, upsert_values(changed, now))
+}
+
+fn upsert_values(changed: &ContainerEvents, now: Timestamp) -> Vec<Value> {
     let stored: Vec<Stored> = changed.events.iter().map(Stored::from).collect();
     let owner = changed.owner;
     let document = owner
@@ -130,14 +136,13 @@ pub(crate) fn upsert_values(changed: &ContainerEvents, now: Timestamp) -> Vec<Va
         owner.account_id.as_uuid().into(),
         owner.shipment_id.as_uuid().into(),
         owner.container_id.map(|c| c.as_uuid()).into(),
-        // Serializing plain data (strings, numbers, timestamps) cannot fail.
-        Value::Json(serde_json::to_string(&stored).unwrap_or_else(|_| "[]".to_owned())),
+        Value::json(&stored),
         now.into(),
     ]
 }
 
 /// The events of one row of [`OF_SHIPMENT`] (or of the list below), oldest first.
-pub(crate) fn events(row: &impl Columns) -> Result<Vec<RawEvent>, StoreError> {
+pub(crate) fn events(row: &Row) -> Result<Vec<RawEvent>, StoreError> {
     let owner = (
         AccountId::from_uuid(row.required_id("account_id")?),
         ShipmentId::from_uuid(row.required_id("shipment_id")?),
@@ -161,14 +166,14 @@ pub trait RawEventStore: Send + Sync {
 }
 
 #[async_trait]
-impl<B: Neutral> RawEventStore for B {
+impl<B: Backend> RawEventStore for B {
     async fn list_raw_events(
         &self,
         account: AccountId,
         container: ContainerId,
         page: PageRequest,
     ) -> Result<Page<RawEvent>, StoreError> {
-        let mut query: Query = scoped(
+        let mut query = Query::scoped(
             "SELECT container_id, account_id, shipment_id, events FROM raw_event_documents",
             account,
         );

@@ -1,12 +1,14 @@
-//! Reads of reference records (ports, terminals, vessels), for the shipment store.
+//! Reference records (ports, terminals, vessels): what lookups teach, and their reads.
+//! Rows conflict on their id, which is derived from their code, so the one unique index
+//! PostgreSQL arbitrates on is the only one concurrent lookups can collide on.
 
-use tidemark_domain::{Reference, ReferenceKind};
+use tidemark_domain::{Place, Reference, ReferenceKind, Timestamp, VesselRef};
+use uuid::Uuid;
 
 use crate::StoreError;
-use crate::neutral::{Neutral, OwnedRow, Query};
-use crate::rows::Columns;
+use crate::db::{Backend, Query, Row};
 
-pub(crate) fn reference_select(kind: ReferenceKind) -> &'static str {
+fn select(kind: ReferenceKind) -> &'static str {
     match kind {
         ReferenceKind::Port => {
             "SELECT id, locode AS code, name, CAST(NULL AS TEXT) AS port_locode FROM ports WHERE "
@@ -20,7 +22,7 @@ pub(crate) fn reference_select(kind: ReferenceKind) -> &'static str {
     }
 }
 
-pub(crate) fn code_column(kind: ReferenceKind) -> &'static str {
+fn code_column(kind: ReferenceKind) -> &'static str {
     match kind {
         ReferenceKind::Port => "locode",
         ReferenceKind::Terminal => "code",
@@ -28,7 +30,7 @@ pub(crate) fn code_column(kind: ReferenceKind) -> &'static str {
     }
 }
 
-pub(crate) fn reference_row(kind: ReferenceKind, row: &OwnedRow) -> Result<Reference, StoreError> {
+fn parse(kind: ReferenceKind, row: &Row) -> Result<Reference, StoreError> {
     Ok(Reference {
         kind,
         id: row.required_id("id")?,
@@ -38,8 +40,90 @@ pub(crate) fn reference_row(kind: ReferenceKind, row: &OwnedRow) -> Result<Refer
     })
 }
 
-/// The records of `kind` whose `column` is one of `values`.
-pub(crate) async fn references_where<B: Neutral + ?Sized>(
+/// Learns a port and, when named, its terminal; a name replaces a missing or different
+/// one, nothing else is rewritten.
+pub(crate) fn learn_place(place: &Place, now: Timestamp) -> Vec<Query> {
+    let mut queries = vec![Query::with(
+        "INSERT INTO ports (id, locode, name, updated_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
+         WHERE excluded.name IS NOT NULL AND ports.name IS DISTINCT FROM excluded.name",
+        vec![
+            ReferenceKind::Port.id(&place.locode).into(),
+            place.locode.as_str().into(),
+            place.name.clone().into(),
+            now.into(),
+        ],
+    )];
+    if let Some(code) = &place.facility {
+        queries.push(Query::with(
+            "INSERT INTO terminals (id, code, port_locode, updated_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (id) DO NOTHING",
+            vec![
+                ReferenceKind::Terminal.id(code).into(),
+                code.as_str().into(),
+                place.locode.as_str().into(),
+                now.into(),
+            ],
+        ));
+    }
+    queries
+}
+
+/// Learns a vessel; a name replaces a missing or different one.
+pub(crate) fn learn_vessel(vessel: &VesselRef, now: Timestamp) -> Query {
+    Query::with(
+        "INSERT INTO vessels (id, imo, name, updated_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
+         WHERE excluded.name IS NOT NULL AND vessels.name IS DISTINCT FROM excluded.name",
+        vec![
+            ReferenceKind::Vessel.id(&vessel.imo).into(),
+            vessel.imo.as_str().into(),
+            vessel.name.clone().into(),
+            now.into(),
+        ],
+    )
+}
+
+/// A port (by id or UN/LOCODE), terminal (by id) or vessel (by id or IMO number).
+pub(crate) async fn by_key<B: Backend + ?Sized>(
+    backend: &B,
+    kind: ReferenceKind,
+    key: &str,
+) -> Result<Option<Reference>, StoreError> {
+    let mut query = Query::new(select(kind));
+    match Uuid::try_parse(key) {
+        Ok(id) => query.push("id = ").bind(id),
+        Err(_) if kind == ReferenceKind::Terminal => return Ok(None),
+        Err(_) => query
+            .push(code_column(kind))
+            .push(" = ")
+            .bind(key.to_ascii_uppercase()),
+    };
+    backend
+        .fetch_one(&query)
+        .await?
+        .map(|row| parse(kind, &row))
+        .transpose()
+}
+
+/// The records of `kind` with these codes.
+pub(crate) async fn by_code<B: Backend + ?Sized>(
+    backend: &B,
+    kind: ReferenceKind,
+    codes: &[String],
+) -> Result<Vec<Reference>, StoreError> {
+    where_in(backend, kind, code_column(kind), codes).await
+}
+
+/// The terminals known at these ports (by UN/LOCODE).
+pub(crate) async fn terminals_at<B: Backend + ?Sized>(
+    backend: &B,
+    ports: &[String],
+) -> Result<Vec<Reference>, StoreError> {
+    where_in(backend, ReferenceKind::Terminal, "port_locode", ports).await
+}
+
+async fn where_in<B: Backend + ?Sized>(
     backend: &B,
     kind: ReferenceKind,
     column: &str,
@@ -48,7 +132,7 @@ pub(crate) async fn references_where<B: Neutral + ?Sized>(
     if values.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = Query::new(reference_select(kind));
+    let mut query = Query::new(select(kind));
     query
         .push(column)
         .push(" IN ")
@@ -58,6 +142,6 @@ pub(crate) async fn references_where<B: Neutral + ?Sized>(
         .fetch(&query)
         .await?
         .iter()
-        .map(|row| reference_row(kind, row))
+        .map(|row| parse(kind, row))
         .collect()
 }

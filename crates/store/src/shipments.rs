@@ -1,22 +1,98 @@
-//! Reading what tracking found (api.md §4): shipments, containers, transport events and
-//! reference data, always scoped by account; and the client's edits of shipments. Written
-//! once over [`Neutral`] for both backends.
+//! Shipments: their columns, rows and the tracker's upsert; and the API's reads of what
+//! tracking found (api.md §4), always scoped by account, with the client's edits of
+//! shipments. Containers, transport events and reference records have files of their own.
 
 use async_trait::async_trait;
 use tidemark_domain::{
-    AccountId, Container, ContainerId, Reference, ReferenceKind, Shipment, ShipmentId,
-    TransportEvent,
+    AccountId, Container, ContainerId, Reference, ReferenceKind, Scac, Shipment, ShipmentId,
+    StopReason, Timestamp, TrackingRequestId, TrackingSource, TransportEvent,
 };
-use uuid::Uuid;
 
-use crate::neutral::{
-    Neutral, Query, page_in_order, page_of, parse_all, push_any, push_range, scoped,
-};
-use crate::plan::Value;
-use crate::references::{code_column, reference_row, reference_select, references_where};
-use crate::rows::{self, container_columns, shipment_columns, transport_event_columns};
-use crate::sql::Search;
+use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
+use crate::search::Search;
 use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
+use crate::{containers, references, transport_events};
+
+/// The columns of `shipments`, in the order reads select and the upsert writes them.
+const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
+     normalized_number, scac, ref_numbers, tags, pol_locode, pod_locode, route, source, \
+     last_attempted_at, last_succeeded_at, last_changed_at, stopped_at, stopped_reason, \
+     created_at, updated_at";
+
+fn parse(row: &Row) -> Result<Shipment, StoreError> {
+    Ok(Shipment {
+        id: ShipmentId::from_uuid(row.required_id("id")?),
+        account_id: AccountId::from_uuid(row.required_id("account_id")?),
+        tracking_request_id: TrackingRequestId::from_uuid(row.required_id("tracking_request_id")?),
+        bill_of_lading_number: row.required_text("bill_of_lading_number")?,
+        normalized_number: row.required_text("normalized_number")?,
+        scac: row.parsed("scac", |text| Scac::parse(text).ok())?,
+        ref_numbers: row.json("ref_numbers")?,
+        tags: row.json("tags")?,
+        route: row.json("route")?,
+        source: row.parsed("source", TrackingSource::parse)?,
+        last_attempted_at: row.time("last_attempted_at")?,
+        last_succeeded_at: row.time("last_succeeded_at")?,
+        last_changed_at: row.required_time("last_changed_at")?,
+        stopped_at: row.time("stopped_at")?,
+        stopped_reason: row.parsed_opt("stopped_reason", StopReason::parse)?,
+        created_at: row.required_time("created_at")?,
+        updated_at: row.required_time("updated_at")?,
+    })
+}
+
+/// Creates or updates a shipment; the client's `ref_numbers` and `tags` are never
+/// overwritten by the tracker.
+pub(crate) fn upsert(shipment: &Shipment) -> Query {
+    let route = &shipment.route;
+    let locode = |place: &Option<tidemark_domain::Place>| place.as_ref().map(|p| p.locode.clone());
+    let mut query = Query::new(&format!("INSERT INTO shipments ({COLUMNS}) VALUES "));
+    query.bind_list::<Value>([
+        shipment.id.as_uuid().into(),
+        shipment.account_id.as_uuid().into(),
+        shipment.tracking_request_id.as_uuid().into(),
+        shipment.bill_of_lading_number.as_str().into(),
+        shipment.normalized_number.as_str().into(),
+        shipment.scac.as_str().into(),
+        Value::json(&shipment.ref_numbers),
+        Value::json(&shipment.tags),
+        locode(&route.port_of_lading).into(),
+        locode(&route.port_of_discharge).into(),
+        Value::json(route),
+        shipment.source.as_str().into(),
+        shipment.last_attempted_at.into(),
+        shipment.last_succeeded_at.into(),
+        shipment.last_changed_at.into(),
+        shipment.stopped_at.into(),
+        shipment.stopped_reason.map(|r| r.as_str()).into(),
+        shipment.created_at.into(),
+        shipment.updated_at.into(),
+    ]);
+    query.push(
+        " ON CONFLICT (id) DO UPDATE SET bill_of_lading_number = excluded.bill_of_lading_number, \
+         pol_locode = excluded.pol_locode, pod_locode = excluded.pod_locode, \
+         route = excluded.route, source = excluded.source, \
+         last_attempted_at = excluded.last_attempted_at, \
+         last_succeeded_at = excluded.last_succeeded_at, \
+         last_changed_at = excluded.last_changed_at, stopped_at = excluded.stopped_at, \
+         stopped_reason = excluded.stopped_reason, updated_at = excluded.updated_at",
+    );
+    query
+}
+
+/// The shipment a tracking request found.
+pub(crate) fn of_request(request: TrackingRequestId) -> Query {
+    let mut query = Query::new(&format!(
+        "SELECT {COLUMNS} FROM shipments WHERE tracking_request_id = "
+    ));
+    query.bind(request.as_uuid());
+    query
+}
+
+/// Parses a row of [`of_request`].
+pub(crate) fn parse_row(row: &Row) -> Result<Shipment, StoreError> {
+    parse(row)
+}
 
 /// Shipments, containers, transport events and reference data, for the API.
 #[async_trait]
@@ -111,7 +187,7 @@ pub trait ShipmentStore: Send + Sync {
 }
 
 #[async_trait]
-impl<B: Neutral> ShipmentStore for B {
+impl<B: Backend> ShipmentStore for B {
     async fn shipment(
         &self,
         account: AccountId,
@@ -126,7 +202,7 @@ impl<B: Neutral> ShipmentStore for B {
         filter: &ShipmentFilter,
         page: PageRequest,
     ) -> Result<Page<Shipment>, StoreError> {
-        let mut query = scoped(" FROM shipments", account);
+        let mut query = Query::scoped(" FROM shipments", account);
         if !filter.number.is_empty() {
             query
                 .push(" AND (normalized_number IN ")
@@ -162,16 +238,15 @@ impl<B: Neutral> ShipmentStore for B {
             }
             None => {}
         }
-        push_any(
-            &mut query,
-            "scac",
-            filter.scac.iter().map(ToString::to_string).collect(),
-        );
-        push_any(&mut query, "pol_locode", filter.pol_locode.clone());
-        push_any(&mut query, "pod_locode", filter.pod_locode.clone());
-        push_range(&mut query, "updated_at", filter.updated_at);
-        let select = concat!("SELECT ", shipment_columns!());
-        page_of(self, select, query, page, rows::shipment).await
+        query
+            .push_any("scac", filter.scac.iter().map(ToString::to_string))
+            .push_any("pol_locode", filter.pol_locode.iter().cloned())
+            .push_any("pod_locode", filter.pod_locode.iter().cloned())
+            .push_range("updated_at", filter.updated_at);
+        let select = format!("SELECT {COLUMNS}");
+        Paged::newest_first(&select, query)
+            .read(self, page, parse)
+            .await
     }
 
     async fn shipments(
@@ -182,15 +257,12 @@ impl<B: Neutral> ShipmentStore for B {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let mut query = scoped(
-            concat!("SELECT ", shipment_columns!(), " FROM shipments"),
-            account,
-        );
+        let mut query = Query::scoped(&format!("SELECT {COLUMNS} FROM shipments"), account);
         query
             .push(" AND id IN ")
             .bind_list(ids.iter().map(ShipmentId::as_uuid))
             .push(" ORDER BY created_at, id");
-        parse_all(self.fetch(&query).await?, rows::shipment)
+        parse_all(self.fetch(&query).await?, parse)
     }
 
     async fn update_shipment(
@@ -199,23 +271,22 @@ impl<B: Neutral> ShipmentStore for B {
         id: ShipmentId,
         ref_numbers: Option<&[String]>,
         tags: Option<&[String]>,
-        at: tidemark_domain::Timestamp,
+        at: Timestamp,
     ) -> Result<Option<Shipment>, StoreError> {
         let mut update = Query::new("UPDATE shipments SET updated_at = ");
         update.bind(at);
-        let json = |list: &[String]| Value::Json(serde_json::to_string(list).unwrap_or_default());
         if let Some(list) = ref_numbers {
-            update.push(", ref_numbers = ").bind(json(list));
+            update.push(", ref_numbers = ").bind(Value::json(&list));
         }
         if let Some(list) = tags {
-            update.push(", tags = ").bind(json(list));
+            update.push(", tags = ").bind(Value::json(&list));
         }
         update
             .push(" WHERE id = ")
             .bind(id.as_uuid())
             .push(" AND account_id = ")
             .bind(account.as_uuid());
-        if self.execute(&update).await? == 0 {
+        if self.execute(update).await? == 0 {
             return Ok(None);
         }
         self.shipment(account, id).await
@@ -239,20 +310,7 @@ impl<B: Neutral> ShipmentStore for B {
         filter: &ContainerFilter,
         page: PageRequest,
     ) -> Result<Page<Container>, StoreError> {
-        let mut query = scoped(" FROM containers", account);
-        push_any(&mut query, "number", filter.number.clone());
-        push_any(
-            &mut query,
-            "current_status",
-            filter
-                .current_status
-                .iter()
-                .map(|s| s.as_str().to_owned())
-                .collect(),
-        );
-        push_range(&mut query, "updated_at", filter.updated_at);
-        let select = concat!("SELECT ", container_columns!());
-        page_of(self, select, query, page, rows::container).await
+        containers::list(self, account, filter, page).await
     }
 
     async fn containers(
@@ -261,20 +319,7 @@ impl<B: Neutral> ShipmentStore for B {
         ids: &[ContainerId],
         of_shipments: &[ShipmentId],
     ) -> Result<Vec<Container>, StoreError> {
-        if ids.is_empty() && of_shipments.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut query = scoped(
-            concat!("SELECT ", container_columns!(), " FROM containers"),
-            account,
-        );
-        query
-            .push(" AND (id IN ")
-            .bind_list(ids.iter().map(ContainerId::as_uuid))
-            .push(" OR shipment_id IN ")
-            .bind_list(of_shipments.iter().map(ShipmentId::as_uuid))
-            .push(") ORDER BY created_at, id");
-        parse_all(self.fetch(&query).await?, rows::container)
+        containers::by_id(self, account, ids, of_shipments).await
     }
 
     async fn list_transport_events(
@@ -283,20 +328,7 @@ impl<B: Neutral> ShipmentStore for B {
         container: ContainerId,
         page: PageRequest,
     ) -> Result<Page<TransportEvent>, StoreError> {
-        let mut filter = scoped(" FROM transport_events", account);
-        filter
-            .push(" AND container_id = ")
-            .bind(container.as_uuid());
-        let select = concat!("SELECT ", transport_event_columns!());
-        page_in_order(
-            self,
-            select,
-            filter,
-            "timestamp, id",
-            page,
-            rows::transport_event,
-        )
-        .await
+        transport_events::list(self, account, container, page).await
     }
 
     async fn transport_events(
@@ -304,22 +336,7 @@ impl<B: Neutral> ShipmentStore for B {
         account: AccountId,
         containers: &[ContainerId],
     ) -> Result<Vec<TransportEvent>, StoreError> {
-        if containers.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut query = scoped(
-            concat!(
-                "SELECT ",
-                transport_event_columns!(),
-                " FROM transport_events"
-            ),
-            account,
-        );
-        query
-            .push(" AND container_id IN ")
-            .bind_list(containers.iter().map(ContainerId::as_uuid))
-            .push(" ORDER BY timestamp, id");
-        parse_all(self.fetch(&query).await?, rows::transport_event)
+        transport_events::of_containers(self, account, containers).await
     }
 
     async fn reference(
@@ -327,17 +344,7 @@ impl<B: Neutral> ShipmentStore for B {
         kind: ReferenceKind,
         key: &str,
     ) -> Result<Option<Reference>, StoreError> {
-        let mut query = Query::new(reference_select(kind));
-        match Uuid::try_parse(key) {
-            Ok(id) => query.push("id = ").bind(id),
-            Err(_) if kind == ReferenceKind::Terminal => return Ok(None),
-            Err(_) => query
-                .push(code_column(kind))
-                .push(" = ")
-                .bind(key.to_ascii_uppercase()),
-        };
-        let rows = self.fetch(&query).await?;
-        rows.first().map(|row| reference_row(kind, row)).transpose()
+        references::by_key(self, kind, key).await
     }
 
     async fn references(
@@ -345,10 +352,10 @@ impl<B: Neutral> ShipmentStore for B {
         kind: ReferenceKind,
         codes: &[String],
     ) -> Result<Vec<Reference>, StoreError> {
-        references_where(self, kind, code_column(kind), codes).await
+        references::by_code(self, kind, codes).await
     }
 
     async fn terminals_at(&self, ports: &[String]) -> Result<Vec<Reference>, StoreError> {
-        references_where(self, ReferenceKind::Terminal, "port_locode", ports).await
+        references::terminals_at(self, ports).await
     }
 }

@@ -1,5 +1,5 @@
 //! Webhook subscriptions (api.md §5), always scoped by account. Written once over
-//! [`Neutral`] for both backends.
+//! [`Backend`] for both backends.
 
 use std::collections::HashMap;
 
@@ -8,10 +8,7 @@ use tidemark_domain::webhook::{Webhook, WebhookHeader, WebhookSecret, WebhookUrl
 use tidemark_domain::{AccountId, WebhookId};
 use uuid::Uuid;
 
-use crate::neutral::{Neutral, OwnedRow, Query};
-use crate::neutral::{page_of, parse_all, scoped};
-use crate::plan::Value;
-use crate::rows::Columns;
+use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
 use crate::{Page, PageRequest, StoreError};
 
 /// The columns of `webhooks`, in the order reads select them.
@@ -51,7 +48,7 @@ pub trait WebhookStore: Send + Sync {
 }
 
 fn headers_json(webhook: &Webhook) -> Value {
-    Value::Json(serde_json::to_string(&webhook.headers).unwrap_or_else(|_| "[]".to_owned()))
+    Value::json(&webhook.headers)
 }
 
 /// The statements that replace `webhook`'s subscribed events, touching only a webhook of
@@ -82,7 +79,7 @@ fn event_rows(webhook: &Webhook) -> Vec<Query> {
     queries
 }
 
-fn webhook_row(row: &OwnedRow, events: &HashMap<Uuid, Vec<String>>) -> Result<Webhook, StoreError> {
+fn webhook_row(row: &Row, events: &HashMap<Uuid, Vec<String>>) -> Result<Webhook, StoreError> {
     let id = row.required_id("id")?;
     let url = row.required_text("url")?;
     let secret = row.required_text("secret")?;
@@ -108,7 +105,7 @@ fn webhook_row(row: &OwnedRow, events: &HashMap<Uuid, Vec<String>>) -> Result<We
 }
 
 /// The subscribed events of these webhooks, in the order the client gave them.
-async fn events_of<B: Neutral + ?Sized>(
+async fn events_of<B: Backend + ?Sized>(
     backend: &B,
     ids: &[Uuid],
 ) -> Result<HashMap<Uuid, Vec<String>>, StoreError> {
@@ -127,9 +124,9 @@ async fn events_of<B: Neutral + ?Sized>(
 }
 
 /// Parses rows of `webhooks`, with their events.
-async fn webhooks_of<B: Neutral + ?Sized>(
+async fn webhooks_of<B: Backend + ?Sized>(
     backend: &B,
-    rows: Vec<OwnedRow>,
+    rows: Vec<Row>,
 ) -> Result<Vec<Webhook>, StoreError> {
     let ids: Vec<Uuid> = rows
         .iter()
@@ -140,7 +137,7 @@ async fn webhooks_of<B: Neutral + ?Sized>(
 }
 
 #[async_trait]
-impl<T: Neutral> WebhookStore for T {
+impl<T: Backend> WebhookStore for T {
     async fn create_webhook(&self, webhook: &Webhook) -> Result<(), StoreError> {
         let mut insert = Query::new(
             "INSERT INTO webhooks (id, account_id, url, active, all_events, secret, headers, \
@@ -169,7 +166,7 @@ impl<T: Neutral> WebhookStore for T {
             .push(")");
         let mut queries = vec![insert];
         queries.extend(event_rows(webhook).into_iter().skip(1));
-        self.execute_all(&queries).await?;
+        self.execute_all(queries).await?;
         Ok(())
     }
 
@@ -178,7 +175,7 @@ impl<T: Neutral> WebhookStore for T {
         account: AccountId,
         id: WebhookId,
     ) -> Result<Option<Webhook>, StoreError> {
-        let mut query = scoped(&format!("{COLUMNS} FROM webhooks"), account);
+        let mut query = Query::scoped(&format!("{COLUMNS} FROM webhooks"), account);
         query.push(" AND id = ").bind(id.as_uuid());
         let rows = self.fetch(&query).await?;
         Ok(webhooks_of(self, rows).await?.into_iter().next())
@@ -199,8 +196,10 @@ impl<T: Neutral> WebhookStore for T {
         account: AccountId,
         page: PageRequest,
     ) -> Result<Page<Webhook>, StoreError> {
-        let filter = scoped(" FROM webhooks", account);
-        let raw = page_of(self, COLUMNS, filter, page, |row| Ok(row.clone())).await?;
+        let filter = Query::scoped(" FROM webhooks", account);
+        let raw = Paged::newest_first(COLUMNS, filter)
+            .read(self, page, |row| Ok(row.clone()))
+            .await?;
         Ok(Page {
             items: webhooks_of(self, raw.items).await?,
             total: raw.total,
@@ -227,7 +226,7 @@ impl<T: Neutral> WebhookStore for T {
             .bind(webhook.id.as_uuid());
         let mut queries = vec![update];
         queries.extend(event_rows(webhook));
-        let affected = self.execute_all(&queries).await?;
+        let affected = self.execute_all(queries).await?;
         Ok(affected.first().copied().unwrap_or(0) > 0)
     }
 
@@ -237,6 +236,6 @@ impl<T: Neutral> WebhookStore for T {
             .bind(account.as_uuid())
             .push(" AND id = ")
             .bind(id.as_uuid());
-        Ok(self.execute(&delete).await? > 0)
+        Ok(self.execute(delete).await? > 0)
     }
 }

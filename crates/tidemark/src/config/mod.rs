@@ -15,7 +15,7 @@ use tidemark_api::{ApiConfig, RateLimitConfig};
 use tidemark_domain::webhook::Networks;
 use tidemark_domain::{Coverage, Limits, SandboxScope, Scac};
 use tidemark_store::ConnectOptions;
-use tidemark_store::sqlite::Synchronous;
+use tidemark_store::Synchronous;
 
 mod database;
 mod log;

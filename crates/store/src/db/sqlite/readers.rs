@@ -8,14 +8,13 @@
 //! that may scan many rows (deep pages, totals that count rows) run inside
 //! `block_in_place` on a multi-threaded runtime, so the runtime moves its other tasks away.
 //! (Running every list that way cost a third more p99 latency in the benchmark.)
-//! Writes, migrations and group commit stay with sqlx (see `group_commit`).
+//! Writes go through the one writer (see `writer`).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use rusqlite::types::Value;
-use rusqlite::{Connection, OpenFlags, Row};
+use rusqlite::{Connection, OpenFlags};
 use tokio::runtime::{Handle, RuntimeFlavor};
 
 use crate::StoreError;
@@ -82,60 +81,5 @@ impl Readers {
             Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| self.point(read)),
             _ => self.point(read),
         }
-    }
-}
-
-/// A statement built piece by piece, with positional parameters.
-#[derive(Debug, Default)]
-pub(super) struct Statement {
-    pub(super) text: String,
-    pub(super) params: Vec<Value>,
-}
-
-impl Statement {
-    pub(super) fn new(text: &str) -> Self {
-        Self {
-            text: text.to_owned(),
-            params: Vec::new(),
-        }
-    }
-
-    /// Appends SQL text.
-    pub(super) fn push(&mut self, text: &str) -> &mut Self {
-        self.text.push_str(text);
-        self
-    }
-
-    /// Appends a parameter placeholder bound to `value`.
-    pub(super) fn bind(&mut self, value: impl Into<Value>) -> &mut Self {
-        self.params.push(value.into());
-        self.text.push_str(&format!("?{}", self.params.len()));
-        self
-    }
-
-    /// Runs the statement and maps every row.
-    pub(super) fn rows<T>(
-        &self,
-        connection: &Connection,
-        map: impl Fn(&Row<'_>) -> Result<T, StoreError>,
-    ) -> Result<Vec<T>, StoreError> {
-        let mut statement = connection.prepare_cached(&self.text)?;
-        let mut rows = statement.query(rusqlite::params_from_iter(self.params.iter()))?;
-        let mut items = Vec::new();
-        while let Some(row) = rows.next()? {
-            items.push(map(row)?);
-        }
-        Ok(items)
-    }
-
-    /// Runs the statement and maps the first row, if any.
-    pub(super) fn row<T>(
-        &self,
-        connection: &Connection,
-        map: impl Fn(&Row<'_>) -> Result<T, StoreError>,
-    ) -> Result<Option<T>, StoreError> {
-        let mut statement = connection.prepare_cached(&self.text)?;
-        let mut rows = statement.query(rusqlite::params_from_iter(self.params.iter()))?;
-        rows.next()?.map(map).transpose()
     }
 }

@@ -1,0 +1,101 @@
+//! Containers: their columns, rows, the tracker's upsert and the API's reads, written once.
+
+use tidemark_domain::{AccountId, Container, ContainerId, ContainerStatus, ShipmentId};
+
+use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
+use crate::{ContainerFilter, Page, PageRequest, StoreError};
+
+/// The columns of `containers`, in the order reads select and the upsert writes them.
+const COLUMNS: &str = "id, account_id, shipment_id, number, current_status, ref_numbers, \
+     details, created_at, updated_at";
+
+fn parse(row: &Row) -> Result<Container, StoreError> {
+    Ok(Container {
+        id: ContainerId::from_uuid(row.required_id("id")?),
+        account_id: AccountId::from_uuid(row.required_id("account_id")?),
+        shipment_id: ShipmentId::from_uuid(row.required_id("shipment_id")?),
+        number: row.required_text("number")?,
+        current_status: row.parsed("current_status", ContainerStatus::parse)?,
+        ref_numbers: row.json("ref_numbers")?,
+        details: row.json("details")?,
+        created_at: row.required_time("created_at")?,
+        updated_at: row.required_time("updated_at")?,
+    })
+}
+
+/// Creates or updates a container; its `ref_numbers` belong to the client.
+pub(crate) fn upsert(container: &Container) -> Query {
+    let mut query = Query::new(&format!("INSERT INTO containers ({COLUMNS}) VALUES "));
+    query.bind_list::<Value>([
+        container.id.as_uuid().into(),
+        container.account_id.as_uuid().into(),
+        container.shipment_id.as_uuid().into(),
+        container.number.as_str().into(),
+        container.current_status.as_str().into(),
+        Value::json(&container.ref_numbers),
+        Value::json(&container.details),
+        container.created_at.into(),
+        container.updated_at.into(),
+    ]);
+    query.push(
+        " ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
+         details = excluded.details, updated_at = excluded.updated_at",
+    );
+    query
+}
+
+/// Every container of a shipment, oldest first.
+pub(crate) fn of_shipment(shipment: ShipmentId) -> Query {
+    let mut query = Query::new(&format!(
+        "SELECT {COLUMNS} FROM containers WHERE shipment_id = "
+    ));
+    query
+        .bind(shipment.as_uuid())
+        .push(" ORDER BY created_at, id");
+    query
+}
+
+/// Parses the rows of [`of_shipment`].
+pub(crate) fn parse_rows(rows: Vec<Row>) -> Result<Vec<Container>, StoreError> {
+    parse_all(rows, parse)
+}
+
+/// A page of `account`'s containers matching `filter`, newest first.
+pub(crate) async fn list<B: Backend + ?Sized>(
+    backend: &B,
+    account: AccountId,
+    filter: &ContainerFilter,
+    page: PageRequest,
+) -> Result<Page<Container>, StoreError> {
+    let mut query = Query::scoped(" FROM containers", account);
+    query
+        .push_any("number", filter.number.iter().cloned())
+        .push_any(
+            "current_status",
+            filter.current_status.iter().map(|s| s.as_str()),
+        )
+        .push_range("updated_at", filter.updated_at);
+    Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
+        .read(backend, page, parse)
+        .await
+}
+
+/// The containers with these ids or of these shipments, oldest first.
+pub(crate) async fn by_id<B: Backend + ?Sized>(
+    backend: &B,
+    account: AccountId,
+    ids: &[ContainerId],
+    of_shipments: &[ShipmentId],
+) -> Result<Vec<Container>, StoreError> {
+    if ids.is_empty() && of_shipments.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = Query::scoped(&format!("SELECT {COLUMNS} FROM containers"), account);
+    query
+        .push(" AND (id IN ")
+        .bind_list(ids.iter().map(ContainerId::as_uuid))
+        .push(" OR shipment_id IN ")
+        .bind_list(of_shipments.iter().map(ShipmentId::as_uuid))
+        .push(") ORDER BY created_at, id");
+    parse_all(backend.fetch(&query).await?, parse)
+}

@@ -1,0 +1,210 @@
+//! The scale-out driver: PostgreSQL, shared safely by any number of Tidemark processes.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::postgres::{PgArguments, PgPoolOptions, PgRow};
+use sqlx::query::Query as SqlxQuery;
+use sqlx::types::Json;
+use sqlx::{Column, Connection, PgConnection, PgPool, Postgres, Row as _, TypeInfo};
+use tidemark_domain::Timestamp;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::db::{Backend, Cell, Cost, Dialect, Done, Query, Row, Unit, Value, Written};
+use crate::{ConnectOptions, Store, StoreError};
+
+static DIALECT: Dialect = Dialect {
+    least: "LEAST",
+    new_uuid: "gen_random_uuid()",
+    skip_locked: true,
+    // Serializes concurrent first starts: whoever takes the lock first decides.
+    lock_accounts: Some("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE"),
+    request_counts: false,
+};
+
+/// The PostgreSQL store.
+#[derive(Debug, Clone)]
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    /// Connects to the database named by `options.url`.
+    ///
+    /// # Errors
+    /// When the server cannot be reached or a migration fails.
+    pub async fn connect(options: &ConnectOptions) -> Result<Self, StoreError> {
+        // One attempt first: the pool would retry a refused connection until its acquire
+        // timeout, and the real cause would arrive ten seconds late as "pool timed out".
+        PgConnection::connect(&options.url).await?.close().await?;
+        let pool = PgPoolOptions::new()
+            .test_before_acquire(false)
+            .max_connections(options.max_connections.max(1))
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(&options.url)
+            .await?;
+        if options.migrate {
+            // sqlx takes an advisory lock, so processes starting together migrate once.
+            sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        }
+        Ok(Self { pool })
+    }
+}
+
+fn bind<'q>(
+    query: SqlxQuery<'q, Postgres, PgArguments>,
+    value: &Value,
+) -> SqlxQuery<'q, Postgres, PgArguments> {
+    match value {
+        Value::Text(text) => query.bind(text.clone()),
+        Value::Time(at) => query.bind(at.map(|at| at.as_datetime())),
+        Value::Id(id) => query.bind(*id),
+        Value::Json(json) => {
+            query.bind(json.as_deref().map(|json| {
+                Json(serde_json::from_str::<serde_json::Value>(json).unwrap_or_default())
+            }))
+        }
+        Value::Int(number) => query.bind(*number),
+        Value::Bool(flag) => query.bind(*flag),
+        Value::Bytes(bytes) => query.bind(bytes.clone()),
+    }
+}
+
+fn cell(row: &PgRow, index: usize, kind: &str) -> Result<Cell, StoreError> {
+    let cell = match kind {
+        "UUID" => row.try_get::<Option<Uuid>, _>(index)?.map(Cell::Id),
+        "TIMESTAMPTZ" => row
+            .try_get::<Option<OffsetDateTime>, _>(index)?
+            .map(|at| Cell::Time(Timestamp::from_datetime(at))),
+        "JSONB" | "JSON" => row
+            .try_get::<Option<Json<serde_json::Value>>, _>(index)?
+            .map(|Json(value)| Cell::Text(value.to_string())),
+        "INT8" => row.try_get::<Option<i64>, _>(index)?.map(Cell::Int),
+        "INT4" => row
+            .try_get::<Option<i32>, _>(index)?
+            .map(|n| Cell::Int(i64::from(n))),
+        "BOOL" => row
+            .try_get::<Option<bool>, _>(index)?
+            .map(|b| Cell::Int(i64::from(b))),
+        "BYTEA" => row.try_get::<Option<Vec<u8>>, _>(index)?.map(Cell::Bytes),
+        _ => row.try_get::<Option<String>, _>(index)?.map(Cell::Text),
+    };
+    Ok(cell.unwrap_or(Cell::Null))
+}
+
+fn rows(found: &[PgRow]) -> Result<Vec<Row>, StoreError> {
+    let Some(first) = found.first() else {
+        return Ok(Vec::new());
+    };
+    let names: std::sync::Arc<[String]> = first
+        .columns()
+        .iter()
+        .map(|column| column.name().to_owned())
+        .collect();
+    let kinds: Vec<String> = first
+        .columns()
+        .iter()
+        .map(|column| column.type_info().name().to_owned())
+        .collect();
+    found
+        .iter()
+        .map(|row| {
+            let cells = kinds
+                .iter()
+                .enumerate()
+                .map(|(index, kind)| cell(row, index, kind))
+                .collect::<Result<_, _>>()?;
+            Ok(Row::new(std::sync::Arc::clone(&names), cells))
+        })
+        .collect()
+}
+
+/// Runs `query` on `connection`.
+async fn run(connection: &mut PgConnection, query: &Query) -> Result<Done, sqlx::Error> {
+    let statement = query
+        .values
+        .iter()
+        .fold(sqlx::query(sqlx::AssertSqlSafe(query.sql.clone())), bind);
+    if query.returns_rows() {
+        let found = statement.fetch_all(&mut *connection).await?;
+        Ok(Done {
+            affected: u64::try_from(found.len()).unwrap_or(u64::MAX),
+            rows: rows(&found).map_err(|error| sqlx::Error::Decode(Box::new(error)))?,
+        })
+    } else {
+        let result = statement.execute(&mut *connection).await?;
+        Ok(Done {
+            affected: result.rows_affected(),
+            rows: Vec::new(),
+        })
+    }
+}
+
+fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+#[async_trait]
+impl Backend for PgStore {
+    fn dialect(&self) -> &'static Dialect {
+        &DIALECT
+    }
+
+    async fn read(&self, queries: &[Query], _cost: Cost) -> Result<Vec<Vec<Row>>, StoreError> {
+        let mut connection = self.pool.acquire().await?;
+        let mut results = Vec::with_capacity(queries.len());
+        for query in queries {
+            results.push(run(&mut connection, query).await?.rows);
+        }
+        Ok(results)
+    }
+
+    async fn write(&self, unit: Unit) -> Result<Written, StoreError> {
+        let mut connection = self.pool.acquire().await?;
+        if let ([query], []) = (unit.queries.as_slice(), unit.guards.as_slice()) {
+            // One statement is its own transaction.
+            return match run(&mut connection, query).await {
+                Ok(done) => Ok(Written {
+                    done: vec![done],
+                    kept: true,
+                }),
+                Err(error) if is_unique_violation(&error) && unit.duplicate_at == Some(0) => {
+                    Err(StoreError::Duplicate { existing_id: None })
+                }
+                Err(error) => Err(error.into()),
+            };
+        }
+        let mut transaction = connection.begin().await?;
+        let mut done = Vec::with_capacity(unit.queries.len());
+        for (index, query) in unit.queries.iter().enumerate() {
+            match run(&mut transaction, query).await {
+                Ok(result) => done.push(result),
+                Err(error) if is_unique_violation(&error) && unit.duplicate_at == Some(index) => {
+                    return Err(StoreError::Duplicate { existing_id: None });
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        let affected: Vec<u64> = done.iter().map(|done| done.affected).collect();
+        let kept = unit.holds(&affected);
+        if kept {
+            transaction.commit().await?;
+        } else {
+            transaction.rollback().await?;
+        }
+        Ok(Written { done, kept })
+    }
+}
+
+#[async_trait]
+impl Store for PgStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
+}

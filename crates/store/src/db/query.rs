@@ -1,0 +1,193 @@
+//! The one way to build a statement: SQL text with `$n` placeholders, numbered in order of
+//! appearance, and the values they stand for, in neutral form. Each driver binds the values
+//! in its own column types (hyphenated text and RFC 3339 text on SQLite, `uuid`,
+//! `timestamptz`, `jsonb` and `bytea` on PostgreSQL).
+
+use tidemark_domain::{AccountId, Timestamp};
+use uuid::Uuid;
+
+use crate::TimeRange;
+
+/// A value to bind, in neutral form.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    Text(Option<String>),
+    Time(Option<Timestamp>),
+    Id(Option<Uuid>),
+    /// A JSON document, serialized.
+    Json(Option<String>),
+    Int(Option<i64>),
+    Bool(bool),
+    Bytes(Vec<u8>),
+}
+
+impl Value {
+    /// `value` as a JSON document.
+    pub(crate) fn json(value: &impl serde::Serialize) -> Self {
+        // Serializing plain data (strings, timestamps, maps of strings) cannot fail.
+        Self::Json(Some(
+            serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()),
+        ))
+    }
+
+    /// An integer that may be absent.
+    pub(crate) fn int(value: Option<impl Into<i64>>) -> Self {
+        Self::Int(value.map(Into::into))
+    }
+}
+
+macro_rules! value_from {
+    ($($ty:ty => |$v:ident| $make:expr;)*) => {
+        $(impl From<$ty> for Value {
+            fn from($v: $ty) -> Self {
+                $make
+            }
+        })*
+    };
+}
+
+value_from! {
+    &str => |value| Self::Text(Some(value.to_owned()));
+    String => |value| Self::Text(Some(value));
+    Option<String> => |value| Self::Text(value);
+    Option<&str> => |value| Self::Text(value.map(str::to_owned));
+    Timestamp => |value| Self::Time(Some(value));
+    Option<Timestamp> => |value| Self::Time(value);
+    Uuid => |value| Self::Id(Some(value));
+    Option<Uuid> => |value| Self::Id(value);
+    i64 => |value| Self::Int(Some(value));
+    bool => |value| Self::Bool(value);
+}
+
+/// SQL text and its values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Query {
+    pub(crate) sql: String,
+    pub(crate) values: Vec<Value>,
+}
+
+impl Query {
+    pub(crate) fn new(sql: &str) -> Self {
+        Self {
+            sql: sql.to_owned(),
+            values: Vec::new(),
+        }
+    }
+
+    /// A whole statement whose placeholders `values` fill in order (`$1` the first).
+    pub(crate) fn with(sql: &str, values: Vec<Value>) -> Self {
+        Self {
+            sql: sql.to_owned(),
+            values,
+        }
+    }
+
+    /// `from` restricted to `account`'s rows.
+    pub(crate) fn scoped(from: &str, account: AccountId) -> Self {
+        let mut query = Self::new(from);
+        query.push(" WHERE account_id = ").bind(account.as_uuid());
+        query
+    }
+
+    /// Appends SQL text.
+    pub(crate) fn push(&mut self, sql: &str) -> &mut Self {
+        self.sql.push_str(sql);
+        self
+    }
+
+    /// Appends a placeholder bound to `value`.
+    pub(crate) fn bind(&mut self, value: impl Into<Value>) -> &mut Self {
+        self.values.push(value.into());
+        self.sql.push_str(&format!("${}", self.values.len()));
+        self
+    }
+
+    /// Appends `(…)` with a placeholder per value; `(NULL)` for none, which matches nothing.
+    pub(crate) fn bind_list<V: Into<Value>>(
+        &mut self,
+        values: impl IntoIterator<Item = V>,
+    ) -> &mut Self {
+        self.sql.push('(');
+        let mut any = false;
+        for value in values {
+            if any {
+                self.sql.push_str(", ");
+            }
+            self.bind(value);
+            any = true;
+        }
+        if !any {
+            self.sql.push_str("NULL");
+        }
+        self.sql.push(')');
+        self
+    }
+
+    /// Appends the bounds of `range` on `column`, if any.
+    pub(crate) fn push_range(&mut self, column: &str, range: TimeRange) -> &mut Self {
+        if let Some(start) = range.start {
+            self.push(&format!(" AND {column} >= ")).bind(start);
+        }
+        if let Some(end) = range.end {
+            self.push(&format!(" AND {column} <= ")).bind(end);
+        }
+        self
+    }
+
+    /// Appends `AND column IN (…)` when `values` is not empty.
+    pub(crate) fn push_any<V: Into<Value>>(
+        &mut self,
+        column: &str,
+        values: impl IntoIterator<Item = V>,
+    ) -> &mut Self {
+        let mut values = values.into_iter().peekable();
+        if values.peek().is_some() {
+            self.push(&format!(" AND {column} IN ")).bind_list(values);
+        }
+        self
+    }
+
+    /// Whether the statement hands rows back (a `SELECT`, or a write with `RETURNING`).
+    pub(crate) fn returns_rows(&self) -> bool {
+        let sql = self.sql.trim_start();
+        sql.get(..6)
+            .is_some_and(|start| start.eq_ignore_ascii_case("SELECT"))
+            || sql.contains(" RETURNING ")
+    }
+
+    /// The value of each placeholder of a prepared statement, by its name (`$n` or `?n`).
+    pub(crate) fn value_of(&self, placeholder: &str) -> Option<&Value> {
+        let number: usize = placeholder.get(1..)?.parse().ok()?;
+        self.values.get(number.checked_sub(1)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_follow_the_values_and_empty_lists_match_nothing() {
+        let mut query = Query::new("SELECT 1 WHERE a = ");
+        query.bind("x").push(" AND b IN ").bind_list(["p", "q"]);
+        query.push(" AND c IN ").bind_list(Vec::<String>::new());
+        query.push_any("d", Vec::<String>::new());
+        assert_eq!(
+            query.sql,
+            "SELECT 1 WHERE a = $1 AND b IN ($2, $3) AND c IN (NULL)"
+        );
+        assert_eq!(query.values.len(), 3);
+        assert_eq!(query.value_of("$2"), Some(&Value::from("p")));
+        assert_eq!(query.value_of("$4"), None);
+        assert_eq!(query.value_of("$0"), None);
+    }
+
+    #[test]
+    fn reads_and_returning_writes_hand_rows_back() {
+        assert!(Query::new("SELECT 1").returns_rows());
+        assert!(Query::new(" select 1").returns_rows());
+        assert!(Query::new("UPDATE t SET a = 1 RETURNING id").returns_rows());
+        assert!(!Query::new("UPDATE t SET a = 1").returns_rows());
+        assert!(!Query::new("INSERT INTO t SELECT 1").returns_rows());
+    }
+}

@@ -1,0 +1,73 @@
+//! The outbox of domain events, and the subscription rule that fans each out to the
+//! webhooks that want it, written once.
+
+use tidemark_domain::{AccountId, DomainEvent, DomainEventId, EventName, ShipmentId, Subject};
+
+use crate::StoreError;
+use crate::db::{Dialect, Query, Row, Value};
+
+/// The columns of `domain_events`, in the order reads select and the insert writes them.
+const COLUMNS: &str = "id, account_id, name, subject_type, subject_id, shipment_id, detail, \
+     dedupe_key, included, created_at";
+
+fn parse(row: &Row) -> Result<DomainEvent, StoreError> {
+    let subject_id = row.required_id("subject_id")?;
+    Ok(DomainEvent {
+        id: DomainEventId::from_uuid(row.required_id("id")?),
+        account_id: AccountId::from_uuid(row.required_id("account_id")?),
+        name: row.parsed("name", EventName::parse)?,
+        subject: row.parsed("subject_type", |kind| Subject::from_parts(kind, subject_id))?,
+        shipment_id: row.id("shipment_id")?.map(ShipmentId::from_uuid),
+        detail: row.json("detail")?,
+        dedupe_key: row.required_text("dedupe_key")?,
+        included: row.json("included")?,
+        created_at: row.required_time("created_at")?,
+    })
+}
+
+/// Parses rows of [`of_account`].
+pub(crate) fn parse_rows(rows: &[Row]) -> Result<Vec<DomainEvent>, StoreError> {
+    rows.iter().map(parse).collect()
+}
+
+/// Every domain event of an account, oldest first.
+pub(crate) fn of_account(account: AccountId) -> Query {
+    let mut query = Query::scoped(&format!("SELECT {COLUMNS} FROM domain_events"), account);
+    query.push(" ORDER BY created_at, id");
+    query
+}
+
+/// Records `event` unless its dedupe key is known, and fans it out: one pending
+/// notification for each active webhook of its account that wants it (every event, or
+/// this one among its events), in the same transaction. A duplicate event, skipped by its
+/// dedupe key, fans out nothing.
+pub(crate) fn record(dialect: &Dialect, event: &DomainEvent) -> [Query; 2] {
+    let mut insert = Query::new(&format!("INSERT INTO domain_events ({COLUMNS}) VALUES "));
+    insert.bind_list::<Value>([
+        event.id.as_uuid().into(),
+        event.account_id.as_uuid().into(),
+        event.name.name().into(),
+        event.subject.kind().into(),
+        event.subject.id().into(),
+        event.shipment_id.map(|id| id.as_uuid()).into(),
+        Value::json(&event.detail),
+        event.dedupe_key.as_str().into(),
+        Value::json(&event.included),
+        event.created_at.into(),
+    ]);
+    insert.push(" ON CONFLICT DO NOTHING");
+    let fan_out = Query::with(
+        &format!(
+            "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, \
+             event, delivery_status, attempts, due_at, created_at, updated_at) \
+             SELECT {new_uuid}, w.account_id, w.id, d.id, d.name, 'pending', 0, $2, $2, $2 \
+             FROM webhooks w JOIN domain_events d ON d.id = $1 AND d.account_id = w.account_id \
+             WHERE w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
+             WHERE e.webhook_id = w.id AND e.event = d.name)) \
+             ON CONFLICT (webhook_id, domain_event_id) DO NOTHING",
+            new_uuid = dialect.new_uuid
+        ),
+        vec![event.id.as_uuid().into(), event.created_at.into()],
+    );
+    [insert, fan_out]
+}

@@ -1,0 +1,47 @@
+//! Free-text search (`q`) of tracking requests and shipments, as `LIKE` patterns.
+
+/// The `LIKE` patterns of a free-text search of tracking requests (`q`): the request
+/// number in each of its matching forms, and the reference numbers as stored (JSON text, so
+/// the text is matched as JSON would write it and cannot straddle two numbers).
+pub(crate) struct Search {
+    /// Patterns for `number_normalized`.
+    pub numbers: Vec<String>,
+    /// The pattern for the upper-cased JSON text of `ref_numbers`.
+    pub reference: String,
+}
+
+/// `%text%`, with `LIKE`'s own characters escaped by `\`.
+fn containing(text: &str) -> String {
+    let mut pattern = String::with_capacity(text.len() + 2);
+    pattern.push('%');
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+impl Search {
+    pub(crate) fn of(text: &str) -> Self {
+        let text = text.trim();
+        let mut numbers = vec![containing(&tidemark_domain::request_number::general_form(
+            text,
+        ))];
+        let container = containing(&tidemark_domain::container_number::normalize(text));
+        if !numbers.contains(&container) {
+            numbers.push(container);
+        }
+        let json = serde_json::to_string(&text.to_ascii_uppercase()).unwrap_or_default();
+        let inner = json
+            .strip_prefix('"')
+            .and_then(|rest| rest.strip_suffix('"'))
+            .unwrap_or("");
+        Self {
+            numbers,
+            reference: containing(inner),
+        }
+    }
+}

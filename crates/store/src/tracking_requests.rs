@@ -1,0 +1,330 @@
+//! Tracking requests: their SQL and rows, written once. The duplicate rule lives here and
+//! in the unique index of the migrations (`tracking_requests_open_unique`).
+
+use async_trait::async_trait;
+use tidemark_domain::{
+    AccountId, FailedReason, JobId, JobKind, RequestNumber, RequestStatus, RequestType, Scac,
+    Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
+};
+
+use crate::db::{Backend, Cost, Paged, Query, Row, Unit, Value};
+use crate::search::Search;
+use crate::{Page, PageRequest, StoreError, TrackingRequestFilter};
+
+/// The columns of `tracking_requests`, in the order reads select and creates write them.
+const COLUMNS: &str = "id, account_id, request_type, request_number, number_normalized, scac, \
+     auto_detect_scac, ref_numbers, shipment_tags, status, failed_reason, is_retrying, \
+     retry_count, tracked_object_id, created_at, updated_at";
+
+/// The statuses that count as open for the duplicate rule, as an SQL list.
+macro_rules! open_statuses {
+    () => {
+        "('pending', 'awaiting_manifest', 'created')"
+    };
+}
+
+/// Offsets beyond this make a list a long read (see the SQLite driver's readers).
+const LONG_READ_OFFSET: i64 = 10_000;
+
+/// Tracking requests, always scoped by account (except for workers, who act for all).
+#[async_trait]
+pub trait TrackingRequestStore: Send + Sync {
+    /// Stores a new request and queues its first lookup, both or neither. An open request
+    /// of the same account, normalized number and SCAC makes it fail with
+    /// [`StoreError::Duplicate`], decided by a unique index.
+    async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError>;
+
+    /// One request of `account`.
+    async fn tracking_request(
+        &self,
+        account: AccountId,
+        id: TrackingRequestId,
+    ) -> Result<Option<TrackingRequest>, StoreError>;
+
+    /// A request by id, whatever its account (workers act for every account).
+    async fn tracking_request_for_work(
+        &self,
+        id: TrackingRequestId,
+    ) -> Result<Option<TrackingRequest>, StoreError>;
+
+    /// A page of `account`'s requests matching `filter`, newest first.
+    async fn list_tracking_requests(
+        &self,
+        account: AccountId,
+        filter: &TrackingRequestFilter,
+        page: PageRequest,
+    ) -> Result<Page<TrackingRequest>, StoreError>;
+
+    /// Applies `patch` and returns the updated request, or `None` when `account` has no
+    /// request `id`.
+    async fn update_tracking_request(
+        &self,
+        account: AccountId,
+        id: TrackingRequestId,
+        patch: &TrackingRequestPatch,
+        at: Timestamp,
+    ) -> Result<Option<TrackingRequest>, StoreError>;
+}
+
+/// Retry counts are small; storage keeps them as integers.
+fn retry_count(request: &TrackingRequest) -> Value {
+    Value::int(request.retry_count)
+}
+
+fn parse(row: &Row) -> Result<TrackingRequest, StoreError> {
+    Ok(TrackingRequest {
+        id: TrackingRequestId::from_uuid(row.required_id("id")?),
+        account_id: AccountId::from_uuid(row.required_id("account_id")?),
+        request_type: row.parsed("request_type", RequestType::parse)?,
+        request_number: RequestNumber::from_parts(
+            row.required_text("request_number")?,
+            row.required_text("number_normalized")?,
+        ),
+        scac: row.parsed_opt("scac", |text| Scac::parse(text).ok())?,
+        auto_detect_scac: row.bool("auto_detect_scac")?,
+        ref_numbers: row.json("ref_numbers")?,
+        shipment_tags: row.json("shipment_tags")?,
+        status: row.parsed("status", RequestStatus::parse)?,
+        failed_reason: row.parsed_opt("failed_reason", FailedReason::parse)?,
+        is_retrying: row.bool("is_retrying")?,
+        retry_count: row
+            .int_opt("retry_count")?
+            .map(|count| {
+                u32::try_from(count)
+                    .map_err(|_| StoreError::corrupt(format!("retry_count {count}")))
+            })
+            .transpose()?,
+        tracked_object: row.id("tracked_object_id")?,
+        created_at: row.required_time("created_at")?,
+        updated_at: row.required_time("updated_at")?,
+    })
+}
+
+fn select() -> Query {
+    Query::new(&format!("SELECT {COLUMNS} FROM tracking_requests"))
+}
+
+/// The insert, which a conflict with an open twin (or any unique index) leaves undone.
+fn insert(request: &TrackingRequest) -> Query {
+    let mut query = Query::new(&format!(
+        "INSERT INTO tracking_requests ({COLUMNS}) VALUES "
+    ));
+    query.bind_list::<Value>([
+        request.id.as_uuid().into(),
+        request.account_id.as_uuid().into(),
+        request.request_type.as_str().into(),
+        request.request_number.as_str().into(),
+        request.request_number.normalized().into(),
+        request.scac.map(|s| s.to_string()).into(),
+        Value::Bool(request.auto_detect_scac),
+        Value::json(&request.ref_numbers),
+        Value::json(&request.shipment_tags),
+        request.status.as_str().into(),
+        request.failed_reason.map(|r| r.as_str()).into(),
+        Value::Bool(request.is_retrying),
+        retry_count(request),
+        request.tracked_object.into(),
+        request.created_at.into(),
+        request.updated_at.into(),
+    ]);
+    query.push(" ON CONFLICT DO NOTHING");
+    query
+}
+
+/// The request's first lookup, due at once.
+fn first_lookup(request: &TrackingRequest) -> Query {
+    Query::with(
+        "INSERT INTO jobs (id, kind, key, due_at, created_at) VALUES ($1, $2, $3, $4, $4) \
+         ON CONFLICT (kind, key) DO NOTHING",
+        vec![
+            JobId::new().as_uuid().into(),
+            JobKind::Lookup.as_str().into(),
+            request.id.to_string().into(),
+            request.created_at.into(),
+        ],
+    )
+}
+
+/// The open request that made `request` a duplicate: account, normalized number, SCAC.
+fn open_twin(request: &TrackingRequest) -> Query {
+    Query::with(
+        concat!(
+            "SELECT id FROM tracking_requests WHERE account_id = $1 AND number_normalized = $2 \
+             AND COALESCE(scac, '') = $3 AND status IN ",
+            open_statuses!(),
+            " LIMIT 1"
+        ),
+        vec![
+            request.account_id.as_uuid().into(),
+            request.request_number.normalized().into(),
+            request
+                .scac
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+                .into(),
+        ],
+    )
+}
+
+fn push_filter(query: &mut Query, filter: &TrackingRequestFilter) {
+    query
+        .push_any("status", filter.status.iter().map(|s| s.as_str()))
+        .push_any("scac", filter.scac.iter().map(ToString::to_string))
+        .push_any(
+            "request_type",
+            filter.request_type.iter().map(|t| t.as_str()),
+        )
+        .push_any("number_normalized", filter.request_number.iter().cloned());
+    if let Some(text) = &filter.search {
+        let search = Search::of(text);
+        query.push(" AND (");
+        for pattern in search.numbers {
+            query.push("number_normalized LIKE ").bind(pattern);
+            query.push(" ESCAPE '\\' OR ");
+        }
+        query
+            .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
+            .bind(search.reference);
+        query.push(" ESCAPE '\\')");
+    }
+    query
+        .push_range("created_at", filter.created_at)
+        .push_range("updated_at", filter.updated_at);
+}
+
+/// Whether only statuses are filtered (so triggers' counts can give the total).
+fn only_statuses(filter: &TrackingRequestFilter) -> bool {
+    *filter
+        == TrackingRequestFilter {
+            status: filter.status.clone(),
+            ..TrackingRequestFilter::default()
+        }
+}
+
+fn by_id(id: TrackingRequestId) -> Query {
+    let mut query = select();
+    query.push(" WHERE id = ").bind(id.as_uuid());
+    query
+}
+
+#[async_trait]
+impl<B: Backend> TrackingRequestStore for B {
+    async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        // Every new request's first lookup is queued in the same transaction, so an
+        // acknowledged create is always looked up, whatever crashes afterwards.
+        let mut unit = Unit::of(vec![insert(request), first_lookup(request)]);
+        unit.guards.push(vec![0]);
+        if self.write(unit).await?.kept {
+            return Ok(());
+        }
+        let existing_id = self
+            .fetch_one(&open_twin(request))
+            .await?
+            .map(|row| row.required_id("id"))
+            .transpose()?
+            .map(TrackingRequestId::from_uuid);
+        Err(StoreError::Duplicate { existing_id })
+    }
+
+    async fn tracking_request(
+        &self,
+        account: AccountId,
+        id: TrackingRequestId,
+    ) -> Result<Option<TrackingRequest>, StoreError> {
+        let mut query = by_id(id);
+        query.push(" AND account_id = ").bind(account.as_uuid());
+        self.fetch_one(&query)
+            .await?
+            .as_ref()
+            .map(parse)
+            .transpose()
+    }
+
+    async fn tracking_request_for_work(
+        &self,
+        id: TrackingRequestId,
+    ) -> Result<Option<TrackingRequest>, StoreError> {
+        self.fetch_one(&by_id(id))
+            .await?
+            .as_ref()
+            .map(parse)
+            .transpose()
+    }
+
+    async fn list_tracking_requests(
+        &self,
+        account: AccountId,
+        filter: &TrackingRequestFilter,
+        page: PageRequest,
+    ) -> Result<Page<TrackingRequest>, StoreError> {
+        let mut rows = Query::scoped(" FROM tracking_requests", account);
+        push_filter(&mut rows, filter);
+        let select = format!("SELECT {COLUMNS}");
+        let mut paged = Paged::newest_first(&select, rows);
+        if self.dialect().request_counts && only_statuses(filter) {
+            let mut count = Query::scoped(
+                "SELECT COALESCE(SUM(count), 0) AS count FROM tracking_request_counts",
+                account,
+            );
+            count.push_any("status", filter.status.iter().map(|s| s.as_str()));
+            paged.count = Some(count);
+            if page.offset() <= LONG_READ_OFFSET {
+                paged.cost = Cost::Point;
+            }
+        }
+        paged.read(self, page, parse).await
+    }
+
+    async fn update_tracking_request(
+        &self,
+        account: AccountId,
+        id: TrackingRequestId,
+        patch: &TrackingRequestPatch,
+        at: Timestamp,
+    ) -> Result<Option<TrackingRequest>, StoreError> {
+        let json =
+            |list: &Option<Vec<String>>| list.as_ref().map_or(Value::Json(None), Value::json);
+        let update = Query::with(
+            &format!(
+                "UPDATE tracking_requests SET ref_numbers = COALESCE($3, ref_numbers), \
+                 shipment_tags = COALESCE($4, shipment_tags), updated_at = $5 \
+                 WHERE id = $1 AND account_id = $2 RETURNING {COLUMNS}"
+            ),
+            vec![
+                id.as_uuid().into(),
+                account.as_uuid().into(),
+                json(&patch.ref_numbers),
+                json(&patch.shipment_tags),
+                at.into(),
+            ],
+        );
+        self.returning(update).await?.first().map(parse).transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tidemark_domain::RequestStatus;
+
+    /// The domain decides which statuses are open; the SQL list and the unique index of
+    /// both backends' migrations spell the same list.
+    #[test]
+    fn the_sql_open_statuses_are_the_domains() {
+        let open: Vec<String> = RequestStatus::ALL
+            .into_iter()
+            .filter(RequestStatus::is_open)
+            .map(|status| format!("'{}'", status.as_str()))
+            .collect();
+        let list = format!("({})", open.join(", "));
+        assert_eq!(open_statuses!(), list);
+        for migration in [
+            include_str!("../migrations/sqlite/0001_accounts_and_tracking_requests.sql"),
+            include_str!("../migrations/postgres/0001_accounts_and_tracking_requests.sql"),
+        ] {
+            assert!(
+                migration.contains(&format!("WHERE status IN {list};")),
+                "the duplicate index's predicate is {list}"
+            );
+        }
+    }
+}
