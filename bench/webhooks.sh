@@ -171,9 +171,9 @@ fi
 export TIDEMARK_ROLES=dispatcher
 started=$(date +%s.%N)
 if [[ -n "${PROFILE:-}" ]]; then
-  perf record -F 999 -g -o "$PROFILE" -- ./target/release/tidemark serve >"$work/stdout" 2>"$work/stderr" &
+  perf record -F 999 -g -o "$PROFILE" -- "${TIDEMARK_BIN:-./target/release/tidemark}" serve >"$work/stdout" 2>"$work/stderr" &
 else
-  ./target/release/tidemark serve >"$work/stdout" 2>"$work/stderr" &
+  "${TIDEMARK_BIN:-./target/release/tidemark}" serve >"$work/stdout" 2>"$work/stderr" &
 fi
 server_pid=$!
 python3 "$work/stats.py" wait "$receiver" "$total"

@@ -7,7 +7,7 @@ use crate::{ContainerFilter, Page, PageRequest, StoreError};
 
 /// The columns of `containers`, in the order reads select and the upsert writes them.
 const COLUMNS: &str = "id, account_id, shipment_id, number, current_status, ref_numbers, \
-     details, created_at, updated_at";
+     details, terminal_checked_at, created_at, updated_at";
 
 fn parse(row: &Row) -> Result<Container, StoreError> {
     Ok(Container {
@@ -18,6 +18,7 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
         current_status: row.parsed("current_status", ContainerStatus::parse)?,
         ref_numbers: row.json("ref_numbers")?,
         details: row.json("details")?,
+        terminal_checked_at: row.time("terminal_checked_at")?,
         created_at: row.required_time("created_at")?,
         updated_at: row.required_time("updated_at")?,
     })
@@ -34,12 +35,14 @@ pub(crate) fn upsert(container: &Container) -> Query {
         container.current_status.as_str().into(),
         Value::json(&container.ref_numbers),
         Value::json(&container.details),
+        container.terminal_checked_at.into(),
         container.created_at.into(),
         container.updated_at.into(),
     ]);
     query.push(
         " ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
-         details = excluded.details, updated_at = excluded.updated_at",
+         details = excluded.details, terminal_checked_at = excluded.terminal_checked_at, \
+         updated_at = excluded.updated_at",
     );
     query
 }

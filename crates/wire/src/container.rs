@@ -248,7 +248,7 @@ pub fn resource(
             pod_full_out_chassis_number: None,
             location_at_pod_terminal: None,
             import_deadlines: ImportDeadlines::default(),
-            terminal_checked_at: None,
+            terminal_checked_at: time(container.terminal_checked_at),
             pod_last_tracking_request_at: None,
             final_destination_full_out_at: None,
             final_destination_timezone: None,

@@ -179,7 +179,7 @@ impl Dispatcher {
             // Deleted meanwhile; its notifications went with it.
             return Ok(());
         };
-        let Some(_slot) = self.slot(webhook.id) else {
+        let Some(slot) = self.slot(webhook.id) else {
             let later = self.clock.now() + Duration::from_secs(1);
             self.store.release_notification(&claimed, later).await?;
             return Ok(());
@@ -189,6 +189,10 @@ impl Dispatcher {
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         let id = notification.id.to_string();
         let outcome = self.sender.post(&webhook, &id, now, body).await;
+        // The request is over: its slot frees before the settlement commits. The claim
+        // counts this notification as held until then, so no claim in between can hand
+        // this process more deliveries for the webhook than the slots it has.
+        drop(slot);
         let settlement = self.judge(&outcome, notification.attempts, now);
         let attempt = outcome.attempt(now);
         tracing::info!(

@@ -240,6 +240,7 @@ fn container(
                 current_status: status,
                 ref_numbers: Vec::new(),
                 details,
+                terminal_checked_at: None,
                 created_at: now,
                 updated_at: now,
             };

@@ -36,7 +36,10 @@ fn cell(value: ValueRef<'_>) -> Cell {
         ValueRef::Null => Cell::Null,
         ValueRef::Integer(number) => Cell::Int(number),
         ValueRef::Real(number) => Cell::Text(number.to_string()),
-        ValueRef::Text(bytes) => Cell::Text(String::from_utf8_lossy(bytes).into_owned()),
+        ValueRef::Text(bytes) => Cell::Text(match std::str::from_utf8(bytes) {
+            Ok(text) => text.to_owned(),
+            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        }),
         ValueRef::Blob(bytes) => Cell::Bytes(bytes.to_vec()),
     }
 }

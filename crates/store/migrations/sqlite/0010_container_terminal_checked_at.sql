@@ -1,0 +1,2 @@
+-- When a terminal last answered for the container (api.md §4a); null until one has.
+ALTER TABLE containers ADD COLUMN terminal_checked_at TEXT;
