@@ -180,60 +180,13 @@ impl World {
         let destination = pick(&mut rng, data::DESTINATIONS);
         let hub = (rng.random_range(0..100) < 40).then(|| pick(&mut rng, data::HUBS));
 
-        let legs: Vec<(Port, Port)> = match hub {
-            Some(hub) => vec![(origin, hub), (hub, destination)],
-            None => vec![(origin, destination)],
-        };
-        let service = format!(
-            "{}{}",
-            pick(&mut rng, &["AE", "TP", "FE", "AX", "NE"]),
-            rng.random_range(1..10)
+        let calls = Self::calls(
+            &mut rng,
+            scac,
+            &transport_document,
+            (origin, hub, destination),
+            full_in,
         );
-        let mut calls: Vec<Call> = Vec::with_capacity(legs.len() * 2);
-        let mut delay = Duration::ZERO;
-        let mut next_arrival = full_in + hours(&mut rng, 24..=96);
-        for (leg, (from, to)) in legs.iter().enumerate() {
-            let vessel = Self::vessel(&mut rng);
-            let voyage = format!(
-                "{}{}",
-                rng.random_range(100..999),
-                pick(&mut rng, &["W", "E", "N", "S"])
-            );
-            let sea = match (hub.is_some(), leg) {
-                (true, 0) => 6 * 24..=12 * 24,
-                (true, _) => 18 * 24..=28 * 24,
-                (false, _) => 20 * 24..=34 * 24,
-            };
-            let load_arrival = next_arrival;
-            let load_departure = load_arrival + hours(&mut rng, 18..=60);
-            let discharge_arrival = load_departure + hours(&mut rng, sea);
-            let discharge_departure = discharge_arrival + hours(&mut rng, 18..=48);
-            for (port, role, planned_arrival, planned_departure) in [
-                (*from, Role::Load, load_arrival, load_departure),
-                (*to, Role::Discharge, discharge_arrival, discharge_departure),
-            ] {
-                delay += hours(&mut rng, -8..=30);
-                let arrival = planned_arrival + delay;
-                let departure = (planned_departure + delay).max(arrival + Duration::hours(6));
-                let sequence = u32::try_from(calls.len() + 1).unwrap_or(u32::MAX);
-                calls.push(Call {
-                    port,
-                    id: format!("{scac}-{transport_document}-{sequence}"),
-                    sequence,
-                    role,
-                    leg: u32::try_from(leg).unwrap_or(u32::MAX),
-                    vessel: vessel.clone(),
-                    voyage: voyage.clone(),
-                    service: service.clone(),
-                    planned_arrival,
-                    planned_departure,
-                    arrival,
-                    departure,
-                });
-            }
-            // The onward vessel calls at the hub a day or more after the first one.
-            next_arrival = discharge_arrival + hours(&mut rng, 24..=96);
-        }
         let discharge = calls[calls.len() - 1].arrival;
         let full_out = discharge + hours(&mut rng, 36..=144);
         let empty_in = full_out + hours(&mut rng, 48..=192);
@@ -261,6 +214,74 @@ impl World {
             empty_in,
             containers,
         })
+    }
+
+    /// The vessel calls of a voyage from `route`'s origin (through its hub, if any) to its
+    /// destination, the first arrival after `full_in`, each delayed by a drift that builds
+    /// up call after call.
+    fn calls(
+        rng: &mut ChaCha8Rng,
+        scac: &str,
+        transport_document: &str,
+        route: (Port, Option<Port>, Port),
+        full_in: OffsetDateTime,
+    ) -> Vec<Call> {
+        let (origin, hub, destination) = route;
+        let legs: Vec<(Port, Port)> = match hub {
+            Some(hub) => vec![(origin, hub), (hub, destination)],
+            None => vec![(origin, destination)],
+        };
+        let service = format!(
+            "{}{}",
+            pick(rng, &["AE", "TP", "FE", "AX", "NE"]),
+            rng.random_range(1..10)
+        );
+        let mut calls: Vec<Call> = Vec::with_capacity(legs.len() * 2);
+        let mut delay = Duration::ZERO;
+        let mut next_arrival = full_in + hours(rng, 24..=96);
+        for (leg, (from, to)) in legs.iter().enumerate() {
+            let vessel = Self::vessel(rng);
+            let voyage = format!(
+                "{}{}",
+                rng.random_range(100..999),
+                pick(rng, &["W", "E", "N", "S"])
+            );
+            let sea = match (hub.is_some(), leg) {
+                (true, 0) => 6 * 24..=12 * 24,
+                (true, _) => 18 * 24..=28 * 24,
+                (false, _) => 20 * 24..=34 * 24,
+            };
+            let load_arrival = next_arrival;
+            let load_departure = load_arrival + hours(rng, 18..=60);
+            let discharge_arrival = load_departure + hours(rng, sea);
+            let discharge_departure = discharge_arrival + hours(rng, 18..=48);
+            for (port, role, planned_arrival, planned_departure) in [
+                (*from, Role::Load, load_arrival, load_departure),
+                (*to, Role::Discharge, discharge_arrival, discharge_departure),
+            ] {
+                delay += hours(rng, -8..=30);
+                let arrival = planned_arrival + delay;
+                let departure = (planned_departure + delay).max(arrival + Duration::hours(6));
+                let sequence = u32::try_from(calls.len() + 1).unwrap_or(u32::MAX);
+                calls.push(Call {
+                    port,
+                    id: format!("{scac}-{transport_document}-{sequence}"),
+                    sequence,
+                    role,
+                    leg: u32::try_from(leg).unwrap_or(u32::MAX),
+                    vessel: vessel.clone(),
+                    voyage: voyage.clone(),
+                    service: service.clone(),
+                    planned_arrival,
+                    planned_departure,
+                    arrival,
+                    departure,
+                });
+            }
+            // The onward vessel calls at the hub a day or more after the first one.
+            next_arrival = discharge_arrival + hours(rng, 24..=96);
+        }
+        calls
     }
 }
 

@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+mod effect;
 mod policy;
 
+use effect::{Effect, apply};
 pub use policy::Policy;
 
 use crate::{FailedReason, LookupOutcome, RequestStatus, RequestType, Timestamp, TrackingRequest};
@@ -160,23 +162,6 @@ enum Guard {
     RetriesUsedUp,
 }
 
-/// What the row does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Effect {
-    /// `created`; `succeeded`; first refresh scheduled.
-    Track,
-    /// `awaiting_manifest`; its event only when entering; recheck scheduled.
-    AwaitManifest,
-    /// `failed` with the observation's own reason (or this one); `failed` event.
-    Fail(Option<FailedReason>),
-    /// State unchanged; retrying with the temporary reason; retry scheduled.
-    Retry,
-    /// `tracking_stopped`; its event.
-    Stop,
-    /// `created` again; refreshed at once.
-    Resume,
-}
-
 /// One row of the lifecycle table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Row {
@@ -287,6 +272,35 @@ pub fn transition(
     now: Timestamp,
     policy: &Policy,
 ) -> Result<Transition, NoTransition> {
+    let row = matching_row(request, observation, now, policy).ok_or(NoTransition {
+        status: request.status,
+        observation,
+    })?;
+    let mut next_request = request.clone();
+    next_request.updated_at = now;
+    let mut events = Vec::new();
+    let next = apply(
+        row.effect,
+        &mut next_request,
+        &mut events,
+        observation,
+        now,
+        policy,
+    );
+    Ok(Transition {
+        request: next_request,
+        events,
+        next,
+    })
+}
+
+/// The row of the table for `request` and `observation`, its guard checked at `now`.
+fn matching_row(
+    request: &TrackingRequest,
+    observation: Observation,
+    now: Timestamp,
+    policy: &Policy,
+) -> Option<&'static Row> {
     let age = now.as_datetime() - request.created_at.as_datetime();
     let expired = age >= policy.manifest_expiry;
     let retries = request.retry_count.unwrap_or(0);
@@ -297,81 +311,8 @@ pub fn transition(
         Guard::RetriesLeft => retries < policy.max_retries,
         Guard::RetriesUsedUp => retries >= policy.max_retries,
     };
-    let row = TABLE
-        .iter()
-        .find(|row| {
-            row.from.matches(request.status)
-                && row.on == On::of(observation)
-                && guard_holds(row.guard)
-        })
-        .ok_or(NoTransition {
-            status: request.status,
-            observation,
-        })?;
-
-    let mut next_request = request.clone();
-    next_request.updated_at = now;
-    let mut events = Vec::new();
-    let next = match row.effect {
-        Effect::Track => {
-            next_request.status = RequestStatus::Created;
-            next_request.failed_reason = None;
-            next_request.is_retrying = false;
-            events.push(RequestEvent::Succeeded);
-            Next::Refresh
-        }
-        Effect::AwaitManifest => {
-            if request.status != RequestStatus::AwaitingManifest {
-                events.push(RequestEvent::AwaitingManifest);
-            }
-            next_request.status = RequestStatus::AwaitingManifest;
-            next_request.failed_reason = None;
-            next_request.is_retrying = false;
-            // Never later than the expiry, so the request expires on time.
-            let expiry = request.created_at + policy.manifest_expiry;
-            Next::Lookup((now + policy.manifest_recheck).min(expiry.max(now)))
-        }
-        Effect::Fail(reason) => {
-            let reason = reason.or(match observation {
-                Observation::Permanent(reason) => Some(reason),
-                _ => None,
-            });
-            next_request.status = RequestStatus::Failed;
-            next_request.failed_reason = reason;
-            next_request.is_retrying = false;
-            events.push(RequestEvent::Failed);
-            Next::Nothing
-        }
-        Effect::Retry => {
-            // Retry rows match temporary observations only (`On::Temporary`).
-            let (reason, asked) = match observation {
-                Observation::Temporary(reason) => (reason, None),
-                Observation::TemporaryAfter(reason, wait) => (reason, Some(wait)),
-                _ => (FailedReason::InternalProcessingError, None),
-            };
-            let retry = retries + 1;
-            next_request.is_retrying = true;
-            next_request.retry_count = Some(retry);
-            next_request.failed_reason = Some(reason);
-            // Never sooner than the carrier asked, nor later than the policy's longest wait.
-            let wait = policy.retry_delay(retry);
-            let wait = asked.map_or(wait, |asked| wait.max(asked.min(policy.retry_max)));
-            Next::Lookup(now + wait)
-        }
-        Effect::Stop => {
-            next_request.status = RequestStatus::TrackingStopped;
-            events.push(RequestEvent::TrackingStopped);
-            Next::Nothing
-        }
-        Effect::Resume => {
-            next_request.status = RequestStatus::Created;
-            Next::Refresh
-        }
-    };
-    Ok(Transition {
-        request: next_request,
-        events,
-        next,
+    TABLE.iter().find(|row| {
+        row.from.matches(request.status) && row.on == On::of(observation) && guard_holds(row.guard)
     })
 }
 

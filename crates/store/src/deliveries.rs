@@ -213,15 +213,16 @@ impl<T: Backend> DeliveryStore for T {
 
 /// The statements that record `item`'s attempt and its outcome, the settling one last.
 fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
-    let Settle {
-        claimed,
-        attempt,
-        settlement,
-        failing_cutoff,
-    } = *item;
-    let notification = &claimed.notification;
-    let webhook = notification.webhook_id.as_uuid();
+    statements.push(attempt_log(item));
+    statements.extend(webhook_health(item));
+    statements.push(settle(item));
+}
 
+/// The attempt, logged while the claim holds.
+fn attempt_log(item: &Settle<'_>) -> Query {
+    let Settle {
+        claimed, attempt, ..
+    } = *item;
     let mut log = Query::new(
         "INSERT INTO webhook_attempts (id, notification_id, attempted_at, status_code, error, \
              latency_ms, response_body) SELECT ",
@@ -230,23 +231,30 @@ fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
         .push(", id, ")
         .bind(attempt.at)
         .push(", ")
-        .bind(Value::Int(attempt.status_code.map(i64::from)))
+        .bind(Value::int(attempt.status_code))
         .push(", ")
         .bind(attempt.error.clone())
         .push(", ")
-        .bind(Value::Int(Some(
-            i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX),
-        )))
+        .bind(i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX))
         .push(", ")
         .bind(attempt.response_body.clone())
         .push(" FROM webhook_notifications WHERE id = ")
-        .bind(notification.id.as_uuid())
+        .bind(claimed.notification.id.as_uuid())
         .push(" AND lease_token = ")
         .bind(claimed.lease_token);
-    statements.push(log);
+    log
+}
 
-    // The webhook's health: a success clears its failing streak; a failure starts one
-    // (if none runs) and turns the webhook off once it is too old, or at once on 410.
+/// The webhook's health: a success clears its failing streak; a failure starts one (if
+/// none runs) and turns the webhook off once it is too old, or at once on 410.
+fn webhook_health(item: &Settle<'_>) -> Vec<Query> {
+    let Settle {
+        claimed,
+        attempt,
+        settlement,
+        failing_cutoff,
+    } = *item;
+    let webhook = claimed.notification.webhook_id.as_uuid();
     let mut health = Query::new("UPDATE webhooks SET ");
     match settlement {
         Settlement::Succeeded => {
@@ -266,7 +274,7 @@ fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
         Settlement::DisableWebhook(reason) => {
             health
                 .push("active = ")
-                .bind(Value::Bool(false))
+                .bind(false)
                 .push(", disabled_reason = ")
                 .bind(reason.as_str())
                 .push(", updated_at = ")
@@ -276,11 +284,11 @@ fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
         }
     }
     held(&mut health, claimed);
-    statements.push(health);
+    let mut queries = vec![health];
     if matches!(settlement, Settlement::Retry(_) | Settlement::Failed) {
         let mut too_long = Query::new("UPDATE webhooks SET active = ");
         too_long
-            .bind(Value::Bool(false))
+            .bind(false)
             .push(", disabled_reason = ")
             .bind(FAILING_TOO_LONG)
             .push(", updated_at = ")
@@ -290,9 +298,19 @@ fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
             .push(" AND active AND failing_since <= ")
             .bind(failing_cutoff);
         held(&mut too_long, claimed);
-        statements.push(too_long);
+        queries.push(too_long);
     }
+    queries
+}
 
+/// The notification's new state, written only under its claim.
+fn settle(item: &Settle<'_>) -> Query {
+    let Settle {
+        claimed,
+        attempt,
+        settlement,
+        ..
+    } = *item;
     let (status, due) = match settlement {
         Settlement::Succeeded => (DeliveryStatus::Succeeded, None),
         Settlement::Retry(at) => (DeliveryStatus::Pending, Some(*at)),
@@ -306,8 +324,8 @@ fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
         .push(", lease_until = NULL, lease_token = NULL, updated_at = ")
         .bind(attempt.at)
         .push(" WHERE id = ")
-        .bind(notification.id.as_uuid())
+        .bind(claimed.notification.id.as_uuid())
         .push(" AND lease_token = ")
         .bind(claimed.lease_token);
-    statements.push(settle);
+    settle
 }

@@ -13,8 +13,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tidemark_domain::{
-    CallView, CarrierEvent, ContainerView, EventClassifier as Classifier, LookupOutcome, Milestone,
-    MilestoneEvent, RequestType, Snapshot, Timestamp,
+    CallView, ContainerView, EventClassifier as Classifier, LookupOutcome, Milestone, RequestType, Snapshot, Timestamp,
 };
 
 use super::model::{Call, Event, Kind, Mode};
@@ -210,6 +209,28 @@ pub(crate) fn outcome(events: Vec<super::model::Event>, lookup: &Lookup) -> Look
 
 fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
     let route = route(events);
+    let (bill_of_lading, booking) = documents(events, lookup);
+    let mut collector = collect::Collector::new(&route);
+    // Containers in order of first appearance, with the queried one always present.
+    if lookup.kind == RequestType::Container {
+        container(&mut collector.containers, &lookup.number);
+    }
+    for event in events {
+        collector.add(event);
+    }
+    let (containers, shipment_events) = collector.finish();
+    Snapshot {
+        bill_of_lading,
+        booking,
+        calls: route.into_iter().map(|(_, view)| view).collect(),
+        containers,
+        shipment_events,
+    }
+}
+
+/// The bill of lading and booking the events name (the first of each), else the number
+/// looked up when it is one.
+fn documents(events: &[Event], lookup: &Lookup) -> (Option<String>, Option<String>) {
     let mut bill_of_lading = None;
     let mut booking = None;
     for event in events {
@@ -235,120 +256,15 @@ fn snapshot(events: &[Event], lookup: &Lookup) -> Snapshot {
     }
     match lookup.kind {
         RequestType::BillOfLading => {
-            bill_of_lading = bill_of_lading.or_else(|| Some(lookup.number.clone()))
+            bill_of_lading = bill_of_lading.or_else(|| Some(lookup.number.clone()));
         }
         RequestType::BookingNumber => booking = booking.or_else(|| Some(lookup.number.clone())),
         RequestType::Container => {}
     }
-
-    // Containers, in order of first appearance, with the queried one always present.
-    let mut containers: Vec<ContainerView> = Vec::new();
-    if lookup.kind == RequestType::Container {
-        container(&mut containers, &lookup.number);
-    }
-    // (container index or all, milestone, call or place) → the latest-recorded event.
-    let mut found: BTreeMap<(Option<usize>, Milestone, String), (Timestamp, MilestoneEvent)> =
-        BTreeMap::new();
-    let mut loads: HashMap<usize, usize> = HashMap::new();
-    // (container index or all, the event as reported), in the carrier's order.
-    let mut reported: Vec<(Option<usize>, CarrierEvent)> = Vec::with_capacity(events.len());
-    for event in events {
-        match &event.kind {
-            Kind::Equipment {
-                code,
-                container: Some(number),
-                iso_code,
-                empty,
-                place,
-                call,
-                seal,
-            } => {
-                let index = container(&mut containers, number);
-                let view = &mut containers[index];
-                if view.iso_code.is_none() {
-                    view.iso_code.clone_from(iso_code);
-                }
-                if seal.is_some() {
-                    view.seal.clone_from(seal);
-                }
-                let seen = loads.entry(index).or_insert(0);
-                let milestone = equipment_milestone(&route, code, *empty, call.as_ref(), *seen);
-                reported.push((Some(index), raw::carrier_event(event, milestone)));
-                let (Classifier::Actual, Some(milestone)) = (event.classifier, milestone) else {
-                    continue;
-                };
-                if code == "LOAD" {
-                    *seen += 1;
-                }
-                let place = call
-                    .as_ref()
-                    .and_then(|c| c.place.clone())
-                    .or_else(|| place.clone());
-                let key = call.as_ref().map_or_else(
-                    || place.as_ref().map(|p| p.locode.clone()).unwrap_or_default(),
-                    |c| c.id.clone(),
-                );
-                let record = MilestoneEvent {
-                    milestone,
-                    at: event.at,
-                    place,
-                    vessel: call.as_ref().and_then(|c| c.vessel.clone()),
-                    voyage: call.as_ref().and_then(|c| c.voyage.clone()),
-                    source_id: Some(event.id.clone()),
-                };
-                found.insert((Some(index), milestone, key), (event.created, record));
-            }
-            Kind::Transport { arrival, call } => {
-                let milestone = route
-                    .iter()
-                    .position(|(r, _)| r.id == call.id)
-                    .and_then(|position| vessel_milestone(&route, position, *arrival));
-                reported.push((None, raw::carrier_event(event, milestone)));
-                let (Classifier::Actual, Some(milestone)) = (event.classifier, milestone) else {
-                    continue;
-                };
-                let record = MilestoneEvent {
-                    milestone,
-                    at: event.at,
-                    place: call.place.clone(),
-                    vessel: call.vessel.clone(),
-                    voyage: call.voyage.clone(),
-                    source_id: Some(event.id.clone()),
-                };
-                found.insert((None, milestone, call.id.clone()), (event.created, record));
-            }
-            _ => reported.push((None, raw::carrier_event(event, None))),
-        }
-    }
-    let mut shipment_events = Vec::new();
-    for (owner, event) in reported {
-        match owner {
-            Some(index) => containers[index].raw_events.push(event),
-            None => shipment_events.push(event),
-        }
-    }
-    for ((owner, _, _), (_, record)) in found {
-        match owner {
-            Some(index) => containers[index].milestones.push(record),
-            None => {
-                for view in &mut containers {
-                    view.milestones.push(record.clone());
-                }
-            }
-        }
-    }
-    for view in &mut containers {
-        view.milestones.sort_by_key(|m| (m.at, m.milestone));
-    }
-    Snapshot {
-        bill_of_lading,
-        booking,
-        calls: route.into_iter().map(|(_, view)| view).collect(),
-        containers,
-        shipment_events,
-    }
+    (bill_of_lading, booking)
 }
 
+mod collect;
 mod raw;
 #[cfg(test)]
 mod tests;

@@ -48,30 +48,13 @@ pub(super) fn shipment<'m>(
     // A number starting with a carrier's own code is explained by that code: the bare
     // shapes of other carriers are not asked.
     let prefixed = prefix_matched || !named.is_empty();
-    let mut candidates: Vec<Candidate<'m>> = Vec::new();
-    for &shape in matched
-        .iter()
-        .filter(|shape| !prefixed || shape.prefix.is_some())
-    {
-        let confidence = Confidence::from_percent(shape.confidence);
-        for carrier in matrix.shape_carriers(shape) {
-            match candidates
-                .iter_mut()
-                .find(|c| std::ptr::eq(c.carrier, carrier))
-            {
-                Some(existing) if existing.confidence >= confidence => {}
-                Some(existing) => {
-                    existing.confidence = confidence;
-                    existing.evidence = Evidence::Shape(shape);
-                }
-                None => candidates.push(Candidate {
-                    carrier,
-                    confidence,
-                    evidence: Evidence::Shape(shape),
-                }),
-            }
-        }
-    }
+    let mut candidates = by_shape(
+        matrix,
+        matched
+            .iter()
+            .copied()
+            .filter(|shape| !prefixed || shape.prefix.is_some()),
+    );
     inference.number_type = candidates
         .iter()
         .max_by_key(|c| c.confidence)
@@ -107,6 +90,35 @@ pub(super) fn shipment<'m>(
     candidates.sort_by_key(|candidate| std::cmp::Reverse(candidate.confidence));
     inference.candidates = candidates;
     inference
+}
+
+/// The carriers of `shapes`, each at the confidence of its most confident shape.
+fn by_shape<'m>(
+    matrix: &'m CarrierMatrix,
+    shapes: impl Iterator<Item = &'m Shape>,
+) -> Vec<Candidate<'m>> {
+    let mut candidates: Vec<Candidate<'m>> = Vec::new();
+    for shape in shapes {
+        let confidence = Confidence::from_percent(shape.confidence);
+        for carrier in matrix.shape_carriers(shape) {
+            match candidates
+                .iter_mut()
+                .find(|c| std::ptr::eq(c.carrier, carrier))
+            {
+                Some(existing) if existing.confidence >= confidence => {}
+                Some(existing) => {
+                    existing.confidence = confidence;
+                    existing.evidence = Evidence::Shape(shape);
+                }
+                None => candidates.push(Candidate {
+                    carrier,
+                    confidence,
+                    evidence: Evidence::Shape(shape),
+                }),
+            }
+        }
+    }
+    candidates
 }
 
 /// The carriers `number` names by its first characters, each with the code it starts
