@@ -13,7 +13,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tidemark_domain::{
-    CallView, ContainerView, EventClassifier as Classifier, LookupOutcome, Milestone, RequestType, Snapshot, Timestamp,
+    CallView, ContainerView, EventClassifier as Classifier, LookupOutcome, Milestone, RequestType,
+    Snapshot, Timestamp,
 };
 
 use super::model::{Call, Event, Kind, Mode};

@@ -15,6 +15,7 @@ mod raw_events;
 mod sandbox;
 mod shipments;
 mod shipping_lines;
+mod snapshots;
 mod stop_resume;
 mod tracking_request_lists;
 mod tracking_requests;
