@@ -227,7 +227,7 @@ pub fn codes(errors: &[Value]) -> Vec<(String, String)> {
 }
 
 /// The admin key of the tracking tests' simulator.
-pub const SIM_ADMIN_KEY: &str = "sim-admin";
+pub use tidemark_testkit::SIM_ADMIN_KEY;
 
 /// An app with a tracker asking a carrier simulator over HTTP; the test moves both clocks
 /// and drains the queue.
@@ -259,32 +259,16 @@ impl Tracking {
         scope: tidemark_domain::SandboxScope,
         configure: impl FnOnce(&mut carrier_sim::SimConfig),
     ) -> Option<Self> {
-        let mut config = carrier_sim::SimConfig::new("sim-key");
-        config.admin_key = Some(SIM_ADMIN_KEY.to_owned());
-        config.seed = 3;
-        config.epoch = time::macros::datetime!(2026-06-01 0:00 UTC);
-        config.clock = carrier_sim::ClockMode::Stepped;
-        config.chances = carrier_sim::Chances {
-            not_found: 0,
-            awaiting_manifest: 0,
-            cancelled: 0,
-        };
+        let mut config = tidemark_testkit::sim_config(3);
         configure(&mut config);
-        let clock = Arc::new(tidemark_domain::ManualClock::new(
-            tidemark_domain::Timestamp::from_datetime(config.epoch),
-        ));
+        let simulated = tidemark_testkit::Simulated::start(config).await;
+        let clock = Arc::clone(&simulated.clock);
         let api = ApiConfig {
             coverage: tidemark_domain::Coverage::new([], scope),
             ..ApiConfig::default()
         };
         let app = TestApp::spawn_on(backend, api, Arc::clone(&clock) as Arc<dyn Clock>).await?;
-        let sim = carrier_sim::Simulator::new(config);
-        let base = sim.clone().spawn().await.expect("simulator listens");
-        let sandbox = tidemark_carriers::registry::Sandbox {
-            base_url: base.clone(),
-            api_key: tidemark_carriers::Secret::new("sim-key"),
-            settings: tidemark::config::SandboxConfig::default().connection,
-        };
+        let sandbox = simulated.sandbox(tidemark::config::SandboxConfig::default().connection);
         let registry = app::registry(
             &tidemark_carriers::registry::CarriersConfig::default(),
             Some(sandbox),
@@ -299,10 +283,11 @@ impl Tracking {
             &tidemark::config::TrackingConfig::default(),
             None,
         );
+        let tidemark_testkit::Simulated { sim, url, .. } = simulated;
         Some(Self {
             app,
             sim,
-            sim_url: base,
+            sim_url: url,
             clock,
             runner,
         })

@@ -1,17 +1,11 @@
 //! `POST /v2/webhooks/{id}/test` against a real receiver on loopback: a signed sample of
 //! the chosen event, sent as deliveries are, and what the receiver answered.
 
-use std::sync::{Arc, Mutex};
-
-use axum::Router;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
 use serde_json::{Value, json};
 use tidemark_api::ApiConfig;
 use tidemark_domain::webhook::Networks;
 use tidemark_store::testing::Backend;
+use tidemark_testkit::Receiver;
 
 use crate::common::{TestApp, codes, document, errors};
 use crate::webhook_delivery::{find, id_of, types};
@@ -31,49 +25,6 @@ async fn postgres_a_test_sends_a_signed_sample_and_reports_the_answer() {
     a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Postgres).await;
 }
 
-/// A receiver on loopback: answers each request with the next queued answer (then 200)
-/// and keeps what it got.
-#[derive(Clone, Default)]
-struct Receiver {
-    answers: Arc<Mutex<Vec<(u16, &'static str)>>>,
-    got: Arc<Mutex<Vec<(HeaderMap, Bytes)>>>,
-}
-
-async fn receive(
-    State(receiver): State<Receiver>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> (StatusCode, &'static str) {
-    receiver.got.lock().expect("lock").push((headers, body));
-    let mut answers = receiver.answers.lock().expect("lock");
-    let (status, text) = if answers.is_empty() {
-        (200, "ok")
-    } else {
-        answers.remove(0)
-    };
-    (StatusCode::from_u16(status).unwrap_or(StatusCode::OK), text)
-}
-
-impl Receiver {
-    async fn start(answers: &[(u16, &'static str)]) -> (Self, String) {
-        let receiver = Self::default();
-        receiver.answers.lock().expect("lock").extend(answers);
-        let app = Router::new()
-            .route("/hook", post(receive))
-            .with_state(receiver.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let address = listener.local_addr().expect("address");
-        tokio::spawn(async move { axum::serve(listener, app).await });
-        (receiver, format!("http://{address}/hook"))
-    }
-
-    fn got(&self) -> Vec<(HeaderMap, Bytes)> {
-        self.got.lock().expect("lock").clone()
-    }
-}
-
 fn test_body(event: &Value) -> Value {
     json!({"data": {"type": "webhook_test", "attributes": {"event": event}}})
 }
@@ -86,7 +37,7 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     let Some(app) = TestApp::spawn_with(backend, config).await else {
         return;
     };
-    let (receiver, url) = Receiver::start(&[(202, "thanks"), (500, "down")]).await;
+    let (receiver, url) = Receiver::answering(&[(202, "thanks"), (500, "down")]).await;
     // Subscribed to nothing it is tested with, and off: a test goes out all the same.
     let created = document(
         app.post_json(

@@ -8,33 +8,21 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use carrier_sim::{Chances, ClockMode, SimConfig, Simulator};
-use tidemark_carriers::Secret;
-use tidemark_carriers::registry::{CarriersConfig, ConnectionSettings, Registry, Sandbox};
+use carrier_sim::{SimConfig, Simulator};
+use tidemark_carriers::registry::{CarriersConfig, ConnectionSettings, Registry};
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::{
     Account, AccountId, AccountName, CarrierMatrix, Clock, DomainEvent, Limits, ManualClock,
-    NewTrackingRequest, Timestamp, TrackingRequest, TrackingRequestDraft,
+    NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
 };
 use tidemark_store::Store;
 use tidemark_store::testing::{Backend, TestDatabase};
+use tidemark_testkit::Simulated;
 use tidemark_workers::{Runner, RunnerSettings, Tracker, TrackerSettings};
-use time::macros::datetime;
-
-pub const KEY: &str = "sandbox-key";
 
 /// A simulator where every number sails, with the clock stepped by the test.
 pub fn sim_config() -> SimConfig {
-    let mut config = SimConfig::new(KEY);
-    config.seed = 5;
-    config.epoch = datetime!(2026-06-01 0:00 UTC);
-    config.clock = ClockMode::Stepped;
-    config.chances = Chances {
-        not_found: 0,
-        awaiting_manifest: 0,
-        cancelled: 0,
-    };
-    config
+    tidemark_testkit::sim_config(5)
 }
 
 pub struct Harness {
@@ -81,8 +69,8 @@ pub fn settings() -> TrackerSettings {
     }
 }
 
-pub fn registry(base: &str) -> Arc<Registry> {
-    let config = CarriersConfig::default();
+/// The simulator as the only carrier (the sandbox, for every SCAC), with generous limits.
+pub fn registry(simulated: &Simulated) -> Arc<Registry> {
     let settings = ConnectionSettings {
         timeout_secs: 2,
         connect_timeout_secs: 2,
@@ -91,15 +79,10 @@ pub fn registry(base: &str) -> Arc<Registry> {
         concurrency: std::num::NonZeroU32::new(64).expect("non-zero"),
         ..ConnectionSettings::default()
     };
-    let sandbox = Sandbox {
-        base_url: base.to_owned(),
-        api_key: Secret::new(KEY),
-        settings,
-    };
     Arc::new(
         Registry::build(
-            &config,
-            Some(sandbox),
+            &CarriersConfig::default(),
+            Some(simulated.sandbox(settings)),
             tidemark_domain::SandboxScope::AllCarriers,
         )
         .expect("valid carriers config"),
@@ -114,12 +97,10 @@ impl Harness {
     pub async fn with(backend: Backend, config: SimConfig) -> Option<Self> {
         let database = TestDatabase::create(backend).await;
         let store = database.connect().await;
-        let epoch = config.epoch;
-        let sim = Simulator::new(config);
-        let base = sim.clone().spawn().await.expect("simulator listens");
-        let clock = Arc::new(ManualClock::new(Timestamp::from_datetime(epoch)));
+        let simulated = Simulated::start(config).await;
+        let registry = registry(&simulated);
+        let Simulated { sim, clock, .. } = simulated;
         let matrix = Arc::new(CarrierMatrix::bundled().expect("matrix"));
-        let registry = registry(&base);
         let tracker = Tracker::new(
             Arc::clone(&store),
             Arc::clone(&registry),
