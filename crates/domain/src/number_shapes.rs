@@ -91,81 +91,13 @@ impl ShapeSet {
         let mut shapes = Vec::with_capacity(records.len());
         let mut patterns = Vec::with_capacity(records.len());
         for (row, record) in records.into_iter().enumerate() {
-            let row = row + 1;
-            let invalid = |problem: String| MatrixError::Shape { row, problem };
-            if record.description.trim().is_empty() || record.source.trim().is_empty() {
-                return Err(invalid(
-                    "`description` and `source` must not be empty".to_owned(),
-                ));
-            }
-            let number_type = match record.number_type.as_str() {
-                "bill_of_lading" => ShapeType::BillOfLading,
-                "booking" => ShapeType::Booking,
-                other => {
-                    return Err(invalid(format!(
-                        "number_type {other:?} is not \"bill_of_lading\" or \"booking\""
-                    )));
-                }
-            };
-            if !(0.01..=0.99).contains(&record.confidence) {
-                return Err(invalid(format!(
-                    "confidence {} is not between 0.01 and 0.99 (a shape alone is never certain)",
-                    record.confidence
-                )));
-            }
-            if let Some(prefix) = &record.prefix
-                && !is_prefix(prefix)
-            {
-                return Err(invalid(format!(
-                    "prefix {prefix:?} is not 2 to 6 upper-case letters or digits"
-                )));
-            }
-            let mut indexes = Vec::with_capacity(record.carriers.len());
-            for text in &record.carriers {
-                let index = Scac::parse(text)
-                    .ok()
-                    .and_then(|scac| resolve(&scac))
-                    .ok_or_else(|| invalid(format!("carrier {text:?} is not a known SCAC")))?;
-                if let Some(&first) = indexes.first() {
-                    let (a, b): (&Carrier, &Carrier) = (&carriers[first], &carriers[index]);
-                    if a.group != b.group {
-                        return Err(invalid(format!(
-                            "{} and {} are not in one group; list unrelated carriers in separate shapes",
-                            a.scac, b.scac
-                        )));
-                    }
-                }
-                indexes.push(index);
-            }
-            if indexes.is_empty() {
-                return Err(invalid("`carriers` must not be empty".to_owned()));
-            }
-            let full = full_pattern(record.prefix.as_deref(), &record.pattern);
-            let regex = Regex::new(&full)
-                .map_err(|error| invalid(format!("pattern {:?}: {error}", record.pattern)))?;
-            if regex.is_match("") {
-                return Err(invalid(format!(
-                    "pattern {:?} matches an empty number",
-                    record.pattern
-                )));
-            }
-            if let Some(example) = record.examples.iter().find(|e| !regex.is_match(e)) {
-                return Err(invalid(format!(
-                    "example {example:?} does not match the shape"
-                )));
-            }
-            let lengths = lengths(&full).map_err(invalid)?;
+            let (shape, full) =
+                compile(record, carriers, &resolve).map_err(|problem| MatrixError::Shape {
+                    row: row + 1,
+                    problem,
+                })?;
             patterns.push(full);
-            shapes.push(Shape {
-                carriers: indexes,
-                number_type,
-                prefix: record.prefix,
-                pattern: record.pattern,
-                // Checked to be in 0.01..=0.99 above, so the rounded value fits.
-                confidence: percent(record.confidence),
-                description: record.description.trim().to_owned(),
-                lengths,
-            });
+            shapes.push(shape);
         }
         let set = RegexSet::new(&patterns).map_err(|error| MatrixError::Shape {
             row: 0,
@@ -216,4 +148,91 @@ fn lengths(pattern: &str) -> Result<std::ops::RangeInclusive<usize>, String> {
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 fn percent(value: f64) -> u8 {
     (value * 100.0).round().clamp(1.0, 99.0) as u8
+}
+
+/// One shape row, checked: the shape and its whole pattern, or what is wrong with it.
+fn compile(
+    record: ShapeRecord,
+    carriers: &[Carrier],
+    resolve: impl Fn(&Scac) -> Option<usize>,
+) -> Result<(Shape, String), String> {
+    if record.description.trim().is_empty() || record.source.trim().is_empty() {
+        return Err("`description` and `source` must not be empty".to_owned());
+    }
+    let number_type = match record.number_type.as_str() {
+        "bill_of_lading" => ShapeType::BillOfLading,
+        "booking" => ShapeType::Booking,
+        other => {
+            return Err(format!(
+                "number_type {other:?} is not \"bill_of_lading\" or \"booking\""
+            ));
+        }
+    };
+    if !(0.01..=0.99).contains(&record.confidence) {
+        return Err(format!(
+            "confidence {} is not between 0.01 and 0.99 (a shape alone is never certain)",
+            record.confidence
+        ));
+    }
+    if let Some(prefix) = &record.prefix
+        && !is_prefix(prefix)
+    {
+        return Err(format!(
+            "prefix {prefix:?} is not 2 to 6 upper-case letters or digits"
+        ));
+    }
+    let indexes = carrier_indexes(&record.carriers, carriers, resolve)?;
+    let full = full_pattern(record.prefix.as_deref(), &record.pattern);
+    let regex =
+        Regex::new(&full).map_err(|error| format!("pattern {:?}: {error}", record.pattern))?;
+    if regex.is_match("") {
+        return Err(format!(
+            "pattern {:?} matches an empty number",
+            record.pattern
+        ));
+    }
+    if let Some(example) = record.examples.iter().find(|e| !regex.is_match(e)) {
+        return Err(format!("example {example:?} does not match the shape"));
+    }
+    let lengths = lengths(&full)?;
+    let shape = Shape {
+        carriers: indexes,
+        number_type,
+        prefix: record.prefix,
+        pattern: record.pattern,
+        // Checked to be in 0.01..=0.99 above, so the rounded value fits.
+        confidence: percent(record.confidence),
+        description: record.description.trim().to_owned(),
+        lengths,
+    };
+    Ok((shape, full))
+}
+
+/// The carriers a shape names, by index: known SCACs of one group, at least one.
+fn carrier_indexes(
+    named: &[String],
+    carriers: &[Carrier],
+    resolve: impl Fn(&Scac) -> Option<usize>,
+) -> Result<Vec<usize>, String> {
+    let mut indexes = Vec::with_capacity(named.len());
+    for text in named {
+        let index = Scac::parse(text)
+            .ok()
+            .and_then(|scac| resolve(&scac))
+            .ok_or_else(|| format!("carrier {text:?} is not a known SCAC"))?;
+        if let Some(&first) = indexes.first() {
+            let (a, b): (&Carrier, &Carrier) = (&carriers[first], &carriers[index]);
+            if a.group != b.group {
+                return Err(format!(
+                    "{} and {} are not in one group; list unrelated carriers in separate shapes",
+                    a.scac, b.scac
+                ));
+            }
+        }
+        indexes.push(index);
+    }
+    if indexes.is_empty() {
+        return Err("`carriers` must not be empty".to_owned());
+    }
+    Ok(indexes)
 }

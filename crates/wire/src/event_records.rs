@@ -140,6 +140,65 @@ fn to_one(kind: &str, id: Option<uuid::Uuid>) -> Value {
     json!({"data": id.map(|id| json!({"id": id.to_string(), "type": kind}))})
 }
 
+impl Out<'_> {
+    /// The records of a new estimated arrival: the shipment, its port of discharge and the
+    /// estimate as a change record.
+    fn estimated_arrival(&mut self, event: &DomainEvent, shipment_id: Option<uuid::Uuid>) {
+        self.shipment();
+        let pod = self.pod().cloned();
+        self.port(pod.as_ref());
+        let locode = event.detail.location_locode.clone();
+        let voyage = self
+            .records
+            .tracked
+            .and_then(|t| t.shipment.route.pod_voyage_number.clone());
+        self.change(
+            "estimated_event",
+            event,
+            json!({
+                "event": event.name.name(),
+                "estimated_timestamp": event.detail.estimated_timestamp.map(|at| at.to_string()),
+                "location_locode": locode,
+                "voyage_number": voyage,
+                "data_source": "shipping_line",
+            }),
+            json!({
+                "shipment": to_one("shipment", shipment_id),
+                "port": to_one("port", locode.map(|code| ReferenceKind::Port.id(&code))),
+            }),
+        );
+    }
+
+    /// The records of a container's change: the shipment, its port and terminal of
+    /// discharge, the container and the changeset.
+    fn container_updated(
+        &mut self,
+        event: &DomainEvent,
+        id: ContainerId,
+        shipment_id: Option<uuid::Uuid>,
+    ) {
+        self.shipment();
+        let pod = self.pod().cloned();
+        self.port(pod.as_ref());
+        self.terminal(pod.as_ref());
+        self.container(id);
+        let terminal = pod
+            .as_ref()
+            .and_then(|p| p.facility.as_deref())
+            .map(|code| ReferenceKind::Terminal.id(code));
+        self.change(
+            "container_updated_event",
+            event,
+            json!({"changeset": event.detail.changeset, "data_source": "shipping_line"}),
+            json!({
+                "container": to_one("container", Some(id.as_uuid())),
+                "terminal": to_one("terminal", terminal),
+                "shipment": to_one("shipment", shipment_id),
+            }),
+        );
+    }
+}
+
 impl Render for EventRecords {
     fn included(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<Value> {
         let mut out = Out {
@@ -171,47 +230,9 @@ impl Render for EventRecords {
                     out.transport(transport);
                 }
             }
-            (EventName::ShipmentEstimatedArrival, _) => {
-                out.shipment();
-                let pod = out.pod().cloned();
-                out.port(pod.as_ref());
-                let locode = event.detail.location_locode.clone();
-                out.change(
-                    "estimated_event",
-                    event,
-                    json!({
-                        "event": event.name.name(),
-                        "estimated_timestamp": event.detail.estimated_timestamp.map(|at| at.to_string()),
-                        "location_locode": locode,
-                        "voyage_number": records.tracked.and_then(|t| t.shipment.route.pod_voyage_number.clone()),
-                        "data_source": "shipping_line",
-                    }),
-                    json!({
-                        "shipment": to_one("shipment", shipment_id),
-                        "port": to_one("port", locode.map(|code| ReferenceKind::Port.id(&code))),
-                    }),
-                );
-            }
+            (EventName::ShipmentEstimatedArrival, _) => out.estimated_arrival(event, shipment_id),
             (EventName::ContainerUpdated, Subject::Container(id)) => {
-                out.shipment();
-                let pod = out.pod().cloned();
-                out.port(pod.as_ref());
-                out.terminal(pod.as_ref());
-                out.container(id);
-                let terminal = pod
-                    .as_ref()
-                    .and_then(|p| p.facility.as_deref())
-                    .map(|code| ReferenceKind::Terminal.id(code));
-                out.change(
-                    "container_updated_event",
-                    event,
-                    json!({"changeset": event.detail.changeset, "data_source": "shipping_line"}),
-                    json!({
-                        "container": to_one("container", Some(id.as_uuid())),
-                        "terminal": to_one("terminal", terminal),
-                        "shipment": to_one("shipment", shipment_id),
-                    }),
-                );
+                out.container_updated(event, id, shipment_id);
             }
             (EventName::ContainerCreated, Subject::Container(id)) => {
                 out.shipment();

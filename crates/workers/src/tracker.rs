@@ -116,26 +116,7 @@ impl Tracker {
     /// Asks the carrier about `request`. `outcome` is `None` when no carrier could be
     /// detected for it.
     async fn ask(&self, request: &TrackingRequest) -> LookupAnswer {
-        let scac = request.scac.or_else(|| {
-            let detected = tidemark_domain::auto_detect(
-                &self.matrix,
-                request.request_number.normalized(),
-                request.request_type,
-            )
-            .ok()?
-            .scac;
-            // A carrier this instance cannot track is no carrier to detect (api.md §6).
-            if self.carriers.coverage().source(detected).is_none() {
-                tracing::info!(
-                    request = %request.id,
-                    scac = %detected,
-                    "auto-detection found a carrier this instance has no endpoint for"
-                );
-                return None;
-            }
-            Some(detected)
-        });
-        let Some(scac) = scac else {
+        let Some(scac) = request.scac.or_else(|| self.detect(request)) else {
             return LookupAnswer {
                 scac: None,
                 source: TrackingSource::ShippingLine,
@@ -166,27 +147,7 @@ impl Tracker {
         };
         let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
-        let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let attempt = request.retry_count.map_or(1, |retries| retries + 1);
-        match outcome.failure() {
-            None => tracing::info!(
-                carrier = %scac,
-                request = %request.id,
-                outcome = outcome.label(),
-                duration_ms,
-                attempt,
-                "lookup"
-            ),
-            Some(reason) => tracing::warn!(
-                carrier = %scac,
-                request = %request.id,
-                outcome = outcome.label(),
-                duration_ms,
-                attempt,
-                %reason,
-                "lookup failed"
-            ),
-        }
+        log_lookup(request, scac, &outcome, started.elapsed());
         LookupAnswer {
             scac: Some(scac),
             source: match source {
@@ -195,6 +156,27 @@ impl Tracker {
             },
             outcome: Some(outcome),
         }
+    }
+
+    /// The carrier auto-detection names for `request`, if this instance can track it.
+    fn detect(&self, request: &TrackingRequest) -> Option<Scac> {
+        let detected = tidemark_domain::auto_detect(
+            &self.matrix,
+            request.request_number.normalized(),
+            request.request_type,
+        )
+        .ok()?
+        .scac;
+        // A carrier this instance cannot track is no carrier to detect (api.md §6).
+        if self.carriers.coverage().source(detected).is_none() {
+            tracing::info!(
+                request = %request.id,
+                scac = %detected,
+                "auto-detection found a carrier this instance has no endpoint for"
+            );
+            return None;
+        }
+        Some(detected)
     }
 
     async fn handle(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
@@ -260,6 +242,36 @@ impl Tracker {
             }
         }
         Ok(())
+    }
+}
+
+/// One line per lookup: its carrier, outcome, duration and attempt.
+fn log_lookup(
+    request: &TrackingRequest,
+    scac: Scac,
+    outcome: &LookupOutcome,
+    took: std::time::Duration,
+) {
+    let duration_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+    let attempt = request.retry_count.map_or(1, |retries| retries + 1);
+    match outcome.failure() {
+        None => tracing::info!(
+            carrier = %scac,
+            request = %request.id,
+            outcome = outcome.label(),
+            duration_ms,
+            attempt,
+            "lookup"
+        ),
+        Some(reason) => tracing::warn!(
+            carrier = %scac,
+            request = %request.id,
+            outcome = outcome.label(),
+            duration_ms,
+            attempt,
+            %reason,
+            "lookup failed"
+        ),
     }
 }
 
