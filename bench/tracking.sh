@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 N=${N:-10000}
 BACKEND=${BACKEND:-sqlite}
 MODE=${MODE:-live}
-export TIDEMARK_TRACKING__WORKERS=${WORKERS:-64}
+export TIDEMARK_TRACKER__WORKERS=${WORKERS:-64}
 # Real lines, simulated: the bench tracks MAEU bookings against the sandbox.
 export TIDEMARK_SANDBOX__ALL_CARRIERS=true
 export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark::commands=info}

@@ -24,7 +24,7 @@ BACKEND=${BACKEND:-sqlite}
 # The defaults unless given.
 [[ -n "${WORKERS:-}" ]] && export TIDEMARK_WEBHOOKS__WORKERS=$WORKERS
 [[ -n "${PER_WEBHOOK:-}" ]] && export TIDEMARK_WEBHOOKS__PER_WEBHOOK=$PER_WEBHOOK
-export TIDEMARK_TRACKING__WORKERS=64
+export TIDEMARK_TRACKER__WORKERS=64
 # Real lines, simulated: the bench tracks MAEU bookings against the sandbox.
 export TIDEMARK_SANDBOX__ALL_CARRIERS=true
 export TIDEMARK_WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8

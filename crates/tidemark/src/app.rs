@@ -18,7 +18,7 @@ use tidemark_workers::{Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{SandboxConfig, TrackingConfig};
+use crate::config::{SandboxConfig, TrackerConfig};
 
 /// The HTTP application over `store`; webhook tests go out through `sender`.
 pub fn router(
@@ -105,7 +105,8 @@ pub fn tracker(
     registry: Arc<Registry>,
     carriers: Arc<CarrierMatrix>,
     clock: Arc<dyn Clock>,
-    config: &TrackingConfig,
+    config: &TrackerConfig,
+    policy: tidemark_domain::lifecycle::Policy,
     events_recorded: Option<Arc<tokio::sync::Notify>>,
 ) -> Runner<Tracker> {
     let mut tracker = Tracker::new(
@@ -113,7 +114,7 @@ pub fn tracker(
         registry,
         carriers,
         Arc::clone(&clock),
-        config.tracker(),
+        config.settings(policy),
     );
     if let Some(bell) = events_recorded {
         tracker = tracker.ring_on_events(bell);

@@ -3,30 +3,44 @@
 
 use std::time::Duration;
 
-/// The intervals and limits of the lifecycle (all from configuration).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use serde::{Deserialize, Serialize};
+
+/// The intervals and limits of the lifecycle (all from configuration: the `[tracking]`
+/// section, durations written as `"90s"`, `"3h"`, `"7days"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Policy {
     /// Wait before the first retry after a temporary problem.
+    #[serde(with = "humantime_serde")]
     pub retry_first: Duration,
     /// Longest wait between retries (the wait doubles up to it).
+    #[serde(with = "humantime_serde")]
     pub retry_max: Duration,
     /// Retries before giving up with `retries_exhausted`.
     pub max_retries: u32,
     /// Wait between checks while awaiting the manifest.
+    #[serde(with = "humantime_serde")]
     pub manifest_recheck: Duration,
     /// Time after creation at which a request still awaiting its manifest expires.
+    #[serde(with = "humantime_serde")]
     pub manifest_expiry: Duration,
     /// Refresh interval of a shipment before departure or after pickup.
+    #[serde(with = "humantime_serde")]
     pub refresh: Duration,
     /// Refresh interval while the containers are at sea, far from arrival.
+    #[serde(with = "humantime_serde")]
     pub refresh_at_sea: Duration,
     /// Refresh interval near arrival and while containers wait at the terminal.
+    #[serde(with = "humantime_serde")]
     pub refresh_near: Duration,
     /// How close to the estimated arrival "near" starts.
+    #[serde(with = "humantime_serde")]
     pub near_window: Duration,
     /// Tracking stops this long after the arrival at the port of discharge.
+    #[serde(with = "humantime_serde")]
     pub stop_after_arrival: Duration,
     /// Tracking stops after this long without a change in the carrier's data.
+    #[serde(with = "humantime_serde")]
     pub stop_without_updates: Duration,
 }
 

@@ -98,7 +98,8 @@ async fn start_tracker(
         registry,
         Arc::clone(carriers),
         Arc::clone(clock),
-        &config.tracking,
+        &config.tracker,
+        config.tracking,
         Some(events_recorded),
     );
     let moved = runner.worker().align_schedule().await?;
@@ -108,7 +109,7 @@ async fn start_tracker(
             "brought forward lookups queued under longer intervals than these settings'"
         );
     }
-    tracing::info!(workers = config.tracking.workers.get(), "tracker started");
+    tracing::info!(workers = config.tracker.workers.get(), "tracker started");
     let shutdown = shutdown.clone();
     Ok(tokio::spawn(async move { runner.run(shutdown).await }))
 }

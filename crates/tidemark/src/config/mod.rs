@@ -18,12 +18,13 @@ use tidemark_store::ConnectOptions;
 use tidemark_store::Synchronous;
 
 mod database;
+mod legacy;
 mod log;
 mod work;
 
 pub use database::{DatabaseConfig, DatabaseUrl, SqliteSynchronous};
 pub use log::{LogConfig, LogFormat};
-pub use work::{Role, SandboxConfig, TrackingConfig, WebhooksConfig, all_roles};
+pub use work::{Role, SandboxConfig, TrackerConfig, WebhooksConfig, all_roles};
 
 /// Input limits.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -117,8 +118,10 @@ pub struct Config {
     pub carriers: tidemark_carriers::registry::CarriersConfig,
     /// The parts this process runs.
     pub roles: Vec<Role>,
-    /// The tracking lifecycle and the tracker.
-    pub tracking: TrackingConfig,
+    /// The tracking lifecycle: its intervals and limits.
+    pub tracking: tidemark_domain::lifecycle::Policy,
+    /// How this process's tracker runs.
+    pub tracker: TrackerConfig,
     /// The built-in carrier simulator.
     pub sandbox: SandboxConfig,
     /// Networks beyond the public internet that webhooks may reach (comma-separated CIDR).
@@ -141,7 +144,8 @@ impl Default for Config {
             rate_limits: RateLimitsConfig::default(),
             carriers: tidemark_carriers::registry::CarriersConfig::default(),
             roles: all_roles(),
-            tracking: TrackingConfig::default(),
+            tracking: tidemark_domain::lifecycle::Policy::default(),
+            tracker: TrackerConfig::default(),
             sandbox: SandboxConfig::default(),
             webhook_allowed_networks: String::new(),
             webhooks: WebhooksConfig::default(),
@@ -152,7 +156,7 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -164,6 +168,7 @@ const KEYS: [&str; 14] = [
     "rate_limits",
     "carriers",
     "tracking",
+    "tracker",
     "sandbox",
     "webhook_allowed_networks",
     "webhooks",
@@ -204,14 +209,16 @@ impl Config {
     pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Self, Box<figment::Error>> {
         let mut figment = Figment::from(Serialized::defaults(Self::default()));
         figment = match file {
-            Some(path) => figment.merge(Toml::file_exact(path)),
-            None => figment.merge(Toml::file("tidemark.toml")),
+            Some(path) => figment.merge(legacy::Legacy(Toml::file_exact(path))),
+            None => figment.merge(legacy::Legacy(Toml::file("tidemark.toml"))),
         };
         figment
-            .merge(Env::prefixed("TIDEMARK_").split("__").filter(|key| {
-                let top = key.as_str().split('.').next().unwrap_or_default();
-                KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
-            }))
+            .merge(legacy::Legacy(
+                Env::prefixed("TIDEMARK_").split("__").filter(|key| {
+                    let top = key.as_str().split('.').next().unwrap_or_default();
+                    KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
+                }),
+            ))
             .merge(Serialized::defaults(overrides))
             .extract()
             .map_err(Box::new)
@@ -314,7 +321,7 @@ impl Config {
             },
             // Checked by `validate` at start.
             webhook_networks: self.webhook_networks().unwrap_or_default(),
-            policy: self.tracking.tracker().policy,
+            policy: self.tracking,
             webhook_source_ips: self.webhooks.source_ips.clone(),
             coverage: self.coverage(),
         }

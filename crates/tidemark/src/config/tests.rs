@@ -3,11 +3,23 @@
 use super::*;
 
 #[test]
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
 fn the_example_file_documents_exactly_the_defaults() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/tidemark.example.toml");
-    let example = Config::load(Some(&path), &Overrides::default()).expect("the example parses");
-    let defaults = serde_json::to_value(Config::default()).expect("serializes");
-    assert_eq!(serde_json::to_value(example).expect("serializes"), defaults);
+    // In a jail: the other tests' variables are set only inside theirs.
+    figment::Jail::expect_with(|_| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/tidemark.example.toml");
+        let example =
+            Config::load(Some(&path), &Overrides::default()).map_err(|e| e.to_string())?;
+        let defaults = serde_json::to_value(Config::default()).map_err(|e| e.to_string())?;
+        assert_eq!(
+            serde_json::to_value(example).map_err(|e| e.to_string())?,
+            defaults
+        );
+        Ok(())
+    });
 }
 
 #[test]
@@ -40,9 +52,13 @@ fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
 #[test]
 fn the_api_decides_stop_and_resume_with_the_trackers_policy() {
     let mut config = Config::default();
-    config.tracking.refresh_secs = 10;
+    config.tracking.refresh = Duration::from_secs(10);
     config.tracking.max_retries = 3;
-    assert_eq!(config.api().policy, config.tracking.tracker().policy);
+    assert_eq!(config.api().policy, config.tracking);
+    assert_eq!(
+        config.tracker.settings(config.tracking).policy,
+        config.tracking
+    );
     assert_ne!(
         config.api().policy,
         tidemark_domain::lifecycle::Policy::default()
@@ -161,6 +177,52 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
         let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())
             .expect_err("unknown key");
         assert!(error.to_string().contains("lsiten"), "{error}");
+        Ok(())
+    });
+}
+
+#[test]
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
+fn tracking_durations_read_human_and_old_integer_keys() {
+    figment::Jail::expect_with(|jail| {
+        jail.create_file(
+            "human.toml",
+            "[tracking]\nretry_first = \"90s\"\nstop_after_arrival = \"10days\"\n[tracker]\npoll = \"250ms\"\n",
+        )?;
+        let human = Config::load(Some(Path::new("human.toml")), &Overrides::default())
+            .map_err(|e| e.to_string())?;
+        assert_eq!(human.tracking.retry_first, Duration::from_secs(90));
+        assert_eq!(
+            human.tracking.stop_after_arrival,
+            Duration::from_secs(10 * 86_400)
+        );
+        assert_eq!(human.tracker.runner().poll, Duration::from_millis(250));
+
+        jail.create_file(
+            "old.toml",
+            "[tracking]\nretry_first_secs = 90\nstop_after_arrival_days = 10\nlease_secs = 7\n",
+        )?;
+        jail.set_env("TIDEMARK_TRACKING__POLL_MS", "250");
+        let old = Config::load(Some(Path::new("old.toml")), &Overrides::default())
+            .map_err(|e| e.to_string())?;
+        assert_eq!(old.tracking, human.tracking);
+        assert_eq!(
+            old.tracker.settings(old.tracking).lease,
+            Duration::from_secs(7)
+        );
+        assert_eq!(old.tracker.runner().poll, Duration::from_millis(250));
+
+        jail.create_file("bad.toml", "[tracking]\nretry_first = \"soon\"\n")?;
+        let error = Config::load(Some(Path::new("bad.toml")), &Overrides::default())
+            .expect_err("not a duration");
+        assert!(error.to_string().contains("retry_first"), "{error}");
+        jail.create_file("typo.toml", "[tracking]\nrety_first = \"1m\"\n")?;
+        let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())
+            .expect_err("unknown key");
+        assert!(error.to_string().contains("rety_first"), "{error}");
         Ok(())
     });
 }

@@ -1,5 +1,5 @@
-//! Settings of the background work: which roles a process plays, the tracking lifecycle's
-//! intervals and limits, and the built-in sandbox carrier.
+//! Settings of the background work: which roles a process plays, how the tracker runs,
+//! and the built-in sandbox carrier.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -22,87 +22,42 @@ pub enum Role {
     Dispatcher,
 }
 
-/// `[tracking]`: the lifecycle of api.md §2 and the refresh cadence.
+/// `[tracker]`: how this process's tracker runs. (The lifecycle's intervals and limits,
+/// `[tracking]`, are the domain's [`Policy`] itself.) Durations are written `"5s"`,
+/// `"100ms"`; the older keys, in `[tracking]` and in seconds or milliseconds, are still
+/// read (`config/legacy.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct TrackingConfig {
-    /// Seconds before the first retry after a temporary problem (doubling after).
-    pub retry_first_secs: u64,
-    /// Longest wait between retries, in seconds.
-    pub retry_max_secs: u64,
-    /// Retries before a request fails with `retries_exhausted`.
-    pub max_retries: u32,
-    /// Seconds between checks while awaiting the manifest.
-    pub manifest_recheck_secs: u64,
-    /// Seconds after creation at which a request still awaiting its manifest expires.
-    pub manifest_expiry_secs: u64,
-    /// Refresh interval before departure and after pickup, in seconds.
-    pub refresh_secs: u64,
-    /// Refresh interval at sea, far from arrival.
-    pub refresh_at_sea_secs: u64,
-    /// Refresh interval near arrival and at the terminal.
-    pub refresh_near_secs: u64,
-    /// How close to the estimated arrival "near" starts, in seconds.
-    pub near_window_secs: u64,
-    /// Tracking stops this many days after arrival at the port of discharge.
-    pub stop_after_arrival_days: u64,
-    /// Tracking stops after this many days without news from the carrier.
-    pub stop_without_updates_days: u64,
+pub struct TrackerConfig {
     /// Lookups in flight at once in this process.
     pub workers: NonZeroU32,
-    /// Seconds a claimed job is held; a process that dies loses its jobs after this.
-    pub lease_secs: u64,
-    /// Longest pause, in milliseconds, before an idle tracker notices new work.
-    pub poll_ms: u64,
+    /// How long a claimed job is held; a process that dies loses its jobs after this.
+    #[serde(with = "humantime_serde")]
+    pub lease: Duration,
+    /// Longest pause before an idle tracker notices new work.
+    #[serde(with = "humantime_serde")]
+    pub poll: Duration,
 }
 
-impl Default for TrackingConfig {
+impl Default for TrackerConfig {
     fn default() -> Self {
-        let policy = Policy::default();
         let runner = RunnerSettings::default();
-        let tracker = TrackerSettings::default();
-        let days = |d: Duration| d.as_secs() / 86_400;
         Self {
-            retry_first_secs: policy.retry_first.as_secs(),
-            retry_max_secs: policy.retry_max.as_secs(),
-            max_retries: policy.max_retries,
-            manifest_recheck_secs: policy.manifest_recheck.as_secs(),
-            manifest_expiry_secs: policy.manifest_expiry.as_secs(),
-            refresh_secs: policy.refresh.as_secs(),
-            refresh_at_sea_secs: policy.refresh_at_sea.as_secs(),
-            refresh_near_secs: policy.refresh_near.as_secs(),
-            near_window_secs: policy.near_window.as_secs(),
-            stop_after_arrival_days: days(policy.stop_after_arrival),
-            stop_without_updates_days: days(policy.stop_without_updates),
             workers: NonZeroU32::new(u32::try_from(runner.concurrency).unwrap_or(32))
                 .unwrap_or(NonZeroU32::MIN),
-            lease_secs: tracker.lease.as_secs(),
-            poll_ms: u64::try_from(runner.poll.as_millis()).unwrap_or(100),
+            lease: TrackerSettings::default().lease,
+            poll: runner.poll,
         }
     }
 }
 
-impl TrackingConfig {
-    /// The tracker's settings.
+impl TrackerConfig {
+    /// The tracker's settings, deciding by `policy`.
     #[must_use]
-    pub fn tracker(&self) -> TrackerSettings {
-        let secs = Duration::from_secs;
-        let days = |d: u64| Duration::from_secs(d.saturating_mul(86_400));
+    pub fn settings(&self, policy: Policy) -> TrackerSettings {
         TrackerSettings {
-            lease: secs(self.lease_secs.max(1)),
-            policy: Policy {
-                retry_first: secs(self.retry_first_secs),
-                retry_max: secs(self.retry_max_secs),
-                max_retries: self.max_retries,
-                manifest_recheck: secs(self.manifest_recheck_secs),
-                manifest_expiry: secs(self.manifest_expiry_secs),
-                refresh: secs(self.refresh_secs),
-                refresh_at_sea: secs(self.refresh_at_sea_secs),
-                refresh_near: secs(self.refresh_near_secs),
-                near_window: secs(self.near_window_secs),
-                stop_after_arrival: days(self.stop_after_arrival_days),
-                stop_without_updates: days(self.stop_without_updates_days),
-            },
+            lease: self.lease.max(Duration::from_secs(1)),
+            policy,
         }
     }
 
@@ -111,7 +66,7 @@ impl TrackingConfig {
     pub fn runner(&self) -> RunnerSettings {
         RunnerSettings {
             concurrency: usize::try_from(self.workers.get()).unwrap_or(32),
-            poll: Duration::from_millis(self.poll_ms.max(1)),
+            poll: self.poll.max(Duration::from_millis(1)),
         }
     }
 }

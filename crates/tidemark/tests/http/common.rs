@@ -280,7 +280,8 @@ impl Tracking {
             registry,
             app::carriers(None).expect("carriers"),
             Arc::clone(&clock) as Arc<dyn Clock>,
-            &tidemark::config::TrackingConfig::default(),
+            &tidemark::config::TrackerConfig::default(),
+            tidemark_domain::lifecycle::Policy::default(),
             None,
         );
         let tidemark_testkit::Simulated { sim, url, .. } = simulated;
