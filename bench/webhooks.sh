@@ -22,7 +22,7 @@ WEBHOOKS=${WEBHOOKS:-1}
 IDLE=${IDLE:-200}
 BACKEND=${BACKEND:-sqlite}
 # The defaults unless given.
-[[ -n "${WORKERS:-}" ]] && export TIDEMARK_WEBHOOKS__WORKERS=$WORKERS
+[[ -n "${WORKERS:-}" ]] && export TIDEMARK_DISPATCHER__WORKERS=$WORKERS
 [[ -n "${PER_WEBHOOK:-}" ]] && export TIDEMARK_WEBHOOKS__PER_WEBHOOK=$PER_WEBHOOK
 export TIDEMARK_TRACKER__WORKERS=64
 # Real lines, simulated: the bench tracks MAEU bookings against the sandbox.

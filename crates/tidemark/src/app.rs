@@ -9,7 +9,7 @@ use rand::Rng;
 use tidemark_api::{ApiConfig, AppState, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{CarriersConfig, Registry, Sandbox};
-use tidemark_domain::webhook::{Attempt, Networks, Webhook};
+use tidemark_domain::webhook::{Attempt, Webhook};
 use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
@@ -47,11 +47,10 @@ impl WebhookSender for TestSender {
 /// # Errors
 /// When its HTTP client cannot be built.
 pub fn webhook_sender(
-    config: &crate::config::WebhooksConfig,
-    networks: Networks,
+    settings: tidemark_workers::DispatcherSettings,
     clock: Arc<dyn Clock>,
 ) -> anyhow::Result<Arc<dyn WebhookSender>> {
-    let sender = tidemark_workers::Sender::new(config.dispatcher(networks), clock)?;
+    let sender = tidemark_workers::Sender::new(settings, clock)?;
     Ok(Arc::new(TestSender(sender)))
 }
 
@@ -129,12 +128,11 @@ pub fn tracker(
 pub fn dispatcher(
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
-    config: &crate::config::WebhooksConfig,
-    networks: tidemark_domain::webhook::Networks,
+    settings: tidemark_workers::DispatcherSettings,
+    runner: tidemark_workers::RunnerSettings,
 ) -> anyhow::Result<Runner<tidemark_workers::Dispatcher>> {
-    let dispatcher =
-        tidemark_workers::Dispatcher::new(store, Arc::clone(&clock), config.dispatcher(networks))?;
-    Ok(Runner::new(Arc::new(dispatcher), clock, config.runner()))
+    let dispatcher = tidemark_workers::Dispatcher::new(store, Arc::clone(&clock), settings)?;
+    Ok(Runner::new(Arc::new(dispatcher), clock, runner))
 }
 
 /// The carrier matrix: the file at `path` when given, else the one shipped with Tidemark.

@@ -28,13 +28,18 @@ use crate::WorkerError;
 use crate::leases::{Held, renewal_interval};
 use crate::runner::Worker;
 
-/// How the dispatcher delivers.
-#[derive(Debug, Clone)]
+/// How the dispatcher delivers: the `[webhooks]` section of the configuration (durations
+/// written `"15s"`, `"5days"`), besides what is not configured there (the networks come
+/// from `webhook_allowed_networks`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct DispatcherSettings {
     /// How long a claimed notification is held past its last renewal (renewed every third
     /// of it while in flight).
+    #[serde(with = "humantime_serde")]
     pub lease: Duration,
     /// The longest a receiver may take to answer.
+    #[serde(with = "humantime_serde")]
     pub timeout: Duration,
     /// Deliveries in flight at once per webhook: a slow receiver holds at most this many
     /// of the dispatcher's slots, and the rest go to the others.
@@ -42,16 +47,25 @@ pub struct DispatcherSettings {
     /// The header carrying the hex HMAC of the body.
     pub signature_header: String,
     /// Networks beyond the public internet that deliveries may reach.
+    #[serde(skip)]
     pub networks: Arc<Networks>,
     /// When failed attempts are retried.
+    #[serde(skip)]
     pub schedule: RetrySchedule,
     /// A webhook failing without a success for this long is turned off.
+    #[serde(with = "humantime_serde")]
     pub disable_after: Duration,
     /// How much of an answer the log keeps.
+    #[serde(skip)]
     pub response_bytes: usize,
     /// Where webhook host names are looked up (the answers are checked against
     /// `networks` either way).
+    #[serde(skip, default = "system_resolver")]
     pub resolver: Arc<dyn HostResolver>,
+}
+
+fn system_resolver() -> Arc<dyn HostResolver> {
+    Arc::new(SystemResolver)
 }
 
 impl Default for DispatcherSettings {

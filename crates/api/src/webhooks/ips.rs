@@ -1,7 +1,7 @@
 //! `GET /v2/webhooks/ips`: the addresses deliveries leave from, in the reference API's
 //! shape, which is not JSON:API (compat-api.md §4.1). Tidemark cannot see its own egress
 //! addresses behind NAT, so the list is what the operator configured
-//! (`webhooks.source_ips`), empty otherwise.
+//! (`webhook_source_ips`), empty otherwise.
 
 use axum::Json;
 use axum::extract::State;

@@ -40,12 +40,12 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         let runner = app::dispatcher(
             Arc::clone(&store),
             Arc::clone(&clock),
-            &config.webhooks,
-            networks,
+            config.dispatcher_settings(networks),
+            config.dispatcher.runner(),
         )?
         .wake_on(events_recorded);
         tracing::info!(
-            workers = config.webhooks.workers.get(),
+            workers = config.dispatcher.workers.get(),
             "dispatcher started"
         );
         let shutdown = shutdown.clone();
@@ -140,7 +140,7 @@ async fn serve_api(
     }
 
     let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
-    let sender = app::webhook_sender(&config.webhooks, networks, Arc::clone(&clock))?;
+    let sender = app::webhook_sender(config.dispatcher_settings(networks), Arc::clone(&clock))?;
     let router = app::router(store, carriers, config.api(), clock, sender);
     tracing::info!(%address, "listening on http://{address}");
     app::serve(listener, router, shutdown, config.server()).await?;

@@ -7,8 +7,8 @@
 use figment::value::{Dict, Map, Value};
 use figment::{Error, Metadata, Profile, Provider};
 
-/// (section, old key, new section, new key, unit of the old key's numbers: none for a
-/// key that only moved).
+/// (section, old key, new section (empty: the top level), new key, unit of the old key's
+/// numbers: none for a key that only moved).
 const RENAMED: &[(&str, &str, &str, &str, &str)] = &[
     (
         "tracking",
@@ -71,6 +71,18 @@ const RENAMED: &[(&str, &str, &str, &str, &str)] = &[
     ("tracking", "workers", "tracker", "workers", ""),
     ("tracking", "lease_secs", "tracker", "lease", "s"),
     ("tracking", "poll_ms", "tracker", "poll", "ms"),
+    ("webhooks", "timeout_secs", "webhooks", "timeout", "s"),
+    ("webhooks", "lease_secs", "webhooks", "lease", "s"),
+    (
+        "webhooks",
+        "disable_after_days",
+        "webhooks",
+        "disable_after",
+        "days",
+    ),
+    ("webhooks", "workers", "dispatcher", "workers", ""),
+    ("webhooks", "poll_ms", "dispatcher", "poll", "ms"),
+    ("webhooks", "source_ips", "", "webhook_source_ips", ""),
 ];
 
 /// A provider whose renamed keys are read under their new names.
@@ -109,6 +121,10 @@ fn upgrade(dict: &mut Dict) {
             }
             _ => value,
         };
+        if new_section.is_empty() {
+            dict.insert((*new).to_owned(), value);
+            continue;
+        }
         let tag = value.tag();
         let target = dict
             .entry((*new_section).to_owned())
@@ -144,8 +160,7 @@ mod tests {
         assert_eq!(text("retry_max").as_deref(), Some("2h"));
         assert!(!tracking.contains_key("retry_first_secs"));
         assert_eq!(tracking["max_retries"].to_i128(), Some(3));
-        // Sections whose keys did not change are left alone.
         let webhooks = dict["webhooks"].as_dict().expect("a section");
-        assert_eq!(webhooks["timeout_secs"].to_i128(), Some(15));
+        assert_eq!(webhooks["timeout"].as_str(), Some("15s"));
     }
 }

@@ -24,7 +24,7 @@ mod work;
 
 pub use database::{DatabaseConfig, DatabaseUrl, SqliteSynchronous};
 pub use log::{LogConfig, LogFormat};
-pub use work::{Role, SandboxConfig, TrackerConfig, WebhooksConfig, all_roles};
+pub use work::{DispatcherConfig, Role, SandboxConfig, TrackerConfig, all_roles};
 
 /// Input limits.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -126,8 +126,12 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     /// Networks beyond the public internet that webhooks may reach (comma-separated CIDR).
     pub webhook_allowed_networks: String,
-    /// Webhook deliveries.
-    pub webhooks: WebhooksConfig,
+    /// The addresses deliveries leave from, published at `GET /v2/webhooks/ips`.
+    pub webhook_source_ips: Vec<std::net::IpAddr>,
+    /// How webhooks are delivered.
+    pub webhooks: tidemark_workers::DispatcherSettings,
+    /// How this process's dispatcher runs.
+    pub dispatcher: DispatcherConfig,
 }
 
 impl Default for Config {
@@ -148,7 +152,9 @@ impl Default for Config {
             tracker: TrackerConfig::default(),
             sandbox: SandboxConfig::default(),
             webhook_allowed_networks: String::new(),
-            webhooks: WebhooksConfig::default(),
+            webhook_source_ips: Vec::new(),
+            webhooks: tidemark_workers::DispatcherSettings::default(),
+            dispatcher: DispatcherConfig::default(),
         }
     }
 }
@@ -156,7 +162,7 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 17] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -171,7 +177,9 @@ const KEYS: [&str; 15] = [
     "tracker",
     "sandbox",
     "webhook_allowed_networks",
+    "webhook_source_ips",
     "webhooks",
+    "dispatcher",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.
@@ -300,6 +308,18 @@ impl Config {
             .map_err(|error| format!("webhook_allowed_networks: {error}"))
     }
 
+    /// How deliveries (and the API's webhook tests) are sent: `[webhooks]`, reaching
+    /// `networks`.
+    #[must_use]
+    pub fn dispatcher_settings(&self, networks: Networks) -> tidemark_workers::DispatcherSettings {
+        tidemark_workers::DispatcherSettings {
+            lease: self.webhooks.lease.max(Duration::from_secs(1)),
+            timeout: self.webhooks.timeout.max(Duration::from_secs(1)),
+            networks: std::sync::Arc::new(networks),
+            ..self.webhooks.clone()
+        }
+    }
+
     /// What the API layer needs.
     #[must_use]
     pub fn api(&self) -> ApiConfig {
@@ -322,7 +342,7 @@ impl Config {
             // Checked by `validate` at start.
             webhook_networks: self.webhook_networks().unwrap_or_default(),
             policy: self.tracking,
-            webhook_source_ips: self.webhooks.source_ips.clone(),
+            webhook_source_ips: self.webhook_source_ips.clone(),
             coverage: self.coverage(),
         }
     }

@@ -226,3 +226,36 @@ fn tracking_durations_read_human_and_old_integer_keys() {
         Ok(())
     });
 }
+
+#[test]
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
+fn webhook_settings_read_human_and_old_keys_alike() {
+    figment::Jail::expect_with(|jail| {
+        jail.create_file(
+            "human.toml",
+            "webhook_source_ips = [\"203.0.113.7\"]\n[webhooks]\ntimeout = \"20s\"\n\
+             disable_after = \"2days\"\n[dispatcher]\nworkers = 8\npoll = \"250ms\"\n",
+        )?;
+        jail.create_file(
+            "old.toml",
+            "[webhooks]\ntimeout_secs = 20\ndisable_after_days = 2\nworkers = 8\npoll_ms = 250\n\
+             source_ips = [\"203.0.113.7\"]\n",
+        )?;
+        for file in ["human.toml", "old.toml"] {
+            let config = Config::load(Some(Path::new(file)), &Overrides::default())
+                .map_err(|e| e.to_string())?;
+            let settings = config.dispatcher_settings(Networks::public_only());
+            assert_eq!(settings.timeout, Duration::from_secs(20), "{file}");
+            assert_eq!(settings.disable_after, Duration::from_secs(2 * 86_400));
+            assert_eq!(settings.lease, Duration::from_secs(5), "the default");
+            assert_eq!(settings.response_bytes, 4096, "not configured: the default");
+            assert_eq!(config.dispatcher.runner().concurrency, 8);
+            assert_eq!(config.dispatcher.runner().poll, Duration::from_millis(250));
+            assert_eq!(config.api().webhook_source_ips.len(), 1);
+        }
+        Ok(())
+    });
+}

@@ -7,8 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tidemark_carriers::registry::ConnectionSettings;
 use tidemark_domain::lifecycle::Policy;
-use tidemark_domain::webhook::Networks;
-use tidemark_workers::{DispatcherSettings, RunnerSettings, TrackerSettings};
+use tidemark_workers::{RunnerSettings, TrackerSettings};
 
 /// A part of Tidemark a process runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
@@ -114,66 +113,35 @@ pub fn all_roles() -> Vec<Role> {
     vec![Role::Api, Role::Tracker, Role::Dispatcher]
 }
 
-/// `[webhooks]`: how the dispatcher delivers (api.md §5).
+/// `[dispatcher]`: how this process's dispatcher runs. (How it delivers, `[webhooks]`, is
+/// the workers' [`tidemark_workers::DispatcherSettings`] itself.) These were `[webhooks]` `workers` and
+/// `poll_ms` before, which are still read (`config/legacy.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct WebhooksConfig {
+pub struct DispatcherConfig {
     /// Deliveries in flight at once in this process.
     pub workers: NonZeroU32,
-    /// Deliveries in flight at once to one webhook.
-    pub per_webhook: NonZeroU32,
-    /// Seconds a receiver may take to answer.
-    pub timeout_secs: u64,
-    /// Seconds a claimed delivery is held; a process that dies loses it after this.
-    pub lease_secs: u64,
-    /// The header carrying the hex HMAC-SHA256 of the body.
-    pub signature_header: String,
-    /// Days of failures, without a success, after which a webhook is turned off.
-    pub disable_after_days: u64,
-    /// Longest pause, in milliseconds, before an idle dispatcher notices new work.
-    pub poll_ms: u64,
-    /// The addresses deliveries leave from, published at `GET /v2/webhooks/ips`.
-    pub source_ips: Vec<std::net::IpAddr>,
+    /// Longest pause before an idle dispatcher notices new work.
+    #[serde(with = "humantime_serde")]
+    pub poll: Duration,
 }
 
-impl Default for WebhooksConfig {
+impl Default for DispatcherConfig {
     fn default() -> Self {
-        let dispatcher = DispatcherSettings::default();
         Self {
             workers: NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN),
-            per_webhook: NonZeroU32::new(u32::try_from(dispatcher.per_webhook).unwrap_or(4))
-                .unwrap_or(NonZeroU32::MIN),
-            timeout_secs: dispatcher.timeout.as_secs(),
-            lease_secs: dispatcher.lease.as_secs(),
-            signature_header: dispatcher.signature_header,
-            disable_after_days: dispatcher.disable_after.as_secs() / 86_400,
-            poll_ms: 100,
-            source_ips: Vec::new(),
+            poll: Duration::from_millis(100),
         }
     }
 }
 
-impl WebhooksConfig {
-    /// The dispatcher's settings, with the networks webhooks may reach.
-    #[must_use]
-    pub fn dispatcher(&self, networks: Networks) -> DispatcherSettings {
-        DispatcherSettings {
-            lease: Duration::from_secs(self.lease_secs.max(1)),
-            timeout: Duration::from_secs(self.timeout_secs.max(1)),
-            per_webhook: usize::try_from(self.per_webhook.get()).unwrap_or(4),
-            signature_header: self.signature_header.clone(),
-            networks: std::sync::Arc::new(networks),
-            disable_after: Duration::from_secs(self.disable_after_days.saturating_mul(86_400)),
-            ..DispatcherSettings::default()
-        }
-    }
-
+impl DispatcherConfig {
     /// How the dispatcher's runner paces itself.
     #[must_use]
     pub fn runner(&self) -> RunnerSettings {
         RunnerSettings {
             concurrency: usize::try_from(self.workers.get()).unwrap_or(64),
-            poll: Duration::from_millis(self.poll_ms.max(1)),
+            poll: self.poll.max(Duration::from_millis(1)),
         }
     }
 }

@@ -54,8 +54,10 @@ impl TestApp {
         let database = TestDatabase::create(backend).await;
         let store = database.connect().await;
         let sender = app::webhook_sender(
-            &tidemark::config::WebhooksConfig::default(),
-            config.webhook_networks.clone(),
+            tidemark_workers::DispatcherSettings {
+                networks: Arc::new(config.webhook_networks.clone()),
+                ..tidemark_workers::DispatcherSettings::default()
+            },
             Arc::clone(&clock),
         )
         .expect("webhook sender");
