@@ -10,6 +10,14 @@ pub use tidemark_wire::document::*;
 /// The JSON:API media type, which every response but infer-number carries.
 pub const JSON_API: &str = "application/vnd.api+json";
 
+/// The link of the request being answered, its query included: a read's own link.
+#[must_use]
+pub fn request_link(uri: &axum::extract::OriginalUri) -> String {
+    uri.0
+        .path_and_query()
+        .map_or_else(|| uri.0.path().to_owned(), ToString::to_string)
+}
+
 /// A JSON:API answer: status, body and, for a creation, `Location`.
 #[derive(Debug)]
 pub struct JsonApi<T> {

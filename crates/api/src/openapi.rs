@@ -105,27 +105,19 @@ impl Modify for CommonResponses {
                 "`Token <key>` (or `Bearer <key>`)",
             ))),
         );
-        let rate_limit_headers = [
-            ("Retry-After", "Seconds to wait"),
-            ("RateLimit-Limit", "Requests allowed per minute"),
-            ("RateLimit-Remaining", "Requests left"),
-            (
-                "RateLimit-Reset",
-                "Seconds until the limit is fully restored",
-            ),
-        ];
         for (path, item) in &mut openapi.paths.paths {
             let public = path == "/healthz" || path == "/readyz";
-            for operation in [
+            let patch = item.patch.iter_mut().map(|operation| (true, operation));
+            let others = [
                 &mut item.get,
                 &mut item.post,
-                &mut item.patch,
                 &mut item.delete,
                 &mut item.put,
             ]
             .into_iter()
             .flatten()
-            {
+            .map(|operation| (false, operation));
+            for (is_patch, operation) in patch.chain(others) {
                 add(
                     operation,
                     "500",
@@ -139,55 +131,93 @@ impl Modify for CommonResponses {
                         &[],
                     ),
                 );
-                if public {
-                    continue;
-                }
-                add(
-                    operation,
-                    "400",
-                    error_response(
-                        "`malformed_json`, `invalid_parameter`, `invalid_filter` or `invalid_include`.",
-                        &[],
-                    ),
-                );
-                add(
-                    operation,
-                    "401",
-                    error_response(
-                        "`unauthorized`: the API key is missing, malformed, unknown or revoked.",
-                        &[("WWW-Authenticate", "Token")],
-                    ),
-                );
-                add(
-                    operation,
-                    "429",
-                    error_response(
-                        "`rate_limited`: over this account's limit.",
-                        &rate_limit_headers,
-                    ),
-                );
-                if path.contains('{') {
-                    add(
-                        operation,
-                        "404",
-                        error_response("`not_found`: no such resource in this account.", &[]),
-                    );
-                }
-                if operation.request_body.is_some() {
-                    add(
-                        operation,
-                        "413",
-                        error_response("`payload_too_large`: the body is over the limit.", &[]),
-                    );
-                    add(
-                        operation,
-                        "415",
-                        error_response("`unsupported_media_type`.", &[]),
-                    );
+                if !public {
+                    add_caller_errors(operation, path.contains('{'));
+                    add_body_errors(operation, is_patch);
                 }
             }
         }
     }
+}
+
+/// What any authenticated operation can answer: a bad parameter, a bad key, the rate
+/// limit, and on a resource's path, an id that is not there.
+fn add_caller_errors(operation: &mut Operation, names_a_resource: bool) {
+    add(
+        operation,
+        "400",
+        error_response(
+            "`malformed_json`, `invalid_parameter`, `invalid_filter` or `invalid_include`.",
+            &[],
+        ),
+    );
+    add(
+        operation,
+        "401",
+        error_response(
+            "`unauthorized`: the API key is missing, malformed, unknown or revoked.",
+            &[("WWW-Authenticate", "Token")],
+        ),
+    );
+    let rate_limit_headers = [
+        ("Retry-After", "Seconds to wait"),
+        ("RateLimit-Limit", "Requests allowed per minute"),
+        ("RateLimit-Remaining", "Requests left"),
+        (
+            "RateLimit-Reset",
+            "Seconds until the limit is fully restored",
+        ),
+    ];
+    add(
+        operation,
+        "429",
+        error_response(
+            "`rate_limited`: over this account's limit.",
+            &rate_limit_headers,
+        ),
+    );
+    if names_a_resource {
+        add(
+            operation,
+            "404",
+            error_response("`not_found`: no such resource in this account.", &[]),
+        );
+    }
+}
+
+/// What an operation with a body can answer: its size and media type, and for a JSON:API
+/// document, the resource's type (and a change's id) and the validation of its members.
+/// An operation that says more about 409 or 422 keeps its own.
+fn add_body_errors(operation: &mut Operation, is_patch: bool) {
+    let Some(body) = &operation.request_body else {
+        return;
+    };
+    if body.content.contains_key(crate::document::JSON_API) {
+        let mismatch = if is_patch {
+            "`type_mismatch` or `id_mismatch`: `data.type` or `data.id` is not this resource's."
+        } else {
+            "`type_mismatch`: `data.type` is not this resource's."
+        };
+        add(operation, "409", error_response(mismatch, &[]));
+        add(
+            operation,
+            "422",
+            error_response(
+                "Validation failed: `errors[].source.pointer` names each member.",
+                &[],
+            ),
+        );
+    }
+    add(
+        operation,
+        "413",
+        error_response("`payload_too_large`: the body is over the limit.", &[]),
+    );
+    add(
+        operation,
+        "415",
+        error_response("`unsupported_media_type`.", &[]),
+    );
 }
 
 /// Attribute objects accept only their documented members (others are answered 422).
@@ -231,16 +261,22 @@ fn page_sizes(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
             continue;
         };
         for parameter in get.parameters.iter_mut().flatten() {
-            if parameter.name != "page[size]" {
+            let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() else {
                 continue;
-            }
-            parameter.description = Some(format!(
-                "Items per page (default {default}, at most {})",
-                config.page_size_max
-            ));
-            if let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() {
-                object.maximum = Some(f64::from(config.page_size_max).into());
-                object.default = Some(default.into());
+            };
+            match parameter.name.as_str() {
+                "page[number]" => {
+                    object.maximum = Some(f64::from(crate::params::MAX_PAGE_NUMBER).into());
+                }
+                "page[size]" => {
+                    object.maximum = Some(f64::from(config.page_size_max).into());
+                    object.default = Some(default.into());
+                    parameter.description = Some(format!(
+                        "Items per page (default {default}, at most {})",
+                        config.page_size_max
+                    ));
+                }
+                _ => {}
             }
         }
     }

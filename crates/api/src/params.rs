@@ -4,12 +4,46 @@
 use tidemark_domain::Timestamp;
 use tidemark_store::{PageRequest, TimeRange};
 
-use crate::document::{ListMeta, PageLinks, Pagination};
+use crate::document::{ListDocument, ListMeta, PageLinks, Pagination};
 use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
 /// The highest `page[number]` accepted (documented in the OpenAPI document).
 pub const MAX_PAGE_NUMBER: u32 = 1_000_000;
+
+/// `page[number]` and `page[size]` in the OpenAPI document: `params(Paging, …)` on every
+/// list. Their limits and defaults are stated from the configuration when the document is
+/// built (`openapi::page_sizes`).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, reason = "read by the OpenAPI derive only")]
+pub struct Paging {
+    /// Page, from 1
+    #[param(rename = "page[number]", minimum = 1)]
+    number: Option<u32>,
+    /// Items per page
+    #[param(rename = "page[size]", minimum = 1)]
+    size: Option<u32>,
+}
+
+/// A page of `total` items as a list document: `data` and `included` with the page's
+/// `links` (keeping the request's other parameters) and `meta`.
+#[must_use]
+pub fn list_document<T>(
+    path: &str,
+    query: &QueryParams,
+    page: PageRequest,
+    total: u64,
+    data: Vec<T>,
+    included: Option<Vec<serde_json::Value>>,
+) -> ListDocument<T> {
+    ListDocument {
+        data,
+        included,
+        links: page_links(path, query.original(), page, total),
+        meta: page_meta(page, total),
+    }
+}
 
 /// Reads `page[number]` and `page[size]`.
 ///

@@ -56,12 +56,8 @@ pub async fn show_port(
         .terminals_at(std::slice::from_ref(&record.code))
         .await?;
     let data = port(&record, &terminals);
-    let links = data.links.clone();
-    Ok(JsonApi::ok(Document {
-        data,
-        included: None,
-        links,
-    }))
+    let link = data.links.self_.clone();
+    Ok(JsonApi::ok(Document::new(data, link)))
 }
 
 /// A terminal named in carrier data, by id.
@@ -82,12 +78,8 @@ pub async fn show_terminal(
     query.finish()?;
     let record = find(&state, ReferenceKind::Terminal, &key, "terminal").await?;
     let data = terminal(&record);
-    let links = data.links.clone();
-    Ok(JsonApi::ok(Document {
-        data,
-        included: None,
-        links,
-    }))
+    let link = data.links.self_.clone();
+    Ok(JsonApi::ok(Document::new(data, link)))
 }
 
 /// A vessel named in carrier data, by id or IMO number.
@@ -108,10 +100,6 @@ pub async fn show_vessel(
     query.finish()?;
     let record = find(&state, ReferenceKind::Vessel, &key, "vessel").await?;
     let data = vessel(&record);
-    let links = data.links.clone();
-    Ok(JsonApi::ok(Document {
-        data,
-        included: None,
-        links,
-    }))
+    let link = data.links.self_.clone();
+    Ok(JsonApi::ok(Document::new(data, link)))
 }

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, SelfLink};
 use crate::extract::{PathId, QueryParams};
-use crate::params::{page_links, page_meta, take_page};
+use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
 
 /// Namespace of shipping-line ids: a line's id is the UUID v5 of its SCAC, the same on
@@ -133,8 +133,7 @@ pub fn routes() -> Router<AppState> {
     operation_id = "listShippingLines",
     tag = "Shipping lines",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
         ("search" = Option<String>, Query, description = "Part of a SCAC, an alternative SCAC or a name, in any case"),
     ),
     responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>, content_type = "application/vnd.api+json")),
@@ -163,17 +162,20 @@ pub async fn list(
     let offset = usize::try_from(page.offset()).unwrap_or(usize::MAX);
     let size = usize::try_from(page.size).unwrap_or(usize::MAX);
     let total = carriers.len() as u64;
-    Ok(JsonApi::ok(ListDocument {
-        data: carriers
-            .iter()
-            .skip(offset)
-            .take(size)
-            .map(|carrier| resource(carrier, &state.config.coverage))
-            .collect(),
-        included: None,
-        links: page_links("/v2/shipping_lines", query.original(), page, total),
-        meta: page_meta(page, total),
-    }))
+    let data = carriers
+        .iter()
+        .skip(offset)
+        .take(size)
+        .map(|carrier| resource(carrier, &state.config.coverage))
+        .collect();
+    Ok(JsonApi::ok(list_document(
+        "/v2/shipping_lines",
+        &query,
+        page,
+        total,
+        data,
+        None,
+    )))
 }
 
 /// One shipping line, by id or by SCAC (an alternative SCAC finds its line too).
@@ -205,11 +207,8 @@ pub async fn show(
     };
     let carrier =
         found.ok_or_else(|| ApiError::not_found("no shipping line has this id or SCAC"))?;
-    Ok(JsonApi::ok(Document {
-        data: resource(carrier, &state.config.coverage),
-        included: None,
-        links: SelfLink {
-            self_: uri.0.path().to_owned(),
-        },
-    }))
+    Ok(JsonApi::ok(Document::new(
+        resource(carrier, &state.config.coverage),
+        uri.0.path(),
+    )))
 }

@@ -133,6 +133,26 @@ pub struct Document<T> {
     pub links: SelfLink,
 }
 
+impl<T> Document<T> {
+    /// A document of `data` alone, its own link `self_`.
+    #[must_use]
+    pub fn new(data: T, self_: impl Into<String>) -> Self {
+        Self {
+            data,
+            included: None,
+            links: SelfLink {
+                self_: self_.into(),
+            },
+        }
+    }
+
+    /// The same document with `included` set (absent when `None`).
+    #[must_use]
+    pub fn including(self, included: Option<Vec<Value>>) -> Self {
+        Self { included, ..self }
+    }
+}
+
 /// A document holding one page of a list.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ListDocument<T> {

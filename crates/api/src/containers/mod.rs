@@ -18,10 +18,10 @@ use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{PathId, QueryParams};
 use crate::include::{self, Included};
-use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
+use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
 
@@ -97,8 +97,7 @@ async fn included(
     operation_id = "listContainers",
     tag = "Containers",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
         ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, pattern = r"^((new|on_ship|grounded|on_rail|picked_up|empty_returned)(,(new|on_ship|grounded|on_rail|picked_up|empty_returned))*)?$", description = "Comma-separated statuses"),
@@ -132,12 +131,16 @@ pub async fn list(
         .store
         .list_containers(caller.account_id, &filter, page)
         .await?;
-    Ok(JsonApi::ok(ListDocument {
-        included: included(&state, caller, include.as_ref(), &result.items).await?,
-        data: include::containers(&state, caller.account_id, &result.items).await?,
-        links: page_links("/v2/containers", query.original(), page, result.total),
-        meta: page_meta(page, result.total),
-    }))
+    let included = included(&state, caller, include.as_ref(), &result.items).await?;
+    let data = include::containers(&state, caller.account_id, &result.items).await?;
+    Ok(JsonApi::ok(list_document(
+        "/v2/containers",
+        &query,
+        page,
+        result.total,
+        data,
+        included,
+    )))
 }
 
 /// Get one container.
@@ -173,16 +176,9 @@ pub async fn show(
         .await?
         .pop()
         .ok_or_else(not_found)?;
-    Ok(JsonApi::ok(Document {
-        data,
-        included,
-        links: SelfLink {
-            self_: uri
-                .0
-                .path_and_query()
-                .map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
-        },
-    }))
+    Ok(JsonApi::ok(
+        Document::new(data, request_link(&uri)).including(included),
+    ))
 }
 
 /// A container's transport events, oldest first.
@@ -193,8 +189,7 @@ pub async fn show(
     tag = "Containers",
     params(
         ("id" = String, Path, description = "The container's id"),
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
         ("include" = Option<String>, Query, pattern = r"^((location|terminal|vessel|shipment|container)(,(location|terminal|vessel|shipment|container))*)?$", description = "Related records to include"),
     ),
     responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>, content_type = "application/vnd.api+json")),
@@ -249,12 +244,15 @@ pub async fn transport_events(
         }
     };
     let path = format!("{}/transport_events", view::path(container.id));
-    Ok(JsonApi::ok(ListDocument {
-        data: result.items.iter().map(view::transport_event).collect(),
+    let data = result.items.iter().map(view::transport_event).collect();
+    Ok(JsonApi::ok(list_document(
+        &path,
+        &query,
+        page,
+        result.total,
+        data,
         included,
-        links: page_links(&path, query.original(), page, result.total),
-        meta: page_meta(page, result.total),
-    }))
+    )))
 }
 
 /// What a refresh answers.

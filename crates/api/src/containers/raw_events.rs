@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::document::{JsonApi, ListDocument, ToOne};
 use crate::extract::{PathId, QueryParams};
-use crate::params::{page_links, page_meta, take_page_or};
+use crate::params::{Paging, list_document, take_page_or};
 use crate::{ApiError, AppState};
 
 /// A raw event's attributes: the reference's, then what DCSA says of the event.
@@ -188,8 +188,7 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
     tag = "Containers",
     params(
         ("id" = String, Path, description = "The container's id"),
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
     ),
     responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>, content_type = "application/vnd.api+json")),
 )]
@@ -215,13 +214,16 @@ pub async fn list(
         .await?;
     let first = u64::try_from(page.offset()).unwrap_or(0);
     let path = format!("{}/raw_events", super::view::path(container.id));
-    Ok(JsonApi::ok(ListDocument {
-        data: (first..)
-            .zip(&result.items)
-            .map(|(index, record)| resource(record, index, carrier))
-            .collect(),
-        included: None,
-        links: page_links(&path, query.original(), page, result.total),
-        meta: page_meta(page, result.total),
-    }))
+    let data = (first..)
+        .zip(&result.items)
+        .map(|(index, record)| resource(record, index, carrier))
+        .collect();
+    Ok(JsonApi::ok(list_document(
+        &path,
+        &query,
+        page,
+        result.total,
+        data,
+        None,
+    )))
 }

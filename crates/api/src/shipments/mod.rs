@@ -18,10 +18,10 @@ use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
-use crate::document::{Document, JsonApi, ListDocument, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Included};
-use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
+use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 use view::ShipmentResource;
 
@@ -108,16 +108,12 @@ async fn document(
     caller: Caller,
     shipment: Shipment,
     include: Option<&Vec<String>>,
-    links: SelfLink,
+    link: String,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     let included = included(state, caller, include, std::slice::from_ref(&shipment)).await?;
     let mut resources = include::shipments(state, caller.account_id, &[shipment]).await?;
     let data = resources.pop().ok_or_else(not_found)?;
-    Ok(JsonApi::ok(Document {
-        data,
-        included,
-        links,
-    }))
+    Ok(JsonApi::ok(Document::new(data, link).including(included)))
 }
 
 /// List shipments, newest first.
@@ -127,8 +123,7 @@ async fn document(
     operation_id = "listShipments",
     tag = "Shipments",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
         ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
         ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number (spaces and case ignored)"),
         ("q" = Option<String>, Query, description = "Free text: part of the tracked number, a reference number or a container number"),
@@ -183,12 +178,15 @@ pub async fn list(
         .list_shipments(caller.account_id, &filter, page)
         .await?;
     let included = included(&state, caller, include.as_ref(), &result.items).await?;
-    Ok(JsonApi::ok(ListDocument {
-        data: include::shipments(&state, caller.account_id, &result.items).await?,
+    let data = include::shipments(&state, caller.account_id, &result.items).await?;
+    Ok(JsonApi::ok(list_document(
+        "/v2/shipments",
+        &query,
+        page,
+        result.total,
+        data,
         included,
-        links: page_links("/v2/shipments", query.original(), page, result.total),
-        meta: page_meta(page, result.total),
-    }))
+    )))
 }
 
 /// Get one shipment.
@@ -213,13 +211,14 @@ pub async fn show(
     let include = take_include(&mut query, INCLUDES)?;
     query.finish()?;
     let shipment = find(&state, caller, &id).await?;
-    let links = SelfLink {
-        self_: uri
-            .0
-            .path_and_query()
-            .map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
-    };
-    document(&state, caller, shipment, include.as_ref(), links).await
+    document(
+        &state,
+        caller,
+        shipment,
+        include.as_ref(),
+        request_link(&uri),
+    )
+    .await
 }
 
 /// Parses `PATCH /v2/shipments/{id}`: `ref_numbers` and `tags`, checked like a tracking
@@ -275,8 +274,6 @@ fn parse_update(
     request_body(content = view::UpdateShipmentDocument, content_type = "application/vnd.api+json"),
     responses(
         (status = 200, description = "The updated shipment.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`type_mismatch` or `id_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 422, description = "Validation failed.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
 pub async fn update(
@@ -300,8 +297,6 @@ pub async fn update(
         )
         .await?
         .ok_or_else(not_found)?;
-    let links = SelfLink {
-        self_: view::path(updated.id),
-    };
-    document(&state, caller, updated, None, links).await
+    let link = view::path(updated.id);
+    document(&state, caller, updated, None, link).await
 }

@@ -11,7 +11,7 @@ use tidemark_store::{CommitOutcome, StoreError};
 use super::view::{self, ShipmentResource};
 use super::{document, find, not_found};
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, SelfLink};
+use crate::document::{Document, JsonApi};
 use crate::extract::{PathId, QueryParams};
 use crate::{ApiError, AppState, EventRecords};
 
@@ -64,10 +64,8 @@ async fn set_tracking(
             }
         }
         let current = find(state, caller, id).await?;
-        let links = SelfLink {
-            self_: view::path(current.id),
-        };
-        return document(state, caller, current, None, links).await;
+        let link = view::path(current.id);
+        return document(state, caller, current, None, link).await;
     }
     Err(ApiError::new(
         StatusCode::CONFLICT,

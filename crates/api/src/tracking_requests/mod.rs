@@ -13,10 +13,10 @@ use tidemark_domain::{
 use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::Included;
-use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
+use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 use view::TrackingRequestResource;
 
@@ -40,15 +40,6 @@ pub fn routes() -> Router<AppState> {
 fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
     TrackingRequestId::parse(id)
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))
-}
-
-fn self_link(uri: &OriginalUri) -> SelfLink {
-    SelfLink {
-        self_: uri
-            .0
-            .path_and_query()
-            .map_or_else(|| uri.0.path().to_owned(), ToString::to_string),
-    }
 }
 
 /// The `included` member: absent when nothing is to be included, else present (possibly
@@ -90,7 +81,6 @@ async fn included(
             content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new request's URL"))),
         (status = 403, description = "`client_id_not_allowed`: the body carried `data.id`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`type_mismatch`: `data.type` is not `tracking_request`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
         (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
@@ -108,11 +98,7 @@ pub async fn create(
     let location = view::path(request.id);
     Ok(JsonApi::created(
         location.clone(),
-        Document {
-            data: view::resource(&request),
-            included: None,
-            links: SelfLink { self_: location },
-        },
+        Document::new(view::resource(&request), location),
     ))
 }
 
@@ -123,8 +109,7 @@ pub async fn create(
     operation_id = "listTrackingRequests",
     tag = "Tracking requests",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
         ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object` (the default; `include=` for nothing)"),
         ("filter[status]" = Option<String>, Query, pattern = r"^((pending|awaiting_manifest|created|failed|tracking_stopped)(,(pending|awaiting_manifest|created|failed|tracking_stopped))*)?$", description = "Comma-separated statuses"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
@@ -177,17 +162,14 @@ pub async fn list(
         .list_tracking_requests(caller.account_id, &filter, page)
         .await?;
     let requests: Vec<&TrackingRequest> = result.items.iter().collect();
-    Ok(JsonApi::ok(ListDocument {
-        data: result.items.iter().map(view::resource).collect(),
-        included: included(&state, caller, &include, &requests).await?,
-        links: page_links(
-            "/v2/tracking_requests",
-            query.original(),
-            page,
-            result.total,
-        ),
-        meta: page_meta(page, result.total),
-    }))
+    Ok(JsonApi::ok(list_document(
+        "/v2/tracking_requests",
+        &query,
+        page,
+        result.total,
+        result.items.iter().map(view::resource).collect(),
+        included(&state, caller, &include, &requests).await?,
+    )))
 }
 
 /// Get one tracking request (also at `/v2/tracking_request/{id}`).
@@ -219,11 +201,10 @@ pub async fn show(
         .tracking_request(caller.account_id, id)
         .await?
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))?;
-    Ok(JsonApi::ok(Document {
-        data: view::resource(&request),
-        included: included(&state, caller, &include, &[&request]).await?,
-        links: self_link(&uri),
-    }))
+    Ok(JsonApi::ok(
+        Document::new(view::resource(&request), request_link(&uri))
+            .including(included(&state, caller, &include, &[&request]).await?),
+    ))
 }
 
 /// Update a tracking request's `ref_numbers` and `shipment_tags`.
@@ -236,7 +217,6 @@ pub async fn show(
     request_body(content = view::UpdateTrackingRequestDocument, content_type = "application/vnd.api+json"),
     responses(
         (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`type_mismatch` or `id_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
         (status = 422, description = "Validation failed, or `immutable`: the attribute cannot change.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
@@ -261,11 +241,8 @@ pub async fn update(
         .update_tracking_request(caller.account_id, id, &patch, state.clock.now())
         .await?
         .ok_or_else(not_found)?;
-    Ok(JsonApi::ok(Document {
-        data: view::resource(&updated),
-        included: None,
-        links: SelfLink {
-            self_: view::path(id),
-        },
-    }))
+    Ok(JsonApi::ok(Document::new(
+        view::resource(&updated),
+        view::path(id),
+    )))
 }

@@ -10,9 +10,9 @@ use tidemark_domain::{WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument};
 use crate::extract::{PathId, QueryParams};
-use crate::params::{page_links, page_meta, take_include, take_list, take_page, take_range};
+use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
 use crate::{ApiError, AppState};
 
 pub mod examples;
@@ -39,8 +39,7 @@ pub fn routes() -> Router<AppState> {
     operation_id = "listWebhookNotifications",
     tag = "Webhooks",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
         ("include" = Option<String>, Query, pattern = r"^((webhook|reference_object|webhook_notification_logs)(,(webhook|reference_object|webhook_notification_logs))*)?$", description = "Related records to include"),
         ("filter[event]" = Option<String>, Query, pattern = r"^([a-z0-9_.]{1,128}(,[a-z0-9_.]{1,128})*)?$", description = "Comma-separated event names"),
         ("filter[delivery_status]" = Option<String>, Query, pattern = r"^((pending|succeeded|failed)(,(pending|succeeded|failed))*)?$", description = "Comma-separated statuses"),
@@ -92,24 +91,22 @@ pub async fn list(
         .list_webhook_notifications(caller.account_id, &filter, page)
         .await?;
     let logs = view::logs(&state, caller.account_id, &result.items).await?;
-    Ok(JsonApi::ok(ListDocument {
-        included: view::included(
-            &state,
-            caller.account_id,
-            include.as_ref(),
-            &result.items,
-            &logs,
-        )
-        .await?,
-        data: view::resources(&result.items, &logs),
-        links: page_links(
-            "/v2/webhook_notifications",
-            query.original(),
-            page,
-            result.total,
-        ),
-        meta: page_meta(page, result.total),
-    }))
+    let included = view::included(
+        &state,
+        caller.account_id,
+        include.as_ref(),
+        &result.items,
+        &logs,
+    )
+    .await?;
+    Ok(JsonApi::ok(list_document(
+        "/v2/webhook_notifications",
+        &query,
+        page,
+        result.total,
+        view::resources(&result.items, &logs),
+        included,
+    )))
 }
 
 /// Get one notification.
@@ -154,13 +151,11 @@ async fn one(
     let notifications = std::slice::from_ref(&notification);
     let logs = view::logs(state, caller.account_id, notifications).await?;
     let own: Vec<_> = logs.iter().collect();
-    Ok(Document {
-        data: view::resource(&notification, &own),
-        included: view::included(state, caller.account_id, include, notifications, &logs).await?,
-        links: SelfLink {
-            self_: path(notification.id),
-        },
-    })
+    let included = view::included(state, caller.account_id, include, notifications, &logs).await?;
+    Ok(
+        Document::new(view::resource(&notification, &own), path(notification.id))
+            .including(included),
+    )
 }
 
 /// Send a notification again now, whatever its state (beyond the reference API).

@@ -15,10 +15,10 @@ use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
-use crate::document::{Document, JsonApi, ListDocument, SelfLink};
+use crate::document::{Document, JsonApi, ListDocument};
 use crate::error::ErrorSource;
 use crate::extract::{JsonBody, PathId, QueryParams};
-use crate::params::{page_links, page_meta, take_page};
+use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
 use view::{CategoryResource, WebhookResource};
@@ -112,13 +112,7 @@ fn draft(
 }
 
 fn document(webhook: &Webhook) -> Document<WebhookResource> {
-    Document {
-        data: view::resource(webhook),
-        included: None,
-        links: SelfLink {
-            self_: view::path(webhook.id),
-        },
-    }
+    Document::new(view::resource(webhook), view::path(webhook.id))
 }
 
 /// Subscribe a URL to events.
@@ -135,7 +129,6 @@ fn document(webhook: &Webhook) -> Document<WebhookResource> {
             content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new webhook's URL"))),
         (status = 403, description = "`client_id_not_allowed`: the body carried `data.id`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`type_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
         (status = 422, description = "Validation failed (a non-public address is `invalid` at `/data/attributes/url`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
@@ -167,8 +160,7 @@ pub async fn create(
     operation_id = "listWebhooks",
     tag = "Webhooks",
     params(
-        ("page[number]" = Option<u32>, Query, minimum = 1, maximum = 1000000, description = "Page, from 1"),
-        ("page[size]" = Option<u32>, Query, minimum = 1, description = "Items per page"),
+        Paging,
     ),
     responses((status = 200, description = "A page of webhooks.", body = ListDocument<WebhookResource>, content_type = "application/vnd.api+json")),
 )]
@@ -180,12 +172,14 @@ pub async fn list(
     let page = take_page(&mut query, &state.config)?;
     query.finish()?;
     let result = state.store.list_webhooks(caller.account_id, page).await?;
-    Ok(JsonApi::ok(ListDocument {
-        data: result.items.iter().map(view::resource).collect(),
-        included: None,
-        links: page_links("/v2/webhooks", query.original(), page, result.total),
-        meta: page_meta(page, result.total),
-    }))
+    Ok(JsonApi::ok(list_document(
+        "/v2/webhooks",
+        &query,
+        page,
+        result.total,
+        result.items.iter().map(view::resource).collect(),
+        None,
+    )))
 }
 
 /// Get one webhook.
@@ -218,8 +212,6 @@ pub async fn show(
     request_body(content = view::WebhookInputDocument, content_type = "application/vnd.api+json"),
     responses(
         (status = 200, description = "The changed webhook.", body = Document<WebhookResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`type_mismatch` or `id_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 422, description = "Validation failed.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
 pub async fn update(

@@ -214,7 +214,6 @@ pub fn sample_notification(
     request_body(content = TestInputDocument, content_type = "application/vnd.api+json"),
     responses(
         (status = 200, description = "Sent; `delivered` says whether the receiver answered 2xx.", body = TestDocument, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`type_mismatch`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
         (status = 422, description = "`event` missing, unknown, or not recorded by Tidemark.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
