@@ -142,6 +142,56 @@ fn request(
     TrackingRequest::open(account.id, new, at(created))
 }
 
+/// Inserts `request`, which must be accepted.
+async fn insert(store: &Arc<dyn Store>, request: &TrackingRequest) {
+    store
+        .insert_tracking_request(request)
+        .await
+        .expect("inserted");
+}
+
+/// Commits `change` under `job`'s claim and answers the outcome.
+async fn commit(
+    store: &Arc<dyn Store>,
+    job: &tidemark_domain::ClaimedJob,
+    change: &tidemark_domain::tracking::Change,
+) -> tidemark_store::CommitOutcome {
+    store
+        .commit_tracking(Some(job), change)
+        .await
+        .expect("commit")
+}
+
+/// How long a claim of the cases holds.
+const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Up to `limit` due jobs of `kind`, claimed at `now`.
+async fn claim_jobs(
+    store: &Arc<dyn Store>,
+    kind: tidemark_domain::JobKind,
+    limit: u32,
+    now: Timestamp,
+) -> Vec<tidemark_domain::ClaimedJob> {
+    store
+        .claim_due(kind, limit, LEASE, now)
+        .await
+        .expect("claim")
+}
+
+/// Up to `limit` due notifications, at most `per_webhook` of a webhook in flight,
+/// claimed at `now`.
+async fn claim_deliveries(
+    store: &Arc<dyn Store>,
+    limit: u32,
+    per_webhook: u32,
+    now: Timestamp,
+) -> Vec<tidemark_domain::webhook::ClaimedNotification> {
+    store
+        .claim_notifications(limit, per_webhook, LEASE, now)
+        .await
+        .expect("claim")
+}
+
 fn page(number: u32, size: u32) -> PageRequest {
     PageRequest { number, size }
 }

@@ -2,17 +2,14 @@
 //! claims expire, and each attempt settles a notification only while its claim holds.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tidemark_domain::webhook::{Attempt, DeliveryStatus, Settlement};
-use tidemark_domain::{JobKind, Milestone, Timestamp};
-use tidemark_store::{CommitOutcome, FAILING_TOO_LONG, NotificationFilter, Store};
+use tidemark_domain::{Milestone, Timestamp};
+use tidemark_store::{FAILING_TOO_LONG, NotificationFilter, Store};
 
-use super::tracking::{claim, found, snapshot};
+use super::tracking::{snapshot, tracked};
 use super::webhooks::subscribe;
-use super::{account, at, page, request};
-
-pub(crate) const LEASE: Duration = Duration::from_secs(30);
+use super::{account, at, page};
 
 pub(crate) fn attempt(when: Timestamp, status: Option<u16>) -> Attempt {
     Attempt {
@@ -33,40 +30,27 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
 
     // Due with their event; claimed once each while the claim holds.
     assert!(
-        store
-            .claim_notifications(10, 100, LEASE, at(2))
+        super::claim_deliveries(&store, 10, 100, at(2))
             .await
-            .expect("claim")
             .is_empty()
     );
     assert_eq!(
         store.next_notification_due().await.expect("next"),
         Some(at(3))
     );
-    let first = store
-        .claim_notifications(2, 100, LEASE, at(3))
-        .await
-        .expect("claim");
+    let first = super::claim_deliveries(&store, 2, 100, at(3)).await;
     assert_eq!(first.len(), 2);
-    let second = store
-        .claim_notifications(10, 100, LEASE, at(3))
-        .await
-        .expect("claim");
+    let second = super::claim_deliveries(&store, 10, 100, at(3)).await;
     assert_eq!(second.len(), 1);
     assert!(
-        store
-            .claim_notifications(10, 100, LEASE, at(20))
+        super::claim_deliveries(&store, 10, 100, at(20))
             .await
-            .expect("claim")
             .is_empty()
     );
 
     // The claims run out; another dispatcher takes everything, and the first one's late
     // answers change nothing.
-    let current = store
-        .claim_notifications(10, 100, LEASE, at(40))
-        .await
-        .expect("claim");
+    let current = super::claim_deliveries(&store, 10, 100, at(40)).await;
     assert_eq!(current.len(), 3);
     for stale in first.iter().chain(&second) {
         let settled = store
@@ -142,10 +126,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
         (again.delivery_status, again.attempts, again.due_at),
         (DeliveryStatus::Pending, 1, Some(at(100)))
     );
-    let early = store
-        .claim_notifications(10, 100, LEASE, at(60))
-        .await
-        .expect("claim");
+    let early = super::claim_deliveries(&store, 10, 100, at(60)).await;
     assert!(early.is_empty(), "not before its retry: {early:?}");
 
     // 410: the notification fails and the webhook turns off; its pending work waits.
@@ -175,10 +156,8 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
         Some("the receiver answered 410 Gone")
     );
     assert!(
-        store
-            .claim_notifications(10, 100, LEASE, at(200))
+        super::claim_deliveries(&store, 10, 100, at(200))
             .await
-            .expect("claim")
             .is_empty()
     );
     assert_eq!(store.next_notification_due().await.expect("next"), None);
@@ -189,10 +168,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     on.active = true;
     on.disabled_reason = None;
     assert!(store.update_webhook(&on).await.expect("update"));
-    let resumed = store
-        .claim_notifications(10, 100, LEASE, at(200))
-        .await
-        .expect("claim");
+    let resumed = super::claim_deliveries(&store, 10, 100, at(200)).await;
     assert_eq!(resumed.len(), 1);
     assert_eq!(resumed[0].notification.id, retried.notification.id);
     assert!(
@@ -220,10 +196,7 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
     on.active = true;
     on.disabled_reason = None;
     assert!(store.update_webhook(&on).await.expect("update"));
-    let held = store
-        .claim_notifications(10, 100, LEASE, at(400))
-        .await
-        .expect("claim");
+    let held = super::claim_deliveries(&store, 10, 100, at(400)).await;
     assert_eq!(held.len(), 1);
     assert!(
         store
@@ -232,16 +205,11 @@ pub async fn deliveries_are_claimed_once_expire_and_settle_only_under_their_clai
             .expect("release")
     );
     assert!(
-        store
-            .claim_notifications(10, 100, LEASE, at(450))
+        super::claim_deliveries(&store, 10, 100, at(450))
             .await
-            .expect("claim")
             .is_empty()
     );
-    let later = store
-        .claim_notifications(10, 100, LEASE, at(500))
-        .await
-        .expect("claim");
+    let later = super::claim_deliveries(&store, 10, 100, at(500)).await;
     assert_eq!(later.len(), 1);
     assert_eq!(later[0].notification.attempts, 2);
 }
@@ -253,27 +221,9 @@ pub(super) async fn three_events(
     number: &str,
     when: i64,
 ) {
-    let pending = request(owner, "bill_of_lading", number, "MAEU", when - 2);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(store, JobKind::Lookup, when - 1).await;
-    let commit = found(
-        store,
-        &pending,
-        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
-        when,
-    )
-    .await;
+    let milestones = snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]);
+    let (_, commit) = tracked(store, owner, number, &milestones, when).await;
     assert_eq!(commit.events.len(), 3);
-    assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
-        CommitOutcome::Committed
-    );
 }
 
 /// Attempts settled together commit together, each under its own claim: a lost claim in
@@ -284,16 +234,10 @@ pub async fn a_batch_of_attempts_settles_each_under_its_claim(store: Arc<dyn Sto
     let owner = account(&store, "batch").await;
     subscribe(&store, &owner, &[], true).await;
     three_events(&store, &owner, "586118845", 3).await;
-    let stale = store
-        .claim_notifications(10, 100, LEASE, at(10))
-        .await
-        .expect("claim");
+    let stale = super::claim_deliveries(&store, 10, 100, at(10)).await;
     assert_eq!(stale.len(), 3);
     // The leases run out and another dispatcher claims all three.
-    let current = store
-        .claim_notifications(10, 100, LEASE, at(50))
-        .await
-        .expect("claim");
+    let current = super::claim_deliveries(&store, 10, 100, at(50)).await;
     assert_eq!(current.len(), 3);
     let stale_one = stale
         .iter()

@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
+use tidemark_domain::Milestone;
 use tidemark_domain::webhook::Settlement;
-use tidemark_domain::{JobKind, Milestone};
 use tidemark_store::{CommitOutcome, Store};
 
-use super::deliveries::{LEASE, attempt, three_events};
-use super::tracking::{claim, found, snapshot};
+use super::deliveries::{attempt, three_events};
+use super::tracking::{looked_up, snapshot};
 use super::webhooks::subscribe;
-use super::{account, at, request};
+use super::{account, at};
 
 /// The records frozen with an event travel with each of its claimed notifications and
 /// read back per event; every attempt is logged under its notification, oldest first; and
@@ -18,13 +18,8 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
     let owner = account(&store, "frozen").await;
     let stranger = account(&store, "frozen-stranger").await;
     subscribe(&store, &owner, &[], true).await;
-    let pending = request(&owner, "bill_of_lading", "586118842", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let mut commit = found(&store, &pending, &snapshot(&[(Milestone::EmptyOut, 1)]), 3).await;
+    let milestones = snapshot(&[(Milestone::EmptyOut, 1)]);
+    let (_, job, mut commit) = looked_up(&store, &owner, "586118842", &milestones, 3).await;
     for (n, event) in commit.events.iter_mut().enumerate() {
         event.included = vec![
             serde_json::json!({"type": "marker", "id": event.id.to_string()}),
@@ -32,17 +27,11 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
         ];
     }
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
+        super::commit(&store, &job, &commit).await,
         CommitOutcome::Committed
     );
 
-    let claimed = store
-        .claim_notifications(10, 100, LEASE, at(3))
-        .await
-        .expect("claim");
+    let claimed = super::claim_deliveries(&store, 10, 100, at(3)).await;
     assert_eq!(claimed.len(), commit.events.len());
     for notification in &claimed {
         let event = commit
@@ -89,10 +78,7 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
             .await
             .expect("settle")
     );
-    let retried = store
-        .claim_notifications(10, 100, LEASE, at(10))
-        .await
-        .expect("claim");
+    let retried = super::claim_deliveries(&store, 10, 100, at(10)).await;
     assert_eq!(retried.len(), 1);
     assert_eq!(
         retried[0].included, first.included,
@@ -157,19 +143,14 @@ pub async fn claims_keep_each_webhook_under_its_limit_in_flight(store: Arc<dyn S
             .count()
     };
 
-    let first = store
-        .claim_notifications(10, 2, LEASE, at(10))
-        .await
-        .expect("claim");
+    let first = super::claim_deliveries(&store, 10, 2, at(10)).await;
     assert_eq!((of(&first, busy), of(&first, quiet)), (2, 2));
     for claimed in first.iter().filter(|c| c.notification.webhook_id == busy) {
         assert_eq!(claimed.notification.due_at, Some(at(3)), "oldest first");
     }
     assert!(
-        store
-            .claim_notifications(10, 2, LEASE, at(10))
+        super::claim_deliveries(&store, 10, 2, at(10))
             .await
-            .expect("claim")
             .is_empty(),
         "both at their limit"
     );
@@ -190,30 +171,19 @@ pub async fn claims_keep_each_webhook_under_its_limit_in_flight(store: Arc<dyn S
             .await
             .expect("settle")
     );
-    let next = store
-        .claim_notifications(10, 2, LEASE, at(11))
-        .await
-        .expect("claim");
+    let next = super::claim_deliveries(&store, 10, 2, at(11)).await;
     assert_eq!((of(&next, busy), of(&next, quiet)), (1, 0));
 
     // Claims of one at a time: `busy`, whose due notifications come first, fills its
     // limit, and the next claim reaches past them to `quiet`.
     let later = at(100);
-    let one = store
-        .claim_notifications(1, 1, LEASE, later)
-        .await
-        .expect("claim");
+    let one = super::claim_deliveries(&store, 1, 1, later).await;
     assert_eq!(of(&one, busy), 1);
-    let other = store
-        .claim_notifications(1, 1, LEASE, later)
-        .await
-        .expect("claim");
+    let other = super::claim_deliveries(&store, 1, 1, later).await;
     assert_eq!(of(&other, quiet), 1, "{other:?}");
     assert!(
-        store
-            .claim_notifications(1, 1, LEASE, later)
+        super::claim_deliveries(&store, 1, 1, later)
             .await
-            .expect("claim")
             .is_empty()
     );
 }

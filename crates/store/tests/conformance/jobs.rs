@@ -15,8 +15,6 @@ fn job(key: &str, due: i64) -> NewJob {
     }
 }
 
-const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
-
 pub async fn due_jobs_are_claimed_once_oldest_first(store: Arc<dyn Store>) {
     for (key, due) in [("c", 30), ("a", 10), ("b", 20)] {
         store.schedule_job(&job(key, due)).await.expect("scheduled");
@@ -32,10 +30,7 @@ pub async fn due_jobs_are_claimed_once_oldest_first(store: Arc<dyn Store>) {
         store.next_due(JobKind::Lookup).await.expect("next"),
         Some(at(10))
     );
-    let first = store
-        .claim_due(JobKind::Lookup, 10, LEASE, at(25))
-        .await
-        .expect("claim");
+    let first = super::claim_jobs(&store, JobKind::Lookup, 10, at(25)).await;
     let keys: Vec<&str> = first.iter().map(|j| j.key.as_str()).collect();
     assert_eq!(keys, ["a", "b"], "due ones, oldest first");
     assert!(
@@ -44,27 +39,19 @@ pub async fn due_jobs_are_claimed_once_oldest_first(store: Arc<dyn Store>) {
             .all(|j| j.attempts == 1 && j.lease_until == at(55))
     );
     assert!(
-        store
-            .claim_due(JobKind::Lookup, 10, LEASE, at(25))
+        super::claim_jobs(&store, JobKind::Lookup, 10, at(25))
             .await
-            .expect("claim")
             .is_empty(),
         "held jobs are not claimed twice"
     );
-    let limited = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(40))
-        .await
-        .expect("claim");
+    let limited = super::claim_jobs(&store, JobKind::Lookup, 1, at(40)).await;
     assert_eq!(limited.len(), 1);
     assert_eq!(limited[0].key, "c");
     for held in first.iter().chain(&limited) {
         assert!(store.complete_job(held).await.expect("complete"));
     }
     assert_eq!(store.next_due(JobKind::Lookup).await.expect("next"), None);
-    let refresh = store
-        .claim_due(JobKind::Refresh, 10, LEASE, at(0))
-        .await
-        .expect("claim");
+    let refresh = super::claim_jobs(&store, JobKind::Refresh, 10, at(0)).await;
     assert_eq!(refresh.len(), 1, "kinds are separate queues");
 }
 
@@ -76,10 +63,7 @@ pub async fn scheduling_is_idempotent_and_keeps_the_earlier_time(store: Arc<dyn 
         store.next_due(JobKind::Lookup).await.expect("next"),
         Some(at(20))
     );
-    let claimed = store
-        .claim_due(JobKind::Lookup, 10, LEASE, at(100))
-        .await
-        .expect("claim");
+    let claimed = super::claim_jobs(&store, JobKind::Lookup, 10, at(100)).await;
     assert_eq!(claimed.len(), 1, "one job however often it was scheduled");
 }
 
@@ -88,10 +72,7 @@ pub async fn an_expired_lease_makes_a_job_claimable_again(store: Arc<dyn Store>)
         .schedule_job(&job("crash", 0))
         .await
         .expect("scheduled");
-    let crashed = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(0))
-        .await
-        .expect("claim");
+    let crashed = super::claim_jobs(&store, JobKind::Lookup, 1, at(0)).await;
     assert_eq!(crashed.len(), 1);
     assert_eq!(
         store.next_due(JobKind::Lookup).await.expect("next"),
@@ -99,16 +80,11 @@ pub async fn an_expired_lease_makes_a_job_claimable_again(store: Arc<dyn Store>)
         "lease end"
     );
     assert!(
-        store
-            .claim_due(JobKind::Lookup, 1, LEASE, at(29))
+        super::claim_jobs(&store, JobKind::Lookup, 1, at(29))
             .await
-            .expect("claim")
             .is_empty()
     );
-    let retaken = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(30))
-        .await
-        .expect("claim");
+    let retaken = super::claim_jobs(&store, JobKind::Lookup, 1, at(30)).await;
     assert_eq!(retaken.len(), 1);
     assert_eq!(retaken[0].attempts, 2);
     assert_ne!(retaken[0].lease_token, crashed[0].lease_token);
@@ -131,10 +107,7 @@ pub async fn rescheduling_releases_a_job_for_later(store: Arc<dyn Store>) {
         .schedule_job(&job("retry", 0))
         .await
         .expect("scheduled");
-    let held = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(0))
-        .await
-        .expect("claim");
+    let held = super::claim_jobs(&store, JobKind::Lookup, 1, at(0)).await;
     assert!(
         store
             .reschedule_job(&held[0], at(600))
@@ -146,16 +119,11 @@ pub async fn rescheduling_releases_a_job_for_later(store: Arc<dyn Store>) {
         Some(at(600))
     );
     assert!(
-        store
-            .claim_due(JobKind::Lookup, 1, LEASE, at(599))
+        super::claim_jobs(&store, JobKind::Lookup, 1, at(599))
             .await
-            .expect("claim")
             .is_empty()
     );
-    let again = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(600))
-        .await
-        .expect("claim");
+    let again = super::claim_jobs(&store, JobKind::Lookup, 1, at(600)).await;
     assert_eq!(again[0].attempts, 2);
 }
 
@@ -164,19 +132,14 @@ pub async fn a_job_scheduled_again_while_held_is_not_lost(store: Arc<dyn Store>)
         .schedule_job(&job("busy", 0))
         .await
         .expect("scheduled");
-    let held = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(0))
-        .await
-        .expect("claim");
+    let held = super::claim_jobs(&store, JobKind::Lookup, 1, at(0)).await;
     store
         .schedule_job(&job("busy", 100))
         .await
         .expect("scheduled while held");
     assert!(
-        store
-            .claim_due(JobKind::Lookup, 1, LEASE, at(10))
+        super::claim_jobs(&store, JobKind::Lookup, 1, at(10))
             .await
-            .expect("claim")
             .is_empty(),
         "still held"
     );
@@ -185,10 +148,7 @@ pub async fn a_job_scheduled_again_while_held_is_not_lost(store: Arc<dyn Store>)
         store.next_due(JobKind::Lookup).await.expect("next"),
         Some(at(100))
     );
-    let later = store
-        .claim_due(JobKind::Lookup, 1, LEASE, at(100))
-        .await
-        .expect("claim");
+    let later = super::claim_jobs(&store, JobKind::Lookup, 1, at(100)).await;
     assert_eq!(later.len(), 1, "the new schedule survived");
 }
 
@@ -205,10 +165,7 @@ pub async fn concurrent_claims_never_share_a_job(store: Arc<dyn Store>) {
             tokio::spawn(async move {
                 let mut mine = Vec::new();
                 loop {
-                    let batch = store
-                        .claim_due(JobKind::Lookup, 7, LEASE, at(1_000))
-                        .await
-                        .expect("claim");
+                    let batch = super::claim_jobs(&store, JobKind::Lookup, 7, at(1_000)).await;
                     if batch.is_empty() {
                         return mine;
                     }
@@ -234,10 +191,7 @@ pub async fn concurrent_claims_never_share_a_job(store: Arc<dyn Store>) {
 pub async fn a_new_request_queues_its_first_lookup_with_it(store: Arc<dyn Store>) {
     let owner = account(&store, "queue").await;
     let first = request(&owner, "bill_of_lading", "586118841", "MAEU", 5);
-    store
-        .insert_tracking_request(&first)
-        .await
-        .expect("inserted");
+    super::insert(&store, &first).await;
     let twin = request(&owner, "bill_of_lading", "586118841", "MAEU", 6);
     assert!(matches!(
         store.insert_tracking_request(&twin).await,
@@ -247,10 +201,7 @@ pub async fn a_new_request_queues_its_first_lookup_with_it(store: Arc<dyn Store>
         store.next_due(JobKind::Lookup).await.expect("next"),
         Some(first.created_at)
     );
-    let jobs = store
-        .claim_due(JobKind::Lookup, 10, LEASE, first.created_at)
-        .await
-        .expect("claim");
+    let jobs = super::claim_jobs(&store, JobKind::Lookup, 10, first.created_at).await;
     let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
     assert_eq!(
         keys,

@@ -73,10 +73,7 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
 ) {
     let owner = account(&store, "raw").await;
     let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
+    super::insert(&store, &pending).await;
     let arrival = reported("e1", "ARRI", EventClassifier::Actual, 40, 41);
     let load = reported("e2", "LOAD", EventClassifier::Estimated, 30, 5);
     let mut first = snapshot(&[]);
@@ -90,10 +87,7 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
         "the container's and the shipment's"
     );
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
+        super::commit(&store, &job, &commit).await,
         CommitOutcome::Committed
     );
     let container = commit.containers[0].id;
@@ -151,10 +145,7 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
         .items[0]
         .id;
     assert_eq!(
-        store
-            .commit_tracking(Some(&refresh), &update)
-            .await
-            .expect("commit"),
+        super::commit(&store, &refresh, &update).await,
         CommitOutcome::Committed
     );
     let now_kept = store

@@ -7,10 +7,8 @@ use std::sync::Arc;
 use tidemark_domain::{JobKind, Milestone, Scac, TrackingRequest};
 use tidemark_store::{CommitOutcome, Store};
 
-use super::tracking::{claim, found, snapshot};
+use super::tracking::{found, snapshot, tracked};
 use super::{account, at, request};
-
-const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 
 pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn Store>) {
     use tidemark_domain::{ContainerStatus, ReferenceKind};
@@ -18,23 +16,8 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
 
     let owner = account(&store, "reader").await;
     let stranger = account(&store, "stranger").await;
-    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let commit = found(
-        &store,
-        &pending,
-        &snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]),
-        4,
-    )
-    .await;
-    store
-        .commit_tracking(Some(&job), &commit)
-        .await
-        .expect("commit");
+    let milestones = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
+    let (_, commit) = tracked(&store, &owner, "586118841", &milestones, 4).await;
     let shipment = commit.shipment.clone().expect("shipment");
     let container = commit.containers[0].clone();
     let page = PageRequest {
@@ -272,15 +255,9 @@ pub async fn concurrent_lookups_share_reference_rows(store: Arc<dyn Store>) {
         .map(|i| request(&owner, "bill_of_lading", &format!("58611890{i}"), "MAEU", 0))
         .collect();
     for pending in &requests {
-        store
-            .insert_tracking_request(pending)
-            .await
-            .expect("insert");
+        super::insert(&store, pending).await;
     }
-    let jobs = store
-        .claim_due(JobKind::Lookup, 8, LEASE, at(1))
-        .await
-        .expect("claim");
+    let jobs = super::claim_jobs(&store, JobKind::Lookup, 8, at(1)).await;
     assert_eq!(jobs.len(), 8);
     let found_snapshot = snapshot(&[(Milestone::FullIn, 2)]);
     let mut tasks = Vec::new();

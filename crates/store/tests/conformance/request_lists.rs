@@ -7,7 +7,7 @@ pub async fn lists_are_newest_first_and_paginated(store: Arc<dyn Store>) {
     let mut written = Vec::new();
     for i in 0..7 {
         let r = request(&acme, "bill_of_lading", &format!("MAEU{i:09}"), "MAEU", i);
-        store.insert_tracking_request(&r).await.expect("insert");
+        super::insert(&store, &r).await;
         written.push(r.id);
     }
     written.reverse();
@@ -49,7 +49,7 @@ pub async fn lists_filter_by_every_attribute(store: Arc<dyn Store>) {
     let booking = request(&acme, "booking_number", "123456789", "MAEU", 20);
     let mut container = request(&acme, "container", "CSQU3054383", "HLCU", 30);
     for r in [&bl, &booking, &container] {
-        store.insert_tracking_request(r).await.expect("insert");
+        super::insert(&store, r).await;
     }
     let failed = TrackingRequest {
         status: RequestStatus::Failed,
@@ -157,10 +157,7 @@ pub async fn patches_replace_only_the_given_lists(store: Arc<dyn Store>) {
     let acme = account(&store, "acme").await;
     let mut written = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
     written.shipment_tags = vec!["keep".into()];
-    store
-        .insert_tracking_request(&written)
-        .await
-        .expect("insert");
+    super::insert(&store, &written).await;
     let patch = TrackingRequestPatch {
         ref_numbers: Some(vec!["PO-9".into()]),
         shipment_tags: None,
@@ -189,7 +186,7 @@ pub async fn totals_stay_exact_through_status_changes(store: Arc<dyn Store>) {
     let mut requests = Vec::new();
     for i in 0..6 {
         let r = request(&acme, "booking_number", &format!("{i:09}"), "MAEU", i);
-        store.insert_tracking_request(&r).await.expect("insert");
+        super::insert(&store, &r).await;
         requests.push(r);
     }
     store

@@ -125,10 +125,7 @@ pub async fn api_keys_are_found_by_prefix_and_revoked_once(store: Arc<dyn Store>
 pub async fn a_tracking_request_reads_back_exactly_as_written(store: Arc<dyn Store>) {
     let acme = account(&store, "acme").await;
     let written = request(&acme, "container", "csqu 305438-3", "HLCU", 5);
-    store
-        .insert_tracking_request(&written)
-        .await
-        .expect("insert");
+    super::insert(&store, &written).await;
     let read = store
         .tracking_request(acme.id, written.id)
         .await
@@ -140,10 +137,7 @@ pub async fn tracking_requests_are_invisible_to_other_accounts(store: Arc<dyn St
     let acme = account(&store, "acme").await;
     let globex = account(&store, "globex").await;
     let written = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
-    store
-        .insert_tracking_request(&written)
-        .await
-        .expect("insert");
+    super::insert(&store, &written).await;
     assert_eq!(
         store
             .tracking_request(globex.id, written.id)
@@ -172,7 +166,7 @@ pub async fn tracking_requests_are_invisible_to_other_accounts(store: Arc<dyn St
 pub async fn an_open_duplicate_is_rejected_with_the_existing_id(store: Arc<dyn Store>) {
     let acme = account(&store, "acme").await;
     let first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 5);
-    store.insert_tracking_request(&first).await.expect("insert");
+    super::insert(&store, &first).await;
     let mut current = first.clone();
     for status in [
         RequestStatus::Pending,
@@ -199,7 +193,7 @@ pub async fn a_closed_request_does_not_block_a_new_one(store: Arc<dyn Store>) {
     {
         let offset = i64::try_from(round).expect("small") * 10;
         let first = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset);
-        store.insert_tracking_request(&first).await.expect("insert");
+        super::insert(&store, &first).await;
         commit_status(store.as_ref(), &first, status).await;
         let second = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", offset + 1);
         store

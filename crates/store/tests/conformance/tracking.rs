@@ -7,14 +7,12 @@ use tidemark_domain::lifecycle::{self, Next, Observation, Policy};
 use tidemark_domain::tracking::Change;
 use tidemark_domain::tracking::{self, Context};
 use tidemark_domain::{
-    CallView, ClaimedJob, ContainerView, DomainEvent, JobKind, Milestone, MilestoneEvent, NewJob,
-    Place, RequestStatus, Scac, Snapshot, TrackingRequest, TrackingSource, VesselRef,
+    Account, CallView, ClaimedJob, ContainerView, DomainEvent, JobKind, Milestone, MilestoneEvent,
+    NewJob, Place, RequestStatus, Scac, Snapshot, TrackingRequest, TrackingSource, VesselRef,
 };
 use tidemark_store::{CommitOutcome, Store};
 
 use super::{account, at, commit_request, request};
-
-pub(crate) const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 
 pub(super) fn snapshot(milestones: &[(Milestone, i64)]) -> Snapshot {
     let place = |locode: &str| Place {
@@ -121,6 +119,39 @@ pub(super) async fn found(
     }
 }
 
+/// A pending request of `owner` for `number`, inserted at `when - 3`, its lookup claimed at
+/// `when - 2`, and what the tracker would commit for it finding `snapshot` at `when`: not
+/// yet committed, for a case to change first.
+pub(super) async fn looked_up(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    number: &str,
+    snapshot: &Snapshot,
+    when: i64,
+) -> (TrackingRequest, ClaimedJob, Change) {
+    let pending = request(owner, "bill_of_lading", number, "MAEU", when - 3);
+    super::insert(store, &pending).await;
+    let job = claim(store, JobKind::Lookup, when - 2).await;
+    let change = found(store, &pending, snapshot, when).await;
+    (pending, job, change)
+}
+
+/// [`looked_up`], committed.
+pub(super) async fn tracked(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    number: &str,
+    snapshot: &Snapshot,
+    when: i64,
+) -> (TrackingRequest, Change) {
+    let (pending, job, change) = looked_up(store, owner, number, snapshot, when).await;
+    assert_eq!(
+        super::commit(store, &job, &change).await,
+        CommitOutcome::Committed
+    );
+    (pending, change)
+}
+
 /// Events in the order storage lists them: by time, then id.
 pub(crate) fn by_id(events: &[DomainEvent]) -> Vec<DomainEvent> {
     let mut sorted = events.to_vec();
@@ -129,36 +160,19 @@ pub(crate) fn by_id(events: &[DomainEvent]) -> Vec<DomainEvent> {
 }
 
 pub(super) async fn claim(store: &Arc<dyn Store>, kind: JobKind, now: i64) -> ClaimedJob {
-    let mut jobs = store
-        .claim_due(kind, 1, LEASE, at(now))
-        .await
-        .expect("claim");
+    let mut jobs = super::claim_jobs(&store, kind, 1, at(now)).await;
     assert_eq!(jobs.len(), 1, "one due job");
     jobs.remove(0)
 }
 
 pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
     let owner = account(&store, "tracking").await;
-    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let mut commit = found(
-        &store,
-        &pending,
-        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
-        3,
-    )
-    .await;
+    let milestones = snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]);
+    let (pending, job, mut commit) = looked_up(&store, &owner, "586118841", &milestones, 3).await;
     // Every column of a container reads back, the terminal's last answer included.
     commit.containers[0].terminal_checked_at = Some(at(2));
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
+        super::commit(&store, &job, &commit).await,
         CommitOutcome::Committed
     );
 
@@ -198,10 +212,8 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
         by_id(&commit.events)
     );
     assert!(
-        store
-            .claim_due(JobKind::Lookup, 1, LEASE, at(10))
+        super::claim_jobs(&store, JobKind::Lookup, 1, at(10))
             .await
-            .expect("claim")
             .is_empty(),
         "the lookup is done"
     );
@@ -225,10 +237,7 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
     .await;
     assert_eq!(update.transport_events.len(), 1);
     assert_eq!(
-        store
-            .commit_tracking(Some(&refresh), &update)
-            .await
-            .expect("commit"),
+        super::commit(&store, &refresh, &update).await,
         CommitOutcome::Committed
     );
     let tracked = store
@@ -246,19 +255,13 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
 pub async fn a_commit_with_a_lost_lease_writes_nothing(store: Arc<dyn Store>) {
     let owner = account(&store, "lease").await;
     let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
+    super::insert(&store, &pending).await;
     let stale = claim(&store, JobKind::Lookup, 1).await;
     // The lease runs out and another worker claims the job.
     let _current = claim(&store, JobKind::Lookup, 100).await;
     let commit = found(&store, &pending, &snapshot(&[(Milestone::FullIn, 2)]), 101).await;
     assert_eq!(
-        store
-            .commit_tracking(Some(&stale), &commit)
-            .await
-            .expect("commit"),
+        super::commit(&store, &stale, &commit).await,
         CommitOutcome::LeaseLost
     );
     assert!(store.tracked(pending.id).await.expect("read").is_none());
@@ -280,10 +283,7 @@ pub async fn a_commit_with_a_lost_lease_writes_nothing(store: Arc<dyn Store>) {
 pub async fn a_commit_after_the_request_changed_writes_nothing(store: Arc<dyn Store>) {
     let owner = account(&store, "conflict").await;
     let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
+    super::insert(&store, &pending).await;
     let job = claim(&store, JobKind::Lookup, 1).await;
     let commit = found(&store, &pending, &snapshot(&[(Milestone::FullIn, 2)]), 3).await;
     // Meanwhile the request changes (a client patch, say).
@@ -293,10 +293,7 @@ pub async fn a_commit_after_the_request_changed_writes_nothing(store: Arc<dyn St
     };
     commit_request(store.as_ref(), &pending, changed).await;
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
+        super::commit(&store, &job, &commit).await,
         CommitOutcome::Conflict
     );
     assert!(store.tracked(pending.id).await.expect("read").is_none());

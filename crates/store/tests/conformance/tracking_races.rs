@@ -5,7 +5,7 @@ use std::sync::Arc;
 use tidemark_domain::{DomainEventId, JobKind, Milestone, Scac, TrackingRequest, TransportEventId};
 use tidemark_store::{CommitOutcome, Store, StoreError};
 
-use super::tracking::{LEASE, by_id, claim, found, snapshot};
+use super::tracking::{by_id, claim, found, snapshot, tracked};
 use super::{account, at, commit_request, request};
 
 /// Lookups committed at the same moment (SQLite groups them into one transaction) stand
@@ -17,15 +17,9 @@ pub async fn concurrent_commits_stand_or_fall_alone(store: Arc<dyn Store>) {
         .map(|number| request(&owner, "bill_of_lading", number, "MAEU", 0))
         .collect();
     for pending in &requests {
-        store
-            .insert_tracking_request(pending)
-            .await
-            .expect("insert");
+        super::insert(&store, pending).await;
     }
-    let jobs = store
-        .claim_due(JobKind::Lookup, 3, LEASE, at(1))
-        .await
-        .expect("claim");
+    let jobs = super::claim_jobs(&store, JobKind::Lookup, 3, at(1)).await;
     let job_of = |pending: &TrackingRequest| {
         jobs.iter()
             .find(|job| job.key == pending.id.to_string())
@@ -79,20 +73,8 @@ pub async fn concurrent_commits_stand_or_fall_alone(store: Arc<dyn Store>) {
 
 pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) {
     let owner = account(&store, "dedupe").await;
-    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let commit = found(&store, &pending, &snapshot(&[(Milestone::FullIn, 2)]), 3).await;
-    assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
-        CommitOutcome::Committed
-    );
+    let milestones = snapshot(&[(Milestone::FullIn, 2)]);
+    let (pending, commit) = tracked(&store, &owner, "586118841", &milestones, 3).await;
     // The same facts again under new ids, as a repeated answer would produce them.
     let created = store
         .tracking_request(owner.id, pending.id)
@@ -114,10 +96,7 @@ pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) 
         event.id = DomainEventId::new();
     }
     assert_eq!(
-        store
-            .commit_tracking(Some(&refresh), &again)
-            .await
-            .expect("commit"),
+        super::commit(&store, &refresh, &again).await,
         CommitOutcome::Committed
     );
     let tracked = store
@@ -135,7 +114,7 @@ pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) 
 pub async fn a_detected_carrier_that_makes_a_duplicate_is_refused(store: Arc<dyn Store>) {
     let owner = account(&store, "detect").await;
     let open = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store.insert_tracking_request(&open).await.expect("insert");
+    super::insert(&store, &open).await;
     let mut detecting = request(&owner, "bill_of_lading", "586118841", "MAEU", 1);
     detecting.scac = None;
     detecting.auto_detect_scac = true;
@@ -143,10 +122,7 @@ pub async fn a_detected_carrier_that_makes_a_duplicate_is_refused(store: Arc<dyn
         .insert_tracking_request(&detecting)
         .await
         .expect("no carrier yet, so no duplicate");
-    let jobs = store
-        .claim_due(JobKind::Lookup, 10, LEASE, at(5))
-        .await
-        .expect("claim");
+    let jobs = super::claim_jobs(&store, JobKind::Lookup, 10, at(5)).await;
     let job = jobs
         .iter()
         .find(|job| job.key == detecting.id.to_string())

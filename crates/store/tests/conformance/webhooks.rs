@@ -5,13 +5,11 @@ use std::sync::Arc;
 
 use tidemark_domain::tracking::Change;
 use tidemark_domain::webhook::{Networks, Webhook, WebhookDraft, WebhookHeader};
-use tidemark_domain::{
-    Account, DomainEvent, DomainEventId, JobKind, Milestone, TrackingRequest, WebhookId,
-};
+use tidemark_domain::{Account, DomainEvent, DomainEventId, Milestone, TrackingRequest, WebhookId};
 use tidemark_store::{CommitOutcome, Store};
 
-use super::tracking::{claim, found, snapshot};
-use super::{account, at, page, request};
+use super::tracking::{snapshot, tracked};
+use super::{account, at, page};
 
 fn webhook(owner: &Account, url: &str, events: &[&str], created: i64) -> Webhook {
     WebhookDraft {
@@ -187,26 +185,8 @@ pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<d
     let paused = subscribe(&store, &owner, &[], false).await;
     let _theirs = subscribe(&store, &stranger, &[], true).await;
 
-    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    store
-        .insert_tracking_request(&pending)
-        .await
-        .expect("insert");
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let commit = found(
-        &store,
-        &pending,
-        &snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]),
-        3,
-    )
-    .await;
-    assert_eq!(
-        store
-            .commit_tracking(Some(&job), &commit)
-            .await
-            .expect("commit"),
-        CommitOutcome::Committed
-    );
+    let found = snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]);
+    let (pending, commit) = tracked(&store, &owner, "586118841", &found, 3).await;
 
     let page = super::page(1, 100);
     let of = |webhook| NotificationFilter {
