@@ -111,11 +111,16 @@ impl TestApp {
         }
     }
 
-    pub async fn get(&self, path: &str) -> Response {
-        self.request(Method::GET, path, Some(&self.key))
+    /// `method` on `path` with this app's key and no body.
+    pub async fn call(&self, method: Method, path: &str) -> Response {
+        self.request(method, path, Some(&self.key))
             .send()
             .await
             .expect("request")
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.call(Method::GET, path).await
     }
 
     pub async fn get_as(&self, key: &str, path: &str) -> Response {

@@ -129,11 +129,7 @@ async fn unknown_routes_and_malformed_ids_are_404(app: TestApp) {
 }
 
 async fn a_wrong_method_is_405_with_allow(app: TestApp) {
-    let response = app
-        .request(Method::DELETE, "/v2/tracking_requests", Some(&app.key))
-        .send()
-        .await
-        .expect("request");
+    let response = app.call(Method::DELETE, "/v2/tracking_requests").await;
     assert_eq!(response.headers()["allow"], "GET,HEAD,POST");
     assert_eq!(
         codes(&errors(response, 405).await)[0].0,

@@ -19,14 +19,27 @@ fn sample() -> Vec<Value> {
     .expect("valid JSON")
 }
 
-/// A tracking app whose simulator knows nothing but what is injected.
-async fn spawn(backend: tidemark_store::testing::Backend) -> Option<Tracking> {
-    Tracking::spawn_configured(
+tidemark_store::backends!(
+    with_silent_carrier,
+    the_official_sample_is_kept_as_reported,
+    pages_hold_a_whole_voyage_unless_asked_otherwise,
+);
+
+/// Runs `case` with a tracking app whose simulator knows nothing but what is injected.
+async fn with_silent_carrier<F, Fut>(backend: tidemark_store::testing::Backend, case: F)
+where
+    F: FnOnce(Tracking) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let spawned = Tracking::spawn_configured(
         backend,
         tidemark_domain::SandboxScope::AllCarriers,
         |config| config.chances.not_found = 100,
     )
-    .await
+    .await;
+    if let Some(t) = spawned {
+        case(t).await;
+    }
 }
 
 async fn inject(t: &Tracking, events: &[Value]) {
@@ -156,14 +169,11 @@ async fn the_official_sample_is_kept_as_reported(t: Tracking) {
     inject(&t, &[corrected]).await;
     let response = t
         .app
-        .request(
+        .call(
             Method::PATCH,
             &format!("/v2/containers/{container}/refresh"),
-            Some(&t.app.key),
         )
-        .send()
-        .await
-        .expect("refresh");
+        .await;
     assert_eq!(response.status(), 202);
     t.drain().await;
     let again = raw_events(&t, &container).await;
@@ -231,44 +241,4 @@ async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: Tracking) {
         .get("/v2/containers/00000000-0000-0000-0000-000000000000/raw_events")
         .await;
     assert_eq!(response.status(), 404);
-}
-
-mod sqlite {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_official_sample_is_kept_as_reported() {
-        if let Some(t) = super::spawn(tidemark_store::testing::Backend::Sqlite).await {
-            super::the_official_sample_is_kept_as_reported(t).await;
-        }
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn pages_hold_a_whole_voyage_unless_asked_otherwise() {
-        if let Some(t) = super::spawn(tidemark_store::testing::Backend::Sqlite).await {
-            super::pages_hold_a_whole_voyage_unless_asked_otherwise(t).await;
-        }
-    }
-}
-
-mod postgres {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[cfg_attr(
-        not(tidemark_postgres_tests),
-        ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
-    )]
-    async fn the_official_sample_is_kept_as_reported() {
-        if let Some(t) = super::spawn(tidemark_store::testing::Backend::Postgres).await {
-            super::the_official_sample_is_kept_as_reported(t).await;
-        }
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[cfg_attr(
-        not(tidemark_postgres_tests),
-        ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
-    )]
-    async fn pages_hold_a_whole_voyage_unless_asked_otherwise() {
-        if let Some(t) = super::spawn(tidemark_store::testing::Backend::Postgres).await {
-            super::pages_hold_a_whole_voyage_unless_asked_otherwise(t).await;
-        }
-    }
 }

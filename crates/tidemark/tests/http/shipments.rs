@@ -37,6 +37,21 @@ pub(crate) async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
     .await
 }
 
+/// `PATCH /v2/shipments/{id}/{action}` (`stop_tracking`, `resume_tracking`) with the
+/// app's key.
+pub(crate) async fn shipment_action(
+    t: &Tracking,
+    shipment_id: &str,
+    action: &str,
+) -> reqwest::Response {
+    t.app
+        .call(
+            Method::PATCH,
+            &format!("/v2/shipments/{shipment_id}/{action}"),
+        )
+        .await
+}
+
 pub(crate) fn shipment_id(request: &Value) -> String {
     request["data"]["relationships"]["tracked_object"]["data"]["id"]
         .as_str()

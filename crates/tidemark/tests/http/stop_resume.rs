@@ -5,7 +5,7 @@
 use reqwest::Method;
 
 use crate::common::{Tracking, codes, document, errors, tracking_request, with_tracking};
-use crate::shipments::{shipment_id, track};
+use crate::shipments::{shipment_action, shipment_id, track};
 
 tidemark_store::backends!(
     with_tracking,
@@ -18,16 +18,7 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = request["data"]["id"].as_str().expect("id").to_owned();
     let shipment_id = shipment_id(&request);
-    let stopped = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+    let stopped = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(stopped.status(), 200);
     let stopped = document(stopped).await;
     assert_eq!(
@@ -43,16 +34,7 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
     .await;
     assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
     // Stopping again changes nothing.
-    let again = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+    let again = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(again.status(), 200);
     let events = t
         .app
@@ -72,30 +54,18 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
     let container_id = container["data"][0]["id"].as_str().expect("id").to_owned();
     let refused = t
         .app
-        .request(
+        .call(
             Method::PATCH,
             &format!("/v2/containers/{container_id}/refresh"),
-            Some(&t.app.key),
         )
-        .send()
-        .await
-        .expect("request");
+        .await;
     assert_eq!(
         codes(&errors(refused, 409).await),
         [("tracking_stopped".to_owned(), String::new())]
     );
 
     let lookups_before = t.sim.lookups("TEST", "TEST-TR-SUCCEEDED");
-    let resumed = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/resume_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+    let resumed = shipment_action(&t, &shipment_id, "resume_tracking").await;
     assert_eq!(resumed.status(), 200);
     let resumed = document(resumed).await;
     assert!(resumed["data"]["attributes"]["line_tracking_stopped_at"].is_null());
@@ -114,14 +84,11 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
 
     let accepted = t
         .app
-        .request(
+        .call(
             Method::PATCH,
             &format!("/v2/containers/{container_id}/refresh"),
-            Some(&t.app.key),
         )
-        .send()
-        .await
-        .expect("request");
+        .await;
     assert_eq!(accepted.status(), 202);
     assert!(document(accepted).await["meta"]["message"].is_string());
     assert_eq!(t.drain().await, 1, "a refresh asks the carrier now");
@@ -138,26 +105,14 @@ async fn refreshes_have_their_own_rate_limit(t: Tracking) {
     for _ in 0..10 {
         let accepted = t
             .app
-            .request(
-                Method::PATCH,
-                &format!("/v2/containers/{id}/refresh"),
-                Some(&t.app.key),
-            )
-            .send()
-            .await
-            .expect("request");
+            .call(Method::PATCH, &format!("/v2/containers/{id}/refresh"))
+            .await;
         assert_eq!(accepted.status(), 202);
     }
     let limited = t
         .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/containers/{id}/refresh"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+        .call(Method::PATCH, &format!("/v2/containers/{id}/refresh"))
+        .await;
     assert!(limited.headers().contains_key("retry-after"));
     errors(limited, 429).await;
     // Reads are not charged to that bucket.
@@ -167,16 +122,7 @@ async fn refreshes_have_their_own_rate_limit(t: Tracking) {
 async fn resuming_is_refused_while_a_newer_request_tracks_the_number(t: Tracking) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let shipment_id = shipment_id(&request);
-    let stop = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+    let stop = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(stop.status(), 200);
     // A stopped request no longer blocks a new one for the same number.
     let again = t
@@ -188,16 +134,7 @@ async fn resuming_is_refused_while_a_newer_request_tracks_the_number(t: Tracking
         ))
         .await;
     assert_eq!(again.status(), 201);
-    let resume = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/resume_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+    let resume = shipment_action(&t, &shipment_id, "resume_tracking").await;
     // The duplicate rule answers as it does on create.
     assert_eq!(
         codes(&errors(resume, 422).await),

@@ -3,12 +3,12 @@
 
 use std::time::Duration;
 
-use reqwest::Method;
 use serde_json::{Value, json};
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Attempt, Settlement};
 
-use crate::common::{Tracking, document, errors, tracking_request};
+use crate::common::{Tracking, document, errors};
+use crate::shipments::{shipment_action, track};
 
 use crate::common::with_tracking;
 
@@ -36,18 +36,8 @@ async fn subscribe(t: &Tracking, events: Value) -> String {
 async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Tracking) {
     let everything = subscribe(&t, json!([])).await;
     let successes = subscribe(&t, json!(["tracking_request.succeeded"])).await;
-    let request = document(
-        t.app
-            .create(&tracking_request(
-                "bill_of_lading",
-                "TEST-TR-SUCCEEDED",
-                "TEST",
-            ))
-            .await,
-    )
-    .await;
+    let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = request["data"]["id"].as_str().expect("id").to_owned();
-    t.drain().await;
 
     let all = document(
         t.app
@@ -200,18 +190,8 @@ pub fn find<'a>(records: &'a [Value], kind: &str, id: &str) -> &'a Value {
 
 async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
     let everything = subscribe(&t, json!([])).await;
-    let request = document(
-        t.app
-            .create(&tracking_request(
-                "bill_of_lading",
-                "TEST-TR-SUCCEEDED",
-                "TEST",
-            ))
-            .await,
-    )
-    .await;
+    let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = id_of(&request);
-    t.drain().await;
     let request_path = format!("/v2/tracking_requests/{request_id}");
     let found = document(t.app.get(&request_path).await).await;
     let shipment_id = found["data"]["relationships"]["tracked_object"]["data"]["id"]
@@ -286,16 +266,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
     );
 
     // The shipment stops: the request changes, the success's records do not.
-    let stopped = t
-        .app
-        .request(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/stop_tracking"),
-            Some(&t.app.key),
-        )
-        .send()
-        .await
-        .expect("request");
+    let stopped = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(stopped.status(), 200);
     let now = document(t.app.get(&request_path).await).await;
     assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
