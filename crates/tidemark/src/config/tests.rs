@@ -2,6 +2,20 @@
 
 use super::*;
 
+/// Runs `case` in a figment jail: a directory and an environment of its own.
+#[expect(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the closure's error type"
+)]
+fn jailed(case: impl FnOnce(&mut figment::Jail) -> figment::error::Result<()>) {
+    figment::Jail::expect_with(case);
+}
+
+/// The configuration of `file` (none: defaults and the environment), with no flags.
+fn load(file: Option<&str>) -> Result<Config, String> {
+    Config::load(file.map(Path::new), &Overrides::default()).map_err(|e| e.to_string())
+}
+
 #[test]
 #[expect(
     clippy::result_large_err,
@@ -23,14 +37,10 @@ fn the_example_file_documents_exactly_the_defaults() {
 }
 
 #[test]
-#[expect(
-    clippy::result_large_err,
-    reason = "figment's Jail fixes the closure's error type"
-)]
 fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
-    figment::Jail::expect_with(|jail| {
+    jailed(|jail| {
         jail.set_env("TIDEMARK_SANDBOX__CLOCK_FACTOR", "60");
-        let plain = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let plain = load(None)?;
         assert_eq!(plain.sandbox_scope(), SandboxScope::TestOnly);
         let flagged = Config::load(
             None,
@@ -43,7 +53,7 @@ fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
         assert_eq!(flagged.sandbox_scope(), SandboxScope::AllCarriers);
         assert!((flagged.sandbox.clock_factor - 60.0).abs() < f64::EPSILON);
         jail.set_env("TIDEMARK_SANDBOX__ALL_CARRIERS", "true");
-        let by_env = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let by_env = load(None)?;
         assert_eq!(by_env.sandbox_scope(), SandboxScope::AllCarriers);
         Ok(())
     });
@@ -66,18 +76,14 @@ fn the_api_decides_stop_and_resume_with_the_trackers_policy() {
 }
 
 #[test]
-#[expect(
-    clippy::result_large_err,
-    reason = "figment's Jail fixes the closure's error type"
-)]
 fn carrier_endpoints_come_from_the_environment_and_are_validated() {
-    figment::Jail::expect_with(|jail| {
+    jailed(|jail| {
         jail.set_env(
             "TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL",
             "https://api.example.com/tnt",
         );
         jail.set_env("TIDEMARK_CARRIERS__DEFAULTS__PER_SECOND", "3");
-        let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let config = load(None)?;
         assert_eq!(config.carriers.defaults.per_second.get(), 3);
         // The environment provider lower-cases keys; SCACs are case-insensitive.
         assert!(
@@ -89,7 +95,7 @@ fn carrier_endpoints_come_from_the_environment_and_are_validated() {
         );
         assert!(config.validate().is_ok());
         jail.set_env("TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL", "not a url");
-        let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let config = load(None)?;
         let error = config.validate().expect_err("a bad URL stops the start");
         assert!(
             error
@@ -115,12 +121,8 @@ fn passwords_never_show_in_debug_output() {
 }
 
 #[test]
-#[expect(
-    clippy::result_large_err,
-    reason = "figment's Jail fixes the closure's error type"
-)]
 fn layers_apply_in_order_and_unknown_keys_fail() {
-    figment::Jail::expect_with(|jail| {
+    jailed(|jail| {
         jail.create_file(
             "tidemark.toml",
             "listen = \"127.0.0.1:9000\"\n[rate_limits]\ncreate_per_minute = 7\n",
@@ -129,7 +131,7 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
         jail.set_env("TIDEMARK_TEST_DATABASE_URL", "ignored");
         // For `serve`, the flag's parser reads it; any other command ignores it.
         jail.set_env("TIDEMARK_ROLES", "api");
-        let config = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let config = load(None)?;
         assert_eq!(config.listen.port(), 9000);
         assert_eq!(config.rate_limits.create_per_minute.get(), 9);
         let flagged = Config::load(
@@ -154,7 +156,7 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
         // Webhook networks: none by default, the documented variable, the flag last.
         assert!(config.api().webhook_networks.allowed().is_empty());
         jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
-        let allowed = Config::load(None, &Overrides::default()).map_err(|e| e.to_string())?;
+        let allowed = load(None)?;
         assert_eq!(allowed.api().webhook_networks.allowed().len(), 2);
         let flagged = Config::load(
             None,
@@ -174,26 +176,20 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
         jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "");
 
         jail.create_file("typo.toml", "lsiten = \"127.0.0.1:1\"\n")?;
-        let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())
-            .expect_err("unknown key");
+        let error = load(Some("typo.toml")).expect_err("unknown key");
         assert!(error.to_string().contains("lsiten"), "{error}");
         Ok(())
     });
 }
 
 #[test]
-#[expect(
-    clippy::result_large_err,
-    reason = "figment's Jail fixes the closure's error type"
-)]
 fn tracking_durations_read_human_and_old_integer_keys() {
-    figment::Jail::expect_with(|jail| {
+    jailed(|jail| {
         jail.create_file(
             "human.toml",
             "[tracking]\nretry_first = \"90s\"\nstop_after_arrival = \"10days\"\n[tracker]\npoll = \"250ms\"\n",
         )?;
-        let human = Config::load(Some(Path::new("human.toml")), &Overrides::default())
-            .map_err(|e| e.to_string())?;
+        let human = load(Some("human.toml"))?;
         assert_eq!(human.tracking.retry_first, Duration::from_secs(90));
         assert_eq!(
             human.tracking.stop_after_arrival,
@@ -206,8 +202,7 @@ fn tracking_durations_read_human_and_old_integer_keys() {
             "[tracking]\nretry_first_secs = 90\nstop_after_arrival_days = 10\nlease_secs = 7\n",
         )?;
         jail.set_env("TIDEMARK_TRACKING__POLL_MS", "250");
-        let old = Config::load(Some(Path::new("old.toml")), &Overrides::default())
-            .map_err(|e| e.to_string())?;
+        let old = load(Some("old.toml"))?;
         assert_eq!(old.tracking, human.tracking);
         assert_eq!(
             old.tracker.settings(old.tracking).lease,
@@ -216,24 +211,18 @@ fn tracking_durations_read_human_and_old_integer_keys() {
         assert_eq!(old.tracker.runner().poll, Duration::from_millis(250));
 
         jail.create_file("bad.toml", "[tracking]\nretry_first = \"soon\"\n")?;
-        let error = Config::load(Some(Path::new("bad.toml")), &Overrides::default())
-            .expect_err("not a duration");
+        let error = load(Some("bad.toml")).expect_err("not a duration");
         assert!(error.to_string().contains("retry_first"), "{error}");
         jail.create_file("typo.toml", "[tracking]\nrety_first = \"1m\"\n")?;
-        let error = Config::load(Some(Path::new("typo.toml")), &Overrides::default())
-            .expect_err("unknown key");
+        let error = load(Some("typo.toml")).expect_err("unknown key");
         assert!(error.to_string().contains("rety_first"), "{error}");
         Ok(())
     });
 }
 
 #[test]
-#[expect(
-    clippy::result_large_err,
-    reason = "figment's Jail fixes the closure's error type"
-)]
 fn webhook_settings_read_human_and_old_keys_alike() {
-    figment::Jail::expect_with(|jail| {
+    jailed(|jail| {
         jail.create_file(
             "human.toml",
             "webhook_source_ips = [\"203.0.113.7\"]\n[webhooks]\ntimeout = \"20s\"\n\
@@ -245,8 +234,7 @@ fn webhook_settings_read_human_and_old_keys_alike() {
              source_ips = [\"203.0.113.7\"]\n",
         )?;
         for file in ["human.toml", "old.toml"] {
-            let config = Config::load(Some(Path::new(file)), &Overrides::default())
-                .map_err(|e| e.to_string())?;
+            let config = load(Some(file))?;
             let settings = config.dispatcher_settings(Networks::public_only());
             assert_eq!(settings.timeout, Duration::from_secs(20), "{file}");
             assert_eq!(settings.disable_after, Duration::from_secs(2 * 86_400));
