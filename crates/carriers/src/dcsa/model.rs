@@ -222,62 +222,9 @@ impl RawEvent {
         )?;
         let at = timestamp(self.event_date_time.as_ref(), "eventDateTime")?;
         let kind = match required(self.event_type.as_ref(), "eventType")? {
-            "SHIPMENT" => Kind::Shipment {
-                code: required(
-                    self.shipment_event_type_code.as_ref(),
-                    "shipmentEventTypeCode",
-                )?
-                .to_owned(),
-                document_type: required(self.document_type_code.as_ref(), "documentTypeCode")?
-                    .to_owned(),
-                document_id: required(self.document_id.as_ref(), "documentID")?.to_owned(),
-            },
-            "TRANSPORT" => Kind::Transport {
-                arrival: match required(
-                    self.transport_event_type_code.as_ref(),
-                    "transportEventTypeCode",
-                )? {
-                    "ARRI" => true,
-                    "DEPA" => false,
-                    other => return Err(format!("transportEventTypeCode {other:?} is unknown")),
-                },
-                call: self
-                    .transport_call
-                    .as_ref()
-                    .ok_or("transportCall is missing")?
-                    .check()?,
-            },
-            "EQUIPMENT" => Kind::Equipment {
-                code: required(
-                    self.equipment_event_type_code.as_ref(),
-                    "equipmentEventTypeCode",
-                )?
-                .to_owned(),
-                container: self
-                    .equipment_reference
-                    .as_deref()
-                    .map(|reference| {
-                        ContainerNumber::parse(reference)
-                            .map(|number| number.as_str().to_owned())
-                            .map_err(|problem| {
-                                format!("equipmentReference {reference:?} {problem}")
-                            })
-                    })
-                    .transpose()?,
-                iso_code: self.iso_equipment_code.clone(),
-                empty: match required(self.empty_indicator_code.as_ref(), "emptyIndicatorCode")? {
-                    "EMPTY" => true,
-                    "LADEN" => false,
-                    other => return Err(format!("emptyIndicatorCode {other:?} is unknown")),
-                },
-                place: place(self.event_location.as_ref(), None, None)?,
-                call: self
-                    .transport_call
-                    .as_ref()
-                    .map(RawCall::check)
-                    .transpose()?,
-                seal: self.seals.iter().find_map(|s| s.seal_number.clone()),
-            },
+            "SHIPMENT" => self.shipment_kind()?,
+            "TRANSPORT" => self.transport_kind()?,
+            "EQUIPMENT" => self.equipment_kind()?,
             other => return Err(format!("eventType {other:?} is unknown")),
         };
         let documents = self
@@ -297,6 +244,72 @@ impl RawEvent {
             classifier,
             kind,
             documents,
+        })
+    }
+
+    /// A `SHIPMENT` event's own members.
+    fn shipment_kind(&self) -> Result<Kind, String> {
+        Ok(Kind::Shipment {
+            code: required(
+                self.shipment_event_type_code.as_ref(),
+                "shipmentEventTypeCode",
+            )?
+            .to_owned(),
+            document_type: required(self.document_type_code.as_ref(), "documentTypeCode")?
+                .to_owned(),
+            document_id: required(self.document_id.as_ref(), "documentID")?.to_owned(),
+        })
+    }
+
+    /// A `TRANSPORT` event's own members.
+    fn transport_kind(&self) -> Result<Kind, String> {
+        Ok(Kind::Transport {
+            arrival: match required(
+                self.transport_event_type_code.as_ref(),
+                "transportEventTypeCode",
+            )? {
+                "ARRI" => true,
+                "DEPA" => false,
+                other => return Err(format!("transportEventTypeCode {other:?} is unknown")),
+            },
+            call: self
+                .transport_call
+                .as_ref()
+                .ok_or("transportCall is missing")?
+                .check()?,
+        })
+    }
+
+    /// An `EQUIPMENT` event's own members.
+    fn equipment_kind(&self) -> Result<Kind, String> {
+        Ok(Kind::Equipment {
+            code: required(
+                self.equipment_event_type_code.as_ref(),
+                "equipmentEventTypeCode",
+            )?
+            .to_owned(),
+            container: self
+                .equipment_reference
+                .as_deref()
+                .map(|reference| {
+                    ContainerNumber::parse(reference)
+                        .map(|number| number.as_str().to_owned())
+                        .map_err(|problem| format!("equipmentReference {reference:?} {problem}"))
+                })
+                .transpose()?,
+            iso_code: self.iso_equipment_code.clone(),
+            empty: match required(self.empty_indicator_code.as_ref(), "emptyIndicatorCode")? {
+                "EMPTY" => true,
+                "LADEN" => false,
+                other => return Err(format!("emptyIndicatorCode {other:?} is unknown")),
+            },
+            place: place(self.event_location.as_ref(), None, None)?,
+            call: self
+                .transport_call
+                .as_ref()
+                .map(RawCall::check)
+                .transpose()?,
+            seal: self.seals.iter().find_map(|s| s.seal_number.clone()),
         })
     }
 }

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use tidemark_domain::Milestone;
-use tidemark_domain::webhook::Settlement;
+use tidemark_domain::webhook::{ClaimedNotification, Settlement};
+use tidemark_domain::{Account, Milestone};
 use tidemark_store::{CommitOutcome, Store};
 
-use super::deliveries::{attempt, three_events};
+use super::deliveries::{attempt, settle, three_events};
 use super::tracking::{looked_up, snapshot};
 use super::webhooks::subscribe;
 use super::{account, at};
@@ -61,24 +61,41 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
             .expect("frozen")
             .is_empty()
     );
+    attempts_are_logged_within_their_account(&store, &owner, &stranger, &claimed).await;
+}
 
-    // Two attempts at the first, one at the second.
+/// Two attempts at the first notification, one at the second: each is logged once, and
+/// read back within its account.
+async fn attempts_are_logged_within_their_account(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    stranger: &Account,
+    claimed: &[ClaimedNotification],
+) {
     let (first, second) = (&claimed[0], &claimed[1]);
     let failed = attempt(at(4), None);
     assert!(
-        store
-            .settle_notification(first, &failed, &Settlement::Retry(at(10)), at(0))
-            .await
-            .expect("settle")
+        settle(
+            store,
+            first,
+            failed.clone(),
+            Settlement::Retry(at(10)),
+            at(0)
+        )
+        .await
     );
     let answered = attempt(at(5), Some(204));
     assert!(
-        store
-            .settle_notification(second, &answered, &Settlement::Succeeded, at(0))
-            .await
-            .expect("settle")
+        settle(
+            store,
+            second,
+            answered.clone(),
+            Settlement::Succeeded,
+            at(0)
+        )
+        .await
     );
-    let retried = super::claim_deliveries(&store, 10, 100, at(10)).await;
+    let retried = super::claim_deliveries(store, 10, 100, at(10)).await;
     assert_eq!(retried.len(), 1);
     assert_eq!(
         retried[0].included, first.included,
@@ -86,10 +103,14 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
     );
     let delivered = attempt(at(11), Some(200));
     assert!(
-        store
-            .settle_notification(&retried[0], &delivered, &Settlement::Succeeded, at(0))
-            .await
-            .expect("settle")
+        settle(
+            store,
+            &retried[0],
+            delivered.clone(),
+            Settlement::Succeeded,
+            at(0)
+        )
+        .await
     );
 
     let wanted = [first.notification.id, second.notification.id];

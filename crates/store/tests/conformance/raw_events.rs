@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use tidemark_domain::{
-    CarrierEvent, CarrierEventType, ContainerId, EventClassifier, JobKind, Milestone, Place,
-    RequestStatus, VesselRef,
+    Account, CarrierEvent, CarrierEventType, ContainerId, EventClassifier, JobKind, Milestone,
+    Place, RequestStatus, Snapshot, TrackingRequest, VesselRef,
 };
 use tidemark_store::{CommitOutcome, PageRequest, Store};
 
-use super::tracking::{claim, found, snapshot};
-use super::{account, at, request};
+use super::tracking::{claim, found, looked_up, snapshot};
+use super::{account, at};
 
 fn reported(
     id: &str,
@@ -72,15 +72,12 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     store: Arc<dyn Store>,
 ) {
     let owner = account(&store, "raw").await;
-    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
-    super::insert(&store, &pending).await;
     let arrival = reported("e1", "ARRI", EventClassifier::Actual, 40, 41);
     let load = reported("e2", "LOAD", EventClassifier::Estimated, 30, 5);
     let mut first = snapshot(&[]);
     first.containers[0].raw_events = vec![load.clone()];
     first.shipment_events = vec![arrival.clone()];
-    let job = claim(&store, JobKind::Lookup, 1).await;
-    let commit = found(&store, &pending, &first, 3).await;
+    let (pending, job, commit) = looked_up(&store, &owner, "586118841", &first, 3).await;
     assert_eq!(
         commit.raw_events.len(),
         2,
@@ -107,15 +104,36 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
             assert!(tracked.raw_events.contains(record), "{record:?}");
         }
     }
+    a_later_version_replaces_an_event_in_place(&store, &owner, &pending, &first, container).await;
 
-    // The same events again change nothing; a later version of the load replaces it.
+    // Paged, and invisible to another account.
+    let page = store
+        .list_raw_events(owner.id, container, PageRequest { number: 2, size: 1 })
+        .await
+        .expect("list");
+    assert_eq!((page.total, page.items.len()), (2, 1));
+    assert_eq!(page.items[0].event.source_id, "e2");
+    let stranger = account(&store, "stranger").await;
+    assert!(kept(&store, stranger.id, container).await.is_empty());
+}
+
+/// The same events again change nothing; a later version of the load replaces it where
+/// it was kept.
+async fn a_later_version_replaces_an_event_in_place(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    pending: &TrackingRequest,
+    first: &Snapshot,
+    container: ContainerId,
+) {
+    let arrival = first.shipment_events[0].clone();
     let request = store
         .tracking_request(owner.id, pending.id)
         .await
         .expect("read")
         .expect("exists");
     assert_eq!(request.status, RequestStatus::Created);
-    let again = found(&store, &request, &first, 3604).await;
+    let again = found(store, &request, first, 3604).await;
     assert!(
         again.raw_events.is_empty(),
         "the same events change nothing"
@@ -124,8 +142,8 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     let mut second = snapshot(&[]);
     second.containers[0].raw_events = vec![moved.clone()];
     second.shipment_events = vec![arrival.clone()];
-    let refresh = claim(&store, JobKind::Refresh, 3603).await;
-    let update = found(&store, &request, &second, 3604).await;
+    let refresh = claim(store, JobKind::Refresh, 3603).await;
+    let update = found(store, &request, &second, 3604).await;
     assert_eq!(
         update.raw_events.len(),
         1,
@@ -145,7 +163,7 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
         .items[0]
         .id;
     assert_eq!(
-        super::commit(&store, &refresh, &update).await,
+        super::commit(store, &refresh, &update).await,
         CommitOutcome::Committed
     );
     let now_kept = store
@@ -169,14 +187,4 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     assert_eq!(replaced.id, first_id, "replaced in place");
     assert_eq!(replaced.created_at, at(3));
     assert_eq!(replaced.updated_at, at(3604));
-
-    // Paged, and invisible to another account.
-    let page = store
-        .list_raw_events(owner.id, container, PageRequest { number: 2, size: 1 })
-        .await
-        .expect("list");
-    assert_eq!((page.total, page.items.len()), (2, 1));
-    assert_eq!(page.items[0].event.source_id, "e2");
-    let stranger = account(&store, "stranger").await;
-    assert!(kept(&store, stranger.id, container).await.is_empty());
 }

@@ -4,27 +4,42 @@
 
 use std::sync::Arc;
 
-use tidemark_domain::{JobKind, Milestone, Scac, TrackingRequest};
-use tidemark_store::{CommitOutcome, Store};
+use tidemark_domain::tracking::Change;
+use tidemark_domain::{
+    Account, ContainerStatus, JobKind, Milestone, ReferenceKind, Scac, TrackingRequest,
+};
+use tidemark_store::{
+    CommitOutcome, ContainerFilter, PageRequest, ShipmentFilter, Store, TimeRange,
+};
 
 use super::tracking::{found, snapshot, tracked};
 use super::{account, at, request};
 
-pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn Store>) {
-    use tidemark_domain::{ContainerStatus, ReferenceKind};
-    use tidemark_store::{ContainerFilter, PageRequest, ShipmentFilter, TimeRange};
+const PAGE: PageRequest = PageRequest {
+    number: 1,
+    size: 10,
+};
 
+pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn Store>) {
     let owner = account(&store, "reader").await;
     let stranger = account(&store, "stranger").await;
     let milestones = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
     let (_, commit) = tracked(&store, &owner, "586118841", &milestones, 4).await;
-    let shipment = commit.shipment.clone().expect("shipment");
-    let container = commit.containers[0].clone();
-    let page = PageRequest {
-        number: 1,
-        size: 10,
-    };
+    shipments_read_back(&store, &owner, &stranger, &commit).await;
+    containers_read_back(&store, &owner, &stranger, &commit).await;
+    shipment_updates_stay_in_their_account(&store, &owner, &stranger, &commit).await;
+    reference_data_reads_back(&store).await;
+}
 
+/// The shipment, by id and by every filter, in its account only.
+async fn shipments_read_back(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    stranger: &Account,
+    commit: &Change,
+) {
+    let shipment = commit.shipment.clone().expect("shipment");
+    let page = PAGE;
     assert_eq!(
         store.shipment(owner.id, shipment.id).await.expect("read"),
         Some(shipment.clone())
@@ -37,7 +52,7 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
         None
     );
     let list = |filter: ShipmentFilter| {
-        let store = Arc::clone(&store);
+        let store = Arc::clone(store);
         async move {
             store
                 .list_shipments(owner.id, &filter, page)
@@ -47,7 +62,22 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
         }
     };
     assert_eq!(list(ShipmentFilter::default()).await, 1);
-    for (filter, expected) in [
+    for (filter, expected) in shipment_filters() {
+        assert_eq!(list(filter.clone()).await, expected, "{filter:?}");
+    }
+    assert_eq!(
+        store
+            .list_shipments(stranger.id, &ShipmentFilter::default(), page)
+            .await
+            .expect("list")
+            .total,
+        0
+    );
+}
+
+/// Shipment filters, each with how many of the tracked shipment it finds.
+fn shipment_filters() -> Vec<(ShipmentFilter, u64)> {
+    vec![
         (
             ShipmentFilter {
                 number: vec!["586118841".into()],
@@ -114,18 +144,19 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
             },
             0,
         ),
-    ] {
-        assert_eq!(list(filter.clone()).await, expected, "{filter:?}");
-    }
-    assert_eq!(
-        store
-            .list_shipments(stranger.id, &ShipmentFilter::default(), page)
-            .await
-            .expect("list")
-            .total,
-        0
-    );
+    ]
+}
 
+/// The container and its transport events, by id, by filter and by page.
+async fn containers_read_back(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    stranger: &Account,
+    commit: &Change,
+) {
+    let shipment = commit.shipment.clone().expect("shipment");
+    let container = commit.containers[0].clone();
+    let page = PAGE;
     assert_eq!(
         store.container(owner.id, container.id).await.expect("read"),
         Some(container.clone())
@@ -195,7 +226,16 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
             .expect("events")
             .is_empty()
     );
+}
 
+/// A shipment's tags change in its own account only.
+async fn shipment_updates_stay_in_their_account(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    stranger: &Account,
+    commit: &Change,
+) {
+    let shipment = commit.shipment.clone().expect("shipment");
     let tags = vec!["blue".to_owned()];
     let updated = store
         .update_shipment(owner.id, shipment.id, None, Some(&tags), at(9))
@@ -212,7 +252,10 @@ pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn
             .expect("update")
             .is_none()
     );
+}
 
+/// The ports, terminals and vessels the lookup named, by key and by id.
+async fn reference_data_reads_back(store: &Arc<dyn Store>) {
     let port = store
         .reference(ReferenceKind::Port, "nlrtm")
         .await

@@ -1,6 +1,7 @@
 //! Conformance cases of tracking-request lists: order, pages, filters, patches and exact totals.
 
 use super::*;
+use tidemark_domain::TrackingRequestId;
 
 pub async fn lists_are_newest_first_and_paginated(store: Arc<dyn Store>) {
     let acme = account(&store, "acme").await;
@@ -43,6 +44,79 @@ pub async fn lists_are_newest_first_and_paginated(store: Arc<dyn Store>) {
     assert_eq!(deep.total, 7);
 }
 
+/// Filters of the bill, booking and container requests (the last one failed), each with
+/// the ids it finds, in id order.
+fn request_filters(
+    bl: TrackingRequestId,
+    booking: TrackingRequestId,
+    container: TrackingRequestId,
+) -> Vec<(TrackingRequestFilter, Vec<TrackingRequestId>)> {
+    let range = |start: Option<i64>, end: Option<i64>| TimeRange {
+        start: start.map(at),
+        end: end.map(at),
+    };
+    let mut everyone = vec![bl, booking, container];
+    everyone.sort();
+    vec![
+        (
+            TrackingRequestFilter {
+                status: vec![RequestStatus::Failed],
+                ..Default::default()
+            },
+            vec![container],
+        ),
+        (
+            TrackingRequestFilter {
+                status: vec![RequestStatus::Pending, RequestStatus::Failed],
+                ..Default::default()
+            },
+            everyone,
+        ),
+        (
+            TrackingRequestFilter {
+                scac: vec![Scac::parse("MSCU").expect("valid")],
+                ..Default::default()
+            },
+            vec![bl],
+        ),
+        (
+            TrackingRequestFilter {
+                request_type: vec![RequestType::BookingNumber],
+                ..Default::default()
+            },
+            vec![booking],
+        ),
+        (
+            TrackingRequestFilter {
+                request_number: vec!["CSQU3054383".into()],
+                ..Default::default()
+            },
+            vec![container],
+        ),
+        (
+            TrackingRequestFilter {
+                created_at: range(Some(15), Some(25)),
+                ..Default::default()
+            },
+            vec![booking],
+        ),
+        (
+            TrackingRequestFilter {
+                updated_at: range(Some(50), None),
+                ..Default::default()
+            },
+            vec![container],
+        ),
+        (
+            TrackingRequestFilter {
+                created_at: range(None, Some(10)),
+                ..Default::default()
+            },
+            vec![bl],
+        ),
+    ]
+}
+
 pub async fn lists_filter_by_every_attribute(store: Arc<dyn Store>) {
     let acme = account(&store, "acme").await;
     let bl = request(&acme, "bill_of_lading", "MEDU1234567", "MSCU", 10);
@@ -73,84 +147,10 @@ pub async fn lists_filter_by_every_attribute(store: Arc<dyn Store>) {
             ids
         }
     };
-    let scac = |s: &str| Scac::parse(s).expect("valid");
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            status: vec![RequestStatus::Failed],
-            ..Default::default()
-        })
-        .await,
-        [container.id]
-    );
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            status: vec![RequestStatus::Pending, RequestStatus::Failed],
-            ..Default::default()
-        })
-        .await
-        .len(),
-        3
-    );
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            scac: vec![scac("MSCU")],
-            ..Default::default()
-        })
-        .await,
-        [bl.id]
-    );
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            request_type: vec![RequestType::BookingNumber],
-            ..Default::default()
-        })
-        .await,
-        [booking.id]
-    );
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            request_number: vec!["CSQU3054383".into()],
-            ..Default::default()
-        })
-        .await,
-        [container.id]
-    );
-    let created = TimeRange {
-        start: Some(at(15)),
-        end: Some(at(25)),
-    };
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            created_at: created,
-            ..Default::default()
-        })
-        .await,
-        [booking.id]
-    );
-    let updated = TimeRange {
-        start: Some(at(50)),
-        end: None,
-    };
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            updated_at: updated,
-            ..Default::default()
-        })
-        .await,
-        [container.id]
-    );
-    let ended = TimeRange {
-        start: None,
-        end: Some(at(10)),
-    };
-    assert_eq!(
-        ids(TrackingRequestFilter {
-            created_at: ended,
-            ..Default::default()
-        })
-        .await,
-        [bl.id]
-    );
+    let cases = request_filters(bl.id, booking.id, container.id);
+    for (filter, expected) in cases {
+        assert_eq!(ids(filter.clone()).await, expected, "{filter:?}");
+    }
 }
 
 pub async fn patches_replace_only_the_given_lists(store: Arc<dyn Store>) {

@@ -160,7 +160,7 @@ pub(crate) fn by_id(events: &[DomainEvent]) -> Vec<DomainEvent> {
 }
 
 pub(super) async fn claim(store: &Arc<dyn Store>, kind: JobKind, now: i64) -> ClaimedJob {
-    let mut jobs = super::claim_jobs(&store, kind, 1, at(now)).await;
+    let mut jobs = super::claim_jobs(store, kind, 1, at(now)).await;
     assert_eq!(jobs.len(), 1, "one due job");
     jobs.remove(0)
 }
@@ -221,12 +221,20 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
         store.next_due(JobKind::Refresh).await.expect("next"),
         Some(at(3603))
     );
+    a_refresh_adds_only_what_is_new(&store, &owner, &created).await;
+}
 
-    // A refresh with one new milestone adds exactly that.
-    let refresh = claim(&store, JobKind::Refresh, 3603).await;
+/// A refresh of `created` with one new milestone adds exactly that.
+async fn a_refresh_adds_only_what_is_new(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    created: &TrackingRequest,
+) {
+    let pending = created;
+    let refresh = claim(store, JobKind::Refresh, 3603).await;
     let update = found(
-        &store,
-        &created,
+        store,
+        created,
         &snapshot(&[
             (Milestone::EmptyOut, 1),
             (Milestone::FullIn, 2),
@@ -237,7 +245,7 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
     .await;
     assert_eq!(update.transport_events.len(), 1);
     assert_eq!(
-        super::commit(&store, &refresh, &update).await,
+        super::commit(store, &refresh, &update).await,
         CommitOutcome::Committed
     );
     let tracked = store

@@ -170,23 +170,17 @@ pub(super) async fn subscribe(
     webhook.id
 }
 
-/// Each recorded domain event becomes one pending notification per active webhook of its
-/// account that wants it, in the commit that recorded it; an event recorded again (same
-/// dedupe key) fans out nothing.
-pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<dyn Store>) {
+/// The webhook that wants everything has each of the commit's events pending once, due
+/// at once, readable by id in its account only.
+async fn every_wanted_event_is_pending_once(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    stranger: &Account,
+    everything: WebhookId,
+    commit: &Change,
+) {
     use tidemark_domain::webhook::DeliveryStatus;
     use tidemark_store::NotificationFilter;
-
-    let owner = account(&store, "fanout").await;
-    let stranger = account(&store, "stranger").await;
-    let everything = subscribe(&store, &owner, &[], true).await;
-    let milestones = subscribe(&store, &owner, &["container.transport.full_in"], true).await;
-    let failures = subscribe(&store, &owner, &["tracking_request.failed"], true).await;
-    let paused = subscribe(&store, &owner, &[], false).await;
-    let _theirs = subscribe(&store, &stranger, &[], true).await;
-
-    let found = snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]);
-    let (pending, commit) = tracked(&store, &owner, "586118841", &found, 3).await;
 
     let page = super::page(1, 100);
     let of = |webhook| NotificationFilter {
@@ -236,6 +230,32 @@ pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<d
     }
     let ids: std::collections::HashSet<_> = all.items.iter().map(|n| n.id).collect();
     assert_eq!(ids.len(), 3, "distinct ids");
+}
+
+/// Each recorded domain event becomes one pending notification per active webhook of its
+/// account that wants it, in the commit that recorded it; an event recorded again (same
+/// dedupe key) fans out nothing.
+pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<dyn Store>) {
+    use tidemark_domain::webhook::DeliveryStatus;
+    use tidemark_store::NotificationFilter;
+
+    let owner = account(&store, "fanout").await;
+    let stranger = account(&store, "stranger").await;
+    let everything = subscribe(&store, &owner, &[], true).await;
+    let milestones = subscribe(&store, &owner, &["container.transport.full_in"], true).await;
+    let failures = subscribe(&store, &owner, &["tracking_request.failed"], true).await;
+    let paused = subscribe(&store, &owner, &[], false).await;
+    let _theirs = subscribe(&store, &stranger, &[], true).await;
+
+    let found = snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]);
+    let (pending, commit) = tracked(&store, &owner, "586118841", &found, 3).await;
+    every_wanted_event_is_pending_once(&store, &owner, &stranger, everything, &commit).await;
+
+    let page = super::page(1, 100);
+    let of = |webhook| NotificationFilter {
+        webhook_id: Some(webhook),
+        ..NotificationFilter::default()
+    };
     let wanted = store
         .list_webhook_notifications(owner.id, &of(milestones), page)
         .await
@@ -273,8 +293,19 @@ pub async fn recorded_events_fan_out_to_the_webhooks_that_want_them(store: Arc<d
         .await
         .expect("list");
     assert_eq!(filtered.total, 2, "the full_in event, to two webhooks");
+    the_same_news_again_fans_out_nothing(&store, &owner, &pending, &commit).await;
+}
 
-    // The same news again, under new event ids: recorded once, so nothing fans out.
+/// The same news again, under new event ids: recorded once, so nothing fans out.
+async fn the_same_news_again_fans_out_nothing(
+    store: &Arc<dyn Store>,
+    owner: &Account,
+    pending: &TrackingRequest,
+    commit: &Change,
+) {
+    use tidemark_store::NotificationFilter;
+
+    let page = super::page(1, 100);
     let stored = store
         .tracking_request(owner.id, pending.id)
         .await
