@@ -68,27 +68,28 @@ fn percent(numerator: usize, denominator: usize) -> f64 {
     ratio * 100.0
 }
 
-#[test]
-fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
-    let matrix = CarrierMatrix::bundled().expect("the bundled matrix is valid");
-    let rows = rows();
-    let real = rows
-        .iter()
-        .filter(|row| matches!(row.label, "container" | "bill_of_lading" | "booking"))
-        .count();
-    assert!(real >= 300, "only {real} labelled carrier numbers");
+/// What the evaluation counts, row by row.
+#[derive(Default)]
+struct Tally {
+    typed: usize,
+    typed_right: usize,
+    evidence: usize,
+    top1_right: usize,
+    auto: usize,
+    auto_right: usize,
+    lessor_autos: Vec<&'static str>,
+    lessor_rows: usize,
+    /// Per decision (auto_select, needs_confirmation, no_prediction): rows, top-1 right.
+    decisions: [(usize, usize); 3],
+    invalid: usize,
+    caught: usize,
+    misses: Vec<String>,
+}
 
-    let (mut typed, mut typed_right) = (0, 0);
-    let (mut evidence, mut top1_right) = (0, 0);
-    let (mut auto, mut auto_right) = (0, 0);
-    let mut lessor_autos = Vec::new();
-    let mut lessor_rows = 0;
-    let mut decisions = [(0usize, 0usize); 3];
-    let (mut invalid, mut caught) = (0, 0);
-    let mut misses = Vec::new();
-
-    for row in &rows {
-        let inference = infer(&matrix, row.number);
+impl Tally {
+    /// Counts one row's inference.
+    fn count(&mut self, matrix: &CarrierMatrix, row: &Row<'static>) {
+        let inference = infer(matrix, row.number);
         let decision = inference.decision();
         let top = inference
             .candidates
@@ -98,11 +99,11 @@ fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
             .as_deref()
             .is_some_and(|scac| row.correct.contains(&scac));
 
-        typed += 1;
+        self.typed += 1;
         if inference.number_type == row.expected_type() {
-            typed_right += 1;
+            self.typed_right += 1;
         } else {
-            misses.push(format!(
+            self.misses.push(format!(
                 "type    {:<24} {:<16} got {:?}",
                 row.number,
                 row.label,
@@ -112,23 +113,22 @@ fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
 
         let prefix = row.number.get(..4).unwrap_or_default();
         let container = row.expected_type() == Some(NumberType::Container);
-        let lessor_box = container && matrix.lessor(prefix).is_some();
         // A container names its carrier only by a prefix registered to one; a box under a
         // lessor's or an unknown owner's prefix carries no carrier evidence.
         let no_evidence = container && matrix.prefix_owners(prefix).next().is_none();
-        if lessor_box {
-            lessor_rows += 1;
+        if container && matrix.lessor(prefix).is_some() {
+            self.lessor_rows += 1;
             if decision == Decision::AutoSelect {
-                lessor_autos.push(row.number);
+                self.lessor_autos.push(row.number);
             }
         }
 
         if !row.correct.is_empty() && !no_evidence {
-            evidence += 1;
+            self.evidence += 1;
             if top_right {
-                top1_right += 1;
+                self.top1_right += 1;
             } else {
-                misses.push(format!(
+                self.misses.push(format!(
                     "carrier {:<24} {:<16} want {:?} got {:?} ({})",
                     row.number,
                     row.label,
@@ -140,11 +140,11 @@ fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
         }
 
         if row.is_not_a_carrier_number() || row.label.starts_with("invalid_") {
-            invalid += 1;
+            self.invalid += 1;
             if inference.validation.is_valid != Some(true) && decision != Decision::AutoSelect {
-                caught += 1;
+                self.caught += 1;
             } else {
-                misses.push(format!(
+                self.misses.push(format!(
                     "invalid {:<24} {:<16} called valid ({})",
                     row.number,
                     row.label,
@@ -153,61 +153,105 @@ fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
             }
         }
 
-        let judged = !row.correct.is_empty() || row.is_not_a_carrier_number();
-        if judged {
-            let slot = match decision {
-                Decision::AutoSelect => 0,
-                Decision::NeedsConfirmation => 1,
-                Decision::NoPrediction => 2,
-            };
-            decisions[slot].0 += 1;
-            decisions[slot].1 += usize::from(top_right);
+        if !row.correct.is_empty() || row.is_not_a_carrier_number() {
+            self.judge(row, decision, top_right, top);
         }
-        if decision == Decision::AutoSelect && judged {
-            auto += 1;
+    }
+
+    /// Counts the decision on a row whose right answer is known.
+    fn judge(&mut self, row: &Row<'_>, decision: Decision, top_right: bool, top: Option<String>) {
+        let slot = match decision {
+            Decision::AutoSelect => 0,
+            Decision::NeedsConfirmation => 1,
+            Decision::NoPrediction => 2,
+        };
+        self.decisions[slot].0 += 1;
+        self.decisions[slot].1 += usize::from(top_right);
+        if decision == Decision::AutoSelect {
+            self.auto += 1;
             if top_right {
-                auto_right += 1;
+                self.auto_right += 1;
             } else {
-                misses.push(format!("WRONG auto_select {} -> {top:?}", row.number));
+                self.misses
+                    .push(format!("WRONG auto_select {} -> {top:?}", row.number));
             }
         }
     }
 
-    let type_accuracy = percent(typed_right, typed);
-    let top1 = percent(top1_right, evidence);
-    let precision = percent(auto_right, auto);
-    let caught_share = percent(caught, invalid);
-    let mut report = format!(
-        "labelled numbers: {}\n\
-         type accuracy: {typed_right}/{typed} = {type_accuracy:.1} % (target 97 %)\n\
-         top-1 carrier accuracy on numbers with carrier evidence: {top1_right}/{evidence} = {top1:.1} % (target 92 %)\n\
-         auto_select precision: {auto_right}/{auto} = {precision:.1} % (target 99.5 %)\n\
-         auto_select on lessor prefixes: {} of {lessor_rows} (target 0)\n\
-         invalid inputs caught: {caught}/{invalid} = {caught_share:.1} % (target 90 %)\n\
-         by decision (rows with a known answer; top-1 right):\n",
-        rows.len(),
-        lessor_autos.len(),
-    );
-    for (name, (count, right)) in ["auto_select", "needs_confirmation", "no_prediction"]
+    /// The figures, per decision, and every miss.
+    fn report(&self, rows: usize) -> String {
+        let mut report = format!(
+            "labelled numbers: {rows}\n\
+             type accuracy: {}/{} = {:.1} % (target 97 %)\n\
+             top-1 carrier accuracy on numbers with carrier evidence: {}/{} = {:.1} % (target 92 %)\n\
+             auto_select precision: {}/{} = {:.1} % (target 99.5 %)\n\
+             auto_select on lessor prefixes: {} of {} (target 0)\n\
+             invalid inputs caught: {}/{} = {:.1} % (target 90 %)\n\
+             by decision (rows with a known answer; top-1 right):\n",
+            self.typed_right,
+            self.typed,
+            percent(self.typed_right, self.typed),
+            self.top1_right,
+            self.evidence,
+            percent(self.top1_right, self.evidence),
+            self.auto_right,
+            self.auto,
+            percent(self.auto_right, self.auto),
+            self.lessor_autos.len(),
+            self.lessor_rows,
+            self.caught,
+            self.invalid,
+            percent(self.caught, self.invalid),
+        );
+        for (name, (count, right)) in ["auto_select", "needs_confirmation", "no_prediction"]
+            .iter()
+            .zip(self.decisions)
+        {
+            report.push_str(&format!(
+                "  {name:<19} {count:>4} rows, top-1 right {right:>4} ({:.1} %)\n",
+                percent(right, count)
+            ));
+        }
+        report.push_str("misses:\n");
+        for miss in &self.misses {
+            report.push_str(&format!("  {miss}\n"));
+        }
+        report
+    }
+}
+
+#[test]
+fn inference_meets_its_accuracy_targets_on_the_labelled_numbers() {
+    let matrix = CarrierMatrix::bundled().expect("the bundled matrix is valid");
+    let rows = rows();
+    let real = rows
         .iter()
-        .zip(decisions)
-    {
-        report.push_str(&format!(
-            "  {name:<19} {count:>4} rows, top-1 right {right:>4} ({:.1} %)\n",
-            percent(right, count)
-        ));
+        .filter(|row| matches!(row.label, "container" | "bill_of_lading" | "booking"))
+        .count();
+    assert!(real >= 300, "only {real} labelled carrier numbers");
+
+    let mut tally = Tally::default();
+    for row in &rows {
+        tally.count(&matrix, row);
     }
-    report.push_str("misses:\n");
-    for miss in &misses {
-        report.push_str(&format!("  {miss}\n"));
-    }
+    let report = tally.report(rows.len());
     eprintln!("{report}");
 
-    assert!(type_accuracy >= 97.0, "{report}");
-    assert!(top1 >= 92.0, "{report}");
-    assert!(precision >= 99.5, "{report}");
-    assert!(caught_share >= 90.0, "{report}");
-    assert!(lessor_autos.is_empty(), "{report}");
-    assert!(invalid >= 60, "only {invalid} invalid inputs\n{report}");
-    assert!(evidence >= 60 && lessor_rows >= 5 && auto >= 20, "{report}");
+    assert!(percent(tally.typed_right, tally.typed) >= 97.0, "{report}");
+    assert!(
+        percent(tally.top1_right, tally.evidence) >= 92.0,
+        "{report}"
+    );
+    assert!(percent(tally.auto_right, tally.auto) >= 99.5, "{report}");
+    assert!(percent(tally.caught, tally.invalid) >= 90.0, "{report}");
+    assert!(tally.lessor_autos.is_empty(), "{report}");
+    assert!(
+        tally.invalid >= 60,
+        "only {} invalid inputs\n{report}",
+        tally.invalid
+    );
+    assert!(
+        tally.evidence >= 60 && tally.lessor_rows >= 5 && tally.auto >= 20,
+        "{report}"
+    );
 }

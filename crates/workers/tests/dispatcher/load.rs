@@ -34,6 +34,28 @@ async fn every_notification(h: &Harness) -> Vec<WebhookNotification> {
     all
 }
 
+/// A dispatcher of its own on the harness's database, 16 deliveries at a time.
+async fn dispatcher(h: &Harness) -> Arc<Runner<Dispatcher>> {
+    let dispatcher = Dispatcher::new(
+        h.database.connect().await,
+        Arc::clone(&h.clock) as Arc<dyn Clock>,
+        DispatcherSettings {
+            per_webhook: 16,
+            networks: Arc::new(local()),
+            ..settings()
+        },
+    )
+    .expect("dispatcher");
+    Arc::new(Runner::new(
+        Arc::new(dispatcher),
+        Arc::clone(&h.clock) as Arc<dyn Clock>,
+        RunnerSettings {
+            concurrency: 16,
+            ..RunnerSettings::default()
+        },
+    ))
+}
+
 pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(backend: Backend) {
     let Some(h) = Harness::start(backend).await else {
         return;
@@ -59,27 +81,7 @@ pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(backend: 
             .len();
     }
 
-    let mut runners = Vec::new();
-    for _ in 0..2 {
-        let dispatcher = Dispatcher::new(
-            h.database.connect().await,
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            DispatcherSettings {
-                per_webhook: 16,
-                networks: Arc::new(local()),
-                ..settings()
-            },
-        )
-        .expect("dispatcher");
-        runners.push(Arc::new(Runner::new(
-            Arc::new(dispatcher),
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            RunnerSettings {
-                concurrency: 16,
-                ..RunnerSettings::default()
-            },
-        )));
-    }
+    let runners = [dispatcher(&h).await, dispatcher(&h).await];
     // Both dispatchers work what is due; then the clock moves to the next retry.
     for _ in 0..20 {
         let (first, second) =

@@ -9,11 +9,9 @@ use crate::support::Harness;
 
 use crate::lifecycle::fault;
 
-pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let cases = [
+/// A number per temporary fault, with the reason a retry of it gives.
+fn temporary_faults() -> Vec<(&'static str, Fault, FailedReason)> {
+    vec![
         (
             "586118850",
             Fault::ServerError {
@@ -54,7 +52,14 @@ pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(backend: 
             Fault::SchemaInvalid,
             FailedReason::UnrecognizedResponse,
         ),
-    ];
+    ]
+}
+
+pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(backend: Backend) {
+    let Some(h) = Harness::start(backend).await else {
+        return;
+    };
+    let cases = temporary_faults();
     let mut requests = Vec::new();
     for (number, fault_kind, reason) in cases {
         // Unauthorized is retried once with fresh credentials inside a lookup.

@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use tidemark_carriers::Lookup;
 use tidemark_domain::{
-    ContainerStatus, JobKind, LookupOutcome, RequestStatus, RequestType, StopReason,
-    TransportEventKind,
+    ContainerId, ContainerStatus, JobKind, LookupOutcome, RequestStatus, RequestType, StopReason,
+    Timestamp, Tracked, TransportEventKind,
 };
 use tidemark_store::testing::Backend;
 use time::Duration;
@@ -58,38 +58,7 @@ pub async fn a_voyage_step_by_step_records_each_event_exactly_once(backend: Back
     );
 
     // What the carrier knows at the end is exactly what was recorded.
-    let (connector, _) = h
-        .registry
-        .connector(&tidemark_domain::Scac::parse("TEST").expect("scac"))
-        .expect("sandbox");
-    let LookupOutcome::Found(last) = connector
-        .lookup(&Lookup {
-            number: "TEST-TR-JOURNEY".to_owned(),
-            kind: RequestType::BillOfLading,
-        })
-        .await
-    else {
-        panic!("the journey is found")
-    };
-    let mut expected = HashSet::new();
-    for view in &last.containers {
-        let container = tracked
-            .containers
-            .iter()
-            .find(|c| c.number == view.number)
-            .expect("every container recorded");
-        for m in &view.milestones {
-            expected.insert((
-                container.id,
-                TransportEventKind::Actual(m.milestone).name(),
-                m.place
-                    .as_ref()
-                    .map(|p| p.locode.clone())
-                    .unwrap_or_default(),
-                m.at,
-            ));
-        }
-    }
+    let expected = the_carriers_last_word(&h, &tracked).await;
     let recorded: Vec<_> = tracked
         .events
         .iter()
@@ -109,8 +78,16 @@ pub async fn a_voyage_step_by_step_records_each_event_exactly_once(backend: Back
     let unique: HashSet<_> = recorded.iter().cloned().collect();
     assert_eq!(unique.len(), recorded.len(), "no transport event twice");
     assert_eq!(unique, expected);
+    the_events_were_heard_once(&h, &expected).await;
+    assert_eq!(h.drain().await, 0);
+    assert_eq!(
+        h.store.next_due(JobKind::Refresh).await.expect("next"),
+        None
+    );
+}
 
-    // One webhook-visible event per container, milestone and place; one succeeded, one stop.
+/// One webhook-visible event per container, milestone and place; one succeeded, one stop.
+async fn the_events_were_heard_once(h: &Harness, expected: &HashSet<Recorded>) {
     let events = h.store.domain_events(h.account.id).await.expect("events");
     let keys: HashSet<&str> = events.iter().map(|e| e.dedupe_key.as_str()).collect();
     assert_eq!(keys.len(), events.len());
@@ -148,9 +125,44 @@ pub async fn a_voyage_step_by_step_records_each_event_exactly_once(backend: Back
     // The simulator moves its arrival estimate during the voyage: each move is heard.
     assert!(names.contains(&"shipment.estimated.arrival".to_owned()));
     assert!(names.contains(&"container.transport.estimated.vessel_arrived".to_owned()));
-    assert_eq!(h.drain().await, 0);
-    assert_eq!(
-        h.store.next_due(JobKind::Refresh).await.expect("next"),
-        None
-    );
+}
+
+/// An actual transport event as compared: container, name, place, time.
+type Recorded = (ContainerId, String, String, Timestamp);
+
+/// The actual events of the journey as the carrier tells them now, per recorded container.
+async fn the_carriers_last_word(h: &Harness, tracked: &Tracked) -> HashSet<Recorded> {
+    let (connector, _) = h
+        .registry
+        .connector(&tidemark_domain::Scac::parse("TEST").expect("scac"))
+        .expect("sandbox");
+    let LookupOutcome::Found(last) = connector
+        .lookup(&Lookup {
+            number: "TEST-TR-JOURNEY".to_owned(),
+            kind: RequestType::BillOfLading,
+        })
+        .await
+    else {
+        panic!("the journey is found")
+    };
+    let mut expected = HashSet::new();
+    for view in &last.containers {
+        let container = tracked
+            .containers
+            .iter()
+            .find(|c| c.number == view.number)
+            .expect("every container recorded");
+        for m in &view.milestones {
+            expected.insert((
+                container.id,
+                TransportEventKind::Actual(m.milestone).name(),
+                m.place
+                    .as_ref()
+                    .map(|p| p.locode.clone())
+                    .unwrap_or_default(),
+                m.at,
+            ));
+        }
+    }
+    expected
 }
