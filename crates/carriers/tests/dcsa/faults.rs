@@ -10,21 +10,12 @@ use tidemark_domain::{LookupOutcome, Snapshot, TemporaryReason};
 
 use crate::*;
 
-#[tokio::test]
-async fn every_fault_maps_to_its_outcome() {
-    let world = World::start(sim_config()).await;
-    world.advance_days(50);
-    let mut config = world.config("HLCU");
-    config.timeout = Duration::from_millis(400);
-    config.max_response_bytes = 1024 * 1024;
-    // One page per lookup, so a fault counted once affects exactly one lookup.
-    config.page_size = 1000;
-    let connector = DcsaConnector::new(config).expect("config");
-    let number = bill("HLCUSHA1904CCVX4");
-    let normal = found(connector.lookup(&number).await);
+/// What a lookup answers under a fault: a test of its outcome.
+type Expected = fn(&LookupOutcome) -> bool;
 
-    type Expected = fn(&LookupOutcome) -> bool;
-    let cases: Vec<(Fault, Expected)> = vec![
+/// Each fault the connector cannot absorb, with the outcome it must map to.
+fn faults_and_outcomes() -> Vec<(Fault, Expected)> {
+    vec![
         (
             Fault::ServerError {
                 status: 502,
@@ -88,8 +79,23 @@ async fn every_fault_maps_to_its_outcome() {
         (Fault::Slow { delay_ms: 2_000 }, |o| {
             *o == LookupOutcome::Temporary(TemporaryReason::Unreachable("timed out".into()))
         }),
-    ];
-    for (fault, expected) in cases {
+    ]
+}
+
+#[tokio::test]
+async fn every_fault_maps_to_its_outcome() {
+    let world = World::start(sim_config()).await;
+    world.advance_days(50);
+    let mut config = world.config("HLCU");
+    config.timeout = Duration::from_millis(400);
+    config.max_response_bytes = 1024 * 1024;
+    // One page per lookup, so a fault counted once affects exactly one lookup.
+    config.page_size = 1000;
+    let connector = DcsaConnector::new(config).expect("config");
+    let number = bill("HLCUSHA1904CCVX4");
+    let normal = found(connector.lookup(&number).await);
+
+    for (fault, expected) in faults_and_outcomes() {
         world.fault(fault.clone());
         let outcome = connector.lookup(&number).await;
         assert!(expected(&outcome), "{fault:?} gave {outcome:?}");

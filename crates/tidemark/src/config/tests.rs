@@ -1,12 +1,12 @@
 //! Configuration: layers, defaults, validation and redaction.
+#![allow(
+    clippy::result_large_err,
+    reason = "figment's Jail fixes the error type of the cases' closures"
+)]
 
 use super::*;
 
 /// Runs `case` in a figment jail: a directory and an environment of its own.
-#[expect(
-    clippy::result_large_err,
-    reason = "figment's Jail fixes the closure's error type"
-)]
 fn jailed(case: impl FnOnce(&mut figment::Jail) -> figment::error::Result<()>) {
     figment::Jail::expect_with(case);
 }

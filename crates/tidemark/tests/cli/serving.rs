@@ -114,16 +114,14 @@ async fn header_receiver() -> (
     (format!("http://{address}/hook"), got, counted)
 }
 
-/// At its most verbose, `tidemark serve` logs no secret: not an API key (good or bad),
-/// not a webhook's secret or its custom header values, not a signature it sent.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn secrets_never_reach_the_logs() {
-    let (url, got, mut counted) = header_receiver().await;
-    let mut server = Served::start(
-        &["--webhook-allowed-networks", "127.0.0.0/8"],
-        &[("RUST_LOG", "trace")],
-    );
-    let base = format!("http://{}", server.address);
+/// A receiver's own credential, sent as a custom header of the webhook.
+const HEADER_VALUE: &str = "Bearer receiver-token-8c1f2e77";
+/// A well-formed API key nobody holds.
+const WRONG_KEY: &str = "tdm_WrongWrongWrongWrongWrongWrongWrong1234";
+
+/// Creates a webhook with a custom header and tests it, tracks a number, and is refused
+/// with a wrong key; answers the webhook's secret.
+async fn use_every_secret(base: &str, key: &str, url: &str) -> String {
     let client = reqwest::Client::new();
     let post = |path: &str, key: &str, body: serde_json::Value| {
         client
@@ -133,12 +131,11 @@ async fn secrets_never_reach_the_logs() {
             .body(body.to_string())
             .send()
     };
-    let header_value = "Bearer receiver-token-8c1f2e77";
     let created = post(
         "/v2/webhooks",
-        &server.key,
+        key,
         serde_json::json!({"data": {"type": "webhook", "attributes": {
-            "url": url, "headers": [{"name": "Authorization", "value": header_value}]}}}),
+            "url": url, "headers": [{"name": "Authorization", "value": HEADER_VALUE}]}}}),
     )
     .await
     .expect("request");
@@ -151,7 +148,7 @@ async fn secrets_never_reach_the_logs() {
         .to_owned();
     let tested = post(
         &format!("/v2/webhooks/{webhook}/test"),
-        &server.key,
+        key,
         serde_json::json!({"data": {"type": "webhook_test",
             "attributes": {"event": "tracking_request.succeeded"}}}),
     )
@@ -160,18 +157,32 @@ async fn secrets_never_reach_the_logs() {
     assert_eq!(tested.status(), 200);
     let tracked = post(
         "/v2/tracking_requests",
-        &server.key,
+        key,
         serde_json::json!({"data": {"type": "tracking_request", "attributes": {
             "request_type": "bill_of_lading", "request_number": "TEST-TR-SUCCEEDED", "scac": "TEST"}}}),
     )
     .await
     .expect("request");
     assert_eq!(tracked.status(), 201);
-    let wrong_key = "tdm_WrongWrongWrongWrongWrongWrongWrong1234";
-    let refused = post("/v2/webhooks", wrong_key, serde_json::json!({}))
+    let refused = post("/v2/webhooks", WRONG_KEY, serde_json::json!({}))
         .await
         .expect("request");
     assert_eq!(refused.status(), 401);
+
+    secret
+}
+
+/// At its most verbose, `tidemark serve` logs no secret: not an API key (good or bad),
+/// not a webhook's secret or its custom header values, not a signature it sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_never_reach_the_logs() {
+    let (url, got, mut counted) = header_receiver().await;
+    let mut server = Served::start(
+        &["--webhook-allowed-networks", "127.0.0.0/8"],
+        &[("RUST_LOG", "trace")],
+    );
+    let base = format!("http://{}", server.address);
+    let secret = use_every_secret(&base, &server.key, &url).await;
 
     // The test, the success and its milestones arrive.
     tokio::time::timeout(Duration::from_secs(30), counted.wait_for(|n| *n >= 3))
@@ -186,10 +197,10 @@ async fn secrets_never_reach_the_logs() {
     let mut secrets = vec![
         server.key.clone(),
         server.key["tdm_".len()..].to_owned(),
-        wrong_key.to_owned(),
+        WRONG_KEY.to_owned(),
         secret.clone(),
         secret["whsec_".len()..].to_owned(),
-        header_value.to_owned(),
+        HEADER_VALUE.to_owned(),
         "receiver-token-8c1f2e77".to_owned(),
     ];
     for headers in got.lock().expect("lock").iter() {
@@ -202,7 +213,7 @@ async fn secrets_never_reach_the_logs() {
         }
         assert_eq!(
             headers.get("authorization").and_then(|v| v.to_str().ok()),
-            Some(header_value)
+            Some(HEADER_VALUE)
         );
     }
     for secret in &secrets {

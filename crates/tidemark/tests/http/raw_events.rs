@@ -70,6 +70,50 @@ async fn raw_events(t: &Tracking, container: &str) -> Vec<Value> {
     body["data"].as_array().expect("data").clone()
 }
 
+/// The sample's arrival and load, member by member, as the carrier reported them.
+async fn every_member_reads_as_reported(t: &Tracking, events: &[Value], container: &str) {
+    let arrival = &by_id(events, ARRIVAL)["attributes"];
+    assert_eq!(
+        arrival["event"],
+        Value::Null,
+        "no milestone at the port of loading"
+    );
+    assert_eq!(arrival["original_event"], "ARRI");
+    assert_eq!(arrival["event_type"], "TRANSPORT");
+    assert_eq!(arrival["event_classifier"], "ACT");
+    assert_eq!(arrival["estimated"], false);
+    assert_eq!(arrival["timestamp"], "2021-01-09T13:12:56Z");
+    assert_eq!(arrival["actual_at"], "2021-01-09T13:12:56Z");
+    assert_eq!(arrival["estimated_at"], Value::Null);
+    assert_eq!(arrival["location_locode"], "FRPAR");
+    assert_eq!(arrival["vessel_imo"], "9321483");
+    assert_eq!(arrival["vessel_name"], "King of the Seas");
+    assert_eq!(arrival["voyage_number"], "2103S");
+    assert_eq!(
+        arrival["carrier_transport_call_id"],
+        "123e4567-e89b-12d3-a456-426614174000"
+    );
+    assert_eq!(arrival["data_source"], "shipping_line");
+    assert_eq!(arrival["data_provider_code"], "MAEU");
+
+    let load = by_id(events, LOAD);
+    let attributes = &load["attributes"];
+    assert_eq!(attributes["event"], Value::Null, "an empty box's load");
+    assert_eq!(attributes["original_event"], "LOAD");
+    assert_eq!(attributes["estimated"], true);
+    assert_eq!(attributes["estimated_at"], "2019-11-11T23:11:00Z");
+    assert_eq!(attributes["will_occur_at"], "2019-11-11T23:11:00Z");
+    assert_eq!(attributes["actual_at"], Value::Null);
+    assert_eq!(attributes["empty"], true);
+    assert_eq!(attributes["location_name"], "Eiffel Tower");
+    let port = load["relationships"]["location"]["data"]["id"]
+        .as_str()
+        .expect("a port");
+    let response = t.app.get(&format!("/v2/ports/{port}")).await;
+    assert_eq!(response.status(), 200, "the event's port is known");
+    assert_eq!(load["relationships"]["container"]["data"]["id"], container);
+}
+
 async fn the_official_sample_is_kept_as_reported(t: Tracking) {
     inject(&t, &sample()).await;
     let created = document(
@@ -116,87 +160,9 @@ async fn the_official_sample_is_kept_as_reported(t: Tracking) {
         .collect();
     assert!(times.is_sorted(), "oldest first: {times:?}");
 
-    let arrival = &by_id(&events, ARRIVAL)["attributes"];
-    assert_eq!(
-        arrival["event"],
-        Value::Null,
-        "no milestone at the port of loading"
-    );
-    assert_eq!(arrival["original_event"], "ARRI");
-    assert_eq!(arrival["event_type"], "TRANSPORT");
-    assert_eq!(arrival["event_classifier"], "ACT");
-    assert_eq!(arrival["estimated"], false);
-    assert_eq!(arrival["timestamp"], "2021-01-09T13:12:56Z");
-    assert_eq!(arrival["actual_at"], "2021-01-09T13:12:56Z");
-    assert_eq!(arrival["estimated_at"], Value::Null);
-    assert_eq!(arrival["location_locode"], "FRPAR");
-    assert_eq!(arrival["vessel_imo"], "9321483");
-    assert_eq!(arrival["vessel_name"], "King of the Seas");
-    assert_eq!(arrival["voyage_number"], "2103S");
-    assert_eq!(
-        arrival["carrier_transport_call_id"],
-        "123e4567-e89b-12d3-a456-426614174000"
-    );
-    assert_eq!(arrival["data_source"], "shipping_line");
-    assert_eq!(arrival["data_provider_code"], "MAEU");
+    every_member_reads_as_reported(&t, &events, &container).await;
 
-    let load = by_id(&events, LOAD);
-    let attributes = &load["attributes"];
-    assert_eq!(attributes["event"], Value::Null, "an empty box's load");
-    assert_eq!(attributes["original_event"], "LOAD");
-    assert_eq!(attributes["estimated"], true);
-    assert_eq!(attributes["estimated_at"], "2019-11-11T23:11:00Z");
-    assert_eq!(attributes["will_occur_at"], "2019-11-11T23:11:00Z");
-    assert_eq!(attributes["actual_at"], Value::Null);
-    assert_eq!(attributes["empty"], true);
-    assert_eq!(attributes["location_name"], "Eiffel Tower");
-    let port = load["relationships"]["location"]["data"]["id"]
-        .as_str()
-        .expect("a port");
-    let response = t.app.get(&format!("/v2/ports/{port}")).await;
-    assert_eq!(response.status(), 200, "the event's port is known");
-    assert_eq!(load["relationships"]["container"]["data"]["id"], container);
-
-    // The carrier corrects the load: it happened, laden. The later version replaces the
-    // kept one, and now makes a milestone.
-    let mut corrected = sample()
-        .into_iter()
-        .find(|e| e["eventID"] == LOAD)
-        .expect("the load");
-    corrected["eventClassifierCode"] = json!("ACT");
-    corrected["emptyIndicatorCode"] = json!("LADEN");
-    corrected["eventCreatedDateTime"] = json!("2021-01-10T08:00:00Z");
-    inject(&t, &[corrected]).await;
-    let response = t
-        .app
-        .call(
-            Method::PATCH,
-            &format!("/v2/containers/{container}/refresh"),
-        )
-        .await;
-    assert_eq!(response.status(), 202);
-    t.drain().await;
-    let again = raw_events(&t, &container).await;
-    assert_eq!(again.len(), events.len(), "replaced, not added");
-    let load = &by_id(&again, LOAD)["attributes"];
-    assert_eq!(load["estimated"], false);
-    assert_eq!(load["event"], "vessel_loaded");
-    assert_eq!(load["empty"], false);
-    assert_eq!(load["carrier_reported_at"], "2021-01-10T08:00:00Z");
-    assert_eq!(
-        load["created_at"], attributes["created_at"],
-        "kept in place"
-    );
-    let milestones = document(
-        t.app
-            .get(&format!("/v2/containers/{container}/transport_events"))
-            .await,
-    )
-    .await;
-    assert_eq!(
-        milestones["data"][0]["attributes"]["event"],
-        "container.transport.vessel_loaded"
-    );
+    a_correction_replaces_the_kept_event(&t, &events, &container).await;
 }
 
 async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: Tracking) {
@@ -241,4 +207,48 @@ async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: Tracking) {
         .get("/v2/containers/00000000-0000-0000-0000-000000000000/raw_events")
         .await;
     assert_eq!(response.status(), 404);
+}
+
+/// The carrier corrects the load: it happened, laden. The later version replaces the
+/// kept one, and now makes a milestone.
+async fn a_correction_replaces_the_kept_event(t: &Tracking, events: &[Value], container: &str) {
+    let mut corrected = sample()
+        .into_iter()
+        .find(|e| e["eventID"] == LOAD)
+        .expect("the load");
+    corrected["eventClassifierCode"] = json!("ACT");
+    corrected["emptyIndicatorCode"] = json!("LADEN");
+    corrected["eventCreatedDateTime"] = json!("2021-01-10T08:00:00Z");
+    inject(t, &[corrected]).await;
+    let response = t
+        .app
+        .call(
+            Method::PATCH,
+            &format!("/v2/containers/{container}/refresh"),
+        )
+        .await;
+    assert_eq!(response.status(), 202);
+    t.drain().await;
+    let again = raw_events(t, container).await;
+    assert_eq!(again.len(), events.len(), "replaced, not added");
+    let attributes = &by_id(events, LOAD)["attributes"];
+    let load = &by_id(&again, LOAD)["attributes"];
+    assert_eq!(load["estimated"], false);
+    assert_eq!(load["event"], "vessel_loaded");
+    assert_eq!(load["empty"], false);
+    assert_eq!(load["carrier_reported_at"], "2021-01-10T08:00:00Z");
+    assert_eq!(
+        load["created_at"], attributes["created_at"],
+        "kept in place"
+    );
+    let milestones = document(
+        t.app
+            .get(&format!("/v2/containers/{container}/transport_events"))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        milestones["data"][0]["attributes"]["event"],
+        "container.transport.vessel_loaded"
+    );
 }

@@ -68,7 +68,14 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
     assert_eq!(included[0]["type"], "shipment");
     assert_eq!(included[0]["id"], shipment_id);
 
-    // Shipments.
+    let shipment = shipments_read_back(&t, &shipment_id).await;
+    containers_read_back(&t, &shipment).await;
+    reference_data_reads_back(&t, &shipment).await;
+}
+
+/// The tracked shipment, listed with its includes, by id and by every filter; answers it
+/// as listed.
+async fn shipments_read_back(t: &Tracking, shipment_id: &str) -> Value {
     let list = document(
         t.app
             .get("/v2/shipments?include=containers,port_of_lading,port_of_discharge,pod_terminal")
@@ -111,7 +118,7 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
     );
 
     let one = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
-    assert_eq!(one["data"]["id"], shipment_id.as_str());
+    assert_eq!(one["data"]["id"], shipment_id);
     assert!(one.get("included").is_none(), "no include, no included");
     for (query, total) in [
         ("number=TEST-TR-SUCCEEDED", 1),
@@ -135,7 +142,15 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
     .await;
     assert_eq!(page["meta"]["total"], 1);
 
-    // Containers.
+    shipment.clone()
+}
+
+/// The shipment's first container by id and filter, and its transport events.
+async fn containers_read_back(t: &Tracking, shipment: &Value) {
+    let shipment_id = shipment["id"].as_str().expect("id");
+    let containers = shipment["relationships"]["containers"]["data"]
+        .as_array()
+        .expect("containers");
     let container_id = containers[0]["id"].as_str().expect("id");
     let container = document(
         t.app
@@ -150,7 +165,7 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
         .expect("number");
     assert_eq!(
         container["data"]["relationships"]["shipment"]["data"]["id"],
-        shipment_id.as_str()
+        shipment_id
     );
     assert!(container["data"]["attributes"]["current_status"].is_string());
     let included = container["included"].as_array().expect("included");
@@ -196,8 +211,14 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
     }));
     let included = events["included"].as_array().expect("included");
     assert!(included.iter().any(|r| r["type"] == "port"));
+}
 
-    // Reference data, by id and by code.
+/// The ports, vessel and terminal the shipment names, by id and by code.
+async fn reference_data_reads_back(t: &Tracking, shipment: &Value) {
+    let attributes = &shipment["attributes"];
+    let pod = attributes["port_of_discharge_locode"]
+        .as_str()
+        .expect("pod");
     let port = document(t.app.get(&format!("/v2/ports/{pod}")).await).await;
     assert_eq!(port["data"]["attributes"]["code"], pod);
     let port_id = port["data"]["id"].as_str().expect("id");

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tidemark_domain::Clock;
-use tidemark_domain::webhook::{Attempt, Settlement};
+use tidemark_domain::webhook::{Attempt, ClaimedNotification, Settlement};
 
 use crate::common::{Tracking, document, errors};
 use crate::shipments::{shipment_action, track};
@@ -76,6 +76,29 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
             && n["relationships"]["reference_object"]["data"]["type"] == "transport_event"
     }));
 
+    the_log_filters_by_webhook_event_and_status(&t, &successes).await;
+
+    let path = format!(
+        "/v2/webhook_notifications/{}",
+        one["id"].as_str().expect("id")
+    );
+    let shown = document(t.app.get(&path).await).await;
+    assert_eq!(shown["data"], *one);
+    let (_, other) = t.app.new_account("other").await;
+    errors(t.app.get_as(&other, &path).await, 404).await;
+    assert_eq!(
+        document(t.app.get_as(&other, "/v2/webhook_notifications").await).await["meta"]["total"],
+        0
+    );
+    errors(t.app.get("/v2/webhook_notifications/nope").await, 404).await;
+
+    let id = one["id"].as_str().expect("id");
+    a_redelivery_is_due_now_unless_held(&t, id, &other).await;
+    bad_filters_are_400(&t).await;
+}
+
+/// The delivery log filtered by webhook (with the webhook included), event and status.
+async fn the_log_filters_by_webhook_event_and_status(t: &Tracking, successes: &str) {
     let wanted = document(
         t.app
             .get(&format!(
@@ -85,7 +108,7 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
     )
     .await;
     assert_eq!(wanted["meta"]["total"], 1);
-    assert_eq!(wanted["included"][0]["id"], successes.as_str());
+    assert_eq!(wanted["included"][0]["id"], successes);
     assert_eq!(wanted["included"][0]["type"], "webhook");
 
     let by_event = document(
@@ -102,23 +125,12 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
     )
     .await;
     assert_eq!(none["meta"]["total"], 0);
+}
 
-    let path = format!(
-        "/v2/webhook_notifications/{}",
-        one["id"].as_str().expect("id")
-    );
-    let shown = document(t.app.get(&path).await).await;
-    assert_eq!(shown["data"], *one);
-    let (_, other) = t.app.new_account("other").await;
-    errors(t.app.get_as(&other, &path).await, 404).await;
-    assert_eq!(
-        document(t.app.get_as(&other, "/v2/webhook_notifications").await).await["meta"]["total"],
-        0
-    );
-    errors(t.app.get("/v2/webhook_notifications/nope").await, 404).await;
-
-    // Redelivery: due again now; refused while a dispatcher holds it.
-    let redeliver = format!("{path}/redeliver");
+/// A redelivery makes the notification due now; another account cannot ask it, and a
+/// notification a dispatcher holds is refused.
+async fn a_redelivery_is_due_now_unless_held(t: &Tracking, id: &str, other: &str) {
+    let redeliver = format!("/v2/webhook_notifications/{id}/redeliver");
     let again = t.app.post_json(&redeliver, &t.app.key, &json!({})).await;
     assert_eq!(again.status(), 202);
     let again = document(again).await;
@@ -127,7 +139,7 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
         again["data"]["attributes"]["next_attempt_at"],
         again["data"]["attributes"]["updated_at"]
     );
-    errors(t.app.post_json(&redeliver, &other, &json!({})).await, 404).await;
+    errors(t.app.post_json(&redeliver, other, &json!({})).await, 404).await;
     let claimed = tidemark_store::DeliveryStore::claim_notifications(
         t.app.store.as_ref(),
         100,
@@ -144,6 +156,10 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
     )
     .await;
     assert_eq!(busy[0]["code"], "in_flight");
+}
+
+/// Filters and includes the log does not know are 400, naming the parameter.
+async fn bad_filters_are_400(t: &Tracking) {
     for (query, parameter) in [
         (
             "filter[delivery_status]=delivered",
@@ -211,6 +227,53 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
         .iter()
         .find(|c| c.notification.event == "tracking_request.succeeded")
         .expect("the success");
+    the_claim_carries_the_records_as_read(&t, &claimed, &found, &shipment).await;
+
+    // One failed attempt at the success, logged.
+    let attempt = Attempt {
+        at: t.clock.now(),
+        status_code: Some(503),
+        error: None,
+        latency_ms: 42,
+        response_body: Some("busy".to_owned()),
+    };
+    let retry = Settlement::Retry(t.clock.now());
+    // Failing since now is not failing for five days: the webhook stays on.
+    let five_days_ago = tidemark_domain::Timestamp::from_datetime(
+        t.clock.now().as_datetime() - time::Duration::days(5),
+    );
+    assert!(
+        t.app
+            .store
+            .settle_notification(succeeded, &attempt, &retry, five_days_ago)
+            .await
+            .expect("settle")
+    );
+
+    // The shipment stops: the request changes, the success's records do not.
+    let stopped = shipment_action(&t, &shipment_id, "stop_tracking").await;
+    assert_eq!(stopped.status(), 200);
+    let now = document(t.app.get(&request_path).await).await;
+    assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
+
+    the_success_shows_its_records_and_log(&t, succeeded, &request_id).await;
+    the_stop_and_the_milestone_carry_their_own(&t, &everything, &request_id).await;
+}
+
+/// The claimed success carries the request, the shipment and its containers exactly as
+/// clients read them now; a milestone carries its container, port, shipment and event.
+async fn the_claim_carries_the_records_as_read(
+    t: &Tracking,
+    claimed: &[ClaimedNotification],
+    found: &Value,
+    shipment: &Value,
+) {
+    let request_id = id_of(found);
+    let shipment_id = id_of(shipment);
+    let succeeded = claimed
+        .iter()
+        .find(|c| c.notification.event == "tracking_request.succeeded")
+        .expect("the success");
     assert_eq!(
         types(&succeeded.included),
         ["container", "shipment", "tracking_request"]
@@ -243,34 +306,14 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
             "{kind} in {milestone_types:?}"
         );
     }
+}
 
-    // One failed attempt at the success, logged.
-    let attempt = Attempt {
-        at: t.clock.now(),
-        status_code: Some(503),
-        error: None,
-        latency_ms: 42,
-        response_body: Some("busy".to_owned()),
-    };
-    let retry = Settlement::Retry(t.clock.now());
-    // Failing since now is not failing for five days: the webhook stays on.
-    let five_days_ago = tidemark_domain::Timestamp::from_datetime(
-        t.clock.now().as_datetime() - time::Duration::days(5),
-    );
-    assert!(
-        t.app
-            .store
-            .settle_notification(succeeded, &attempt, &retry, five_days_ago)
-            .await
-            .expect("settle")
-    );
-
-    // The shipment stops: the request changes, the success's records do not.
-    let stopped = shipment_action(&t, &shipment_id, "stop_tracking").await;
-    assert_eq!(stopped.status(), 200);
-    let now = document(t.app.get(&request_path).await).await;
-    assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
-
+/// The success, shown later, holds the request as it stood and its one logged attempt.
+async fn the_success_shows_its_records_and_log(
+    t: &Tracking,
+    succeeded: &ClaimedNotification,
+    request_id: &str,
+) {
     let path = format!(
         "/v2/webhook_notifications/{}?include=reference_object,webhook_notification_logs",
         succeeded.notification.id
@@ -278,7 +321,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
     let shown = document(t.app.get(&path).await).await;
     let included = shown["included"].as_array().expect("included");
     assert_eq!(
-        find(included, "tracking_request", &request_id)["attributes"]["status"],
+        find(included, "tracking_request", request_id)["attributes"]["status"],
         "created",
         "as it stood when it succeeded"
     );
@@ -300,21 +343,28 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
         succeeded.notification.id.to_string()
     );
     assert_eq!(shown["data"]["attributes"]["attempts"], 1);
+}
 
-    // The stop's own notification holds the request as stopped, and the shipment.
+/// The stop's own notification holds the request as stopped; a milestone's reference
+/// object is its transport event.
+async fn the_stop_and_the_milestone_carry_their_own(
+    t: &Tracking,
+    everything: &str,
+    request_id: &str,
+) {
     let stops = document(
-        t.app
-            .get(&format!(
-                "/v2/webhook_notifications?filter[webhook_id]={everything}&filter[event]=tracking_request.tracking_stopped&include=reference_object,webhook"
-            ))
-            .await,
-    )
-    .await;
+    t.app
+        .get(&format!(
+            "/v2/webhook_notifications?filter[webhook_id]={everything}&filter[event]=tracking_request.tracking_stopped&include=reference_object,webhook"
+        ))
+        .await,
+)
+.await;
     assert_eq!(stops["meta"]["total"], 1);
     let included = stops["included"].as_array().expect("included");
     assert_eq!(types(included), ["tracking_request", "webhook"]);
     assert_eq!(
-        find(included, "tracking_request", &request_id)["attributes"]["status"],
+        find(included, "tracking_request", request_id)["attributes"]["status"],
         "tracking_stopped"
     );
     assert!(
@@ -325,11 +375,11 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
 
     // A milestone's reference object is its transport event.
     let listed = document(
-        t.app
-            .get("/v2/webhook_notifications?filter[event]=container.transport.full_in&include=reference_object")
-            .await,
-    )
-    .await;
+    t.app
+        .get("/v2/webhook_notifications?filter[event]=container.transport.full_in&include=reference_object")
+        .await,
+)
+.await;
     let reference = &listed["data"][0]["relationships"]["reference_object"]["data"];
     assert_eq!(reference["type"], "transport_event");
     let event = find(

@@ -80,46 +80,7 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     assert_eq!(attributes["response_body"], "thanks");
     assert!(attributes["error"].is_null());
 
-    // What arrived is what the answer says was sent, signed as deliveries are.
-    let got = receiver.got();
-    assert_eq!(got.len(), 1);
-    let (headers, body) = &got[0];
-    let sent: Value = serde_json::from_slice(body).expect("json");
-    assert_eq!(sent, attributes["request_body"]);
-    assert_eq!(
-        headers.get("webhook-id").and_then(|v| v.to_str().ok()),
-        test["id"].as_str()
-    );
-    assert_eq!(
-        headers.get("x-env").and_then(|v| v.to_str().ok()),
-        Some("test")
-    );
-    standardwebhooks::Webhook::new(&secret)
-        .expect("secret")
-        .verify(body, headers)
-        .expect("a valid signature");
-    let data = &sent["data"];
-    assert_eq!(data["type"], "webhook_notification");
-    assert_eq!(
-        data["attributes"]["event"],
-        "container.transport.vessel_departed"
-    );
-    let reference = &data["relationships"]["reference_object"]["data"];
-    assert_eq!(reference["type"], "transport_event");
-    let included = sent["included"].as_array().expect("included");
-    let event = find(
-        included,
-        "transport_event",
-        reference["id"].as_str().expect("id"),
-    );
-    assert_eq!(
-        event["attributes"]["event"],
-        "container.transport.vessel_departed"
-    );
-    let kinds = types(included);
-    for kind in ["container", "port", "shipment", "transport_event", "vessel"] {
-        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
-    }
+    arrived_as_sent(&receiver, &secret, &answered["data"]);
 
     // A receiver's failure is reported, not an error of the test.
     let failed = document(
@@ -145,7 +106,58 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     let log = document(app.get("/v2/webhook_notifications").await).await;
     assert_eq!(log["meta"]["total"], 0);
 
-    // Bad asks.
+    bad_asks_are_refused(&app, &path).await;
+    assert_eq!(receiver.got().len(), 2, "nothing sent for a bad ask");
+}
+
+/// What the receiver got is what the answer `test` says was sent, signed as deliveries
+/// are, with the records of the sampled event.
+fn arrived_as_sent(receiver: &Receiver, secret: &str, test: &Value) {
+    let attributes = &test["attributes"];
+    let got = receiver.got();
+    assert_eq!(got.len(), 1);
+    let (headers, body) = &got[0];
+    let sent: Value = serde_json::from_slice(body).expect("json");
+    assert_eq!(sent, attributes["request_body"]);
+    assert_eq!(
+        headers.get("webhook-id").and_then(|v| v.to_str().ok()),
+        test["id"].as_str()
+    );
+    assert_eq!(
+        headers.get("x-env").and_then(|v| v.to_str().ok()),
+        Some("test")
+    );
+    standardwebhooks::Webhook::new(secret)
+        .expect("secret")
+        .verify(body, headers)
+        .expect("a valid signature");
+    let data = &sent["data"];
+    assert_eq!(data["type"], "webhook_notification");
+    assert_eq!(
+        data["attributes"]["event"],
+        "container.transport.vessel_departed"
+    );
+    let reference = &data["relationships"]["reference_object"]["data"];
+    assert_eq!(reference["type"], "transport_event");
+    let included = sent["included"].as_array().expect("included");
+    let event = find(
+        included,
+        "transport_event",
+        reference["id"].as_str().expect("id"),
+    );
+    assert_eq!(
+        event["attributes"]["event"],
+        "container.transport.vessel_departed"
+    );
+    let kinds = types(included);
+    for kind in ["container", "port", "shipment", "transport_event", "vessel"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+}
+
+/// Asks for an unknown, unrecorded or missing event, another member, another type,
+/// another account's webhook or none: refused, and nothing is sent.
+async fn bad_asks_are_refused(app: &TestApp, path: &str) {
     for (body, code, pointer) in [
         (
             test_body(&json!("container.teleported")),
@@ -169,7 +181,7 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
             "/data/attributes/url",
         ),
     ] {
-        let problems = errors(app.post_json(&path, &app.key, &body).await, 422).await;
+        let problems = errors(app.post_json(path, &app.key, &body).await, 422).await;
         let found = codes(&problems);
         assert!(
             found.iter().any(|(c, p)| c == code && p == pointer),
@@ -178,7 +190,7 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     }
     let unrecorded = errors(
         app.post_json(
-            &path,
+            path,
             &app.key,
             &test_body(&json!("container.pickup_lfd.changed")),
         )
@@ -194,7 +206,7 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     );
     let wrong_type = errors(
         app.post_json(
-            &path,
+            path,
             &app.key,
             &json!({"data": {"type": "webhook", "attributes": {"event": "tracking_request.failed"}}}),
         )
@@ -205,7 +217,7 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
     assert_eq!(wrong_type[0]["code"], "type_mismatch");
     let (_, other) = app.new_account("other").await;
     errors(
-        app.post_json(&path, &other, &test_body(&json!("tracking_request.failed")))
+        app.post_json(path, &other, &test_body(&json!("tracking_request.failed")))
             .await,
         404,
     )
@@ -220,5 +232,4 @@ async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
         404,
     )
     .await;
-    assert_eq!(receiver.got().len(), 2, "nothing sent for a bad ask");
 }

@@ -101,8 +101,9 @@ async fn a_webhook_is_created_read_listed_changed_and_deleted(app: TestApp) {
     errors(delete(&app, &location, &app.key).await, 404).await;
 }
 
-async fn bad_webhooks_are_refused_field_by_field(app: TestApp) {
-    for (attributes, pointer, code) in [
+/// Attributes a webhook cannot have, each with the pointer and code of its refusal.
+fn refused_attributes() -> Vec<(Value, &'static str, &'static str)> {
+    vec![
         (json!({}), "/data/attributes/url", "blank"),
         (
             json!({"url": "ftp://example.com/"}),
@@ -166,7 +167,11 @@ async fn bad_webhooks_are_refused_field_by_field(app: TestApp) {
             "/data/attributes/secret",
             "invalid",
         ),
-    ] {
+    ]
+}
+
+async fn bad_webhooks_are_refused_field_by_field(app: TestApp) {
+    for (attributes, pointer, code) in refused_attributes() {
         let response = app
             .post_json("/v2/webhooks", &app.key, &body(&attributes))
             .await;
