@@ -46,8 +46,9 @@ impl RateClass {
     }
 }
 
-/// Requests per minute per account for each class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Requests per minute per account for each class: `[rate_limits]` in the configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct RateLimitConfig {
     /// Creates of tracking requests.
     pub create_per_minute: NonZeroU32,

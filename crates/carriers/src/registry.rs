@@ -85,10 +85,12 @@ pub struct ConnectionSettings {
     pub burst: NonZeroU32,
     /// Lookups in flight at once.
     pub concurrency: NonZeroU32,
-    /// Seconds to wait for a connection.
-    pub connect_timeout_secs: u64,
-    /// Seconds to wait for a whole answer.
-    pub timeout_secs: u64,
+    /// How long to wait for a connection (`"5s"`; `connect_timeout_secs` before).
+    #[serde(with = "humantime_serde")]
+    pub connect_timeout: Duration,
+    /// How long to wait for a whole answer (`"30s"`; `timeout_secs` before).
+    #[serde(with = "humantime_serde")]
+    pub timeout: Duration,
     /// Largest answer read, in bytes.
     pub max_response_bytes: usize,
     /// Events asked per page.
@@ -105,8 +107,8 @@ impl Default for ConnectionSettings {
             per_second: limits.per_second,
             burst: limits.burst,
             concurrency: limits.concurrency,
-            connect_timeout_secs: dcsa.connect_timeout.as_secs(),
-            timeout_secs: dcsa.timeout.as_secs(),
+            connect_timeout: dcsa.connect_timeout,
+            timeout: dcsa.timeout,
             max_response_bytes: dcsa.max_response_bytes,
             page_size: dcsa.page_size,
             max_pages: dcsa.max_pages,
@@ -173,8 +175,8 @@ fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> D
     DcsaConfig {
         base_url,
         auth,
-        connect_timeout: Duration::from_secs(settings.connect_timeout_secs),
-        timeout: Duration::from_secs(settings.timeout_secs),
+        connect_timeout: settings.connect_timeout,
+        timeout: settings.timeout,
         max_response_bytes: settings.max_response_bytes,
         page_size: settings.page_size,
         max_pages: settings.max_pages,
@@ -236,9 +238,9 @@ impl Registry {
             };
             let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
             let settings = endpoint.settings.as_ref().unwrap_or(&config.defaults);
-            if settings.timeout_secs == 0 || settings.page_size == 0 || settings.max_pages == 0 {
+            if settings.timeout.is_zero() || settings.page_size == 0 || settings.max_pages == 0 {
                 return Err(error(
-                    "timeout_secs, page_size and max_pages must be above 0".to_owned(),
+                    "timeout, page_size and max_pages must be above 0".to_owned(),
                 ));
             }
             let connector = limited(

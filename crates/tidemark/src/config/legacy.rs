@@ -7,82 +7,89 @@
 use figment::value::{Dict, Map, Value};
 use figment::{Error, Metadata, Profile, Provider};
 
-/// (section, old key, new section (empty: the top level), new key, unit of the old key's
-/// numbers: none for a key that only moved).
-const RENAMED: &[(&str, &str, &str, &str, &str)] = &[
+/// (old key, new key, unit of the old key's numbers: none for a key that only moved).
+/// Keys are dotted paths; `*` stands for every entry of a table (each carrier endpoint).
+const RENAMED: &[(&str, &str, &str)] = &[
+    ("shutdown_grace_secs", "shutdown_grace", "s"),
+    ("limits.header_timeout_secs", "limits.header_timeout", "s"),
     (
-        "tracking",
-        "retry_first_secs",
-        "tracking",
-        "retry_first",
+        "limits.body_idle_timeout_secs",
+        "limits.body_idle_timeout",
         "s",
     ),
-    ("tracking", "retry_max_secs", "tracking", "retry_max", "s"),
+    ("tracking.retry_first_secs", "tracking.retry_first", "s"),
+    ("tracking.retry_max_secs", "tracking.retry_max", "s"),
     (
-        "tracking",
-        "manifest_recheck_secs",
-        "tracking",
-        "manifest_recheck",
-        "s",
-    ),
-    (
-        "tracking",
-        "manifest_expiry_secs",
-        "tracking",
-        "manifest_expiry",
-        "s",
-    ),
-    ("tracking", "refresh_secs", "tracking", "refresh", "s"),
-    (
-        "tracking",
-        "refresh_at_sea_secs",
-        "tracking",
-        "refresh_at_sea",
+        "tracking.manifest_recheck_secs",
+        "tracking.manifest_recheck",
         "s",
     ),
     (
-        "tracking",
-        "refresh_near_secs",
-        "tracking",
-        "refresh_near",
+        "tracking.manifest_expiry_secs",
+        "tracking.manifest_expiry",
         "s",
     ),
+    ("tracking.refresh_secs", "tracking.refresh", "s"),
     (
-        "tracking",
-        "near_window_secs",
-        "tracking",
-        "near_window",
+        "tracking.refresh_at_sea_secs",
+        "tracking.refresh_at_sea",
         "s",
     ),
+    ("tracking.refresh_near_secs", "tracking.refresh_near", "s"),
+    ("tracking.near_window_secs", "tracking.near_window", "s"),
     (
-        "tracking",
-        "stop_after_arrival_days",
-        "tracking",
-        "stop_after_arrival",
+        "tracking.stop_after_arrival_days",
+        "tracking.stop_after_arrival",
         "days",
     ),
     (
-        "tracking",
-        "stop_without_updates_days",
-        "tracking",
-        "stop_without_updates",
+        "tracking.stop_without_updates_days",
+        "tracking.stop_without_updates",
         "days",
     ),
-    ("tracking", "workers", "tracker", "workers", ""),
-    ("tracking", "lease_secs", "tracker", "lease", "s"),
-    ("tracking", "poll_ms", "tracker", "poll", "ms"),
-    ("webhooks", "timeout_secs", "webhooks", "timeout", "s"),
-    ("webhooks", "lease_secs", "webhooks", "lease", "s"),
+    ("tracking.workers", "tracker.workers", ""),
+    ("tracking.lease_secs", "tracker.lease", "s"),
+    ("tracking.poll_ms", "tracker.poll", "ms"),
+    ("webhooks.timeout_secs", "webhooks.timeout", "s"),
+    ("webhooks.lease_secs", "webhooks.lease", "s"),
     (
-        "webhooks",
-        "disable_after_days",
-        "webhooks",
-        "disable_after",
+        "webhooks.disable_after_days",
+        "webhooks.disable_after",
         "days",
     ),
-    ("webhooks", "workers", "dispatcher", "workers", ""),
-    ("webhooks", "poll_ms", "dispatcher", "poll", "ms"),
-    ("webhooks", "source_ips", "", "webhook_source_ips", ""),
+    ("webhooks.workers", "dispatcher.workers", ""),
+    ("webhooks.poll_ms", "dispatcher.poll", "ms"),
+    ("webhooks.source_ips", "webhook_source_ips", ""),
+    (
+        "carriers.defaults.connect_timeout_secs",
+        "carriers.defaults.connect_timeout",
+        "s",
+    ),
+    (
+        "carriers.defaults.timeout_secs",
+        "carriers.defaults.timeout",
+        "s",
+    ),
+    (
+        "carriers.endpoints.*.settings.connect_timeout_secs",
+        "carriers.endpoints.*.settings.connect_timeout",
+        "s",
+    ),
+    (
+        "carriers.endpoints.*.settings.timeout_secs",
+        "carriers.endpoints.*.settings.timeout",
+        "s",
+    ),
+    (
+        "sandbox.connection.connect_timeout_secs",
+        "sandbox.connection.connect_timeout",
+        "s",
+    ),
+    (
+        "sandbox.connection.timeout_secs",
+        "sandbox.connection.timeout",
+        "s",
+    ),
 ];
 
 /// A provider whose renamed keys are read under their new names.
@@ -105,32 +112,78 @@ impl<P: Provider> Provider for Legacy<P> {
 /// Rewrites the renamed keys of `dict`; a number becomes a duration in the old unit, any
 /// other value is kept for the new key's parser to refuse.
 fn upgrade(dict: &mut Dict) {
-    for (section, old, new_section, new, unit) in RENAMED {
-        let Some(Value::Dict(_, table)) = dict.get_mut(*section) else {
-            continue;
-        };
-        let Some(value) = table.remove(*old) else {
-            continue;
-        };
-        let number = value
-            .to_u128()
-            .or_else(|| value.to_i128().and_then(|n| u128::try_from(n).ok()));
-        let value = match number {
-            Some(number) if !unit.is_empty() => {
-                Value::String(value.tag(), format!("{number}{unit}"))
-            }
-            _ => value,
-        };
-        if new_section.is_empty() {
-            dict.insert((*new).to_owned(), value);
+    for (old, new, unit) in RENAMED {
+        let (old_table, old_key) = split(old);
+        let (new_table, new_key) = split(new);
+        if old_table == new_table {
+            each_table(dict, &old_table, &mut |table| {
+                if let Some(value) = table.remove(old_key) {
+                    table.insert(new_key.to_owned(), in_unit(value, unit));
+                }
+            });
             continue;
         }
-        let tag = value.tag();
-        let target = dict
-            .entry((*new_section).to_owned())
-            .or_insert_with(|| Value::Dict(tag, Dict::new()));
-        if let Value::Dict(_, table) = target {
-            table.insert((*new).to_owned(), value);
+        let mut moved = None;
+        each_table(dict, &old_table, &mut |table| {
+            moved = moved.take().or_else(|| table.remove(old_key));
+        });
+        if let Some(value) = moved {
+            insert(dict, &new_table, new_key, in_unit(value, unit));
+        }
+    }
+}
+
+/// A dotted key's table path and its own name.
+fn split(key: &str) -> (Vec<&str>, &str) {
+    let mut path: Vec<&str> = key.split('.').collect();
+    let name = path.pop().unwrap_or_default();
+    (path, name)
+}
+
+/// `value` as a duration in `unit` when it is a number and the key had a unit.
+fn in_unit(value: Value, unit: &str) -> Value {
+    let number = value
+        .to_u128()
+        .or_else(|| value.to_i128().and_then(|n| u128::try_from(n).ok()));
+    match number {
+        Some(number) if !unit.is_empty() => Value::String(value.tag(), format!("{number}{unit}")),
+        _ => value,
+    }
+}
+
+/// Calls `f` on each table at `path` that exists.
+fn each_table(dict: &mut Dict, path: &[&str], f: &mut dyn FnMut(&mut Dict)) {
+    match path.split_first() {
+        None => f(dict),
+        Some((&"*", rest)) => {
+            for value in dict.values_mut() {
+                if let Value::Dict(_, table) = value {
+                    each_table(table, rest, f);
+                }
+            }
+        }
+        Some((segment, rest)) => {
+            if let Some(Value::Dict(_, table)) = dict.get_mut(*segment) {
+                each_table(table, rest, f);
+            }
+        }
+    }
+}
+
+/// Sets `key` to `value` in the table at `path`, making the tables on the way.
+fn insert(dict: &mut Dict, path: &[&str], key: &str, value: Value) {
+    match path.split_first() {
+        None => {
+            dict.insert(key.to_owned(), value);
+        }
+        Some((segment, rest)) => {
+            let tag = value.tag();
+            let table = dict
+                .entry((*segment).to_owned())
+                .or_insert_with(|| Value::Dict(tag, Dict::new()));
+            if let Value::Dict(_, table) = table {
+                insert(table, rest, key, value);
+            }
         }
     }
 }
@@ -162,5 +215,35 @@ mod tests {
         assert_eq!(tracking["max_retries"].to_i128(), Some(3));
         let webhooks = dict["webhooks"].as_dict().expect("a section");
         assert_eq!(webhooks["timeout"].as_str(), Some("15s"));
+    }
+
+    #[test]
+    fn nested_and_top_level_keys_are_renamed_in_every_table() {
+        let provider = Legacy(Toml::string(
+            "shutdown_grace_secs = 5
+[carriers.defaults]
+timeout_secs = 30
+             [carriers.endpoints.MAEU.settings]
+connect_timeout_secs = 4
+             [carriers.endpoints.HLCU.settings]
+timeout_secs = 9
+",
+        ));
+        let data = provider.data().expect("parses");
+        let dict = data.values().next().expect("a profile");
+        assert_eq!(dict["shutdown_grace"].as_str(), Some("5s"));
+        let carriers = dict["carriers"].as_dict().expect("carriers");
+        let defaults = carriers["defaults"].as_dict().expect("defaults");
+        assert_eq!(defaults["timeout"].as_str(), Some("30s"));
+        let endpoints = carriers["endpoints"].as_dict().expect("endpoints");
+        let settings = |scac: &str| {
+            endpoints[scac].as_dict().expect("endpoint")["settings"]
+                .as_dict()
+                .expect("settings")
+                .clone()
+        };
+        assert_eq!(settings("MAEU")["connect_timeout"].as_str(), Some("4s"));
+        assert_eq!(settings("HLCU")["timeout"].as_str(), Some("9s"));
+        assert!(!settings("HLCU").contains_key("timeout_secs"));
     }
 }

@@ -4,7 +4,6 @@
 //! `config/tidemark.example.toml` documents every setting.
 
 use std::net::SocketAddr;
-use std::num::NonZeroU32;
 use std::path::Path;
 use std::time::Duration;
 
@@ -42,10 +41,13 @@ pub struct LimitsConfig {
     pub page_size_default: u32,
     /// Largest `page[size]`.
     pub page_size_max: u32,
-    /// Seconds a client may take to send a request's headers.
-    pub header_timeout_secs: u64,
-    /// Longest pause, in seconds, while a client sends a body.
-    pub body_idle_timeout_secs: u64,
+    /// How long a client may take to send a request's headers (`header_timeout_secs`
+    /// before).
+    #[serde(with = "humantime_serde")]
+    pub header_timeout: Duration,
+    /// Longest pause while a client sends a body (`body_idle_timeout_secs` before).
+    #[serde(with = "humantime_serde")]
+    pub body_idle_timeout: Duration,
 }
 
 impl Default for LimitsConfig {
@@ -58,36 +60,8 @@ impl Default for LimitsConfig {
             list_item_chars: api.limits.list_item_chars,
             page_size_default: api.page_size_default,
             page_size_max: api.page_size_max,
-            header_timeout_secs: crate::http_server::ServerSettings::default()
-                .header_timeout
-                .as_secs(),
-            body_idle_timeout_secs: api.body_idle_timeout.as_secs(),
-        }
-    }
-}
-
-/// Per-account rate limits, in requests per minute.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RateLimitsConfig {
-    /// `POST /v2/tracking_requests`.
-    pub create_per_minute: NonZeroU32,
-    /// `POST /v2/tracking_requests/infer_number`.
-    pub infer_per_minute: NonZeroU32,
-    /// `PATCH /v2/containers/{id}/refresh`.
-    pub refresh_per_minute: NonZeroU32,
-    /// Every other endpoint.
-    pub default_per_minute: NonZeroU32,
-}
-
-impl Default for RateLimitsConfig {
-    fn default() -> Self {
-        let defaults = RateLimitConfig::default();
-        Self {
-            create_per_minute: defaults.create_per_minute,
-            infer_per_minute: defaults.infer_per_minute,
-            refresh_per_minute: defaults.refresh_per_minute,
-            default_per_minute: defaults.default_per_minute,
+            header_timeout: crate::http_server::ServerSettings::default().header_timeout,
+            body_idle_timeout: api.body_idle_timeout,
         }
     }
 }
@@ -102,8 +76,10 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Apply pending migrations when `serve` starts.
     pub migrate_on_start: bool,
-    /// Seconds `serve` waits for requests in flight after a shutdown signal.
-    pub shutdown_grace_secs: u64,
+    /// How long `serve` waits for requests in flight after a shutdown signal
+    /// (`shutdown_grace_secs` before).
+    #[serde(with = "humantime_serde")]
+    pub shutdown_grace: Duration,
     /// A carrier matrix file to use instead of the one shipped with Tidemark.
     pub carriers_file: Option<std::path::PathBuf>,
     /// Logging.
@@ -112,8 +88,8 @@ pub struct Config {
     pub database: DatabaseConfig,
     /// Input limits.
     pub limits: LimitsConfig,
-    /// Rate limits.
-    pub rate_limits: RateLimitsConfig,
+    /// Per-account rate limits: the API's own settings.
+    pub rate_limits: RateLimitConfig,
     /// Carrier connections: limits, timeouts, and the carriers reached at real endpoints.
     pub carriers: tidemark_carriers::registry::CarriersConfig,
     /// The parts this process runs.
@@ -140,12 +116,12 @@ impl Default for Config {
             database_url: DatabaseUrl("sqlite://tidemark.db".to_owned()),
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             migrate_on_start: true,
-            shutdown_grace_secs: 30,
+            shutdown_grace: Duration::from_secs(30),
             carriers_file: None,
             log: LogConfig::default(),
             database: DatabaseConfig::default(),
             limits: LimitsConfig::default(),
-            rate_limits: RateLimitsConfig::default(),
+            rate_limits: RateLimitConfig::default(),
             carriers: tidemark_carriers::registry::CarriersConfig::default(),
             roles: all_roles(),
             tracking: tidemark_domain::lifecycle::Policy::default(),
@@ -166,7 +142,7 @@ const KEYS: [&str; 17] = [
     "database_url",
     "listen",
     "migrate_on_start",
-    "shutdown_grace_secs",
+    "shutdown_grace",
     "carriers_file",
     "log",
     "database",
@@ -294,8 +270,8 @@ impl Config {
     #[must_use]
     pub fn server(&self) -> crate::http_server::ServerSettings {
         crate::http_server::ServerSettings {
-            header_timeout: Duration::from_secs(self.limits.header_timeout_secs.max(1)),
-            grace: Duration::from_secs(self.shutdown_grace_secs),
+            header_timeout: self.limits.header_timeout.max(Duration::from_secs(1)),
+            grace: self.shutdown_grace,
         }
     }
 
@@ -330,15 +306,10 @@ impl Config {
                 list_item_chars: self.limits.list_item_chars,
             },
             body_bytes: self.limits.body_bytes,
-            body_idle_timeout: Duration::from_secs(self.limits.body_idle_timeout_secs.max(1)),
+            body_idle_timeout: self.limits.body_idle_timeout.max(Duration::from_secs(1)),
             page_size_default: self.limits.page_size_default,
             page_size_max: self.limits.page_size_max,
-            rate_limits: RateLimitConfig {
-                create_per_minute: self.rate_limits.create_per_minute,
-                infer_per_minute: self.rate_limits.infer_per_minute,
-                refresh_per_minute: self.rate_limits.refresh_per_minute,
-                default_per_minute: self.rate_limits.default_per_minute,
-            },
+            rate_limits: self.rate_limits,
             // Checked by `validate` at start.
             webhook_networks: self.webhook_networks().unwrap_or_default(),
             policy: self.tracking,

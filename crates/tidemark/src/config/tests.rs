@@ -247,3 +247,48 @@ fn webhook_settings_read_human_and_old_keys_alike() {
         Ok(())
     });
 }
+
+#[test]
+fn server_and_carrier_timeouts_read_human_and_old_keys_alike() {
+    jailed(|jail| {
+        jail.create_file(
+            "human.toml",
+            "shutdown_grace = \"5s\"\n[limits]\nheader_timeout = \"3s\"\nbody_idle_timeout = \"4s\"\n\
+             [carriers.defaults]\ntimeout = \"20s\"\nconnect_timeout = \"2s\"\n\
+             [rate_limits]\ncreate_per_minute = 7\n",
+        )?;
+        jail.create_file(
+            "old.toml",
+            "shutdown_grace_secs = 5\n[limits]\nheader_timeout_secs = 3\nbody_idle_timeout_secs = 4\n\
+             [carriers.defaults]\ntimeout_secs = 20\nconnect_timeout_secs = 2\n\
+             [rate_limits]\ncreate_per_minute = 7\n",
+        )?;
+        for file in ["human.toml", "old.toml"] {
+            let config = load(Some(file))?;
+            let server = config.server();
+            assert_eq!(server.grace, Duration::from_secs(5), "{file}");
+            assert_eq!(server.header_timeout, Duration::from_secs(3), "{file}");
+            let api = config.api();
+            assert_eq!(api.body_idle_timeout, Duration::from_secs(4), "{file}");
+            assert_eq!(api.rate_limits.create_per_minute.get(), 7, "{file}");
+            assert_eq!(
+                api.rate_limits,
+                tidemark_api::RateLimitConfig {
+                    create_per_minute: api.rate_limits.create_per_minute,
+                    ..tidemark_api::RateLimitConfig::default()
+                }
+            );
+            assert_eq!(config.carriers.defaults.timeout, Duration::from_secs(20));
+            assert_eq!(
+                config.carriers.defaults.connect_timeout,
+                Duration::from_secs(2)
+            );
+        }
+        let error = load(Some("typo.toml")).err();
+        assert!(error.is_some(), "a missing file is an error");
+        jail.create_file("zero.toml", "[limits]\nheader_timeout = \"soon\"\n")?;
+        let error = load(Some("zero.toml")).expect_err("not a duration");
+        assert!(error.contains("header_timeout"), "{error}");
+        Ok(())
+    });
+}

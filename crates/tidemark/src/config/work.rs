@@ -94,7 +94,7 @@ impl Default for SandboxConfig {
             per_second: NonZeroU32::new(5_000).unwrap_or(NonZeroU32::MIN),
             burst: NonZeroU32::new(5_000).unwrap_or(NonZeroU32::MIN),
             concurrency: NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN),
-            timeout_secs: 10,
+            timeout: std::time::Duration::from_secs(10),
             ..ConnectionSettings::default()
         };
         Self {

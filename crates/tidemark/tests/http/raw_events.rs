@@ -42,6 +42,16 @@ where
     }
 }
 
+/// The container's transport events (its milestones), as listed.
+async fn transport_events(t: &Tracking, container: &str) -> Value {
+    document(
+        t.app
+            .get(&format!("/v2/containers/{container}/transport_events"))
+            .await,
+    )
+    .await
+}
+
 async fn inject(t: &Tracking, events: &[Value]) {
     let response = reqwest::Client::new()
         .post(format!("{}/admin/events", t.sim_url))
@@ -136,12 +146,7 @@ async fn the_official_sample_is_kept_as_reported(t: Tracking) {
         containers[0]["relationships"]["raw_events"]["links"]["related"],
         format!("/v2/containers/{container}/raw_events")
     );
-    let milestones = document(
-        t.app
-            .get(&format!("/v2/containers/{container}/transport_events"))
-            .await,
-    )
-    .await;
+    let milestones = transport_events(&t, &container).await;
     assert_eq!(
         milestones["data"],
         json!([]),
@@ -241,12 +246,7 @@ async fn a_correction_replaces_the_kept_event(t: &Tracking, events: &[Value], co
         load["created_at"], attributes["created_at"],
         "kept in place"
     );
-    let milestones = document(
-        t.app
-            .get(&format!("/v2/containers/{container}/transport_events"))
-            .await,
-    )
-    .await;
+    let milestones = transport_events(t, container).await;
     assert_eq!(
         milestones["data"][0]["attributes"]["event"],
         "container.transport.vessel_loaded"

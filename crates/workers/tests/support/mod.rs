@@ -72,8 +72,8 @@ pub fn settings() -> TrackerSettings {
 /// The simulator as the only carrier (the sandbox, for every SCAC), with generous limits.
 pub fn registry(simulated: &Simulated) -> Arc<Registry> {
     let settings = ConnectionSettings {
-        timeout_secs: 2,
-        connect_timeout_secs: 2,
+        timeout: std::time::Duration::from_secs(2),
+        connect_timeout: std::time::Duration::from_secs(2),
         per_second: std::num::NonZeroU32::new(10_000).expect("non-zero"),
         burst: std::num::NonZeroU32::new(10_000).expect("non-zero"),
         concurrency: std::num::NonZeroU32::new(64).expect("non-zero"),
