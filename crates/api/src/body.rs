@@ -78,6 +78,22 @@ pub fn check_id(data: &Map<String, Value>, expected: &str) -> Result<(), ApiErro
     }
 }
 
+/// Checks that a create's `data` carries no `id`: Tidemark assigns them.
+///
+/// # Errors
+/// 403 `client_id_not_allowed` at `/data/id`.
+pub fn check_no_id(data: &Map<String, Value>) -> Result<(), ApiError> {
+    if data.contains_key("id") {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "client_id_not_allowed",
+            "ids are assigned by Tidemark; omit data.id",
+            Some(crate::error::ErrorSource::Pointer("/data/id".into())),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the attributes of `data`, collecting problems.
 #[derive(Debug)]
 pub struct Attributes<'a> {

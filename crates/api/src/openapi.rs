@@ -132,8 +132,9 @@ impl Modify for CommonResponses {
                     ),
                 );
                 if !public {
-                    add_caller_errors(operation, path.contains('{'));
-                    add_body_errors(operation, is_patch);
+                    let names_a_resource = path.contains('{');
+                    add_caller_errors(operation, names_a_resource);
+                    add_body_errors(operation, is_patch, !names_a_resource);
                 }
             }
         }
@@ -186,9 +187,9 @@ fn add_caller_errors(operation: &mut Operation, names_a_resource: bool) {
 }
 
 /// What an operation with a body can answer: its size and media type, and for a JSON:API
-/// document, the resource's type (and a change's id) and the validation of its members.
-/// An operation that says more about 409 or 422 keeps its own.
-fn add_body_errors(operation: &mut Operation, is_patch: bool) {
+/// document, the resource's type (and a change's id), a client-chosen id on a create, and
+/// the validation of its members. An operation that says more about one keeps its own.
+fn add_body_errors(operation: &mut Operation, is_patch: bool, creates: bool) {
     let Some(body) = &operation.request_body else {
         return;
     };
@@ -199,6 +200,13 @@ fn add_body_errors(operation: &mut Operation, is_patch: bool) {
             "`type_mismatch`: `data.type` is not this resource's."
         };
         add(operation, "409", error_response(mismatch, &[]));
+        if creates {
+            add(
+                operation,
+                "403",
+                error_response("`client_id_not_allowed`: the body carried `data.id`.", &[]),
+            );
+        }
         add(
             operation,
             "422",

@@ -194,6 +194,22 @@ impl TrackingRequest {
 }
 
 #[cfg(test)]
+impl TrackingRequest {
+    /// A request of a new account opened at `at` from `draft`, which must be valid
+    /// against the bundled carriers (every line covered, default limits).
+    pub(crate) fn opened_for_test(draft: crate::TrackingRequestDraft, at: Timestamp) -> Self {
+        let new = crate::NewTrackingRequest::validate(
+            draft,
+            &crate::CarrierMatrix::bundled().expect("the bundled matrix is valid"),
+            &crate::Coverage::new([], crate::SandboxScope::AllCarriers),
+            &crate::Limits::default(),
+        )
+        .expect("a valid draft");
+        Self::open(AccountId::new(), new, at)
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -192,7 +192,7 @@ async fn claim_deliveries(
         .expect("claim")
 }
 
-fn page(number: u32, size: u32) -> PageRequest {
+const fn page(number: u32, size: u32) -> PageRequest {
     PageRequest { number, size }
 }
 

@@ -65,8 +65,7 @@ mod cases {
         );
         let (held, held_url, _gate) = Receiver::held().await;
         subscribe(&h, &held_url, &[]).await;
-        h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-            .await;
+        h.test_bill("TEST-TR-SUCCEEDED").await;
         h.drain().await;
 
         // A dispatcher takes as many as the webhook may have in flight, and dies waiting
@@ -107,9 +106,7 @@ mod cases {
             fault: Fault::Timeout,
             times: None,
         });
-        let request = h
-            .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-            .await;
+        let request = h.test_bill("TEST-TR-SUCCEEDED").await;
         let dead = spawn(tracker());
         eventually("the carrier is asked", || {
             h.sim.lookups("TEST", "TEST-TR-SUCCEEDED") > 0
@@ -135,12 +132,8 @@ mod cases {
         let Some(h) = Harness::start(backend).await else {
             return;
         };
-        let found = h
-            .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-            .await;
-        let waiting = h
-            .create("bill_of_lading", "TEST-TR-AWAITING-MANIFEST", Some("TEST"))
-            .await;
+        let found = h.test_bill("TEST-TR-SUCCEEDED").await;
+        let waiting = h.test_bill("TEST-TR-AWAITING-MANIFEST").await;
         h.drain().await;
         assert_eq!(h.request(&found).await.status, RequestStatus::Created);
         assert_eq!(

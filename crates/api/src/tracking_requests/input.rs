@@ -1,6 +1,5 @@
 //! Parsing create and update bodies of tracking requests (api.md §2).
 
-use axum::http::StatusCode;
 use serde_json::Value;
 use tidemark_domain::{
     CarrierMatrix, Coverage, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
@@ -10,7 +9,6 @@ use tidemark_domain::{
 use super::view::{self, TYPE};
 use crate::ApiError;
 use crate::body::{self, Attributes};
-use crate::error::ErrorSource;
 
 /// Attributes that are shown but never written after creation.
 const READ_ONLY: [&str; 9] = [
@@ -37,14 +35,7 @@ pub fn create(
 ) -> Result<NewTrackingRequest, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
-    if data.contains_key("id") {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "client_id_not_allowed",
-            "ids are assigned by Tidemark; omit data.id",
-            Some(ErrorSource::Pointer("/data/id".into())),
-        ));
-    }
+    body::check_no_id(data)?;
     let mut attributes = Attributes::of(data);
     let draft = TrackingRequestDraft {
         request_type: attributes.string("request_type"),

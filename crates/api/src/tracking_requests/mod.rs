@@ -80,7 +80,6 @@ async fn included(
         (status = 201, description = "Created, status `pending`.", body = Document<TrackingRequestResource>,
             content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new request's URL"))),
-        (status = 403, description = "`client_id_not_allowed`: the body carried `data.id`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
         (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]

@@ -16,7 +16,6 @@ use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
 use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
 use crate::document::{Document, JsonApi, ListDocument};
-use crate::error::ErrorSource;
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
@@ -90,15 +89,7 @@ fn draft(
     body::check_type(data, view::TYPE)?;
     match id {
         Some(id) => body::check_id(data, &id.to_string())?,
-        None if data.contains_key("id") => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "client_id_not_allowed",
-                "ids are assigned by Tidemark; omit data.id",
-                Some(ErrorSource::Pointer("/data/id".into())),
-            ));
-        }
-        None => {}
+        None => body::check_no_id(data)?,
     }
     let mut attributes = Attributes::of(data);
     let draft = WebhookDraft {
@@ -128,7 +119,6 @@ fn document(webhook: &Webhook) -> Document<WebhookResource> {
         (status = 201, description = "Created.", body = Document<WebhookResource>,
             content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new webhook's URL"))),
-        (status = 403, description = "`client_id_not_allowed`: the body carried `data.id`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
         (status = 422, description = "Validation failed (a non-public address is `invalid` at `/data/attributes/url`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]

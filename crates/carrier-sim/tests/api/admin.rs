@@ -50,15 +50,12 @@ async fn the_admin_api_injects_events_and_moves_time() {
         "not yet created"
     );
     let moved: Value = sim
-        .admin(
+        .admin_json(
             reqwest::Method::POST,
             "/admin/clock",
             Some(json!({"set": "2026-06-03T00:00:00Z"})),
         )
-        .await
-        .json()
-        .await
-        .expect("JSON");
+        .await;
     assert_eq!(moved["now"], "2026-06-03T00:00:00Z");
     let after = sim.all(query).await;
     assert!(after.iter().any(|e| e["shipmentEventTypeCode"] == "HOLD"));
@@ -80,21 +77,15 @@ async fn the_admin_api_injects_events_and_moves_time() {
         .await;
     assert_eq!(back.status(), 400);
     let lookups: Value = sim
-        .admin(
+        .admin_json(
             reqwest::Method::GET,
             "/admin/lookups?scac=MAEU&reference=INJECTED1",
             None,
         )
-        .await
-        .json()
-        .await
-        .expect("JSON");
+        .await;
     assert_eq!(lookups["lookups"], 2);
     let reset: Value = sim
-        .admin(reqwest::Method::POST, "/admin/reset", None)
-        .await
-        .json()
-        .await
-        .expect("JSON");
+        .admin_json(reqwest::Method::POST, "/admin/reset", None)
+        .await;
     assert_eq!(reset["now"], "2026-06-01T00:00:00Z");
 }

@@ -80,11 +80,8 @@ async fn faults_are_injected_per_carrier_and_reference() {
     assert!(gave_up.is_err_and(|e| e.is_timeout()));
 
     let listed: Value = sim
-        .admin(reqwest::Method::GET, "/admin/faults", None)
-        .await
-        .json()
-        .await
-        .expect("JSON");
+        .admin_json(reqwest::Method::GET, "/admin/faults", None)
+        .await;
     assert_eq!(listed, json!([]), "every counted fault is used up");
 }
 
@@ -100,11 +97,8 @@ async fn faults_can_come_from_the_configuration_and_be_removed() {
     sim.error("/HLCU/v2/events?carrierBookingReference=B1", 503)
         .await;
     let listed: Value = sim
-        .admin(reqwest::Method::GET, "/admin/faults", None)
-        .await
-        .json()
-        .await
-        .expect("JSON");
+        .admin_json(reqwest::Method::GET, "/admin/faults", None)
+        .await;
     let id = listed[0]["id"].as_u64().expect("id");
     let removed = sim
         .admin(

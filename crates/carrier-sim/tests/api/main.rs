@@ -122,6 +122,20 @@ impl Sim {
         request.send().await.expect("request")
     }
 
+    /// [`Sim::admin`]'s answer as JSON.
+    pub(crate) async fn admin_json(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> Value {
+        self.admin(method, path, body)
+            .await
+            .json()
+            .await
+            .expect("JSON")
+    }
+
     pub(crate) async fn advance(&self, days: i64) {
         let response = self
             .admin(

@@ -22,6 +22,13 @@ pub(super) enum Effect {
 
 /// Applies `effect` to `request` (the request as it was, updated in place), recording its
 /// events; returns what is scheduled next.
+/// Out of any retry cycle, at `status` for `reason` (none but a failure's).
+fn settle(request: &mut TrackingRequest, status: RequestStatus, reason: Option<FailedReason>) {
+    request.status = status;
+    request.failed_reason = reason;
+    request.is_retrying = false;
+}
+
 pub(super) fn apply(
     effect: Effect,
     request: &mut TrackingRequest,
@@ -32,9 +39,7 @@ pub(super) fn apply(
 ) -> Next {
     match effect {
         Effect::Track => {
-            request.status = RequestStatus::Created;
-            request.failed_reason = None;
-            request.is_retrying = false;
+            settle(request, RequestStatus::Created, None);
             events.push(RequestEvent::Succeeded);
             Next::Refresh
         }
@@ -42,9 +47,7 @@ pub(super) fn apply(
             if request.status != RequestStatus::AwaitingManifest {
                 events.push(RequestEvent::AwaitingManifest);
             }
-            request.status = RequestStatus::AwaitingManifest;
-            request.failed_reason = None;
-            request.is_retrying = false;
+            settle(request, RequestStatus::AwaitingManifest, None);
             // Never later than the expiry, so the request expires on time.
             let expiry = request.created_at + policy.manifest_expiry;
             Next::Lookup((now + policy.manifest_recheck).min(expiry.max(now)))
@@ -54,9 +57,7 @@ pub(super) fn apply(
                 Observation::Permanent(reason) => Some(reason),
                 _ => None,
             });
-            request.status = RequestStatus::Failed;
-            request.failed_reason = reason;
-            request.is_retrying = false;
+            settle(request, RequestStatus::Failed, reason);
             events.push(RequestEvent::Failed);
             Next::Nothing
         }

@@ -3,8 +3,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::NewTrackingRequest;
-use crate::{AccountId, CarrierMatrix, Limits, RequestType, TemporaryReason, TrackingRequestDraft};
+use crate::{RequestType, TemporaryReason, TrackingRequestDraft};
 
 fn at(seconds: u64) -> Timestamp {
     Timestamp::from_datetime(
@@ -13,21 +12,13 @@ fn at(seconds: u64) -> Timestamp {
 }
 
 fn request(kind: RequestType, number: &str, status: RequestStatus) -> TrackingRequest {
-    let matrix = CarrierMatrix::bundled().expect("matrix");
     let draft = TrackingRequestDraft {
         request_type: Some(kind.as_str().to_owned()),
         request_number: Some(number.to_owned()),
         scac: Some("MAEU".to_owned()),
         ..TrackingRequestDraft::default()
     };
-    let new = NewTrackingRequest::validate(
-        draft,
-        &matrix,
-        &crate::Coverage::new([], crate::SandboxScope::AllCarriers),
-        &Limits::default(),
-    )
-    .expect("valid");
-    let mut request = TrackingRequest::open(AccountId::new(), new, at(0));
+    let mut request = TrackingRequest::opened_for_test(draft, at(0));
     request.status = status;
     request
 }

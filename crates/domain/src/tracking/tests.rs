@@ -3,9 +3,8 @@
 use super::*;
 use crate::lifecycle::Policy;
 use crate::{
-    AccountId, CallView, CarrierMatrix, ContainerDetails, ContainerId, ContainerStatus,
-    ContainerView, Estimate, Limits, Milestone, MilestoneEvent, NewTrackingRequest, Snapshot,
-    StopReason, TrackingRequestDraft, TransportEventKind,
+    CallView, ContainerDetails, ContainerId, ContainerStatus, ContainerView, Estimate, Milestone,
+    MilestoneEvent, Snapshot, StopReason, TrackingRequestDraft, TransportEventKind,
 };
 
 fn at(hours: i64) -> Timestamp {
@@ -15,7 +14,6 @@ fn at(hours: i64) -> Timestamp {
 }
 
 fn request() -> TrackingRequest {
-    let matrix = CarrierMatrix::bundled().expect("matrix");
     let draft = TrackingRequestDraft {
         request_type: Some("bill_of_lading".to_owned()),
         request_number: Some("586118841".to_owned()),
@@ -23,14 +21,7 @@ fn request() -> TrackingRequest {
         shipment_tags: vec!["urgent".to_owned()],
         ..TrackingRequestDraft::default()
     };
-    let new = NewTrackingRequest::validate(
-        draft,
-        &matrix,
-        &crate::Coverage::new([], crate::SandboxScope::AllCarriers),
-        &Limits::default(),
-    )
-    .expect("valid");
-    TrackingRequest::open(AccountId::new(), new, at(0))
+    TrackingRequest::opened_for_test(draft, at(0))
 }
 
 fn place(locode: &str, facility: Option<&str>) -> Place {

@@ -134,7 +134,42 @@ pub struct WebhookDraft {
     pub headers: Option<Vec<WebhookHeader>>,
 }
 
+/// A draft's members, each checked: `None` where the draft does not give it.
+struct Checked {
+    url: Option<WebhookUrl>,
+    active: Option<bool>,
+    events: Option<Vec<String>>,
+    headers: Option<Vec<WebhookHeader>>,
+}
+
 impl WebhookDraft {
+    /// Checks every member given; a given `url` must not be blank.
+    fn check(self, networks: &Networks) -> Result<Checked, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let url = match self.url.as_deref() {
+            None => None,
+            Some("") => {
+                errors.push(blank_url());
+                None
+            }
+            Some(text) => url(text, networks, &mut errors),
+        };
+        let events = self.events.map(|events| check_events(events, &mut errors));
+        let headers = self
+            .headers
+            .map(|headers| check_headers(headers, &mut errors));
+        if errors.is_empty() {
+            Ok(Checked {
+                url,
+                active: self.active,
+                events,
+                headers,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+
     /// A new webhook from a create: `url` is required, `active` defaults to true, `events`
     /// to all; the secret is generated.
     ///
@@ -146,37 +181,31 @@ impl WebhookDraft {
         networks: &Networks,
         now: Timestamp,
     ) -> Result<Webhook, Vec<FieldError>> {
-        let mut errors = Vec::new();
-        let url = match self.url.as_deref() {
-            None | Some("") => {
-                errors.push(FieldError::new(
-                    Field::Other("url"),
-                    ValidationCode::Blank,
-                    "must not be blank",
-                ));
-                None
+        let blank = self.url.is_none();
+        let checked = match self.check(networks) {
+            Ok(checked) => checked,
+            Err(mut errors) => {
+                if blank {
+                    errors.insert(0, blank_url());
+                }
+                return Err(errors);
             }
-            Some(text) => url(text, networks, &mut errors),
         };
-        let events = self.events.map(|events| check_events(events, &mut errors));
-        let headers = self
-            .headers
-            .map(|headers| check_headers(headers, &mut errors));
-        match url {
-            Some(url) if errors.is_empty() => Ok(Webhook {
-                id: WebhookId::new(),
-                account_id,
-                url,
-                active: self.active.unwrap_or(true),
-                events: events.unwrap_or_default(),
-                secret: WebhookSecret::generate(),
-                headers: headers.unwrap_or_default(),
-                disabled_reason: None,
-                created_at: now,
-                updated_at: now,
-            }),
-            _ => Err(errors),
-        }
+        let Some(url) = checked.url else {
+            return Err(vec![blank_url()]);
+        };
+        Ok(Webhook {
+            id: WebhookId::new(),
+            account_id,
+            url,
+            active: checked.active.unwrap_or(true),
+            events: checked.events.unwrap_or_default(),
+            secret: WebhookSecret::generate(),
+            headers: checked.headers.unwrap_or_default(),
+            disabled_reason: None,
+            created_at: now,
+            updated_at: now,
+        })
     }
 
     /// `webhook` with this change applied. Turning a disabled webhook on again clears
@@ -190,43 +219,30 @@ impl WebhookDraft {
         networks: &Networks,
         now: Timestamp,
     ) -> Result<Webhook, Vec<FieldError>> {
-        let mut errors = Vec::new();
-        let url = match self.url.as_deref() {
-            None => Some(webhook.url.clone()),
-            Some("") => {
-                errors.push(FieldError::new(
-                    Field::Other("url"),
-                    ValidationCode::Blank,
-                    "must not be blank",
-                ));
+        let checked = self.check(networks)?;
+        Ok(Webhook {
+            url: checked.url.unwrap_or_else(|| webhook.url.clone()),
+            active: checked.active.unwrap_or(webhook.active),
+            events: checked.events.unwrap_or_else(|| webhook.events.clone()),
+            headers: checked.headers.unwrap_or_else(|| webhook.headers.clone()),
+            disabled_reason: if checked.active == Some(true) {
                 None
-            }
-            Some(text) => url(text, networks, &mut errors),
-        };
-        let events = self.events.map(|events| check_events(events, &mut errors));
-        let headers = self
-            .headers
-            .map(|headers| check_headers(headers, &mut errors));
-        match url {
-            Some(url) if errors.is_empty() => {
-                let active = self.active.unwrap_or(webhook.active);
-                Ok(Webhook {
-                    url,
-                    active,
-                    events: events.unwrap_or_else(|| webhook.events.clone()),
-                    headers: headers.unwrap_or_else(|| webhook.headers.clone()),
-                    disabled_reason: if self.active == Some(true) {
-                        None
-                    } else {
-                        webhook.disabled_reason.clone()
-                    },
-                    updated_at: now,
-                    ..webhook.clone()
-                })
-            }
-            _ => Err(errors),
-        }
+            } else {
+                webhook.disabled_reason.clone()
+            },
+            updated_at: now,
+            ..webhook.clone()
+        })
     }
+}
+
+/// A create without `url`.
+fn blank_url() -> FieldError {
+    FieldError::new(
+        Field::Other("url"),
+        ValidationCode::Blank,
+        "must not be blank",
+    )
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use tidemark_domain::{
     Account, CarrierEvent, CarrierEventType, ContainerId, EventClassifier, JobKind, Milestone,
     Place, RequestStatus, Snapshot, TrackingRequest, VesselRef,
 };
-use tidemark_store::{CommitOutcome, PageRequest, Store};
+use tidemark_store::{CommitOutcome, Store};
 
 use super::tracking::{claim, found, looked_up, snapshot};
 use super::{account, at};
@@ -54,14 +54,7 @@ async fn kept(
     container: ContainerId,
 ) -> Vec<CarrierEvent> {
     let page = store
-        .list_raw_events(
-            owner,
-            container,
-            PageRequest {
-                number: 1,
-                size: 100,
-            },
-        )
+        .list_raw_events(owner, container, super::page(1, 100))
         .await
         .expect("list");
     assert_eq!(page.total, page.items.len() as u64);
@@ -108,7 +101,7 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
 
     // Paged, and invisible to another account.
     let page = store
-        .list_raw_events(owner.id, container, PageRequest { number: 2, size: 1 })
+        .list_raw_events(owner.id, container, super::page(2, 1))
         .await
         .expect("list");
     assert_eq!((page.total, page.items.len()), (2, 1));
@@ -150,14 +143,7 @@ async fn a_later_version_replaces_an_event_in_place(
         "only the container's events changed"
     );
     let first_id = store
-        .list_raw_events(
-            owner.id,
-            container,
-            PageRequest {
-                number: 1,
-                size: 10,
-            },
-        )
+        .list_raw_events(owner.id, container, super::page(1, 10))
         .await
         .expect("list")
         .items[0]
@@ -167,14 +153,7 @@ async fn a_later_version_replaces_an_event_in_place(
         CommitOutcome::Committed
     );
     let now_kept = store
-        .list_raw_events(
-            owner.id,
-            container,
-            PageRequest {
-                number: 1,
-                size: 10,
-            },
-        )
+        .list_raw_events(owner.id, container, super::page(1, 10))
         .await
         .expect("list");
     let events: Vec<CarrierEvent> = now_kept.items.iter().map(|r| r.event.clone()).collect();

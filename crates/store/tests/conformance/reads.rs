@@ -15,10 +15,7 @@ use tidemark_store::{
 use super::tracking::{found, snapshot, tracked};
 use super::{account, at, request};
 
-const PAGE: PageRequest = PageRequest {
-    number: 1,
-    size: 10,
-};
+const PAGE: PageRequest = super::page(1, 10);
 
 pub async fn what_tracking_found_reads_back_by_id_filter_and_page(store: Arc<dyn Store>) {
     let owner = account(&store, "reader").await;
@@ -203,7 +200,7 @@ async fn containers_read_back(
         );
     }
     let events = store
-        .list_transport_events(owner.id, container.id, PageRequest { number: 1, size: 1 })
+        .list_transport_events(owner.id, container.id, super::page(1, 1))
         .await
         .expect("events");
     assert_eq!(events.total, 2);

@@ -260,6 +260,18 @@ async fn a_refresh_adds_only_what_is_new(
     );
 }
 
+/// Neither the shipment nor any event of `pending` was written.
+async fn nothing_was_tracked(store: &Arc<dyn Store>, owner: &Account, pending: &TrackingRequest) {
+    assert!(store.tracked(pending.id).await.expect("read").is_none());
+    assert!(
+        store
+            .domain_events(owner.id)
+            .await
+            .expect("events")
+            .is_empty()
+    );
+}
+
 pub async fn a_commit_with_a_lost_lease_writes_nothing(store: Arc<dyn Store>) {
     let owner = account(&store, "lease").await;
     let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 0);
@@ -272,14 +284,7 @@ pub async fn a_commit_with_a_lost_lease_writes_nothing(store: Arc<dyn Store>) {
         super::commit(&store, &stale, &commit).await,
         CommitOutcome::LeaseLost
     );
-    assert!(store.tracked(pending.id).await.expect("read").is_none());
-    assert!(
-        store
-            .domain_events(owner.id)
-            .await
-            .expect("events")
-            .is_empty()
-    );
+    nothing_was_tracked(&store, &owner, &pending).await;
     let unchanged = store
         .tracking_request(owner.id, pending.id)
         .await
@@ -304,12 +309,5 @@ pub async fn a_commit_after_the_request_changed_writes_nothing(store: Arc<dyn St
         super::commit(&store, &job, &commit).await,
         CommitOutcome::Conflict
     );
-    assert!(store.tracked(pending.id).await.expect("read").is_none());
-    assert!(
-        store
-            .domain_events(owner.id)
-            .await
-            .expect("events")
-            .is_empty()
-    );
+    nothing_was_tracked(&store, &owner, &pending).await;
 }

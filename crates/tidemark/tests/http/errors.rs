@@ -144,17 +144,21 @@ async fn a_wrong_method_is_405_with_allow(app: TestApp) {
     errors(response, 405).await;
 }
 
+/// `GET /v2/tracking_requests` with `Accept: accept`.
+async fn accepting(app: &TestApp, accept: &str) -> reqwest::Response {
+    app.request(Method::GET, "/v2/tracking_requests", Some(&app.key))
+        .header("Accept", accept)
+        .send()
+        .await
+        .expect("request")
+}
+
 async fn unacceptable_accept_headers_are_406(app: TestApp) {
     for accept in [
         "application/vnd.api+json; charset=utf-8",
         "application/vnd.api+json; ext=\"https://example.com/x\"",
     ] {
-        let response = app
-            .request(Method::GET, "/v2/tracking_requests", Some(&app.key))
-            .header("Accept", accept)
-            .send()
-            .await
-            .expect("request");
+        let response = accepting(&app, accept).await;
         assert_eq!(
             codes(&errors(response, 406).await)[0].0,
             "not_acceptable",
@@ -167,12 +171,7 @@ async fn unacceptable_accept_headers_are_406(app: TestApp) {
         "application/json",
         "application/vnd.api+json; charset=utf-8, application/vnd.api+json",
     ] {
-        let response = app
-            .request(Method::GET, "/v2/tracking_requests", Some(&app.key))
-            .header("Accept", accept)
-            .send()
-            .await
-            .expect("request");
+        let response = accepting(&app, accept).await;
         assert_eq!(response.status(), 200, "{accept}");
     }
 }

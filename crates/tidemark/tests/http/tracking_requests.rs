@@ -29,6 +29,18 @@ pub(crate) async fn created(app: &TestApp, body: &Value) -> Value {
     document(response).await
 }
 
+/// A bill of lading of MSC, created: its id and path.
+async fn an_msc_bill(app: &TestApp) -> (String, String) {
+    let body = created(
+        app,
+        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
+    )
+    .await;
+    let id = body["data"]["id"].as_str().expect("id").to_owned();
+    let path = format!("/v2/tracking_requests/{id}");
+    (id, path)
+}
+
 async fn a_new_request_is_pending_with_location_and_empty_state(app: TestApp) {
     let response = app
         .create(&tracking_request("bill_of_lading", "MEDU1234567", "MSCU"))
@@ -244,13 +256,7 @@ async fn a_failed_request_no_longer_blocks_a_new_one(app: TestApp) {
 }
 
 async fn patch_replaces_ref_numbers_and_tags(app: TestApp) {
-    let body = created(
-        &app,
-        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
-    )
-    .await;
-    let id = body["data"]["id"].as_str().expect("id");
-    let path = format!("/v2/tracking_requests/{id}");
+    let (id, path) = an_msc_bill(&app).await;
     let patch = json!({"data": {"type": "tracking_request", "id": id, "attributes": {"ref_numbers": ["PO-9"], "shipment_tags": ["hot"]}}});
     let response = app.patch(&path, &patch).await;
     assert_eq!(response.status(), 200);
@@ -277,13 +283,7 @@ async fn patch_replaces_ref_numbers_and_tags(app: TestApp) {
 }
 
 async fn patch_refuses_immutable_attributes_and_mismatched_ids(app: TestApp) {
-    let body = created(
-        &app,
-        &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
-    )
-    .await;
-    let id = body["data"]["id"].as_str().expect("id");
-    let path = format!("/v2/tracking_requests/{id}");
+    let (_id, path) = an_msc_bill(&app).await;
     let change = json!({"data": {"type": "tracking_request", "attributes": {"scac": "MAEU", "status": "created", "request_number": "MEDU1234567"}}});
     let found = codes(&errors(app.patch(&path, &change).await, 422).await);
     assert_eq!(

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{DeliveryStatus, Networks, Webhook};
-use tidemark_store::testing::Backend;
 use tidemark_workers::{DispatcherSettings, HostResolver};
 
 use crate::receiver::{
@@ -17,14 +16,10 @@ use crate::receiver::{
 };
 use crate::support::Harness;
 
-pub async fn deliveries_are_signed_and_verified_by_an_independent_library(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn deliveries_are_signed_and_verified_by_an_independent_library(h: Harness) {
     let (receiver, url, gate) = Receiver::held().await;
     let webhook = subscribe(&h, &url, &[]).await;
-    h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-SUCCEEDED").await;
     h.drain().await;
     let recorded = notifications(&h).await;
     assert!(recorded.len() > 1, "the success and the milestones reached");
@@ -103,15 +98,11 @@ pub async fn deliveries_are_signed_and_verified_by_an_independent_library(backen
     );
 }
 
-pub async fn failures_follow_the_schedule_and_gone_turns_the_webhook_off(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn failures_follow_the_schedule_and_gone_turns_the_webhook_off(h: Harness) {
     // 500, 503, then 200.
     let (receiver, url) = Receiver::start(&[500, 503]).await;
     subscribe(&h, &url, &["tracking_request.succeeded"]).await;
-    h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-SUCCEEDED").await;
     h.drain().await;
     let runner = dispatcher(&h, local());
 
@@ -148,8 +139,7 @@ pub async fn failures_follow_the_schedule_and_gone_turns_the_webhook_off(backend
     // A receiver that is gone turns its webhook off; its work waits, undelivered.
     let (gone, gone_url) = Receiver::start(&[410]).await;
     let webhook = subscribe(&h, &gone_url, &["tracking_request.succeeded"]).await;
-    h.create("bill_of_lading", "TEST-TR-RETRY", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-RETRY").await;
     for _ in 0..3 {
         h.drain().await;
         h.advance(time::Duration::minutes(10));
@@ -202,18 +192,14 @@ fn hosts() -> Arc<dyn HostResolver> {
     ]))
 }
 
-pub async fn names_resolving_to_internal_addresses_are_refused_by_default(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn names_resolving_to_internal_addresses_are_refused_by_default(h: Harness) {
     let (receiver, url) = Receiver::start(&[]).await;
     let on = |name: &str| url.replace("127.0.0.1", name);
     let succeeded = ["tracking_request.succeeded"];
     let loopback = subscribe(&h, &on("hooks.example.com"), &succeeded).await;
     let metadata = subscribe(&h, &on("metadata.example.com"), &succeeded).await;
     let mixed = subscribe(&h, &on("mixed.example.com"), &succeeded).await;
-    h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-SUCCEEDED").await;
     h.drain().await;
 
     // By default, a name resolving to loopback or to the metadata address is refused
@@ -274,22 +260,17 @@ pub async fn names_resolving_to_internal_addresses_are_refused_by_default(backen
     let (direct, direct_url) = Receiver::start(&[]).await;
     let by_name = direct_url.replace("127.0.0.1", "localhost");
     subscribe(&h, &by_name, &["tracking_request.awaiting_manifest"]).await;
-    h.create("bill_of_lading", "TEST-TR-NOT-FOUND", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-NOT-FOUND").await;
     h.drain().await;
     let strict = dispatcher(&h, Networks::public_only());
     assert_eq!(strict.run_until_idle().await.expect("drained"), 1);
     assert!(direct.got().is_empty());
 }
 
-pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(h: Harness) {
     let (receiver, url) = Receiver::start(&[]).await;
     subscribe(&h, &url, &[]).await;
-    h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-SUCCEEDED").await;
     h.drain().await;
     let recorded = notifications(&h).await;
 
@@ -344,15 +325,11 @@ pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(backend: Backe
     }
 }
 
-pub async fn a_receiver_slower_than_the_timeout_is_a_failed_attempt(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn a_receiver_slower_than_the_timeout_is_a_failed_attempt(h: Harness) {
     // The receiver never answers; the dispatcher waits 300 ms.
     let (_receiver, url, _gate) = Receiver::held().await;
     subscribe(&h, &url, &["tracking_request.succeeded"]).await;
-    h.create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+    h.test_bill("TEST-TR-SUCCEEDED").await;
     h.drain().await;
     let runner = dispatcher_with(&h, local(), Duration::from_millis(300));
     assert_eq!(runner.run_until_idle().await.expect("drained"), 1);

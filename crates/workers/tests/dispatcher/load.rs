@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
-use tidemark_store::testing::Backend;
 use tidemark_store::{NotificationFilter, PageRequest};
 use tidemark_workers::{Dispatcher, DispatcherSettings, Runner, RunnerSettings};
 
@@ -56,10 +55,7 @@ async fn dispatcher(h: &Harness) -> Arc<Runner<Dispatcher>> {
     ))
 }
 
-pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(h: Harness) {
     // 3 of every 10 requests fail; a message fails at most 3 times, so each gets through
     // within the schedule (a receiver failing at random could fail one 8 times running).
     let (receiver, url, flaky) = Receiver::flaky(10, 3, 3).await;

@@ -17,10 +17,10 @@ mod cases {
 }
 
 use cases::*;
-use support::on;
+use support::with_harness;
 
 tidemark_store::backends!(
-    on,
+    with_harness,
     deliveries_are_signed_and_verified_by_an_independent_library,
     failures_follow_the_schedule_and_gone_turns_the_webhook_off,
     names_resolving_to_internal_addresses_are_refused_by_default,

@@ -132,6 +132,11 @@ impl Harness {
     }
 
     /// Creates a tracking request as the API would.
+    /// A bill of lading of the sandbox line `TEST`, created.
+    pub async fn test_bill(&self, number: &str) -> TrackingRequest {
+        self.create("bill_of_lading", number, Some("TEST")).await
+    }
+
     pub async fn create(&self, kind: &str, number: &str, scac: Option<&str>) -> TrackingRequest {
         let draft = TrackingRequestDraft {
             request_type: Some(kind.to_owned()),
@@ -200,6 +205,17 @@ impl Harness {
             .iter()
             .map(|event| event.name.name())
             .collect()
+    }
+}
+
+/// Runs `case` with a harness of the default simulated world on `backend`.
+pub async fn with_harness<F, Fut>(backend: Backend, case: F)
+where
+    F: FnOnce(Harness) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    if let Some(harness) = Harness::start(backend).await {
+        case(harness).await;
     }
 }
 

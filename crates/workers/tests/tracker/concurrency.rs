@@ -5,7 +5,6 @@ use std::time::Duration as StdDuration;
 
 use carrier_sim::Fault;
 use tidemark_domain::{Clock, JobKind, RequestStatus};
-use tidemark_store::testing::Backend;
 use tidemark_workers::{Runner, RunnerSettings, Tracker};
 use time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -13,13 +12,8 @@ use tokio_util::sync::CancellationToken;
 use crate::lifecycle::fault;
 use crate::support::{Harness, settings};
 
-pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let request = h
-        .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(h: Harness) {
+    let request = h.test_bill("TEST-TR-SUCCEEDED").await;
     // A worker claims the job and dies before finishing it (its lease stays).
     let held = h
         .store
@@ -70,10 +64,7 @@ pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(backend: Ba
     assert_eq!(h.event_names().await, names);
 }
 
-pub async fn two_trackers_never_work_one_job_at_once(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn two_trackers_never_work_one_job_at_once(h: Harness) {
     let numbers: Vec<String> = (0..60).map(|i| format!("58611{i:04}")).collect();
     let mut requests = Vec::new();
     for number in &numbers {

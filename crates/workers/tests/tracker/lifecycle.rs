@@ -16,13 +16,8 @@ pub(crate) fn fault(reference: &str, fault: Fault, times: Option<u32>) -> FaultR
     }
 }
 
-pub async fn found_requests_are_created_with_their_shipment(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let request = h
-        .create("bill_of_lading", "TEST-TR-SUCCEEDED", Some("TEST"))
-        .await;
+pub async fn found_requests_are_created_with_their_shipment(h: Harness) {
+    let request = h.test_bill("TEST-TR-SUCCEEDED").await;
     assert_eq!(h.drain().await, 1);
     let created = h.request(&request).await;
     assert_eq!(created.status, RequestStatus::Created);
@@ -70,13 +65,8 @@ pub async fn found_requests_are_created_with_their_shipment(backend: Backend) {
     assert_eq!(h.store.next_due(JobKind::Lookup).await.expect("next"), None);
 }
 
-pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let request = h
-        .create("bill_of_lading", "TEST-TR-AWAITING-MANIFEST", Some("TEST"))
-        .await;
+pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(h: Harness) {
+    let request = h.test_bill("TEST-TR-AWAITING-MANIFEST").await;
     h.drain().await;
     assert_eq!(
         h.request(&request).await.status,
@@ -106,13 +96,8 @@ pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(backend: Backend)
     assert!(!containers.is_empty());
 }
 
-pub async fn an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let request = h
-        .create("bill_of_lading", "TEST-TR-NOT-FOUND", Some("TEST"))
-        .await;
+pub async fn an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days(h: Harness) {
+    let request = h.test_bill("TEST-TR-NOT-FOUND").await;
     h.drain().await;
     for _ in 0..6 {
         h.advance(Duration::days(1));
@@ -156,13 +141,8 @@ pub async fn an_unknown_container_fails_as_not_found(backend: Backend) {
     assert_eq!(h.event_names().await, ["tracking_request.failed"]);
 }
 
-pub async fn permanent_carrier_refusals_fail_with_their_reason(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let cancelled = h
-        .create("bill_of_lading", "TEST-TR-CANCELLED", Some("TEST"))
-        .await;
+pub async fn permanent_carrier_refusals_fail_with_their_reason(h: Harness) {
+    let cancelled = h.test_bill("TEST-TR-CANCELLED").await;
     let invalid = h.create("bill_of_lading", "586118841", Some("MAEU")).await;
     let withheld = h.create("bill_of_lading", "586118842", Some("MAEU")).await;
     h.sim

@@ -19,19 +19,24 @@ mod cases {
 }
 
 use cases::*;
-use support::on;
+use support::{on, with_harness};
 
-tidemark_store::backends!(
-    on,
-    found_requests_are_created_with_their_shipment,
-    a_manifest_that_comes_later_is_found_on_a_recheck,
-    an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days,
-    an_unknown_container_fails_as_not_found,
-    permanent_carrier_refusals_fail_with_their_reason,
-    temporary_faults_retry_with_the_right_reason_then_succeed,
-    retries_run_out_after_fourteen,
-    a_carrier_is_detected_or_the_request_fails,
-    a_voyage_step_by_step_records_each_event_exactly_once,
-    a_worker_that_dies_mid_job_loses_and_duplicates_nothing,
-    two_trackers_never_work_one_job_at_once,
-);
+mod started {
+    use super::*;
+
+    tidemark_store::backends!(
+        with_harness,
+        found_requests_are_created_with_their_shipment,
+        a_manifest_that_comes_later_is_found_on_a_recheck,
+        an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days,
+        permanent_carrier_refusals_fail_with_their_reason,
+        temporary_faults_retry_with_the_right_reason_then_succeed,
+        retries_run_out_after_fourteen,
+        a_carrier_is_detected_or_the_request_fails,
+        a_voyage_step_by_step_records_each_event_exactly_once,
+        a_worker_that_dies_mid_job_loses_and_duplicates_nothing,
+        two_trackers_never_work_one_job_at_once,
+    );
+}
+
+tidemark_store::backends!(on, an_unknown_container_fails_as_not_found,);

@@ -2,7 +2,6 @@
 
 use carrier_sim::Fault;
 use tidemark_domain::{FailedReason, RequestStatus};
-use tidemark_store::testing::Backend;
 use time::Duration;
 
 use crate::support::Harness;
@@ -55,10 +54,7 @@ fn temporary_faults() -> Vec<(&'static str, Fault, FailedReason)> {
     ]
 }
 
-pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(h: Harness) {
     let cases = temporary_faults();
     let mut requests = Vec::new();
     for (number, fault_kind, reason) in cases {
@@ -69,9 +65,7 @@ pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(backend: 
             reason,
         ));
     }
-    let scripted = h
-        .create("bill_of_lading", "TEST-TR-RETRY", Some("TEST"))
-        .await;
+    let scripted = h.test_bill("TEST-TR-RETRY").await;
     h.drain().await;
     for (request, reason) in &requests {
         let retrying = h.request(request).await;
@@ -110,13 +104,8 @@ pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(backend: 
     }
 }
 
-pub async fn retries_run_out_after_fourteen(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let request = h
-        .create("bill_of_lading", "TEST-TR-RETRIES-EXHAUSTED", Some("TEST"))
-        .await;
+pub async fn retries_run_out_after_fourteen(h: Harness) {
+    let request = h.test_bill("TEST-TR-RETRIES-EXHAUSTED").await;
     h.drain().await;
     for retry in 1..=14 {
         let retrying = h.request(&request).await;
@@ -132,10 +121,7 @@ pub async fn retries_run_out_after_fourteen(backend: Backend) {
     assert_eq!(h.sim.lookups("TEST", "TEST-TR-RETRIES-EXHAUSTED"), 15);
 }
 
-pub async fn a_carrier_is_detected_or_the_request_fails(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
+pub async fn a_carrier_is_detected_or_the_request_fails(h: Harness) {
     let detected = h.create("container", "MSKU3054388", None).await;
     let hopeless = h.create("bill_of_lading", "QX7", None).await;
     h.drain().await;

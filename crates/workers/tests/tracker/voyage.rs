@@ -7,18 +7,12 @@ use tidemark_domain::{
     ContainerId, ContainerStatus, JobKind, LookupOutcome, RequestStatus, RequestType, StopReason,
     Timestamp, Tracked, TransportEventKind,
 };
-use tidemark_store::testing::Backend;
 use time::Duration;
 
 use crate::support::Harness;
 
-pub async fn a_voyage_step_by_step_records_each_event_exactly_once(backend: Backend) {
-    let Some(h) = Harness::start(backend).await else {
-        return;
-    };
-    let request = h
-        .create("bill_of_lading", "TEST-TR-JOURNEY", Some("TEST"))
-        .await;
+pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: Harness) {
+    let request = h.test_bill("TEST-TR-JOURNEY").await;
     h.drain().await;
     // Booked at the simulator's epoch: awaiting its manifest until the first boxes move.
     assert_eq!(
