@@ -252,7 +252,29 @@ pub fn document(config: &ApiConfig) -> utoipa::openapi::OpenApi {
     let mut openapi = ApiDoc::openapi();
     close_attribute_objects(&mut openapi);
     page_sizes(&mut openapi, config);
+    enumerations(&mut openapi);
     openapi
+}
+
+/// States the values of each filter whose values are a domain enumeration, from the
+/// enumeration itself.
+fn enumerations(openapi: &mut utoipa::openapi::OpenApi) {
+    let statuses =
+        tidemark_domain::ContainerStatus::ALL.map(tidemark_domain::ContainerStatus::as_str);
+    let lists: [(&str, &[&str]); 1] = [("filter[current_status]", &statuses)];
+    for item in openapi.paths.paths.values_mut() {
+        let Some(get) = item.get.as_mut() else {
+            continue;
+        };
+        for parameter in get.parameters.iter_mut().flatten() {
+            let Some((_, names)) = lists.iter().find(|(name, _)| *name == parameter.name) else {
+                continue;
+            };
+            if let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() {
+                object.pattern = Some(crate::params::list_pattern(names));
+            }
+        }
+    }
 }
 
 /// States each list's `page[size]` limit and default as configured. The carrier list and

@@ -141,6 +141,24 @@ pub fn page_links(
     }
 }
 
+/// `names` as prose: `a, b or c`.
+#[must_use]
+pub fn one_of(names: &[&str]) -> String {
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The pattern of a comma-separated list of `names` (empty allowed), for the OpenAPI
+/// document.
+#[must_use]
+pub fn list_pattern(names: &[&str]) -> String {
+    let one = names.join("|");
+    format!("^(({one})(,({one}))*)?$")
+}
+
 /// Reads a comma-separated filter whose values `parse` accepts; an empty value filters nothing.
 ///
 /// # Errors

@@ -22,6 +22,7 @@ pub mod request_number;
 pub mod scac;
 pub mod shipment;
 pub mod snapshot;
+pub mod terminal;
 pub mod timestamp;
 pub mod tracking;
 pub mod tracking_request;

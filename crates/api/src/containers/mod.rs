@@ -21,7 +21,9 @@ use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{PathId, QueryParams};
 use crate::include::{self, Included};
-use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
+use crate::params::{
+    Paging, list_document, one_of, take_include, take_list, take_page, take_range,
+};
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
 
@@ -100,7 +102,7 @@ async fn included(
         Paging,
         ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
-        ("filter[current_status]" = Option<String>, Query, pattern = r"^((new|on_ship|grounded|on_rail|picked_up|empty_returned)(,(new|on_ship|grounded|on_rail|picked_up|empty_returned))*)?$", description = "Comma-separated statuses"),
+        ("filter[current_status]" = Option<String>, Query, description = "Comma-separated statuses"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
     ),
@@ -121,7 +123,7 @@ pub async fn list(
         current_status: take_list(
             &mut query,
             "filter[current_status]",
-            "new, on_ship, grounded, on_rail, picked_up or empty_returned",
+            &one_of(&ContainerStatus::ALL.map(ContainerStatus::as_str)),
             ContainerStatus::parse,
         )?,
         updated_at: take_range(&mut query, "updated_at")?,

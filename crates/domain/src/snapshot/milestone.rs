@@ -105,6 +105,10 @@ pub enum ContainerStatus {
     New,
     /// Loaded on a vessel, at sea or in transshipment.
     OnShip,
+    /// At the terminal of discharge, released for pickup (a terminal source says so).
+    Available,
+    /// At the terminal of discharge, not released: unavailable or held.
+    NotAvailable,
     /// Discharged at the port of discharge.
     Grounded,
     /// On a train.
@@ -117,9 +121,11 @@ pub enum ContainerStatus {
 
 impl ContainerStatus {
     /// Every status.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 8] = [
         Self::New,
         Self::OnShip,
+        Self::Available,
+        Self::NotAvailable,
         Self::Grounded,
         Self::OnRail,
         Self::PickedUp,
@@ -138,6 +144,8 @@ impl ContainerStatus {
         match self {
             Self::New => "new",
             Self::OnShip => "on_ship",
+            Self::Available => "available",
+            Self::NotAvailable => "not_available",
             Self::Grounded => "grounded",
             Self::OnRail => "on_rail",
             Self::PickedUp => "picked_up",

@@ -1,0 +1,370 @@
+//! The readiness rule, the LFD coalescing and the diff, each by table.
+
+use serde_json::json;
+
+use super::*;
+
+fn at(day: u32) -> Timestamp {
+    Timestamp::parse_rfc3339(&format!("2026-12-{day:02}T00:00:00Z")).expect("a day of December")
+}
+
+fn hold(name: HoldName, status: HoldStatus) -> Hold {
+    Hold {
+        name,
+        status,
+        description: None,
+    }
+}
+
+fn fee(kind: FeeType, amount: &str) -> Fee {
+    Fee {
+        kind,
+        amount: Amount::parse(amount).expect("an amount"),
+        currency: Currency::parse("USD").expect("a currency"),
+    }
+}
+
+fn known(available: Option<bool>, holds: Vec<Hold>) -> TerminalView {
+    TerminalView {
+        availability_known: true,
+        available_for_pickup: available,
+        holds,
+        ..TerminalView::default()
+    }
+}
+
+#[test]
+fn ready_for_pickup_means_available_and_no_blocking_hold() {
+    use HoldStatus::{Hold as Blocking, Pending};
+    let customs = |status| vec![hold(HoldName::Customs, status)];
+    for (view, ready) in [
+        (TerminalView::default(), false),
+        (
+            TerminalView {
+                available_for_pickup: Some(true),
+                ..TerminalView::default()
+            },
+            false,
+        ),
+        (known(None, vec![]), false),
+        (known(Some(false), vec![]), false),
+        (known(Some(true), vec![]), true),
+        (known(Some(true), customs(Pending)), true),
+        (known(Some(true), customs(Blocking)), false),
+        (known(Some(false), customs(Pending)), false),
+    ] {
+        assert_eq!(view.ready_for_pickup(), ready, "{view:?}");
+    }
+}
+
+#[test]
+fn the_pickup_lfd_is_the_lines_else_the_terminals_else_the_rails() {
+    let (line, terminal, rail) = (Some(at(20)), Some(at(10)), Some(at(5)));
+    for (days, expected) in [
+        (LastFreeDays::default(), None),
+        (
+            LastFreeDays {
+                line,
+                terminal,
+                rail,
+            },
+            line,
+        ),
+        (
+            LastFreeDays {
+                line: None,
+                terminal,
+                rail,
+            },
+            terminal,
+        ),
+        (
+            LastFreeDays {
+                line: None,
+                terminal: None,
+                rail,
+            },
+            rail,
+        ),
+        (
+            LastFreeDays {
+                line,
+                terminal: None,
+                rail: None,
+            },
+            line,
+        ),
+    ] {
+        assert_eq!(days.pickup_lfd(), expected, "{days:?}: not the earliest");
+    }
+}
+
+#[test]
+fn the_status_at_the_terminal_follows_readiness() {
+    let blocked = known(Some(true), vec![hold(HoldName::Freight, HoldStatus::Hold)]);
+    for (view, carrier, shown) in [
+        (
+            known(Some(true), vec![]),
+            ContainerStatus::Grounded,
+            ContainerStatus::Available,
+        ),
+        (
+            blocked.clone(),
+            ContainerStatus::Grounded,
+            ContainerStatus::NotAvailable,
+        ),
+        (
+            known(Some(false), vec![]),
+            ContainerStatus::Grounded,
+            ContainerStatus::NotAvailable,
+        ),
+        (
+            TerminalView::default(),
+            ContainerStatus::Grounded,
+            ContainerStatus::Grounded,
+        ),
+        (
+            known(Some(true), vec![]),
+            ContainerStatus::OnShip,
+            ContainerStatus::OnShip,
+        ),
+        (
+            blocked,
+            ContainerStatus::PickedUp,
+            ContainerStatus::PickedUp,
+        ),
+    ] {
+        assert_eq!(view.status(carrier), shown, "{view:?} {carrier:?}");
+    }
+    for status in ContainerStatus::ALL {
+        assert_eq!(ContainerStatus::parse(status.as_str()), Some(status));
+    }
+}
+
+#[test]
+fn holds_and_fees_are_one_per_kind_in_a_fixed_order() {
+    let holds = hold::normalized([
+        hold(HoldName::Usda, HoldStatus::Pending),
+        hold(HoldName::Customs, HoldStatus::Pending),
+        hold(HoldName::Customs, HoldStatus::Hold),
+        hold(HoldName::Customs, HoldStatus::Pending),
+    ]);
+    assert_eq!(
+        holds,
+        [
+            hold(HoldName::Customs, HoldStatus::Hold),
+            hold(HoldName::Usda, HoldStatus::Pending),
+        ]
+    );
+    let fees = fee::normalized([
+        fee(FeeType::Total, "300"),
+        fee(FeeType::Demurrage, "150.00"),
+        fee(FeeType::Total, "450"),
+    ]);
+    assert_eq!(
+        fees,
+        [fee(FeeType::Demurrage, "150"), fee(FeeType::Total, "450")]
+    );
+    for name in HoldName::ALL {
+        assert_eq!(HoldName::parse(name.as_str()), Some(name));
+    }
+    assert_eq!(HoldName::parse("usda"), None, "names are case-sensitive");
+    assert_eq!(
+        serde_json::to_value(hold(HoldName::Tmf, HoldStatus::Pending)).expect("json"),
+        json!({"name": "TMF", "status": "pending", "description": null})
+    );
+}
+
+#[test]
+fn amounts_are_exact_decimals() {
+    for (text, kept) in [
+        ("12", Some("12")),
+        ("012.50", Some("12.5")),
+        ("0.0001", Some("0.0001")),
+        ("1200.7500", Some("1200.75")),
+        ("0", Some("0")),
+        ("-5", None),
+        ("1e3", None),
+        ("1.23456", None),
+        ("", None),
+        (".5", None),
+        ("1.2.3", None),
+    ] {
+        assert_eq!(
+            Amount::parse(text).as_ref().map(Amount::as_str),
+            kept,
+            "{text}"
+        );
+    }
+    assert_eq!(
+        Currency::parse("eur")
+            .map(|c| c.as_str().to_owned())
+            .as_deref(),
+        Some("EUR")
+    );
+    assert_eq!(Currency::parse("EURO"), None);
+}
+
+#[test]
+fn the_same_answer_again_changes_nothing() {
+    let view = TerminalView {
+        holds: vec![hold(HoldName::Customs, HoldStatus::Hold)],
+        fees: vec![fee(FeeType::Demurrage, "75")],
+        last_free_days: LastFreeDays {
+            line: Some(at(12)),
+            ..LastFreeDays::default()
+        },
+        pickup_appointment_at: Some(at(11)),
+        ..known(Some(false), vec![])
+    };
+    assert!(diff(&view, &view.clone()).is_empty());
+}
+
+type Case = (
+    TerminalView,
+    TerminalView,
+    Vec<TerminalEvent>,
+    serde_json::Value,
+);
+
+/// Each case's diff: its events in order and its changeset exactly.
+fn check(cases: Vec<Case>) {
+    for (before, after, events, changeset) in cases {
+        let change = diff(&before, &after);
+        assert_eq!(change.events, events, "{before:?} -> {after:?}");
+        assert_eq!(
+            serde_json::to_value(&change.changeset).expect("json"),
+            changeset,
+            "{before:?} -> {after:?}"
+        );
+    }
+}
+
+#[test]
+fn availability_holds_fees_and_appointments_record_their_events() {
+    use TerminalEvent as E;
+    let base = known(None, vec![]);
+    let customs = json!([{"name": "customs", "status": "hold", "description": null}]);
+    let held = TerminalView {
+        holds: vec![hold(HoldName::Customs, HoldStatus::Hold)],
+        ..known(Some(false), vec![])
+    };
+    check(vec![
+        (
+            base.clone(),
+            held.clone(),
+            vec![E::NotAvailable, E::Updated],
+            json!({"available_for_pickup": [null, false], "holds_at_pod_terminal": [[], customs]}),
+        ),
+        (
+            held,
+            known(Some(true), vec![]),
+            vec![E::Available, E::Updated],
+            json!({"available_for_pickup": [false, true], "holds_at_pod_terminal": [customs, []]}),
+        ),
+        (
+            base.clone(),
+            TerminalView {
+                pickup_appointment_at: Some(at(14)),
+                fees: vec![fee(FeeType::Exam, "212.5")],
+                ..base
+            },
+            vec![E::PickupAppointment, E::Updated],
+            json!({
+                "pickup_appointment_at": [null, "2026-12-14T00:00:00Z"],
+                "fees_at_pod_terminal": [[], [{"type": "exam", "amount": 212.5, "currency_code": "USD"}]],
+            }),
+        ),
+    ]);
+}
+
+#[test]
+fn last_free_days_and_terminals_record_their_events() {
+    use TerminalEvent as E;
+    let base = known(None, vec![]);
+    let lfd = |line, terminal| TerminalView {
+        last_free_days: LastFreeDays {
+            line,
+            terminal,
+            rail: None,
+        },
+        ..base.clone()
+    };
+    let at_terminal = |code: &str, source| TerminalView {
+        pod_terminal: Some(PodTerminal {
+            code: code.to_owned(),
+            source,
+        }),
+        ..base.clone()
+    };
+    check(vec![
+        (
+            base.clone(),
+            lfd(None, Some(at(10))),
+            vec![E::PickupLfd, E::PickupLfdTerminal, E::Updated],
+            json!({"pickup_lfd": [null, "2026-12-10T00:00:00Z"]}),
+        ),
+        (
+            // The line's LFD arrives where the terminal's stood: both events, one move.
+            lfd(None, Some(at(10))),
+            lfd(Some(at(12)), Some(at(10))),
+            vec![E::PickupLfd, E::PickupLfdLine, E::Updated],
+            json!({"pickup_lfd": ["2026-12-10T00:00:00Z", "2026-12-12T00:00:00Z"]}),
+        ),
+        (
+            // The terminal extends its LFD behind the line's: heard, but pickup_lfd stays.
+            lfd(Some(at(12)), Some(at(10))),
+            lfd(Some(at(12)), Some(at(11))),
+            vec![E::PickupLfdTerminal],
+            json!({}),
+        ),
+        (
+            at_terminal("USLAXAPM", DataSource::ShippingLine),
+            at_terminal("USLAXTTI", DataSource::Terminal),
+            vec![E::PodTerminalChanged(DataSource::Terminal), E::Updated],
+            json!({"pod_terminal": ["USLAXAPM", "USLAXTTI"]}),
+        ),
+        (
+            // First named: part of the changeset, not a change of terminal.
+            base.clone(),
+            at_terminal("USLAXAPM", DataSource::ShippingLine),
+            vec![E::Updated],
+            json!({"pod_terminal": [null, "USLAXAPM"]}),
+        ),
+    ]);
+}
+
+#[test]
+fn every_terminal_event_has_a_distinct_name_but_one_for_the_terminal_change() {
+    let names: std::collections::BTreeSet<&str> = TerminalEvent::ALL
+        .iter()
+        .map(|event| event.name())
+        .collect();
+    assert_eq!(names.len(), TerminalEvent::ALL.len() - 1);
+    assert!(names.contains("container.pickup_lfd_line.changed"));
+}
+
+#[test]
+fn a_view_reads_back_as_written() {
+    let view = TerminalView {
+        holds: vec![hold(HoldName::Vacis, HoldStatus::Pending)],
+        fees: vec![fee(FeeType::ExtendedDwellTime, "99.99")],
+        last_free_days: LastFreeDays {
+            line: Some(at(3)),
+            terminal: None,
+            rail: Some(at(9)),
+        },
+        pickup_appointment_at: Some(at(2)),
+        location: Some("Row 12 Bay 4".to_owned()),
+        pod_terminal: Some(PodTerminal {
+            code: "USLAXAPM".to_owned(),
+            source: DataSource::Terminal,
+        }),
+        pickup_facility: None,
+        ..known(Some(true), vec![])
+    };
+    let text = serde_json::to_string(&view).expect("json");
+    assert!(text.contains(r#""source":"terminal""#), "{text}");
+    assert_eq!(serde_json::from_str::<TerminalView>(&text).expect("reads"), view);
+    assert!(serde_json::from_str::<Hold>(r#"{"name": "usda", "status": "hold"}"#).is_err());
+}
