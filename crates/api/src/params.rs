@@ -141,6 +141,23 @@ pub fn page_links(
     }
 }
 
+/// Reads a `true`/`false` filter.
+///
+/// # Errors
+/// 400 `invalid_filter` for any other value.
+pub fn take_flag(query: &mut QueryParams, key: &str) -> Result<Option<bool>, ApiError> {
+    match query.take(key).as_deref() {
+        None => Ok(None),
+        Some("true") => Ok(Some(true)),
+        Some("false") => Ok(Some(false)),
+        Some(_) => Err(ApiError::bad_parameter(
+            "invalid_filter",
+            key,
+            format!("{key} must be true or false"),
+        )),
+    }
+}
+
 /// `names` as prose: `a, b or c`.
 #[must_use]
 pub fn one_of(names: &[&str]) -> String {

@@ -111,9 +111,13 @@ impl TerminalView {
     /// terminal says available while the line still holds it) it is not ready.
     #[must_use]
     pub fn ready_for_pickup(&self) -> bool {
-        self.availability_known
-            && self.available_for_pickup == Some(true)
-            && !self.holds.iter().any(Hold::blocks)
+        self.availability_known && self.available_for_pickup == Some(true) && !self.has_holds()
+    }
+
+    /// Whether a hold blocks the pickup (a `pending` one does not yet).
+    #[must_use]
+    pub fn has_holds(&self) -> bool {
+        self.holds.iter().any(Hold::blocks)
     }
 
     /// The status a container shows: the carrier's, except that at the terminal of

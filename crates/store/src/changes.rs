@@ -73,7 +73,7 @@ fn request_state(change: &Change) -> Query {
             request.id.as_uuid().into(),
             request.status.as_str().into(),
             request.failed_reason.map(|r| r.as_str()).into(),
-            Value::Bool(request.is_retrying),
+            Value::from(request.is_retrying),
             Value::int(request.retry_count),
             request
                 .tracked_object

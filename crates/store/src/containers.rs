@@ -7,7 +7,8 @@ use crate::{ContainerFilter, Page, PageRequest, StoreError};
 
 /// The columns of `containers`, in the order reads select and the upsert writes them.
 const COLUMNS: &str = "id, account_id, shipment_id, number, current_status, ref_numbers, \
-     details, terminal_checked_at, created_at, updated_at";
+     details, terminal, available_for_pickup, pickup_lfd, has_holds, terminal_checked_at, \
+     created_at, updated_at";
 
 fn parse(row: &Row) -> Result<Container, StoreError> {
     Ok(Container {
@@ -18,6 +19,7 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
         current_status: row.parsed("current_status", ContainerStatus::parse)?,
         ref_numbers: row.json("ref_numbers")?,
         details: row.json("details")?,
+        terminal: row.json("terminal")?,
         terminal_checked_at: row.time("terminal_checked_at")?,
         created_at: row.required_time("created_at")?,
         updated_at: row.required_time("updated_at")?,
@@ -35,13 +37,20 @@ pub(crate) fn upsert(container: &Container) -> Query {
         container.current_status.as_str().into(),
         Value::json(&container.ref_numbers),
         Value::json(&container.details),
+        // The view whole, and what the lists filter on, derived by the domain's rules.
+        Value::json(&container.terminal),
+        container.terminal.available_for_pickup.into(),
+        container.terminal.pickup_lfd().into(),
+        container.terminal.has_holds().into(),
         container.terminal_checked_at.into(),
         container.created_at.into(),
         container.updated_at.into(),
     ]);
     query.push(
         " ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
-         details = excluded.details, terminal_checked_at = excluded.terminal_checked_at, \
+         details = excluded.details, terminal = excluded.terminal, \
+         available_for_pickup = excluded.available_for_pickup, pickup_lfd = excluded.pickup_lfd, \
+         has_holds = excluded.has_holds, terminal_checked_at = excluded.terminal_checked_at, \
          updated_at = excluded.updated_at",
     );
     query
@@ -77,6 +86,9 @@ pub(crate) async fn list<B: Backend + ?Sized>(
             "current_status",
             filter.current_status.iter().map(|s| s.as_str()),
         )
+        .push_eq("available_for_pickup", filter.available_for_pickup)
+        .push_eq("has_holds", filter.has_holds)
+        .push_range("pickup_lfd", filter.pickup_lfd)
         .push_range("updated_at", filter.updated_at);
     Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
         .read(backend, page, parse)

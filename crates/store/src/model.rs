@@ -100,6 +100,12 @@ pub struct ContainerFilter {
     pub number: Vec<String>,
     /// Any of these statuses.
     pub current_status: Vec<ContainerStatus>,
+    /// Available for pickup as the source says (or known not to be).
+    pub available_for_pickup: Option<bool>,
+    /// A hold blocks the pickup (or none does).
+    pub has_holds: Option<bool>,
+    /// The last free day that counts falls within.
+    pub pickup_lfd: TimeRange,
     /// Updated within.
     pub updated_at: TimeRange,
 }

@@ -28,6 +28,8 @@ mod reads;
 mod request_lists;
 #[path = "conformance/requests.rs"]
 mod requests;
+#[path = "conformance/terminal.rs"]
+mod terminal;
 #[path = "conformance/tracking.rs"]
 mod tracking;
 #[path = "conformance/tracking_races.rs"]
@@ -97,6 +99,7 @@ tidemark_store::backends!(
     a_detected_carrier_that_makes_a_duplicate_is_refused,
     what_tracking_found_reads_back_by_id_filter_and_page,
     carrier_events_read_back_whole_in_order_and_within_their_account,
+    terminal_views_read_back_and_the_lists_filter_on_them,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -205,6 +208,7 @@ mod cases {
     pub use super::reads::*;
     pub use super::request_lists::*;
     pub use super::requests::*;
+    pub use super::terminal::*;
     pub use super::tracking::*;
     pub use super::tracking_races::*;
     pub use super::webhooks::*;

@@ -1,11 +1,20 @@
 //! How containers and their transport events look on the wire (compat-api.md §3.2–3.3).
-//! Terminal data (holds, fees, availability, last free days) needs a terminal source that
-//! Tidemark does not have yet: those fields say "not known" (null, false or empty).
+//! Terminal data (holds, fees, availability, last free days) is the container's terminal
+//! view (`container/terminal.rs`); until a source reports it, it says "not known" (null,
+//! false or empty).
+
+mod terminal;
+mod transport_event;
+
+pub use terminal::{ImportDeadlines, TerminalFeeSchema, TerminalHoldSchema};
+pub use transport_event::{
+    TransportEventAttributes, TransportEventRelationships, TransportEventResource, transport_event,
+};
 
 use serde::Serialize;
 
 use crate::wire_enum_schema;
-use tidemark_domain::{Container, ContainerId, ContainerStatus, ReferenceKind, TransportEvent};
+use tidemark_domain::{Container, ContainerId, ContainerStatus, ReferenceKind};
 use utoipa::ToSchema;
 
 use crate::document::{Related, RelatedLink, SelfLink, ToOne};
@@ -69,22 +78,22 @@ pub struct ContainerAttributes {
     /// Returned empty.
     #[schema(format = DateTime)]
     pub empty_terminated_at: Option<String>,
-    /// Whether a terminal reports availability (no terminal source yet: false).
+    /// Whether a source reports availability for it.
     pub availability_known: bool,
     /// Meaningful only when `availability_known`.
     pub available_for_pickup: Option<bool>,
-    /// Last free day (needs a terminal source: null).
+    /// The last free day that counts: the line's, else the terminal's, else the rail's.
     #[schema(format = DateTime)]
     pub pickup_lfd: Option<String>,
-    /// Pickup appointment (needs a terminal source: null).
+    /// The pickup appointment made at the terminal.
     #[schema(format = DateTime)]
     pub pickup_appointment_at: Option<String>,
-    /// Holds at the terminal (needs a terminal source: empty).
-    #[schema(value_type = Vec<Object>)]
-    pub holds_at_pod_terminal: Vec<serde_json::Value>,
-    /// Fees at the terminal (needs a terminal source: empty).
-    #[schema(value_type = Vec<Object>)]
-    pub fees_at_pod_terminal: Vec<serde_json::Value>,
+    /// Holds in force or pending; a cleared hold is not listed.
+    #[schema(value_type = Vec<TerminalHoldSchema>)]
+    pub holds_at_pod_terminal: Vec<tidemark_domain::terminal::Hold>,
+    /// Fees owed at the terminal.
+    #[schema(value_type = Vec<TerminalFeeSchema>)]
+    pub fees_at_pod_terminal: Vec<tidemark_domain::terminal::Fee>,
     /// IANA zone of the port of discharge (null: not known).
     pub pod_timezone: Option<String>,
     /// The last lookup of its shipment at the carrier.
@@ -92,7 +101,7 @@ pub struct ContainerAttributes {
     pub shipment_last_tracking_request_at: Option<String>,
     /// Chassis it left the terminal on (needs a terminal source: null).
     pub pod_full_out_chassis_number: Option<String>,
-    /// Yard location at the terminal (needs a terminal source: null).
+    /// Where it stands in the yard, as the terminal writes it.
     pub location_at_pod_terminal: Option<String>,
     /// Last free days per source (needs a terminal or arrival-notice source: each null).
     pub import_deadlines: ImportDeadlines,
@@ -148,20 +157,6 @@ pub struct ContainerAttributes {
     pub ssl_lfd: Option<String>,
 }
 
-/// Last free days per source (compat-api.md §3.2 `import_deadlines`).
-#[derive(Debug, Default, Serialize, ToSchema)]
-pub struct ImportDeadlines {
-    /// The terminal's.
-    #[schema(format = DateTime)]
-    pub pickup_lfd_terminal: Option<String>,
-    /// The rail carrier's.
-    #[schema(format = DateTime)]
-    pub pickup_lfd_rail: Option<String>,
-    /// The shipping line's.
-    #[schema(format = DateTime)]
-    pub pickup_lfd_line: Option<String>,
-}
-
 /// A container's relationships.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ContainerRelationships {
@@ -169,7 +164,7 @@ pub struct ContainerRelationships {
     pub shipment: ToOne,
     /// The terminal of discharge.
     pub pod_terminal: ToOne,
-    /// The inland place it is picked up from (no rail source yet: null).
+    /// Where it is picked up, when not at the terminal of discharge (off-dock).
     pub pickup_facility: ToOne,
     /// Its transport events.
     pub transport_events: RelatedLink,
@@ -237,17 +232,17 @@ pub fn resource(
             pod_discharged_at: time(details.pod_discharged_at),
             pod_full_out_at: time(details.pod_full_out_at),
             empty_terminated_at: time(details.empty_terminated_at),
-            availability_known: false,
-            available_for_pickup: None,
-            pickup_lfd: None,
-            pickup_appointment_at: None,
-            holds_at_pod_terminal: Vec::new(),
-            fees_at_pod_terminal: Vec::new(),
+            availability_known: container.terminal.availability_known,
+            available_for_pickup: container.terminal.available_for_pickup,
+            pickup_lfd: time(container.terminal.pickup_lfd()),
+            pickup_appointment_at: time(container.terminal.pickup_appointment_at),
+            holds_at_pod_terminal: container.terminal.holds.clone(),
+            fees_at_pod_terminal: container.terminal.fees.clone(),
             pod_timezone: None,
             shipment_last_tracking_request_at: time(last_lookup),
             pod_full_out_chassis_number: None,
-            location_at_pod_terminal: None,
-            import_deadlines: ImportDeadlines::default(),
+            location_at_pod_terminal: container.terminal.location.clone(),
+            import_deadlines: ImportDeadlines::from(&container.terminal.last_free_days),
             terminal_checked_at: time(container.terminal_checked_at),
             pod_last_tracking_request_at: None,
             final_destination_full_out_at: None,
@@ -267,131 +262,45 @@ pub fn resource(
             delivered_at: None,
             ssl_lfd: None,
         },
-        relationships: ContainerRelationships {
-            shipment: ToOne::of("shipment", Some(container.shipment_id)),
-            pod_terminal: ToOne::of(
-                "terminal",
-                details
-                    .pod_terminal
-                    .as_deref()
-                    .map(|code| ReferenceKind::Terminal.id(code)),
-            ),
-            pickup_facility: ToOne::none(),
-            transport_events: RelatedLink {
-                links: Related {
-                    related: format!("{}/transport_events", path(container.id)),
-                },
-            },
-            raw_events: RelatedLink {
-                links: Related {
-                    related: format!("{}/raw_events", path(container.id)),
-                },
-            },
-        },
+        relationships: relationships(container),
         links: SelfLink {
             self_: path(container.id),
         },
     }
 }
 
-/// A transport event's attributes.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TransportEventAttributes {
-    /// `container.transport.<milestone>` or `container.transport.estimated.<milestone>`.
-    pub event: String,
-    /// When it happened (for an estimate: the estimated time), UTC.
-    #[schema(format = DateTime)]
-    pub timestamp: Option<String>,
-    /// IANA zone of the location (null: not known).
-    pub timezone: Option<String>,
-    /// UN/LOCODE of the location; null when the carrier gave none.
-    pub location_locode: Option<String>,
-    /// Voyage number.
-    pub voyage_number: Option<String>,
-    /// Where the event came from: `shipping_line`.
-    #[schema(pattern = "^shipping_line$")]
-    pub data_source: &'static str,
-    /// When Tidemark recorded it.
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    /// The new value of a last-free-day or appointment change (milestones: null).
-    pub value: Option<String>,
-    /// When that value was reported (milestones: null).
-    #[schema(format = DateTime)]
-    pub value_timestamp: Option<String>,
-    /// When the carrier withdrew the event (null: it stands).
-    #[schema(format = DateTime)]
-    pub invalidated_at: Option<String>,
-}
-
-/// A transport event's relationships.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TransportEventRelationships {
-    /// The shipment.
-    pub shipment: ToOne,
-    /// The container.
-    pub container: ToOne,
-    /// The vessel.
-    pub vessel: ToOne,
-    /// The port.
-    pub location: ToOne,
-    /// The terminal.
-    pub terminal: ToOne,
-}
-
-/// A `transport_event` resource.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = TransportEvent)]
-pub struct TransportEventResource {
-    /// Its id.
-    #[schema(format = Uuid)]
-    pub id: String,
-    /// Always `transport_event`.
-    #[serde(rename = "type")]
-    #[schema(pattern = "^transport_event$")]
-    pub type_: &'static str,
-    /// Its attributes.
-    pub attributes: TransportEventAttributes,
-    /// Its relationships.
-    pub relationships: TransportEventRelationships,
-}
-
-/// `event` as a resource.
-#[must_use]
-pub fn transport_event(event: &TransportEvent) -> TransportEventResource {
-    let location = event.location.as_ref();
-    TransportEventResource {
-        id: event.id.to_string(),
-        type_: "transport_event",
-        attributes: TransportEventAttributes {
-            event: event.kind.name(),
-            timestamp: Some(event.timestamp.to_string()),
-            timezone: None,
-            location_locode: location.map(|p| p.locode.clone()),
-            voyage_number: event.voyage_number.clone(),
-            data_source: "shipping_line",
-            created_at: event.created_at.to_string(),
-            value: None,
-            value_timestamp: None,
-            invalidated_at: None,
+/// A container's relationships: the terminal of discharge is the terminal's own word when
+/// it has given one, else the line's.
+fn relationships(container: &Container) -> ContainerRelationships {
+    ContainerRelationships {
+        shipment: ToOne::of("shipment", Some(container.shipment_id)),
+        pod_terminal: ToOne::of(
+            "terminal",
+            container
+                .terminal
+                .pod_terminal
+                .as_ref()
+                .map(|terminal| terminal.code.as_str())
+                .or(container.details.pod_terminal.as_deref())
+                .map(|code| ReferenceKind::Terminal.id(code)),
+        ),
+        pickup_facility: ToOne::of(
+            "terminal",
+            container
+                .terminal
+                .pickup_facility
+                .as_deref()
+                .map(|code| ReferenceKind::Terminal.id(code)),
+        ),
+        transport_events: RelatedLink {
+            links: Related {
+                related: format!("{}/transport_events", path(container.id)),
+            },
         },
-        relationships: TransportEventRelationships {
-            shipment: ToOne::of("shipment", Some(event.shipment_id)),
-            container: ToOne::of("container", Some(event.container_id)),
-            vessel: ToOne::of(
-                "vessel",
-                event
-                    .vessel
-                    .as_ref()
-                    .map(|v| ReferenceKind::Vessel.id(&v.imo)),
-            ),
-            location: ToOne::of("port", location.map(|p| ReferenceKind::Port.id(&p.locode))),
-            terminal: ToOne::of(
-                "terminal",
-                location
-                    .and_then(|p| p.facility.as_deref())
-                    .map(|code| ReferenceKind::Terminal.id(code)),
-            ),
+        raw_events: RelatedLink {
+            links: Related {
+                related: format!("{}/raw_events", path(container.id)),
+            },
         },
     }
 }

@@ -22,7 +22,7 @@ use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{PathId, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{
-    Paging, list_document, one_of, take_include, take_list, take_page, take_range,
+    Paging, list_document, one_of, take_flag, take_include, take_list, take_page, take_range,
 };
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
@@ -103,6 +103,10 @@ async fn included(
         ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, description = "Comma-separated statuses"),
+        ("filter[available_for_pickup]" = Option<bool>, Query, description = "Available for pickup as the terminal says (true), or known not to be (false)"),
+        ("filter[has_holds]" = Option<bool>, Query, description = "A hold blocks the pickup (true), or none does (false)"),
+        ("filter[pickup_lfd][start]" = Option<String>, Query, format = DateTime, description = "Last free day at or after"),
+        ("filter[pickup_lfd][end]" = Option<String>, Query, format = DateTime, description = "Last free day at or before"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
     ),
@@ -126,6 +130,9 @@ pub async fn list(
             &one_of(&ContainerStatus::ALL.map(ContainerStatus::as_str)),
             ContainerStatus::parse,
         )?,
+        available_for_pickup: take_flag(&mut query, "filter[available_for_pickup]")?,
+        has_holds: take_flag(&mut query, "filter[has_holds]")?,
+        pickup_lfd: take_range(&mut query, "pickup_lfd")?,
         updated_at: take_range(&mut query, "updated_at")?,
     };
     query.finish()?;

@@ -21,7 +21,9 @@ use crate::body::{self, Attributes};
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Included};
-use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
+use crate::params::{
+    Paging, list_document, take_flag, take_include, take_list, take_page, take_range,
+};
 use crate::{ApiError, AppState};
 use view::ShipmentResource;
 
@@ -153,18 +155,7 @@ pub async fn list(
             .map(|number| matching_forms(&number))
             .unwrap_or_default(),
         search: query.take("q").filter(|text| !text.trim().is_empty()),
-        tracking_stopped: match query.take("filter[tracking_stopped]").as_deref() {
-            None => None,
-            Some("true") => Some(true),
-            Some("false") => Some(false),
-            Some(_) => {
-                return Err(ApiError::bad_parameter(
-                    "invalid_filter",
-                    "filter[tracking_stopped]",
-                    "filter[tracking_stopped] must be true or false",
-                ));
-            }
-        },
+        tracking_stopped: take_flag(&mut query, "filter[tracking_stopped]")?,
         scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| {
             Scac::parse(text).ok()
         })?,

@@ -109,6 +109,8 @@ pub struct Container {
     pub ref_numbers: Vec<String>,
     /// What the carrier reports.
     pub details: ContainerDetails,
+    /// What is known of it at its terminal of discharge (api.md §4a).
+    pub terminal: crate::terminal::TerminalView,
     /// When a terminal last answered for it (api.md §4a); none until one has.
     pub terminal_checked_at: Option<Timestamp>,
     /// When it was created.

@@ -153,6 +153,12 @@ impl ContainerStatus {
         }
     }
 
+    /// Whether it is at the terminal of discharge: `grounded`, or as the terminal shows it.
+    #[must_use]
+    pub const fn at_pod_terminal(self) -> bool {
+        matches!(self, Self::Grounded | Self::Available | Self::NotAvailable)
+    }
+
     /// The status after `milestone`.
     #[must_use]
     pub const fn after(milestone: Milestone) -> Self {

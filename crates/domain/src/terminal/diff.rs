@@ -134,7 +134,7 @@ fn changeset(before: &TerminalView, after: &TerminalView) -> Changeset {
             ("available_for_pickup", json!(view.available_for_pickup)),
             ("pickup_lfd", json!(view.pickup_lfd())),
             ("holds_at_pod_terminal", json!(view.holds)),
-            ("fees_at_pod_terminal", fees(view)),
+            ("fees_at_pod_terminal", json!(view.fees)),
             ("pickup_appointment_at", json!(view.pickup_appointment_at)),
             (
                 "pod_terminal",
@@ -147,20 +147,5 @@ fn changeset(before: &TerminalView, after: &TerminalView) -> Changeset {
         .zip(shown(after))
         .filter(|((_, was), (_, is))| was != is)
         .map(|((name, was), (_, is))| (name, [was, is]))
-        .collect()
-}
-
-/// Fees as the API shows them: `{type, amount, currency_code}`, the amount a number.
-fn fees(view: &TerminalView) -> Value {
-    view.fees
-        .iter()
-        .map(|fee| {
-            let amount = fee
-                .amount
-                .as_str()
-                .parse::<serde_json::Number>()
-                .map_or(Value::Null, Value::Number);
-            json!({"type": fee.kind.as_str(), "amount": amount, "currency_code": fee.currency.as_str()})
-        })
         .collect()
 }

@@ -50,9 +50,9 @@ impl FeeType {
 }
 
 /// An amount of money as the source wrote it: a non-negative decimal with at most four
-/// places, kept as text so that nothing is lost to binary fractions.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+/// places, kept as text so that nothing is lost to binary fractions. It is a JSON number
+/// on the wire (`212.5`); a string of digits reads too.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Amount(String);
 
 impl Amount {
@@ -91,17 +91,24 @@ impl fmt::Display for Amount {
     }
 }
 
-impl TryFrom<String> for Amount {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, Self::Error> {
-        Self::parse(&text).ok_or_else(|| format!("{text:?} is not an amount"))
+impl Serialize for Amount {
+    fn serialize<S: serde::Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        match self.0.parse::<serde_json::Number>() {
+            Ok(number) => number.serialize(out),
+            Err(_) => out.serialize_str(&self.0),
+        }
     }
 }
 
-impl From<Amount> for String {
-    fn from(amount: Amount) -> Self {
-        amount.0
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: serde::Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+        let text = match serde_json::Value::deserialize(input)? {
+            serde_json::Value::Number(number) => number.to_string(),
+            serde_json::Value::String(text) => text,
+            other => other.to_string(),
+        };
+        Self::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not an amount")))
     }
 }
 
@@ -148,6 +155,7 @@ pub struct Fee {
     /// How much.
     pub amount: Amount,
     /// In what currency.
+    #[serde(rename = "currency_code")]
     pub currency: Currency,
 }
 

@@ -365,6 +365,9 @@ fn a_view_reads_back_as_written() {
     };
     let text = serde_json::to_string(&view).expect("json");
     assert!(text.contains(r#""source":"terminal""#), "{text}");
-    assert_eq!(serde_json::from_str::<TerminalView>(&text).expect("reads"), view);
+    assert_eq!(
+        serde_json::from_str::<TerminalView>(&text).expect("reads"),
+        view
+    );
     assert!(serde_json::from_str::<Hold>(r#"{"name": "usda", "status": "hold"}"#).is_err());
 }

@@ -35,7 +35,7 @@ pub fn next_refresh(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Times
         .iter()
         .map(|c| c.current_status)
         .collect();
-    let at_terminal = statuses.contains(&ContainerStatus::Grounded);
+    let at_terminal = statuses.iter().any(|status| status.at_pod_terminal());
     let route = &tracked.shipment.route;
     let arriving = route.pod_ata_at.is_none()
         && route

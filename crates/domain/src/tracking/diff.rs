@@ -207,7 +207,8 @@ fn container(
 ) -> (Container, Option<Container>) {
     let now = builder.ctx.now;
     let details = details(view, pod);
-    let status = view.status();
+    // The carrier's status, as the terminal's view shows it (`available`, `not_available`).
+    let status = stored.map_or_else(|| view.status(), |old| old.terminal.status(view.status()));
     match stored {
         Some(old) if old.details == details && old.current_status == status => (old.clone(), None),
         Some(old) => {
@@ -240,6 +241,7 @@ fn container(
                 current_status: status,
                 ref_numbers: Vec::new(),
                 details,
+                terminal: crate::terminal::TerminalView::default(),
                 terminal_checked_at: None,
                 created_at: now,
                 updated_at: now,

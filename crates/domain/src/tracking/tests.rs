@@ -308,6 +308,7 @@ fn tracked_with(statuses: &[ContainerStatus], pod_ata: Option<i64>, changed: i64
             current_status: *status,
             ref_numbers: Vec::new(),
             details: ContainerDetails::default(),
+            terminal: crate::terminal::TerminalView::default(),
             terminal_checked_at: None,
             created_at: at(0),
             updated_at: at(0),

@@ -17,7 +17,7 @@ pub(crate) enum Value {
     /// A JSON document, serialized.
     Json(Option<String>),
     Int(Option<i64>),
-    Bool(bool),
+    Bool(Option<bool>),
     Bytes(Vec<u8>),
 }
 
@@ -56,7 +56,8 @@ value_from! {
     Uuid => |value| Self::Id(Some(value));
     Option<Uuid> => |value| Self::Id(value);
     i64 => |value| Self::Int(Some(value));
-    bool => |value| Self::Bool(value);
+    bool => |value| Self::Bool(Some(value));
+    Option<bool> => |value| Self::Bool(value);
 }
 
 /// SQL text and its values.
@@ -130,6 +131,14 @@ impl Query {
         }
         if let Some(end) = range.end {
             self.push(&format!(" AND {column} <= ")).bind(end);
+        }
+        self
+    }
+
+    /// Appends `AND column = value` when `value` is given.
+    pub(crate) fn push_eq<V: Into<Value>>(&mut self, column: &str, value: Option<V>) -> &mut Self {
+        if let Some(value) = value {
+            self.push(&format!(" AND {column} = ")).bind(value);
         }
         self
     }

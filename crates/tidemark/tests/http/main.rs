@@ -17,6 +17,7 @@ mod shipments;
 mod shipping_lines;
 mod snapshots;
 mod stop_resume;
+mod terminal;
 mod tracking_request_lists;
 mod tracking_requests;
 mod webhook_delivery;

@@ -26,7 +26,7 @@ fn sql_value(value: &Value) -> Sql {
         Value::Id(id) => id.map_or(Sql::Null, |id| Sql::Text(id.hyphenated().to_string())),
         Value::Json(json) => json.clone().map_or(Sql::Null, Sql::Text),
         Value::Int(number) => number.map_or(Sql::Null, Sql::Integer),
-        Value::Bool(flag) => Sql::Integer(i64::from(*flag)),
+        Value::Bool(flag) => flag.map_or(Sql::Null, |flag| Sql::Integer(i64::from(flag))),
         Value::Bytes(bytes) => Sql::Blob(bytes.clone()),
     }
 }

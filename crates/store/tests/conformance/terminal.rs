@@ -1,0 +1,132 @@
+//! Conformance cases of a container's terminal view (api.md §4a): it reads back whole,
+//! and the container lists filter on what the domain derives from it.
+
+use std::sync::Arc;
+
+use tidemark_domain::terminal::{
+    Amount, Currency, Fee, FeeType, Hold, HoldName, HoldStatus, LastFreeDays, TerminalView,
+};
+use tidemark_domain::{ContainerStatus, Milestone};
+use tidemark_store::{CommitOutcome, ContainerFilter, Store, TimeRange};
+
+use super::tracking::{looked_up, snapshot};
+use super::{account, at, page};
+
+/// Held at the terminal, its line's last free day at `lfd` seconds.
+fn held(lfd: i64) -> TerminalView {
+    TerminalView {
+        availability_known: true,
+        available_for_pickup: Some(false),
+        holds: vec![Hold {
+            name: HoldName::Customs,
+            status: HoldStatus::Hold,
+            description: Some("Selected for exam".to_owned()),
+        }],
+        fees: vec![Fee {
+            kind: FeeType::Exam,
+            amount: Amount::parse("212.50").expect("amount"),
+            currency: Currency::parse("USD").expect("currency"),
+        }],
+        last_free_days: LastFreeDays {
+            line: Some(at(lfd)),
+            terminal: Some(at(lfd - 100)),
+            rail: None,
+        },
+        location: Some("Row 12 Bay 4 Tier 2".to_owned()),
+        ..TerminalView::default()
+    }
+}
+
+/// Filters of the container held by [`held`]`(1_000)`, each with how many it finds.
+fn filters() -> Vec<(ContainerFilter, u64)> {
+    let lfd = |start: i64, end: i64| TimeRange {
+        start: Some(at(start)),
+        end: Some(at(end)),
+    };
+    vec![
+        (ContainerFilter::default(), 1),
+        (
+            ContainerFilter {
+                available_for_pickup: Some(false),
+                ..ContainerFilter::default()
+            },
+            1,
+        ),
+        (
+            ContainerFilter {
+                available_for_pickup: Some(true),
+                ..ContainerFilter::default()
+            },
+            0,
+        ),
+        (
+            ContainerFilter {
+                has_holds: Some(true),
+                ..ContainerFilter::default()
+            },
+            1,
+        ),
+        (
+            ContainerFilter {
+                has_holds: Some(false),
+                ..ContainerFilter::default()
+            },
+            0,
+        ),
+        (
+            // The line's last free day counts, not the terminal's earlier one.
+            ContainerFilter {
+                pickup_lfd: lfd(950, 1_050),
+                ..ContainerFilter::default()
+            },
+            1,
+        ),
+        (
+            ContainerFilter {
+                pickup_lfd: lfd(850, 950),
+                ..ContainerFilter::default()
+            },
+            0,
+        ),
+        (
+            ContainerFilter {
+                current_status: vec![ContainerStatus::NotAvailable],
+                ..ContainerFilter::default()
+            },
+            1,
+        ),
+    ]
+}
+
+pub async fn terminal_views_read_back_and_the_lists_filter_on_them(store: Arc<dyn Store>) {
+    let owner = account(&store, "terminal").await;
+    let milestones = snapshot(&[(Milestone::VesselDischarged, 2)]);
+    let (_, job, mut commit) = looked_up(&store, &owner, "586118841", &milestones, 3).await;
+    commit.containers[0].terminal = held(1_000);
+    commit.containers[0].current_status = ContainerStatus::NotAvailable;
+    assert_eq!(
+        super::commit(&store, &job, &commit).await,
+        CommitOutcome::Committed
+    );
+    let written = &commit.containers[0];
+    let read = store
+        .container(owner.id, written.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(&read, written, "every member of the view reads back");
+
+    let found = |filter: ContainerFilter| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .list_containers(owner.id, &filter, page(1, 10))
+                .await
+                .expect("list")
+                .total
+        }
+    };
+    for (filter, total) in filters() {
+        assert_eq!(found(filter.clone()).await, total, "{filter:?}");
+    }
+}
