@@ -3,8 +3,9 @@
 //! appointment and the yard location, from the terminal, the line's Arrival Notice and
 //! DCSA T&T 3.0 events. The rules clients act on live here: when a container is ready
 //! for pickup ([`TerminalView::ready_for_pickup`]), which last free day counts
-//! ([`LastFreeDays::pickup_lfd`]), the status it shows ([`TerminalView::status`]), and what
-//! a new view changes ([`diff`]).
+//! ([`LastFreeDays::pickup_lfd`]), the status it shows ([`TerminalView::status`]), what
+//! DCSA T&T 3.0's release events do to it ([`after_release_events`]), and what a new view
+//! changes ([`diff`]).
 
 /// Serializes an enumeration by its `as_str` name and reads it back with its `parse`:
 /// the wire names have one home, the enumeration's own.
@@ -32,11 +33,13 @@ mod diff;
 pub mod fee;
 pub mod hold;
 mod lfd;
+mod release;
 
 pub use diff::{Changeset, TerminalChange, TerminalEvent, diff};
 pub use fee::{Amount, Currency, Fee, FeeType};
 pub use hold::{Hold, HoldName, HoldStatus};
 pub use lfd::LastFreeDays;
+pub use release::{ReleaseEvent, after_release_events};
 
 use serde::{Deserialize, Serialize};
 
