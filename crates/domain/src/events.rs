@@ -8,6 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::lifecycle::RequestEvent;
+use crate::terminal::{DataSource, TerminalEvent};
 use crate::{
     AccountId, ContainerId, DomainEventId, Estimate, Milestone, ShipmentId, Timestamp,
     TrackingRequestId, TransportEventId, TransportEventKind,
@@ -26,6 +27,10 @@ pub enum EventName {
     ContainerCreated,
     /// `container.updated`.
     ContainerUpdated,
+    /// A terminal view's events (`container.transport.available`, the last free days, the
+    /// appointment, the terminal of discharge). Its `container.updated` is
+    /// [`EventName::ContainerUpdated`] ([`EventName::of_terminal`]).
+    Terminal(TerminalEvent),
 }
 
 impl EventName {
@@ -90,15 +95,28 @@ impl EventName {
             Self::ShipmentEstimatedArrival => "shipment.estimated.arrival".to_owned(),
             Self::ContainerCreated => "container.created".to_owned(),
             Self::ContainerUpdated => "container.updated".to_owned(),
+            Self::Terminal(event) => event.name().to_owned(),
         }
     }
 
-    /// Parses a name of the catalog.
+    /// The name a terminal view's event is recorded under.
+    #[must_use]
+    pub const fn of_terminal(event: TerminalEvent) -> Self {
+        match event {
+            TerminalEvent::Updated => Self::ContainerUpdated,
+            other => Self::Terminal(other),
+        }
+    }
+
+    /// Parses a name Tidemark records: the catalog's, and the terminal view's, which join
+    /// the catalog once a source produces them.
     #[must_use]
     pub fn parse(name: &str) -> Option<Self> {
+        let terminal = TerminalEvent::ALL.into_iter().map(Self::of_terminal);
         Self::catalog()
             .into_iter()
             .map(|(event, _)| event)
+            .chain(terminal)
             .find(|event| event.name() == name)
     }
 }
@@ -168,9 +186,13 @@ pub struct EventDetail {
     /// Where the estimate applies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location_locode: Option<String>,
-    /// What changed (`container.updated`): field → `[old, new]`.
+    /// What changed (`container.updated`): field → `[old, new]`, as the API shows them.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub changeset: BTreeMap<String, [Option<String>; 2]>,
+    pub changeset: BTreeMap<String, [serde_json::Value; 2]>,
+    /// Who said so (`container.updated`, `container.pod_terminal_changed`): the line
+    /// when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_source: Option<DataSource>,
 }
 
 /// One recorded domain event.

@@ -123,13 +123,17 @@ impl TerminalView {
         self.holds.iter().any(Hold::blocks)
     }
 
-    /// The status a container shows: the carrier's, except that at the terminal of
-    /// discharge (`grounded`) with availability known it is `available` when ready for
-    /// pickup and `not_available` otherwise.
+    /// The status a container shows: the carrier's, except at the terminal of discharge,
+    /// where with availability known it is `available` when ready for pickup and
+    /// `not_available` otherwise, and `grounded` while availability is not known. A status
+    /// shown before from an older view (`available`) is taken as `grounded` by the carrier.
     #[must_use]
     pub fn status(&self, carrier: ContainerStatus) -> ContainerStatus {
-        if carrier != ContainerStatus::Grounded || !self.availability_known {
+        if !carrier.at_pod_terminal() {
             return carrier;
+        }
+        if !self.availability_known {
+            return ContainerStatus::Grounded;
         }
         if self.ready_for_pickup() {
             ContainerStatus::Available

@@ -9,6 +9,7 @@
 //! - `change`: the [`Change`] value and the freezing of its events' records;
 //! - `diff` and `builder`: what a carrier's new answer changes in a tracked shipment
 //!   ([`apply_snapshot`]), and the events it records;
+//! - `terminal`: what a terminal check changes in a tracked shipment's containers;
 //! - `cadence`: when to look again, and when tracking stops by itself.
 //!
 //! Rules of the diff:
@@ -33,6 +34,7 @@ mod cadence;
 mod change;
 mod decide;
 mod diff;
+mod terminal;
 #[cfg(test)]
 mod tests;
 
@@ -40,6 +42,7 @@ pub use cadence::{auto_stop, next_refresh};
 pub use change::Change;
 pub use decide::{Cause, LookupAnswer, decide};
 pub use diff::apply_snapshot;
+pub use terminal::TerminalAnswer;
 
 /// Who is tracking, and when.
 #[derive(Debug, Clone, Copy)]

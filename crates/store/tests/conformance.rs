@@ -100,6 +100,7 @@ tidemark_store::backends!(
     what_tracking_found_reads_back_by_id_filter_and_page,
     carrier_events_read_back_whole_in_order_and_within_their_account,
     terminal_views_read_back_and_the_lists_filter_on_them,
+    terminal_checks_record_their_events_once_and_fan_out,
 );
 
 fn at(seconds: i64) -> Timestamp {

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Value, json};
 use tidemark_domain::lifecycle::RequestEvent;
+use tidemark_domain::terminal::{DataSource, TerminalEvent};
 use tidemark_domain::webhook::payload::{Records, Render};
 use tidemark_domain::{
     CarrierMatrix, Container, ContainerId, DomainEvent, EventName, Place, Reference, ReferenceKind,
@@ -136,6 +137,14 @@ impl Out<'_> {
     }
 }
 
+/// Who an event's change comes from: the line unless the event says otherwise.
+fn data_source(event: &DomainEvent) -> &'static str {
+    event
+        .detail
+        .data_source
+        .map_or(DataSource::ShippingLine.as_str(), DataSource::as_str)
+}
+
 fn to_one(kind: &str, id: Option<uuid::Uuid>) -> Value {
     json!({"data": id.map(|id| json!({"id": id.to_string(), "type": kind}))})
 }
@@ -169,6 +178,41 @@ impl Out<'_> {
         );
     }
 
+    /// The records of a change of terminal of discharge: the shipment, the container, the
+    /// new terminal and the change with who made it.
+    fn pod_terminal_changed(
+        &mut self,
+        event: &DomainEvent,
+        id: ContainerId,
+        shipment_id: Option<uuid::Uuid>,
+    ) {
+        self.shipment();
+        self.container(id);
+        let code = self
+            .tracked()
+            .and_then(|t| t.containers.iter().find(|c| c.id == id))
+            .and_then(|c| c.terminal.pod_terminal.as_ref())
+            .map(|terminal| terminal.code.clone());
+        let place = code
+            .as_ref()
+            .zip(self.pod().cloned())
+            .map(|(code, pod)| Place {
+                facility: Some(code.clone()),
+                ..pod
+            });
+        self.terminal(place.as_ref());
+        self.change(
+            "container_pod_terminal_changed_event",
+            event,
+            json!({"data_source": data_source(event)}),
+            json!({
+                "container": to_one("container", Some(id.as_uuid())),
+                "shipment": to_one("shipment", shipment_id),
+                "terminal": to_one("terminal", code.map(|code| ReferenceKind::Terminal.id(&code))),
+            }),
+        );
+    }
+
     /// The records of a container's change: the shipment, its port and terminal of
     /// discharge, the container and the changeset.
     fn container_updated(
@@ -189,7 +233,7 @@ impl Out<'_> {
         self.change(
             "container_updated_event",
             event,
-            json!({"changeset": event.detail.changeset, "data_source": "shipping_line"}),
+            json!({"changeset": event.detail.changeset, "data_source": data_source(event)}),
             json!({
                 "container": to_one("container", Some(id.as_uuid())),
                 "terminal": to_one("terminal", terminal),
@@ -233,6 +277,9 @@ impl Render for EventRecords {
             (EventName::ShipmentEstimatedArrival, _) => out.estimated_arrival(event, shipment_id),
             (EventName::ContainerUpdated, Subject::Container(id)) => {
                 out.container_updated(event, id, shipment_id);
+            }
+            (EventName::Terminal(TerminalEvent::PodTerminalChanged(_)), Subject::Container(id)) => {
+                out.pod_terminal_changed(event, id, shipment_id)
             }
             (EventName::ContainerCreated, Subject::Container(id)) => {
                 out.shipment();

@@ -76,18 +76,8 @@ pub async fn examples(
     let name = name.filter(|name| !name.trim().is_empty()).ok_or_else(|| {
         bad_event("event is required: an event name from GET /v2/webhooks/events")
     })?;
-    let event = EventName::parse(&name).ok_or_else(|| {
-        let accepted = tidemark_domain::webhook::subscribable()
-            .iter()
-            .any(|s| s.name == name);
-        if accepted {
-            bad_event(format!(
-                "Tidemark does not record {name} yet, so it has no sample"
-            ))
-        } else {
-            bad_event("event must be a name from GET /v2/webhooks/events")
-        }
-    })?;
+    let event = tidemark_domain::webhook::recorded_event(&name)
+        .map_err(|why| bad_event(crate::webhooks::test::not_recorded(&name, why)))?;
     let now = state.clock.now();
     let (_, mut document) =
         sample_notification(&state, caller.account_id, WebhookId::new(), event, now)

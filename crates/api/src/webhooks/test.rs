@@ -127,6 +127,18 @@ pub struct TestInputDocument {
 const EVENT: &str = "/data/attributes/event";
 
 /// Reads the event to sample.
+/// What to say of `name`, which is not an event Tidemark records.
+pub(crate) fn not_recorded(name: &str, why: tidemark_domain::webhook::NotRecorded) -> String {
+    match why {
+        tidemark_domain::webhook::NotRecorded::NotYet => {
+            format!("Tidemark does not record {name} yet, so it has no sample")
+        }
+        tidemark_domain::webhook::NotRecorded::Unknown => {
+            "event must be a name from GET /v2/webhooks/events".to_owned()
+        }
+    }
+}
+
 fn event(document: &Value) -> Result<EventName, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
@@ -144,21 +156,17 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
             ));
             None
         }
-        Some(name) => {
-            let known = EventName::parse(&name);
-            if known.is_none() {
-                let accepted = tidemark_domain::webhook::subscribable()
-                    .iter()
-                    .any(|s| s.name == name);
-                let detail = if accepted {
-                    format!("Tidemark does not record {name} yet, so it has no sample")
-                } else {
-                    "event must be a name from GET /v2/webhooks/events".to_owned()
-                };
-                problems.push((EVENT.into(), ValidationCode::Invalid, detail));
+        Some(name) => match tidemark_domain::webhook::recorded_event(&name) {
+            Ok(event) => Some(event),
+            Err(why) => {
+                problems.push((
+                    EVENT.into(),
+                    ValidationCode::Invalid,
+                    not_recorded(&name, why),
+                ));
+                None
             }
-            known
-        }
+        },
     };
     match event {
         Some(event) if problems.is_empty() => Ok(event),

@@ -29,6 +29,8 @@ pub enum Cause<'a> {
     Stop,
     /// The client resumed tracking the shipment.
     Resume,
+    /// The terminal sources answered for the shipment's containers.
+    Terminal(&'a super::TerminalAnswer),
     /// The request cannot stay open: the carrier detected for it makes it a duplicate,
     /// say. The detected SCAC is kept.
     Refused {
@@ -59,6 +61,13 @@ pub fn decide(
             _ => look_up(request, prior, answer, now, policy),
         },
         Cause::Stop | Cause::Resume => return user(request, prior, cause, now, policy),
+        // Only a tracked shipment has containers at a terminal; otherwise, nothing.
+        Cause::Terminal(answer) => match (request.status, prior) {
+            (RequestStatus::Created, Some(prior)) => {
+                super::terminal::check(request, prior, answer, now)
+            }
+            _ => Change::none(request),
+        },
         Cause::Refused { scac, reason } => {
             refuse(request, scac, reason, now, policy).unwrap_or_else(|| Change::none(request))
         }

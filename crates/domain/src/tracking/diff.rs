@@ -66,7 +66,7 @@ fn details(view: &ContainerView, pod: Option<&CallView>) -> ContainerDetails {
 fn changeset(
     old: &ContainerDetails,
     new: &ContainerDetails,
-) -> BTreeMap<String, [Option<String>; 2]> {
+) -> BTreeMap<String, [serde_json::Value; 2]> {
     let mut changes = BTreeMap::new();
     for (field, before, after) in [
         ("seal_number", &old.seal_number, &new.seal_number),
@@ -74,7 +74,10 @@ fn changeset(
         ("pod_terminal", &old.pod_terminal, &new.pod_terminal),
     ] {
         if before != after {
-            changes.insert(field.to_owned(), [before.clone(), after.clone()]);
+            changes.insert(
+                field.to_owned(),
+                [before.clone().into(), after.clone().into()],
+            );
         }
     }
     changes

@@ -258,7 +258,7 @@ fn containers_added_later_are_created_and_changed_ones_updated() {
     let updated = &changes.events[0];
     assert_eq!(
         updated.detail.changeset.get("seal_number"),
-        Some(&[Some("S1".to_owned()), Some("S2".to_owned())])
+        Some(&[serde_json::json!("S1"), serde_json::json!("S2")])
     );
     assert_eq!(changes.containers.len(), 2);
     let after = changes.tracked(Some(&stored));
@@ -372,3 +372,4 @@ fn refreshes_are_frequent_near_arrival_and_rare_at_sea() {
 }
 
 mod decide;
+mod terminal;

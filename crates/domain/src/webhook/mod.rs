@@ -1,6 +1,7 @@
 //! Webhooks: where deliveries may go, how they are signed, and when failures are retried.
 
 mod address;
+mod catalog;
 mod model;
 mod notification;
 pub mod payload;
@@ -10,7 +11,8 @@ mod signing;
 mod validate;
 
 pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
-pub use model::{MAX_HEADERS, Subscribable, Webhook, WebhookDraft, WebhookHeader, subscribable};
+pub use catalog::{NotRecorded, Subscribable, recorded_event, subscribable};
+pub use model::{MAX_HEADERS, Webhook, WebhookDraft, WebhookHeader};
 pub use notification::{
     Attempt, ClaimedNotification, DeliveryStatus, LoggedAttempt, Settlement, WebhookNotification,
 };

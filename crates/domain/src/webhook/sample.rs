@@ -334,7 +334,10 @@ mod tests {
         let updated = sample(EventName::ContainerUpdated, account, now()).map(|s| s.event.detail);
         assert_eq!(
             updated.map(|d| d.changeset.get("seal_number").cloned()),
-            Some(Some([Some("SL-100".to_owned()), Some("SL-101".to_owned())]))
+            Some(Some([
+                serde_json::json!("SL-100"),
+                serde_json::json!("SL-101")
+            ]))
         );
         let failed = sample(EventName::Request(RequestEvent::Failed), account, now());
         assert!(failed.is_some_and(|s| s.tracked.is_none()));

@@ -3,8 +3,9 @@
 
 use crate::validation::{Field, FieldError, ValidationCode};
 
+use super::catalog::subscribable;
 use super::model::{
-    MAX_HEADER_NAME, MAX_HEADER_VALUE, MAX_HEADERS, RESERVED_HEADERS, WebhookHeader, subscribable,
+    MAX_HEADER_NAME, MAX_HEADER_VALUE, MAX_HEADERS, RESERVED_HEADERS, WebhookHeader,
 };
 use super::{Networks, WebhookUrl};
 

@@ -130,3 +130,78 @@ pub async fn terminal_views_read_back_and_the_lists_filter_on_them(store: Arc<dy
         assert_eq!(found(filter.clone()).await, total, "{filter:?}");
     }
 }
+
+/// A terminal check decided by the domain commits like a lookup: the views, the events,
+/// their notifications; the same answer again records nothing.
+pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn Store>) {
+    use tidemark_domain::lifecycle::Policy;
+    use tidemark_domain::tracking::{Cause, TerminalAnswer, decide};
+
+    let owner = account(&store, "terminal-events").await;
+    super::webhooks::subscribe(&store, &owner, &[], true).await;
+    let milestones = snapshot(&[(Milestone::VesselDischarged, 2)]);
+    let (pending, _) = super::tracking::tracked(&store, &owner, "586118841", &milestones, 3).await;
+    let before = store.domain_events(owner.id).await.expect("events").len();
+    for round in 0..2 {
+        let request = store
+            .tracking_request(owner.id, pending.id)
+            .await
+            .expect("read")
+            .expect("exists");
+        let tracked = store
+            .tracked(pending.id)
+            .await
+            .expect("read")
+            .expect("tracked");
+        let answer = TerminalAnswer {
+            views: vec![(tracked.containers[0].id, held(1_000))],
+        };
+        let change = decide(
+            &request,
+            Some(&tracked),
+            Cause::Terminal(&answer),
+            at(10 + round),
+            &Policy::default(),
+        )
+        .expect("a change");
+        assert_eq!(
+            store.commit_tracking(None, &change).await.expect("commit"),
+            CommitOutcome::Committed
+        );
+    }
+    let events = store.domain_events(owner.id).await.expect("events");
+    let names: Vec<String> = events[before..].iter().map(|e| e.name.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "container.transport.not_available",
+            "container.pickup_lfd.changed",
+            "container.pickup_lfd_line.changed",
+            "container.pickup_lfd_terminal.changed",
+            "container.updated",
+        ],
+        "recorded once, read back by name"
+    );
+    let notified = store
+        .list_webhook_notifications(
+            owner.id,
+            &tidemark_store::NotificationFilter {
+                events: vec!["container.transport.not_available".to_owned()],
+                ..Default::default()
+            },
+            page(1, 10),
+        )
+        .await
+        .expect("list");
+    assert_eq!(notified.total, 1, "fanned out in the same commit");
+    let tracked = store
+        .tracked(pending.id)
+        .await
+        .expect("read")
+        .expect("tracked");
+    assert_eq!(tracked.containers[0].terminal_checked_at, Some(at(11)));
+    assert_eq!(
+        tracked.containers[0].current_status,
+        ContainerStatus::NotAvailable
+    );
+}

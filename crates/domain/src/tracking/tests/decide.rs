@@ -19,7 +19,7 @@ fn found(hour: i64) -> LookupAnswer {
 }
 
 /// A request whose first lookup found its shipment, with what is stored afterwards.
-fn tracked_request(policy: &Policy) -> (TrackingRequest, Tracked) {
+pub(super) fn tracked_request(policy: &Policy) -> (TrackingRequest, Tracked) {
     let request = request();
     let change = decide(&request, None, Cause::Lookup(&found(5)), at(1), policy).expect("found");
     let shipment = change.shipment.clone().expect("a shipment");

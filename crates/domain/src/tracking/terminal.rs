@@ -1,0 +1,80 @@
+//! What a terminal check changes in a tracked shipment: each answered container's view,
+//! status and check time, and the events the views' differences record (api.md §4a). An
+//! answer that says what the last one said records nothing.
+
+use super::Change;
+use crate::terminal::{self, DataSource, TerminalEvent, TerminalView};
+use crate::{
+    ContainerId, DomainEvent, DomainEventId, EventDetail, EventName, Subject, Timestamp, Tracked,
+    TrackingRequest,
+};
+
+/// What the terminal sources said of a shipment's containers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TerminalAnswer {
+    /// The views given, per container; a container not listed was not answered for.
+    pub views: Vec<(ContainerId, TerminalView)>,
+}
+
+/// The change of `request`, tracked as `prior`, after `answer` at `now`. The request's
+/// `updated_at` moves with it, so a lookup committed meanwhile and this check never
+/// overwrite each other: the later of the two conflicts and is taken again.
+pub(super) fn check(
+    request: &TrackingRequest,
+    prior: &Tracked,
+    answer: &TerminalAnswer,
+    now: Timestamp,
+) -> Change {
+    let mut change = Change::to(
+        request,
+        TrackingRequest {
+            updated_at: now,
+            ..request.clone()
+        },
+    );
+    for (id, view) in &answer.views {
+        let Some(old) = prior.containers.iter().find(|c| c.id == *id) else {
+            continue;
+        };
+        let difference = terminal::diff(&old.terminal, view);
+        for event in &difference.events {
+            let detail = EventDetail {
+                changeset: match event {
+                    TerminalEvent::Updated => difference
+                        .changeset
+                        .iter()
+                        .map(|(name, values)| ((*name).to_owned(), values.clone()))
+                        .collect(),
+                    _ => Default::default(),
+                },
+                data_source: match event {
+                    TerminalEvent::Updated => Some(DataSource::Terminal),
+                    TerminalEvent::PodTerminalChanged(source) => Some(*source),
+                    _ => None,
+                },
+                ..EventDetail::default()
+            };
+            let name = EventName::of_terminal(*event);
+            change.events.push(DomainEvent {
+                id: DomainEventId::new(),
+                account_id: request.account_id,
+                name,
+                subject: Subject::Container(*id),
+                shipment_id: Some(prior.shipment.id),
+                detail,
+                dedupe_key: format!("{id}:{name}:{}", now.unix_micros()),
+                included: Vec::new(),
+                created_at: now,
+            });
+        }
+        let mut container = old.clone();
+        container.current_status = view.status(old.current_status);
+        container.terminal = view.clone();
+        container.terminal_checked_at = Some(now);
+        if !difference.is_empty() {
+            container.updated_at = now;
+        }
+        change.containers.push(container);
+    }
+    change
+}

@@ -1,0 +1,121 @@
+//! `decide` of a terminal check: the views' changes recorded once, statuses and check
+//! times written, a repeated answer silent.
+
+use super::*;
+use crate::lifecycle::Policy;
+use crate::terminal::{Hold, HoldName, HoldStatus, TerminalView};
+use crate::{ContainerStatus, EventName, RequestStatus, Subject};
+
+use super::decide::tracked_request;
+
+fn held() -> TerminalView {
+    TerminalView {
+        availability_known: true,
+        available_for_pickup: Some(false),
+        holds: vec![Hold {
+            name: HoldName::Freight,
+            status: HoldStatus::Hold,
+            description: None,
+        }],
+        ..TerminalView::default()
+    }
+}
+
+#[test]
+fn a_terminal_answer_records_its_changes_once() {
+    let policy = Policy::default();
+    let (request, mut tracked) = tracked_request(&policy);
+    tracked.containers[0].current_status = ContainerStatus::Grounded;
+    let id = tracked.containers[0].id;
+    let answer = TerminalAnswer {
+        views: vec![(id, held())],
+    };
+    let change = decide(
+        &request,
+        Some(&tracked),
+        Cause::Terminal(&answer),
+        at(10),
+        &policy,
+    )
+    .expect("a change");
+    let names: Vec<String> = change.events.iter().map(|e| e.name.name()).collect();
+    assert_eq!(
+        names,
+        ["container.transport.not_available", "container.updated"]
+    );
+    let updated = &change.events[1];
+    assert_eq!(updated.name, EventName::ContainerUpdated);
+    assert_eq!(
+        updated.detail.data_source,
+        Some(crate::terminal::DataSource::Terminal)
+    );
+    assert_eq!(
+        updated.detail.changeset["available_for_pickup"],
+        [serde_json::Value::Null, serde_json::json!(false)]
+    );
+    assert!(
+        change
+            .events
+            .iter()
+            .all(|e| e.subject == Subject::Container(id))
+    );
+    let container = &change.containers[0];
+    assert_eq!(container.current_status, ContainerStatus::NotAvailable);
+    assert_eq!(container.terminal, held());
+    assert_eq!(container.terminal_checked_at, Some(at(10)));
+    assert_eq!(
+        change.request.updated_at,
+        at(10),
+        "a lookup meanwhile conflicts"
+    );
+    assert_eq!(change.request.status, RequestStatus::Created);
+
+    // The same answer an hour later: checked again, nothing recorded.
+    tracked.containers[0] = container.clone();
+    let request = change.request.clone();
+    let again = decide(
+        &request,
+        Some(&tracked),
+        Cause::Terminal(&answer),
+        at(11),
+        &policy,
+    )
+    .expect("a change");
+    assert!(again.events.is_empty());
+    assert_eq!(again.containers[0].terminal_checked_at, Some(at(11)));
+    assert_eq!(again.containers[0].updated_at, container.updated_at);
+}
+
+#[test]
+fn only_a_tracked_shipment_is_checked_at_a_terminal() {
+    let policy = Policy::default();
+    let (request, tracked) = tracked_request(&policy);
+    let answer = TerminalAnswer {
+        views: vec![(tracked.containers[0].id, held())],
+    };
+    let pending = TrackingRequest {
+        status: RequestStatus::Pending,
+        ..request.clone()
+    };
+    let change = decide(
+        &pending,
+        Some(&tracked),
+        Cause::Terminal(&answer),
+        at(10),
+        &policy,
+    )
+    .expect("a change");
+    assert!(change.is_none());
+    let stranger = TerminalAnswer {
+        views: vec![(ContainerId::new(), held())],
+    };
+    let change = decide(
+        &request,
+        Some(&tracked),
+        Cause::Terminal(&stranger),
+        at(10),
+        &policy,
+    )
+    .expect("a change");
+    assert!(change.events.is_empty() && change.containers.is_empty());
+}
