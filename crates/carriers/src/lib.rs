@@ -11,6 +11,7 @@ pub mod auth;
 pub mod dcsa;
 pub mod limits;
 pub mod registry;
+pub mod terminal;
 
 use std::fmt;
 

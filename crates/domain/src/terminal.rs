@@ -34,12 +34,14 @@ pub mod fee;
 pub mod hold;
 mod lfd;
 mod release;
+mod report;
 
 pub use diff::{Changeset, TerminalChange, TerminalEvent, diff};
 pub use fee::{Amount, Currency, Fee, FeeType};
 pub use hold::{Hold, HoldName, HoldStatus};
 pub use lfd::LastFreeDays;
 pub use release::{ReleaseEvent, after_release_events};
+pub use report::TerminalReport;
 
 use serde::{Deserialize, Serialize};
 

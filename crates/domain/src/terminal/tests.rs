@@ -303,3 +303,57 @@ fn dcsa_release_events_hold_and_release_in_the_order_they_happened() {
 }
 
 mod diff;
+
+#[test]
+fn a_terminal_report_replaces_the_terminals_fields_and_keeps_the_lines() {
+    let line_lfd = Some(at(12));
+    let before = TerminalView {
+        last_free_days: LastFreeDays {
+            line: line_lfd,
+            terminal: Some(at(9)),
+            rail: None,
+        },
+        pod_terminal: Some(PodTerminal {
+            code: "USLAXAPM".to_owned(),
+            source: DataSource::ShippingLine,
+        }),
+        holds: vec![hold(HoldName::Freight, HoldStatus::Hold)],
+        ..TerminalView::default()
+    };
+    let report = TerminalReport {
+        available: Some(true),
+        holds: vec![
+            hold(HoldName::Usda, HoldStatus::Pending),
+            hold(HoldName::Customs, HoldStatus::Pending),
+        ],
+        last_free_day: Some(at(10)),
+        location: Some("Row 3".to_owned()),
+        ..TerminalReport::default()
+    };
+    let after = before.with_report(&report);
+    assert!(after.availability_known && after.ready_for_pickup());
+    assert_eq!(
+        after.holds,
+        [
+            hold(HoldName::Customs, HoldStatus::Pending),
+            hold(HoldName::Usda, HoldStatus::Pending)
+        ],
+        "the terminal's list, normalized"
+    );
+    assert_eq!(after.last_free_days.line, line_lfd, "the line's is kept");
+    assert_eq!(after.last_free_days.terminal, Some(at(10)));
+    assert_eq!(after.pickup_lfd(), line_lfd);
+    assert_eq!(after.pod_terminal, before.pod_terminal, "not named: kept");
+    let moved = before.with_report(&TerminalReport {
+        terminal: Some("USLAXTTI".to_owned()),
+        ..TerminalReport::default()
+    });
+    assert_eq!(
+        moved.pod_terminal,
+        Some(PodTerminal {
+            code: "USLAXTTI".to_owned(),
+            source: DataSource::Terminal
+        })
+    );
+    assert!(!moved.availability_known, "a terminal that does not say");
+}

@@ -1,0 +1,58 @@
+//! What one terminal said of one container, and how it enters the container's view: the
+//! terminal's own fields are replaced, the line's and the rail's last free days are kept.
+
+use super::{DataSource, Fee, Hold, PodTerminal, TerminalView, fee, hold};
+use crate::Timestamp;
+
+/// A terminal's answer for one container it knows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TerminalReport {
+    /// Whether it may be picked up now; `None` when the terminal does not say.
+    pub available: Option<bool>,
+    /// The holds in force or pending.
+    pub holds: Vec<Hold>,
+    /// The fees owed.
+    pub fees: Vec<Fee>,
+    /// The terminal's last free day.
+    pub last_free_day: Option<Timestamp>,
+    /// The pickup appointment.
+    pub appointment: Option<Timestamp>,
+    /// Where it stands in the yard.
+    pub location: Option<String>,
+    /// The facility it is at, when the terminal names one.
+    pub terminal: Option<String>,
+    /// An off-dock facility to pick it up from.
+    pub pickup_facility: Option<String>,
+    /// When it left full; the terminal has nothing more to say of it after.
+    pub out_gate_at: Option<Timestamp>,
+}
+
+impl TerminalView {
+    /// This view after `report`: the terminal's fields as it gives them (lists
+    /// normalized), the line's and the rail's last free days as they were; a terminal that
+    /// names no facility leaves the terminal of discharge as it was.
+    #[must_use]
+    pub fn with_report(&self, report: &TerminalReport) -> Self {
+        let pod_terminal = match &report.terminal {
+            Some(code) => Some(PodTerminal {
+                code: code.clone(),
+                source: DataSource::Terminal,
+            }),
+            None => self.pod_terminal.clone(),
+        };
+        Self {
+            availability_known: report.available.is_some(),
+            available_for_pickup: report.available,
+            holds: hold::normalized(report.holds.iter().cloned()),
+            fees: fee::normalized(report.fees.iter().cloned()),
+            last_free_days: super::LastFreeDays {
+                terminal: report.last_free_day,
+                ..self.last_free_days
+            },
+            pickup_appointment_at: report.appointment,
+            location: report.location.clone(),
+            pod_terminal,
+            pickup_facility: report.pickup_facility.clone(),
+        }
+    }
+}
