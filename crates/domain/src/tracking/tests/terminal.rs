@@ -119,3 +119,42 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
     .expect("a change");
     assert!(change.events.is_empty() && change.containers.is_empty());
 }
+
+#[test]
+fn terminals_are_checked_from_the_approach_until_full_out() {
+    use crate::tracking::{next_terminal_check, terminal_checks};
+    let policy = Policy::default();
+    let hour = std::time::Duration::from_secs(3600);
+    // The vessel is due at hour 500; the near-arrival window is 48 hours.
+    let at_sea = super::tracked_with(&[ContainerStatus::OnShip], None, 0);
+    assert!(terminal_checks(&at_sea, at(100), &policy).is_empty());
+    assert_eq!(
+        next_terminal_check(&at_sea, at(100), &policy),
+        Some(at(452))
+    );
+    let ids: Vec<_> = at_sea.containers.iter().map(|c| c.id).collect();
+    assert_eq!(terminal_checks(&at_sea, at(460), &policy), ids);
+    assert_eq!(
+        next_terminal_check(&at_sea, at(460), &policy),
+        Some(at(460) + hour)
+    );
+    let grounded = super::tracked_with(
+        &[ContainerStatus::NotAvailable, ContainerStatus::PickedUp],
+        Some(480),
+        0,
+    );
+    assert_eq!(
+        terminal_checks(&grounded, at(600), &policy),
+        [grounded.containers[0].id],
+        "the one still at the terminal, long after the estimate"
+    );
+    let mut out = grounded.clone();
+    out.containers[0].details.pod_full_out_at = Some(at(590));
+    out.containers[1].details.pod_full_out_at = Some(at(585));
+    assert!(terminal_checks(&out, at(600), &policy).is_empty());
+    assert_eq!(
+        next_terminal_check(&out, at(600), &policy),
+        None,
+        "all gone"
+    );
+}
