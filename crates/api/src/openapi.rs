@@ -251,36 +251,19 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
 pub fn document(config: &ApiConfig) -> utoipa::openapi::OpenApi {
     let mut openapi = ApiDoc::openapi();
     close_attribute_objects(&mut openapi);
-    page_sizes(&mut openapi, config);
-    enumerations(&mut openapi);
+    list_parameters(&mut openapi, config);
     openapi
 }
 
-/// States the values of each filter whose values are a domain enumeration, from the
-/// enumeration itself.
-fn enumerations(openapi: &mut utoipa::openapi::OpenApi) {
+/// States what the configuration and the domain decide of the lists' parameters: each
+/// list's `page[size]` limit and default as configured (the carrier list and a container's
+/// raw events default to a whole page, so clients reading only `data` get them all, every
+/// other list to `page_size_default`), `page[number]`'s limit, and the values of each filter
+/// whose values are a domain enumeration, from the enumeration itself.
+fn list_parameters(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
     let statuses =
         tidemark_domain::ContainerStatus::ALL.map(tidemark_domain::ContainerStatus::as_str);
-    let lists: [(&str, &[&str]); 1] = [("filter[current_status]", &statuses)];
-    for item in openapi.paths.paths.values_mut() {
-        let Some(get) = item.get.as_mut() else {
-            continue;
-        };
-        for parameter in get.parameters.iter_mut().flatten() {
-            let Some((_, names)) = lists.iter().find(|(name, _)| *name == parameter.name) else {
-                continue;
-            };
-            if let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() {
-                object.pattern = Some(crate::params::list_pattern(names));
-            }
-        }
-    }
-}
-
-/// States each list's `page[size]` limit and default as configured. The carrier list and
-/// a container's raw events default to a whole page (so clients reading only `data` get
-/// them all), every other list to `page_size_default`.
-fn page_sizes(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
+    let enumerations: [(&str, &[&str]); 1] = [("filter[current_status]", &statuses)];
     for (path, item) in &mut openapi.paths.paths {
         let default = if path.ends_with("/raw_events") || path == "/v2/shipping_lines" {
             config.page_size_max
@@ -306,7 +289,11 @@ fn page_sizes(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
                         config.page_size_max
                     ));
                 }
-                _ => {}
+                name => {
+                    if let Some((_, values)) = enumerations.iter().find(|(key, _)| *key == name) {
+                        object.pattern = Some(crate::params::list_pattern(values));
+                    }
+                }
             }
         }
     }

@@ -13,7 +13,7 @@ pub const MAX_PAGE_NUMBER: u32 = 1_000_000;
 
 /// `page[number]` and `page[size]` in the OpenAPI document: `params(Paging, …)` on every
 /// list. Their limits and defaults are stated from the configuration when the document is
-/// built (`openapi::page_sizes`).
+/// built (`openapi::list_parameters`).
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code, reason = "read by the OpenAPI derive only")]

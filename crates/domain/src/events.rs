@@ -176,6 +176,10 @@ impl Subject {
     }
 }
 
+/// `container.updated`'s changeset: each attribute that changed, with its value before and
+/// after, as the API shows them.
+pub type Changeset = BTreeMap<String, [serde_json::Value; 2]>;
+
 /// What an event carries beyond its subject.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -186,9 +190,9 @@ pub struct EventDetail {
     /// Where the estimate applies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location_locode: Option<String>,
-    /// What changed (`container.updated`): field → `[old, new]`, as the API shows them.
+    /// What changed (`container.updated`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub changeset: BTreeMap<String, [serde_json::Value; 2]>,
+    pub changeset: Changeset,
     /// Who said so (`container.updated`, `container.pod_terminal_changed`): the line
     /// when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -220,6 +224,30 @@ pub struct DomainEvent {
 }
 
 impl DomainEvent {
+    /// A new event, its records not frozen yet.
+    #[must_use]
+    pub fn new(
+        account_id: AccountId,
+        name: EventName,
+        subject: Subject,
+        shipment_id: Option<ShipmentId>,
+        detail: EventDetail,
+        dedupe_key: String,
+        now: Timestamp,
+    ) -> Self {
+        Self {
+            id: DomainEventId::new(),
+            account_id,
+            name,
+            subject,
+            shipment_id,
+            detail,
+            dedupe_key,
+            included: Vec::new(),
+            created_at: now,
+        }
+    }
+
     /// A `tracking_request.*` event. Stops may repeat (stop, resume, stop), so their key
     /// carries the time; the others happen once per request.
     #[must_use]
@@ -236,17 +264,15 @@ impl DomainEvent {
             }
             _ => format!("{request}:{}", event.name()),
         };
-        Self {
-            id: DomainEventId::new(),
+        Self::new(
             account_id,
-            name: EventName::Request(event),
-            subject: Subject::TrackingRequest(request),
+            EventName::Request(event),
+            Subject::TrackingRequest(request),
             shipment_id,
-            detail: EventDetail::default(),
+            EventDetail::default(),
             dedupe_key,
-            included: Vec::new(),
-            created_at: now,
-        }
+            now,
+        )
     }
 }
 

@@ -36,7 +36,7 @@ mod lfd;
 mod release;
 mod report;
 
-pub use diff::{Changeset, TerminalChange, TerminalEvent, diff};
+pub use diff::{TerminalChange, TerminalEvent, diff};
 pub use fee::{Amount, Currency, Fee, FeeType};
 pub use hold::{Hold, HoldName, HoldStatus};
 pub use lfd::LastFreeDays;

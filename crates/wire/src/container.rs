@@ -18,6 +18,7 @@ use tidemark_domain::{Container, ContainerId, ContainerStatus, ReferenceKind};
 use utoipa::ToSchema;
 
 use crate::document::{Related, RelatedLink, SelfLink, ToOne};
+use crate::time;
 
 wire_enum_schema!(
     ContainerStatusSchema,
@@ -195,10 +196,6 @@ pub struct ContainerResource {
 #[must_use]
 pub fn path(id: ContainerId) -> String {
     format!("/v2/containers/{id}")
-}
-
-fn time(at: Option<tidemark_domain::Timestamp>) -> Option<String> {
-    at.map(|at| at.to_string())
 }
 
 /// `container` as a resource; `last_lookup` is its shipment's last lookup.

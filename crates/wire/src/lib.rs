@@ -12,3 +12,8 @@ pub mod shipment;
 pub mod tracking_request;
 
 pub use event_records::EventRecords;
+
+/// A time as the wire shows it (RFC 3339, UTC), or null.
+pub(crate) fn time(at: Option<tidemark_domain::Timestamp>) -> Option<String> {
+    at.map(|at| at.to_string())
+}

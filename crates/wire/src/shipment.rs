@@ -8,6 +8,7 @@ use tidemark_domain::{CarrierMatrix, Container, ReferenceKind, Shipment, Shipmen
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToMany, ToOne};
+use crate::time;
 
 /// The JSON:API type of a shipment.
 pub const TYPE: &str = "shipment";
@@ -155,10 +156,6 @@ pub struct ShipmentResource {
 #[must_use]
 pub fn path(id: ShipmentId) -> String {
     format!("/v2/shipments/{id}")
-}
-
-fn time(at: Option<tidemark_domain::Timestamp>) -> Option<String> {
-    at.map(|at| at.to_string())
 }
 
 /// `shipment` as a resource, with `containers` (its containers, any order).

@@ -127,7 +127,7 @@ pub async fn list(
         current_status: take_list(
             &mut query,
             "filter[current_status]",
-            &one_of(&ContainerStatus::ALL.map(ContainerStatus::as_str)),
+            &STATUSES,
             ContainerStatus::parse,
         )?,
         available_for_pickup: take_flag(&mut query, "filter[available_for_pickup]")?,
@@ -151,6 +151,10 @@ pub async fn list(
         included,
     )))
 }
+
+/// The statuses `filter[current_status]` takes, as prose for its error.
+static STATUSES: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| one_of(&ContainerStatus::ALL.map(ContainerStatus::as_str)));
 
 /// Get one container.
 #[utoipa::path(

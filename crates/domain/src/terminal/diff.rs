@@ -1,11 +1,10 @@
 //! What a new terminal view changes: the events to record and the `container.updated`
 //! changeset. An answer that says what the last one said changes nothing.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 use super::{DataSource, TerminalView};
+use crate::events::Changeset;
 
 /// An event a terminal view's change records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -61,10 +60,6 @@ impl TerminalEvent {
         }
     }
 }
-
-/// `container.updated`'s changeset: each alertable attribute that changed, with its value
-/// before and after, as the API shows them.
-pub type Changeset = BTreeMap<&'static str, [Value; 2]>;
 
 /// What a new view changes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -146,6 +141,6 @@ fn changeset(before: &TerminalView, after: &TerminalView) -> Changeset {
         .into_iter()
         .zip(shown(after))
         .filter(|((_, was), (_, is))| was != is)
-        .map(|((name, was), (_, is))| (name, [was, is]))
+        .map(|((name, was), (_, is))| (name.to_owned(), [was, is]))
         .collect()
 }

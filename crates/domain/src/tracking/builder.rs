@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use crate::events::{DomainEvent, EventDetail, EventName, Subject};
 use crate::shipment::locode;
 use crate::{
-    AccountId, ContainerId, DomainEventId, Place, Shipment, ShipmentId, Timestamp, Tracked,
-    TransportEvent, TransportEventId, TransportEventKind, VesselRef,
+    AccountId, ContainerId, Place, Shipment, ShipmentId, Timestamp, Tracked, TransportEvent,
+    TransportEventId, TransportEventKind, VesselRef,
 };
 
 use super::Context;
@@ -62,17 +62,15 @@ impl Builder<'_> {
         detail: EventDetail,
         dedupe_key: String,
     ) {
-        self.events.push(DomainEvent {
-            id: DomainEventId::new(),
-            account_id: self.account_id,
+        self.events.push(DomainEvent::new(
+            self.account_id,
             name,
             subject,
-            shipment_id: Some(self.shipment_id),
+            Some(self.shipment_id),
             detail,
             dedupe_key,
-            included: Vec::new(),
-            created_at: self.ctx.now,
-        });
+            self.ctx.now,
+        ));
     }
 
     /// Records a transport event unless known; announces it when `announce` and its

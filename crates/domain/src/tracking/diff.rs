@@ -63,10 +63,7 @@ fn details(view: &ContainerView, pod: Option<&CallView>) -> ContainerDetails {
 }
 
 /// `container.updated`'s changeset: field → `[old, new]`, for the fields that changed.
-fn changeset(
-    old: &ContainerDetails,
-    new: &ContainerDetails,
-) -> BTreeMap<String, [serde_json::Value; 2]> {
+fn changeset(old: &ContainerDetails, new: &ContainerDetails) -> crate::events::Changeset {
     let mut changes = BTreeMap::new();
     for (field, before, after) in [
         ("seal_number", &old.seal_number, &new.seal_number),

@@ -5,8 +5,7 @@
 use super::Change;
 use crate::terminal::{self, DataSource, TerminalEvent, TerminalView};
 use crate::{
-    ContainerId, DomainEvent, DomainEventId, EventDetail, EventName, Subject, Timestamp, Tracked,
-    TrackingRequest,
+    ContainerId, DomainEvent, EventDetail, EventName, Subject, Timestamp, Tracked, TrackingRequest,
 };
 
 /// What the terminal sources said of a shipment's containers.
@@ -40,11 +39,7 @@ pub(super) fn check(
         for event in &difference.events {
             let detail = EventDetail {
                 changeset: match event {
-                    TerminalEvent::Updated => difference
-                        .changeset
-                        .iter()
-                        .map(|(name, values)| ((*name).to_owned(), values.clone()))
-                        .collect(),
+                    TerminalEvent::Updated => difference.changeset.clone(),
                     _ => Default::default(),
                 },
                 data_source: match event {
@@ -55,17 +50,15 @@ pub(super) fn check(
                 ..EventDetail::default()
             };
             let name = EventName::of_terminal(*event);
-            change.events.push(DomainEvent {
-                id: DomainEventId::new(),
-                account_id: request.account_id,
+            change.events.push(DomainEvent::new(
+                request.account_id,
                 name,
-                subject: Subject::Container(*id),
-                shipment_id: Some(prior.shipment.id),
+                Subject::Container(*id),
+                Some(prior.shipment.id),
                 detail,
-                dedupe_key: format!("{id}:{name}:{}", now.unix_micros()),
-                included: Vec::new(),
-                created_at: now,
-            });
+                format!("{id}:{name}:{}", now.unix_micros()),
+                now,
+            ));
         }
         let mut container = old.clone();
         container.current_status = view.status(old.current_status);

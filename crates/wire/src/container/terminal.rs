@@ -6,7 +6,7 @@ use serde::Serialize;
 use tidemark_domain::terminal::{FeeType, HoldName, HoldStatus, LastFreeDays};
 use utoipa::ToSchema;
 
-use crate::wire_enum_schema;
+use crate::{time, wire_enum_schema};
 
 wire_enum_schema!(
     HoldNameSchema,
@@ -71,7 +71,6 @@ pub struct ImportDeadlines {
 
 impl From<&LastFreeDays> for ImportDeadlines {
     fn from(days: &LastFreeDays) -> Self {
-        let time = |at: Option<tidemark_domain::Timestamp>| at.map(|at| at.to_string());
         Self {
             pickup_lfd_terminal: time(days.terminal),
             pickup_lfd_rail: time(days.rail),
