@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod dcsa;
+pub mod http;
 pub mod limits;
 pub mod registry;
 pub mod terminal;

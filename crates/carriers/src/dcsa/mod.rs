@@ -11,7 +11,9 @@ use async_trait::async_trait;
 use reqwest::{StatusCode, Url};
 use tidemark_domain::{LookupOutcome, RequestType, TemporaryReason};
 
-use crate::auth::{Auth, AuthError, Authenticator};
+use crate::auth::Auth;
+pub use crate::http::ConfigError;
+use crate::http::{Endpoint, Failure, endpoint_url, unexpected};
 use crate::{CarrierConnector, Lookup};
 
 /// Settings of one carrier's DCSA endpoint.
@@ -54,45 +56,16 @@ impl DcsaConfig {
     }
 }
 
-/// Why a DCSA connector cannot be built.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    /// The base URL does not parse or is not http(s).
-    #[error("base URL {0:?} is not an http or https URL")]
-    BaseUrl(String),
-    /// The HTTP client could not be built.
-    #[error("cannot build the HTTP client: {0}")]
-    Client(String),
-}
-
 /// A carrier reached over DCSA Track & Trace 2.2.
 #[derive(Debug)]
 pub struct DcsaConnector {
     config: DcsaConfig,
     events_url: Url,
-    client: reqwest::Client,
-    auth: Authenticator,
-}
-
-enum Page {
-    Events(Vec<serde_json::Value>, Option<String>),
-    Refused,
+    endpoint: Endpoint,
 }
 
 fn temporary(reason: TemporaryReason) -> LookupOutcome {
     LookupOutcome::Temporary(reason)
-}
-
-fn retry_after(response: &reqwest::Response) -> Option<Duration> {
-    let value = response.headers().get("Retry-After")?.to_str().ok()?;
-    if let Ok(seconds) = value.trim().parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let at = httpdate::parse_http_date(value).ok()?;
-    Some(
-        at.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default(),
-    )
 }
 
 impl DcsaConnector {
@@ -101,23 +74,17 @@ impl DcsaConnector {
     /// # Errors
     /// When the base URL is not http(s) or the client cannot be built.
     pub fn new(config: DcsaConfig) -> Result<Self, ConfigError> {
-        let base = config.base_url.trim_end_matches('/');
-        let events_url = Url::parse(&format!("{base}/v2/events"))
-            .ok()
-            .filter(|url| matches!(url.scheme(), "http" | "https"))
-            .ok_or_else(|| ConfigError::BaseUrl(config.base_url.clone()))?;
-        let client = reqwest::Client::builder()
-            .connect_timeout(config.connect_timeout)
-            .timeout(config.timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("tidemark/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|error| ConfigError::Client(error.to_string()))?;
+        let events_url = endpoint_url(&config.base_url, "/v2/events")?;
+        let endpoint = Endpoint::new(
+            config.auth.clone(),
+            config.connect_timeout,
+            config.timeout,
+            config.max_response_bytes,
+        )?;
         Ok(Self {
-            auth: Authenticator::new(config.auth.clone()),
             config,
             events_url,
-            client,
+            endpoint,
         })
     }
 
@@ -143,53 +110,29 @@ impl DcsaConnector {
         Some(url)
     }
 
-    async fn send(&self, url: &Url) -> Result<reqwest::Response, LookupOutcome> {
-        let request = self
-            .client
-            .get(url.clone())
-            .header("Accept", "application/json")
-            .header("API-Version", "2");
-        let request = self
-            .auth
-            .apply(&self.client, request)
-            .await
-            .map_err(|error| {
-                temporary(match error {
-                    AuthError::Refused => TemporaryReason::Unauthorized,
-                    AuthError::Unreachable(detail) => TemporaryReason::Unreachable(detail),
-                    AuthError::Unrecognized(detail) => TemporaryReason::Unrecognized(detail),
-                })
-            })?;
-        request.send().await.map_err(|error| {
-            let detail = if error.is_timeout() {
-                "timed out".to_owned()
-            } else if error.is_connect() {
-                "connection failed".to_owned()
-            } else {
-                error.to_string()
-            };
-            temporary(TemporaryReason::Unreachable(detail))
-        })
-    }
-
-    async fn page(&self, url: &Url, number: &str) -> Result<Page, LookupOutcome> {
-        let mut response = self.send(url).await?;
-        let status = response.status();
-        match status {
-            StatusCode::OK => {}
-            StatusCode::UNAUTHORIZED => return Ok(Page::Refused),
+    /// One page of events and the `Next-Page` after it.
+    async fn page(
+        &self,
+        url: &Url,
+        number: &str,
+    ) -> Result<(Vec<serde_json::Value>, Option<String>), LookupOutcome> {
+        let answer = self
+            .endpoint
+            .call(|client| {
+                client
+                    .get(url.clone())
+                    .header("Accept", "application/json")
+                    .header("API-Version", "2")
+            })
+            .await;
+        let mut response = match answer {
+            Ok(response) => response,
+            Err(Failure::Temporary(reason)) => return Err(temporary(reason)),
             // Our credentials are fine, but this shipment's data is not shared with us.
-            StatusCode::FORBIDDEN => return Err(LookupOutcome::DataUnavailable),
-            StatusCode::TOO_MANY_REQUESTS => {
-                return Err(temporary(TemporaryReason::RateLimited {
-                    retry_after: retry_after(&response),
-                }));
-            }
-            StatusCode::SERVICE_UNAVAILABLE => {
-                return Err(temporary(TemporaryReason::Unavailable {
-                    retry_after: retry_after(&response),
-                }));
-            }
+            Err(Failure::Forbidden) => return Err(LookupOutcome::DataUnavailable),
+        };
+        match response.status() {
+            StatusCode::OK => {}
             StatusCode::BAD_REQUEST => {
                 return Err(LookupOutcome::InvalidNumber(format!(
                     "the carrier refused the reference {number:?}"
@@ -197,7 +140,7 @@ impl DcsaConnector {
             }
             StatusCode::NOT_FOUND => {
                 if self.config.unknown_reference_is_404 {
-                    let body = self.read_capped(&mut response).await.unwrap_or_default();
+                    let body = self.endpoint.read(&mut response).await.unwrap_or_default();
                     if model::is_error_document(&body, 404) {
                         return Err(LookupOutcome::Unknown);
                     }
@@ -206,65 +149,20 @@ impl DcsaConnector {
                     "the events endpoint answered 404; check the base URL".to_owned(),
                 )));
             }
-            other => {
-                return Err(temporary(TemporaryReason::Unreachable(format!(
-                    "status {}",
-                    other.as_u16()
-                ))));
-            }
+            other => return Err(temporary(unexpected(other))),
         }
         let next = response
             .headers()
             .get("Next-Page")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let body = self.read_capped(&mut response).await?;
+        let body = self.endpoint.read(&mut response).await.map_err(temporary)?;
         let events: Vec<serde_json::Value> = serde_json::from_slice(&body).map_err(|error| {
             temporary(TemporaryReason::Unrecognized(format!(
                 "not a JSON array of events: {error}"
             )))
         })?;
-        Ok(Page::Events(events, next))
-    }
-
-    /// The whole answer, at most `max_response_bytes` of it.
-    async fn read_capped(
-        &self,
-        response: &mut reqwest::Response,
-    ) -> Result<Vec<u8>, LookupOutcome> {
-        let limit = self.config.max_response_bytes;
-        let too_large = || {
-            temporary(TemporaryReason::Unrecognized(format!(
-                "the answer is larger than {limit} bytes"
-            )))
-        };
-        if response
-            .content_length()
-            .is_some_and(|length| length > limit as u64)
-        {
-            return Err(too_large());
-        }
-        let mut body = Vec::new();
-        loop {
-            match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    if body.len() + chunk.len() > limit {
-                        return Err(too_large());
-                    }
-                    body.extend_from_slice(&chunk);
-                }
-                Ok(None) => break,
-                Err(error) => {
-                    let reason = if error.is_timeout() {
-                        TemporaryReason::Unreachable("timed out reading the answer".to_owned())
-                    } else {
-                        TemporaryReason::Unrecognized(format!("the answer was cut off: {error}"))
-                    };
-                    return Err(temporary(reason));
-                }
-            }
-        }
-        Ok(body)
+        Ok((events, next))
     }
 
     async fn all_events(&self, lookup: &Lookup) -> Result<Vec<model::Event>, LookupOutcome> {
@@ -275,21 +173,12 @@ impl DcsaConnector {
             .append_pair("limit", &self.config.page_size.to_string());
         let mut url = first.clone();
         let mut raw = Vec::new();
-        let mut renewed = false;
         for _ in 0..self.config.max_pages {
-            match self.page(&url, &lookup.number).await? {
-                Page::Refused if self.auth.renews_tokens() && !renewed => {
-                    self.auth.forget_token().await;
-                    renewed = true;
-                }
-                Page::Refused => return Err(temporary(TemporaryReason::Unauthorized)),
-                Page::Events(events, next) => {
-                    raw.extend(events);
-                    match next.and_then(|n| self.next_url(&first, &n)) {
-                        Some(next) => url = next,
-                        None => return check(raw),
-                    }
-                }
+            let (events, next) = self.page(&url, &lookup.number).await?;
+            raw.extend(events);
+            match next.and_then(|n| self.next_url(&first, &n)) {
+                Some(next) => url = next,
+                None => return check(raw),
             }
         }
         Err(temporary(TemporaryReason::Unrecognized(format!(

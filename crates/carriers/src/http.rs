@@ -1,0 +1,192 @@
+//! The HTTP every connector speaks, carrier or terminal: one client with connect and total
+//! timeouts and no redirects, credentials attached by an [`Authenticator`] (an OAuth2
+//! token renewed once when refused), the statuses every outside party means the same by
+//! (`401`, `403`, `429`, `503` with `Retry-After`), and answers read up to a cap.
+
+use std::time::Duration;
+
+use reqwest::{RequestBuilder, Response, StatusCode, Url};
+use tidemark_domain::TemporaryReason;
+
+use crate::auth::{Auth, AuthError, Authenticator};
+
+/// Why a connector cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The base URL does not parse or is not http(s).
+    #[error("base URL {0:?} is not an http or https URL")]
+    BaseUrl(String),
+    /// The HTTP client could not be built.
+    #[error("cannot build the HTTP client: {0}")]
+    Client(String),
+}
+
+/// `{base_url}{path}`, when it is an http(s) URL.
+///
+/// # Errors
+/// When it is not.
+pub fn endpoint_url(base_url: &str, path: &str) -> Result<Url, ConfigError> {
+    let base = base_url.trim_end_matches('/');
+    Url::parse(&format!("{base}{path}"))
+        .ok()
+        .filter(|url| matches!(url.scheme(), "http" | "https"))
+        .ok_or_else(|| ConfigError::BaseUrl(base_url.to_owned()))
+}
+
+/// What a party's answer means before its body is read.
+#[derive(Debug)]
+pub enum Failure {
+    /// Worth asking again later.
+    Temporary(TemporaryReason),
+    /// `403`: our credentials are good, but this is not shared with us.
+    Forbidden,
+}
+
+/// One outside party's HTTP endpoint: its client, credentials and answer cap.
+#[derive(Debug)]
+pub struct Endpoint {
+    client: reqwest::Client,
+    auth: Authenticator,
+    max_response_bytes: usize,
+}
+
+fn retry_after(response: &Response) -> Option<Duration> {
+    let value = response.headers().get("Retry-After")?.to_str().ok()?;
+    if let Ok(seconds) = value.trim().parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default(),
+    )
+}
+
+/// The reason of an answer with an unexpected status.
+#[must_use]
+pub fn unexpected(status: StatusCode) -> TemporaryReason {
+    TemporaryReason::Unreachable(format!("status {}", status.as_u16()))
+}
+
+impl Endpoint {
+    /// An endpoint reached with `auth`, within these timeouts, reading at most
+    /// `max_response_bytes` of an answer.
+    ///
+    /// # Errors
+    /// When the HTTP client cannot be built.
+    pub fn new(
+        auth: Auth,
+        connect_timeout: Duration,
+        timeout: Duration,
+        max_response_bytes: usize,
+    ) -> Result<Self, ConfigError> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(connect_timeout)
+            .timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("tidemark/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| ConfigError::Client(error.to_string()))?;
+        Ok(Self {
+            client,
+            auth: Authenticator::new(auth),
+            max_response_bytes,
+        })
+    }
+
+    /// Sends the request `build` makes with our credentials, once more with a fresh token
+    /// when refused, and answers the response unless its status says what every party
+    /// means by it (`401`, `403`, `429`, `503`): `200` and any other status are the
+    /// caller's to read.
+    ///
+    /// # Errors
+    /// No answer, refused credentials, "slow down", "unavailable" or "forbidden".
+    pub async fn call(
+        &self,
+        build: impl Fn(&reqwest::Client) -> RequestBuilder + Send + Sync,
+    ) -> Result<Response, Failure> {
+        let mut renewed = false;
+        loop {
+            let response = self.send(build(&self.client)).await?;
+            let temporary = |reason| Err(Failure::Temporary(reason));
+            return match response.status() {
+                StatusCode::UNAUTHORIZED if self.auth.renews_tokens() && !renewed => {
+                    self.auth.forget_token().await;
+                    renewed = true;
+                    continue;
+                }
+                StatusCode::UNAUTHORIZED => temporary(TemporaryReason::Unauthorized),
+                StatusCode::FORBIDDEN => Err(Failure::Forbidden),
+                StatusCode::TOO_MANY_REQUESTS => temporary(TemporaryReason::RateLimited {
+                    retry_after: retry_after(&response),
+                }),
+                StatusCode::SERVICE_UNAVAILABLE => temporary(TemporaryReason::Unavailable {
+                    retry_after: retry_after(&response),
+                }),
+                _ => Ok(response),
+            };
+        }
+    }
+
+    async fn send(&self, request: RequestBuilder) -> Result<Response, Failure> {
+        let request = self
+            .auth
+            .apply(&self.client, request)
+            .await
+            .map_err(|error| {
+                Failure::Temporary(match error {
+                    AuthError::Refused => TemporaryReason::Unauthorized,
+                    AuthError::Unreachable(detail) => TemporaryReason::Unreachable(detail),
+                    AuthError::Unrecognized(detail) => TemporaryReason::Unrecognized(detail),
+                })
+            })?;
+        request.send().await.map_err(|error| {
+            let detail = if error.is_timeout() {
+                "timed out".to_owned()
+            } else if error.is_connect() {
+                "connection failed".to_owned()
+            } else {
+                error.to_string()
+            };
+            Failure::Temporary(TemporaryReason::Unreachable(detail))
+        })
+    }
+
+    /// The whole answer, at most the endpoint's cap of it.
+    ///
+    /// # Errors
+    /// Too large, cut off or timed out.
+    pub async fn read(&self, response: &mut Response) -> Result<Vec<u8>, TemporaryReason> {
+        let limit = self.max_response_bytes;
+        let too_large =
+            || TemporaryReason::Unrecognized(format!("the answer is larger than {limit} bytes"));
+        if response
+            .content_length()
+            .is_some_and(|length| length > limit as u64)
+        {
+            return Err(too_large());
+        }
+        let mut body = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if body.len() + chunk.len() > limit {
+                        return Err(too_large());
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(None) => return Ok(body),
+                Err(error) if error.is_timeout() => {
+                    return Err(TemporaryReason::Unreachable(
+                        "timed out reading the answer".to_owned(),
+                    ));
+                }
+                Err(error) => {
+                    return Err(TemporaryReason::Unrecognized(format!(
+                        "the answer was cut off: {error}"
+                    )));
+                }
+            }
+        }
+    }
+}
