@@ -1,5 +1,6 @@
-//! Fault injection: rules that make the simulated carrier misbehave for one carrier, one
-//! reference, or everything, a given number of times or until removed.
+//! Fault injection: rules that make a simulated carrier or terminal misbehave for one
+//! carrier, one terminal, one reference, or everything, a given number of times or until
+//! removed.
 
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +64,9 @@ pub struct FaultRule {
     /// Only for this carrier (any when absent).
     #[serde(default)]
     pub scac: Option<String>,
+    /// For terminals, not carriers: this terminal's code, or `*` for every terminal.
+    #[serde(default)]
+    pub terminal: Option<String>,
     /// Only for this reference (any when absent).
     #[serde(default)]
     pub reference: Option<String>,
@@ -74,12 +78,32 @@ pub struct FaultRule {
     pub times: Option<u32>,
 }
 
+/// Who answers: a carrier by its SCAC, or a terminal by its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Party<'a> {
+    /// A carrier's events.
+    Carrier(&'a str),
+    /// A terminal's import availability.
+    Terminal(&'a str),
+}
+
 impl FaultRule {
-    fn applies(&self, scac: &str, reference: &str) -> bool {
-        self.scac
-            .as_deref()
-            .is_none_or(|s| s.eq_ignore_ascii_case(scac))
-            && self.reference.as_deref().is_none_or(|r| r == reference)
+    fn applies(&self, party: Party<'_>, references: &[&str]) -> bool {
+        let party = match (party, self.terminal.as_deref()) {
+            (Party::Carrier(scac), None) => self
+                .scac
+                .as_deref()
+                .is_none_or(|s| s.eq_ignore_ascii_case(scac)),
+            (Party::Terminal(code), Some(terminal)) => {
+                terminal == "*" || terminal.eq_ignore_ascii_case(code)
+            }
+            _ => false,
+        };
+        party
+            && self
+                .reference
+                .as_deref()
+                .is_none_or(|r| references.contains(&r))
             && self.times != Some(0)
     }
 }
@@ -117,12 +141,12 @@ impl Faults {
         self.rules.clone()
     }
 
-    /// The first rule applying to this answer, counted as used.
-    pub fn take(&mut self, scac: &str, reference: &str) -> Option<Fault> {
+    /// The first rule applying to an answer of `party` about `references`, counted as used.
+    pub fn take(&mut self, party: Party<'_>, references: &[&str]) -> Option<Fault> {
         let (_, rule) = self
             .rules
             .iter_mut()
-            .find(|(_, rule)| rule.applies(scac, reference))?;
+            .find(|(_, rule)| rule.applies(party, references))?;
         if let Some(times) = rule.times.as_mut() {
             *times -= 1;
         }
@@ -140,28 +164,36 @@ mod tests {
     fn rules_apply_by_scope_and_count_down() {
         let mut faults = Faults::default();
         faults.add(FaultRule {
+            terminal: None,
             scac: Some("MAEU".into()),
             reference: None,
             fault: Fault::Timeout,
             times: Some(2),
         });
         let id = faults.add(FaultRule {
+            terminal: None,
             scac: None,
             reference: Some("X1".into()),
             fault: Fault::Unauthorized,
             times: None,
         });
-        assert_eq!(faults.take("MSCU", "X2"), None);
-        assert_eq!(faults.take("maeu", "X2"), Some(Fault::Timeout));
-        assert_eq!(faults.take("MAEU", "X1"), Some(Fault::Timeout));
+        assert_eq!(faults.take(Party::Carrier("MSCU"), &["X2"]), None);
         assert_eq!(
-            faults.take("MAEU", "X1"),
+            faults.take(Party::Carrier("maeu"), &["X2"]),
+            Some(Fault::Timeout)
+        );
+        assert_eq!(
+            faults.take(Party::Carrier("MAEU"), &["X1"]),
+            Some(Fault::Timeout)
+        );
+        assert_eq!(
+            faults.take(Party::Carrier("MAEU"), &["X1"]),
             Some(Fault::Unauthorized),
             "the first is used up"
         );
         assert_eq!(faults.list().len(), 1);
         assert!(faults.remove(id));
-        assert_eq!(faults.take("MAEU", "X1"), None);
+        assert_eq!(faults.take(Party::Carrier("MAEU"), &["X1"]), None);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The routes: `GET /{SCAC}/v2/events`, `POST /oauth/token`, and the admin API.
+//! The routes: `GET /{SCAC}/v2/events`, `POST /terminals/{CODE}/import-availability`,
+//! `POST /oauth/token`, and the admin API.
 
 use axum::Router;
 use axum::http::{HeaderValue, Method, StatusCode, Uri};
@@ -13,6 +14,7 @@ use crate::{API_VERSION, Simulator};
 mod admin;
 mod auth;
 mod events;
+mod terminal;
 
 use admin::{
     add_fault, clear_faults, clear_injected, inject, list_faults, lookups, move_clock, read_clock,
@@ -38,6 +40,10 @@ pub fn router(sim: Simulator) -> Router {
         ));
     Router::new()
         .route("/{scac}/v2/events", get(events_route))
+        .route(
+            "/terminals/{code}/import-availability",
+            post(terminal::availability_route),
+        )
         .route("/oauth/token", post(token))
         .merge(admin)
         .fallback(not_found)

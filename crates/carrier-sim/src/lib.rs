@@ -1,15 +1,18 @@
-//! A simulated ocean carrier that speaks DCSA Track & Trace 2.2.
+//! Simulated ocean carriers that speak DCSA Track & Trace 2.2, and the terminals they
+//! discharge at.
 //!
 //! One simulator impersonates every carrier, each under its own base path:
-//! `GET /{SCAC}/v2/events`, behind the `API-Key` header (or an OAuth2 client-credentials
-//! token from `POST /oauth/token`). Behind it is a deterministic world ([`world`]): any
+//! `GET /{SCAC}/v2/events`, and every terminal of discharge, under
+//! `POST /terminals/{CODE}/import-availability` ([`terminal`]), behind the `API-Key` header
+//! (or an OAuth2 client-credentials token from `POST /oauth/token`). Behind it is a deterministic world ([`world`]): any
 //! reference at any SCAC names the same seeded booking, voyage and containers every time,
 //! progressing with the simulator's clock ([`clock`]). The sandbox carrier `TEST` has
 //! scripted numbers ([`scenario`]). Faults can be injected per carrier or per reference
 //! ([`faults`]), from the configuration or through the admin API under `/admin`, which has
 //! its own key and also moves the clock and injects events.
 //!
-//! It depends on nothing of Tidemark's: it is an outside party that only speaks DCSA.
+//! It depends on nothing of Tidemark's: it is an outside party that speaks DCSA and the
+//! terminal protocol Tidemark documents.
 
 pub mod clock;
 pub mod data;
@@ -17,6 +20,7 @@ pub mod faults;
 mod http;
 pub mod query;
 pub mod scenario;
+pub mod terminal;
 pub mod timeline;
 pub mod world;
 
@@ -105,6 +109,7 @@ struct State {
     faults: Mutex<faults::Faults>,
     injected: Mutex<HashMap<String, Vec<timeline::TimedEvent>>>,
     lookups: Mutex<HashMap<(String, String), u32>>,
+    terminals: Mutex<terminal::Index>,
     tokens: Mutex<HashMap<String, OffsetDateTime>>,
 }
 
@@ -139,6 +144,7 @@ impl Simulator {
                 faults: Mutex::new(faults),
                 injected: Mutex::new(HashMap::new()),
                 lookups: Mutex::new(HashMap::new()),
+                terminals: Mutex::new(terminal::Index::default()),
                 tokens: Mutex::new(HashMap::new()),
                 config,
             }),

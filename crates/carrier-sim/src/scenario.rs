@@ -39,6 +39,37 @@ pub fn script(scac: &str, reference: &str) -> Option<Script> {
         "TEST-TR-RETRIES-EXHAUSTED" => Script::AlwaysFail,
         "TEST-TR-CANCELLED" => Script::Shipment(Outcome::Cancelled, sailing),
         "TEST-TR-JOURNEY" => Script::Shipment(Outcome::Sails, Placement::AtEpoch),
+        "TEST-TR-HOLDS" => {
+            Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(12)))
+        }
+        "TEST-TR-LFD-EXTENDED" => {
+            Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(-12)))
+        }
         _ => return None,
     })
+}
+
+/// What the terminal of discharge does with a scripted number's boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerminalScript {
+    /// The vessel arrives twelve hours after the epoch; customs holds each box pending
+    /// until discharge and then for a day (with an exam fee), the line holds it for its
+    /// freight until twelve hours after discharge; available after both clear.
+    Holds,
+    /// The vessel arrived twelve hours before the epoch; the terminal's last free day, three
+    /// days after discharge, is extended by two days a day after discharge.
+    LfdExtended,
+}
+
+/// The terminal script of `reference` at `scac`, if it is one of the sandbox numbers.
+#[must_use]
+pub fn terminal_script(scac: &str, reference: &str) -> Option<TerminalScript> {
+    if !scac.eq_ignore_ascii_case(SANDBOX_SCAC) {
+        return None;
+    }
+    match reference {
+        "TEST-TR-HOLDS" => Some(TerminalScript::Holds),
+        "TEST-TR-LFD-EXTENDED" => Some(TerminalScript::LfdExtended),
+        _ => None,
+    }
 }

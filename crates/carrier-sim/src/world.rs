@@ -45,6 +45,9 @@ pub enum Placement {
     AtEpoch,
     /// Booked this long before the epoch.
     Before(Duration),
+    /// The vessel arrives at the port of discharge this long after the epoch (before it,
+    /// when negative): the terminal's scripted numbers.
+    Discharging(Duration),
 }
 
 impl World {
@@ -153,7 +156,7 @@ impl World {
         };
 
         let booked_at = match placement {
-            Placement::AtEpoch => self.epoch,
+            Placement::AtEpoch | Placement::Discharging(_) => self.epoch,
             Placement::Before(before) => self.epoch - before,
             Placement::Seeded => match (scripted, seeded) {
                 (None, SeededFate::AwaitingManifest) => self.epoch - hours(&mut rng, 0..=48),
@@ -200,7 +203,7 @@ impl World {
                 )
             })
             .collect();
-        Some(Shipment {
+        let shipment = Shipment {
             scac: scac.to_owned(),
             booking,
             transport_document,
@@ -213,7 +216,19 @@ impl World {
             full_out,
             empty_in,
             containers,
-        })
+        };
+        Some(self.placed(shipment, placement))
+    }
+
+    /// `shipment` moved to where `placement` puts its arrival, if it says.
+    fn placed(&self, shipment: Shipment, placement: Placement) -> Shipment {
+        match placement {
+            Placement::Discharging(arrival) => {
+                let by = self.epoch + arrival - shipment.destination_arrival();
+                shipment.shifted(by)
+            }
+            _ => shipment,
+        }
     }
 
     /// The vessel calls of a voyage from `route`'s origin (through its hub, if any) to its

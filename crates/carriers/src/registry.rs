@@ -11,7 +11,8 @@ use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
 use crate::auth::Auth;
 use crate::dcsa::{DcsaConfig, DcsaConnector};
-use crate::limits::{CarrierLimits, Limited};
+use crate::limits::{Limited, RateLimits};
+use crate::terminal::registry::{Terminals, TerminalsConfig};
 use crate::{CarrierConnector, Secret};
 
 impl Serialize for Secret {
@@ -101,7 +102,7 @@ pub struct ConnectionSettings {
 
 impl Default for ConnectionSettings {
     fn default() -> Self {
-        let limits = CarrierLimits::default();
+        let limits = RateLimits::default();
         let dcsa = DcsaConfig::new("http://localhost", Auth::None);
         Self {
             per_second: limits.per_second,
@@ -116,18 +117,20 @@ impl Default for ConnectionSettings {
     }
 }
 
-/// A carrier reached at its own DCSA endpoint.
+/// A carrier reached at its own DCSA endpoint (a terminal at its own, with
+/// [`TerminalSettings`](crate::terminal::registry::TerminalSettings)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EndpointConfig {
-    /// Base URL; events are at `{base_url}/v2/events`.
+pub struct EndpointConfig<S = ConnectionSettings> {
+    /// Base URL; a carrier's events are at `{base_url}/v2/events`, a terminal's answers at
+    /// `{base_url}/import-availability`.
     pub base_url: String,
     /// Credentials.
     #[serde(default)]
     pub auth: AuthConfig,
-    /// Limits and timeouts, when they differ from `[carriers.defaults]`.
+    /// Limits and timeouts, when they differ from the section's `defaults`.
     #[serde(default)]
-    pub settings: Option<ConnectionSettings>,
+    pub settings: Option<S>,
 }
 
 /// `[carriers]`: the connection defaults and the carriers reached at real endpoints.
@@ -142,10 +145,10 @@ pub struct CarriersConfig {
 
 /// A settings problem found at start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("carriers.endpoints.{scac}: {problem}")]
+#[error("{entry}: {problem}")]
 pub struct RegistryError {
-    /// The entry.
-    pub scac: String,
+    /// The entry, by its dotted path (`carriers.endpoints.MAEU`).
+    pub entry: String,
     /// What is wrong.
     pub problem: String,
 }
@@ -188,7 +191,7 @@ fn limited(config: DcsaConfig, settings: &ConnectionSettings) -> Result<Arc<Limi
     let connector = DcsaConnector::new(config).map_err(|error| error.to_string())?;
     Ok(Arc::new(Limited::new(
         Arc::new(connector),
-        CarrierLimits {
+        RateLimits {
             per_second: settings.per_second,
             burst: settings.burst,
             concurrency: settings.concurrency,
@@ -197,7 +200,7 @@ fn limited(config: DcsaConfig, settings: &ConnectionSettings) -> Result<Arc<Limi
 }
 
 /// `url` without a user name or password, for logs.
-fn without_credentials(url: &str) -> String {
+pub(crate) fn without_credentials(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
             let _ = parsed.set_username("");
@@ -216,6 +219,7 @@ pub struct Registry {
     sandbox: Option<Sandbox>,
     coverage: Coverage,
     sandboxed: Mutex<HashMap<Scac, Arc<Limited>>>,
+    terminals: Terminals,
 }
 
 impl Registry {
@@ -233,7 +237,7 @@ impl Registry {
         let mut base_urls = BTreeMap::new();
         for (key, endpoint) in &config.endpoints {
             let error = |problem: String| RegistryError {
-                scac: key.clone(),
+                entry: format!("carriers.endpoints.{key}"),
                 problem,
             };
             let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
@@ -264,9 +268,26 @@ impl Registry {
             coverage: Coverage::new(endpoints.keys().copied(), scope),
             endpoints,
             base_urls,
+            terminals: Terminals::build(&TerminalsConfig::default(), sandbox.clone())?,
             sandbox,
             sandboxed: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// These connectors with the terminals of `config` (the simulator's terminals serve
+    /// the sandbox's containers either way).
+    ///
+    /// # Errors
+    /// The first malformed terminal entry.
+    pub fn with_terminals(mut self, config: &TerminalsConfig) -> Result<Self, RegistryError> {
+        self.terminals = Terminals::build(config, self.sandbox.clone())?;
+        Ok(self)
+    }
+
+    /// The terminal connectors.
+    #[must_use]
+    pub const fn terminals(&self) -> &Terminals {
+        &self.terminals
     }
 
     /// Which lines these connectors track, and from where.
@@ -288,10 +309,11 @@ impl Registry {
             SandboxScope::TestOnly => "TEST -> sandbox",
             SandboxScope::AllCarriers => "every other SCAC -> sandbox (sandbox.all_carriers)",
         };
+        let terminals = self.terminals.describe();
         if endpoints.is_empty() {
-            format!("no carrier endpoints; {sandbox}")
+            format!("no carrier endpoints; {terminals}; {sandbox}")
         } else {
-            format!("{}; {sandbox}", endpoints.join(", "))
+            format!("{}; {terminals}; {sandbox}", endpoints.join(", "))
         }
     }
 

@@ -1,9 +1,138 @@
-//! Terminals: how Tidemark asks a container terminal what it knows of containers it
+//! Terminals: how Tidemark asks a container terminal what it knows of the containers it
 //! discharges (`docs/terminals.md`, "The terminal protocol"). The protocol's field names
 //! live only here (and in the simulator).
 //!
-//! So far the answer's shape and its mapping onto the domain's
-//! [`TerminalReport`](tidemark_domain::terminal::TerminalReport); the HTTP connector, its
-//! configuration and the simulator's terminals come next.
+//! [`TerminalConnector`] is the one question; [`HttpTerminal`] asks it over HTTP
+//! (`POST {base_url}/import-availability`, at most [`MAX_CONTAINERS`] a request), with the
+//! carriers' credentials and failure rules ([`crate::http`]), within the terminal's rate
+//! limits; [`registry`] says which terminal code is reached where.
 
 pub mod protocol;
+pub mod registry;
+
+use std::fmt;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use reqwest::{StatusCode, Url};
+use tidemark_domain::TemporaryReason;
+
+pub use protocol::{MAX_CONTAINERS, Reports};
+
+use crate::auth::Auth;
+use crate::http::{ConfigError, Endpoint, Failure, endpoint_url, unexpected};
+use crate::limits::{Gate, RateLimits};
+
+/// Why a terminal gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TerminalFailure {
+    /// Worth asking again later: no answer, a refusal of our credentials, "slow down",
+    /// "unavailable", or an answer out of the protocol.
+    Temporary(TemporaryReason),
+    /// `403`: the terminal does not share its data with us; asking again soon will not
+    /// change that.
+    Forbidden,
+}
+
+impl fmt::Display for TerminalFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Temporary(reason) => write!(f, "{reason}"),
+            Self::Forbidden => f.write_str("the terminal refuses us access (403)"),
+        }
+    }
+}
+
+/// "What does the terminal know of these containers now?"
+#[async_trait]
+pub trait TerminalConnector: Send + Sync + fmt::Debug {
+    /// Its reports of `containers` (normalized ISO 6346 numbers), or why there are none.
+    /// Never panics: every problem is a failure.
+    async fn check(&self, containers: &[String]) -> Result<Reports, TerminalFailure>;
+}
+
+/// Settings of one terminal's endpoint.
+#[derive(Debug, Clone)]
+pub struct TerminalConfig {
+    /// The base URL; the protocol is at `{base_url}/import-availability`.
+    pub base_url: String,
+    /// Credentials.
+    pub auth: Auth,
+    /// Longest wait for a connection.
+    pub connect_timeout: Duration,
+    /// Longest wait for one whole answer.
+    pub timeout: Duration,
+    /// Largest answer read, in bytes; larger is an unrecognized answer.
+    pub max_response_bytes: usize,
+    /// Requests per second and in flight: each request of at most [`MAX_CONTAINERS`]
+    /// waits its turn.
+    pub limits: RateLimits,
+}
+
+/// A terminal reached over the terminal protocol.
+#[derive(Debug)]
+pub struct HttpTerminal {
+    url: Url,
+    endpoint: Endpoint,
+    gate: Gate,
+}
+
+impl HttpTerminal {
+    /// A connector as configured.
+    ///
+    /// # Errors
+    /// When the base URL is not http(s) or the client cannot be built.
+    pub fn new(config: &TerminalConfig) -> Result<Self, ConfigError> {
+        Ok(Self {
+            url: endpoint_url(&config.base_url, "/import-availability")?,
+            endpoint: Endpoint::new(
+                config.auth.clone(),
+                config.connect_timeout,
+                config.timeout,
+                config.max_response_bytes,
+            )?,
+            gate: Gate::new(config.limits),
+        })
+    }
+
+    async fn ask(&self, containers: &[String]) -> Result<Reports, TerminalFailure> {
+        let _slot = self.gate.enter().await;
+        let body = serde_json::to_vec(&protocol::Ask { containers }).unwrap_or_default();
+        let answer = self
+            .endpoint
+            .call(|client| {
+                client
+                    .post(self.url.clone())
+                    .header("Accept", "application/json")
+                    .header("Content-Type", "application/json")
+                    .body(body.clone())
+            })
+            .await;
+        let mut response = match answer {
+            Ok(response) => response,
+            Err(Failure::Temporary(reason)) => return Err(TerminalFailure::Temporary(reason)),
+            Err(Failure::Forbidden) => return Err(TerminalFailure::Forbidden),
+        };
+        if response.status() != StatusCode::OK {
+            return Err(TerminalFailure::Temporary(unexpected(response.status())));
+        }
+        let body = self
+            .endpoint
+            .read(&mut response)
+            .await
+            .map_err(TerminalFailure::Temporary)?;
+        protocol::read(&body, containers)
+            .map_err(|problem| TerminalFailure::Temporary(TemporaryReason::Unrecognized(problem)))
+    }
+}
+
+#[async_trait]
+impl TerminalConnector for HttpTerminal {
+    async fn check(&self, containers: &[String]) -> Result<Reports, TerminalFailure> {
+        let mut reports = Vec::with_capacity(containers.len());
+        for chunk in containers.chunks(MAX_CONTAINERS) {
+            reports.extend(self.ask(chunk).await?);
+        }
+        Ok(reports)
+    }
+}

@@ -29,6 +29,7 @@ macro_rules! by_wire_name {
 }
 use by_wire_name;
 
+mod code;
 mod diff;
 pub mod fee;
 pub mod hold;
@@ -36,6 +37,7 @@ mod lfd;
 mod release;
 mod report;
 
+pub use code::TerminalCode;
 pub use diff::{TerminalChange, TerminalEvent, diff};
 pub use fee::{Amount, Currency, Fee, FeeType};
 pub use hold::{Hold, HoldName, HoldStatus};

@@ -8,7 +8,7 @@ use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
 use tidemark_api::{ApiConfig, AppState, WebhookSender};
 use tidemark_carriers::Secret;
-use tidemark_carriers::registry::{CarriersConfig, Registry, Sandbox};
+use tidemark_carriers::registry::{Registry, Sandbox};
 use tidemark_domain::webhook::{Attempt, Webhook};
 use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
@@ -18,7 +18,7 @@ use tidemark_workers::{Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{SandboxConfig, TrackerConfig};
+use crate::config::{Config, SandboxConfig, TrackerConfig};
 
 /// The HTTP application over `store`; webhook tests go out through `sender`.
 pub fn router(
@@ -85,16 +85,19 @@ pub async fn start_sandbox(
     })
 }
 
-/// The connectors: the configured endpoints, and `sandbox` for every other SCAC.
+/// The connectors: the configured carrier and terminal endpoints, and `sandbox` for every
+/// other SCAC (and the terminals of the sandbox's containers).
 ///
 /// # Errors
 /// A bad endpoint setting.
 pub fn registry(
-    config: &CarriersConfig,
+    config: &Config,
     sandbox: Option<Sandbox>,
     scope: SandboxScope,
 ) -> anyhow::Result<Arc<Registry>> {
-    Ok(Arc::new(Registry::build(config, sandbox, scope)?))
+    Ok(Arc::new(
+        Registry::build(&config.carriers, sandbox, scope)?.with_terminals(&config.terminals)?,
+    ))
 }
 
 /// The tracker and its runner; `events_recorded` rings when a lookup records events.

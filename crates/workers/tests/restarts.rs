@@ -101,6 +101,7 @@ mod cases {
         let tracker = || h.tracker(settings);
         // The carrier hangs; the tracker asking it dies.
         h.sim.add_fault(FaultRule {
+            terminal: None,
             scac: None,
             reference: None,
             fault: Fault::Timeout,

@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 
 use super::auth::authorized;
 use super::{dcsa_error, with_version};
-use crate::faults::Fault;
+use crate::faults::{Fault, Party};
 use crate::query::{EventQuery, cursor};
 use crate::scenario::{Script, script};
+use crate::terminal::Visit;
 use crate::timeline::events;
 use crate::world::{Outcome, Placement, Reference};
 use crate::{NextPage, Simulator, lock};
@@ -54,7 +55,7 @@ pub(super) async fn events_route(
         return error(StatusCode::BAD_REQUEST, "invalidQuery", "name the shipment");
     };
     let lookup = count_lookup(&sim, &scac, reference.value(), query.has_cursor);
-    let fault = lock(&sim.state.faults).take(&scac, reference.value());
+    let fault = lock(&sim.state.faults).take(Party::Carrier(&scac), &[reference.value()]);
     match before_answering(fault.as_ref(), query.has_cursor).await {
         Some(Early::Refuse(refusal)) => {
             let mut response = error(refusal.status, refusal.reason, refusal.message);
@@ -105,10 +106,22 @@ fn listed(
     query: &EventQuery,
 ) -> Vec<Value> {
     let now = sim.state.clock.now();
-    let mut visible: Vec<Value> = sim
+    let shipment = sim
         .state
         .world
-        .shipment(scac, reference, placement, outcome)
+        .shipment(scac, reference, placement, outcome);
+    if let Some(shipment) = &shipment
+        && !only_booking
+    {
+        let visit = Visit {
+            scac: scac.to_owned(),
+            reference: reference.clone(),
+            placement,
+            outcome,
+        };
+        lock(&sim.state.terminals).remember(shipment, &visit);
+    }
+    let mut visible: Vec<Value> = shipment
         .map(|shipment| events(&shipment))
         .unwrap_or_default()
         .into_iter()
@@ -128,15 +141,19 @@ fn listed(
 }
 
 /// A DCSA error answer to give instead of events.
-struct Refusal {
-    status: StatusCode,
-    reason: &'static str,
-    message: &'static str,
-    retry_after: Option<u32>,
+pub(super) struct Refusal {
+    pub(super) status: StatusCode,
+    pub(super) reason: &'static str,
+    pub(super) message: &'static str,
+    pub(super) retry_after: Option<u32>,
 }
 
 impl Refusal {
-    const fn new(status: StatusCode, reason: &'static str, message: &'static str) -> Self {
+    pub(super) const fn new(
+        status: StatusCode,
+        reason: &'static str,
+        message: &'static str,
+    ) -> Self {
         Self {
             status,
             reason,
@@ -147,7 +164,7 @@ impl Refusal {
 }
 
 /// What a fault makes of a request before any event is read.
-enum Early {
+pub(super) enum Early {
     Refuse(Refusal),
     EmptyPage,
 }
@@ -167,7 +184,7 @@ fn count_lookup(sim: &Simulator, scac: &str, reference: &str, follow_up: bool) -
 
 /// The faults that answer before events are read: errors, rate limits, refusals, a
 /// timeout or a delay, an empty first page.
-async fn before_answering(fault: Option<&Fault>, follow_up: bool) -> Option<Early> {
+pub(super) async fn before_answering(fault: Option<&Fault>, follow_up: bool) -> Option<Early> {
     let refuse =
         |status, reason, message| Some(Early::Refuse(Refusal::new(status, reason, message)));
     match fault? {

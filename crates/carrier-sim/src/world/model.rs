@@ -1,7 +1,7 @@
 //! What the world is made of: references, fates and their chances, vessels, calls,
 //! containers and shipments.
 
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 use crate::data::Port;
 
@@ -171,5 +171,40 @@ impl Shipment {
     #[must_use]
     pub fn destination(&self) -> &Port {
         &self.calls[self.calls.len() - 1].port
+    }
+
+    /// When the vessel arrives at the port of discharge.
+    #[must_use]
+    pub fn destination_arrival(&self) -> OffsetDateTime {
+        self.calls[self.calls.len() - 1].arrival
+    }
+
+    /// The same shipment with every instant moved by `by`.
+    #[must_use]
+    pub fn shifted(mut self, by: Duration) -> Self {
+        for at in [
+            &mut self.booked_at,
+            &mut self.manifested_at,
+            &mut self.empty_out,
+            &mut self.full_in,
+            &mut self.full_out,
+            &mut self.empty_in,
+        ] {
+            *at += by;
+        }
+        if let Fate::Cancelled(at) = &mut self.fate {
+            *at += by;
+        }
+        for call in &mut self.calls {
+            for at in [
+                &mut call.planned_arrival,
+                &mut call.planned_departure,
+                &mut call.arrival,
+                &mut call.departure,
+            ] {
+                *at += by;
+            }
+        }
+        self
     }
 }

@@ -1,8 +1,9 @@
-//! The DCSA connector against the carrier simulator over real HTTP on loopback: every
+//! The DCSA and terminal connectors against the simulator over real HTTP on loopback: every
 //! scenario, every fault, paging, credentials, and a voyage played step by step.
 
 mod faults;
 mod mapping;
+mod terminal;
 mod transport;
 mod voyage;
 
@@ -69,6 +70,7 @@ impl World {
 
     pub(crate) fn fault(&self, fault: Fault) {
         self.sim.add_fault(FaultRule {
+            terminal: None,
             scac: None,
             reference: None,
             fault,

@@ -65,10 +65,11 @@ async fn a_voyage_played_step_by_step_only_ever_adds_milestones() {
 #[tokio::test]
 async fn limits_cap_concurrency_and_rate_per_carrier() {
     use std::num::NonZeroU32;
-    use tidemark_carriers::limits::{CarrierLimits, Limited};
+    use tidemark_carriers::limits::{Limited, RateLimits};
 
     let world = World::start(sim_config()).await;
     world.sim.add_fault(FaultRule {
+        terminal: None,
         scac: Some("CMDU".into()),
         reference: None,
         fault: Fault::Slow { delay_ms: 100 },
@@ -77,7 +78,7 @@ async fn limits_cap_concurrency_and_rate_per_carrier() {
     let n = |v| NonZeroU32::new(v).expect("non-zero");
     let limited = Arc::new(Limited::new(
         Arc::new(world.connector("CMDU")),
-        CarrierLimits {
+        RateLimits {
             per_second: n(1000),
             burst: n(1000),
             concurrency: n(2),
@@ -103,7 +104,7 @@ async fn limits_cap_concurrency_and_rate_per_carrier() {
 
     let rated = Limited::new(
         Arc::new(world.connector("MAEU")),
-        CarrierLimits {
+        RateLimits {
             per_second: n(20),
             burst: n(1),
             concurrency: n(8),

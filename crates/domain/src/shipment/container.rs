@@ -118,3 +118,17 @@ pub struct Container {
     /// When it last changed.
     pub updated_at: Timestamp,
 }
+
+impl Container {
+    /// The code of its terminal of discharge: as a source last named it, else as the
+    /// line's events did; `None` when neither names a valid one.
+    #[must_use]
+    pub fn terminal_code(&self) -> Option<crate::terminal::TerminalCode> {
+        self.terminal
+            .pod_terminal
+            .as_ref()
+            .map(|terminal| terminal.code.as_str())
+            .or(self.details.pod_terminal.as_deref())
+            .and_then(|code| crate::terminal::TerminalCode::parse(code).ok())
+    }
+}

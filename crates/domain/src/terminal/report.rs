@@ -30,9 +30,14 @@ pub struct TerminalReport {
 impl TerminalView {
     /// This view after `report`: the terminal's fields as it gives them (lists
     /// normalized), the line's and the rail's last free days as they were; a terminal that
-    /// names no facility leaves the terminal of discharge as it was.
+    /// names no facility leaves the terminal of discharge as it was. A box the terminal has
+    /// out-gated keeps the view it had: the terminal has nothing more to say of it (it would
+    /// say "not available"), and the line's full-out ends its stay.
     #[must_use]
     pub fn with_report(&self, report: &TerminalReport) -> Self {
+        if report.out_gate_at.is_some() {
+            return self.clone();
+        }
         let pod_terminal = match &report.terminal {
             Some(code) => Some(PodTerminal {
                 code: code.clone(),

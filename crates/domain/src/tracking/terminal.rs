@@ -3,7 +3,7 @@
 //! answer that says what the last one said records nothing.
 
 use super::Change;
-use crate::terminal::{self, DataSource, TerminalEvent, TerminalView};
+use crate::terminal::{self, DataSource, TerminalEvent, TerminalReport, TerminalView};
 use crate::{
     ContainerId, DomainEvent, EventDetail, EventName, Subject, Timestamp, Tracked, TrackingRequest,
 };
@@ -13,6 +13,25 @@ use crate::{
 pub struct TerminalAnswer {
     /// The views given, per container; a container not listed was not answered for.
     pub views: Vec<(ContainerId, TerminalView)>,
+}
+
+impl TerminalAnswer {
+    /// The views of `tracked`'s containers after the terminals' `reports`, by container
+    /// number; a number not of this shipment is ignored.
+    #[must_use]
+    pub fn of_reports<'a>(
+        tracked: &Tracked,
+        reports: impl IntoIterator<Item = (&'a str, &'a TerminalReport)>,
+    ) -> Self {
+        let views = reports
+            .into_iter()
+            .filter_map(|(number, report)| {
+                let container = tracked.containers.iter().find(|c| c.number == number)?;
+                Some((container.id, container.terminal.with_report(report)))
+            })
+            .collect();
+        Self { views }
+    }
 }
 
 /// The change of `request`, tracked as `prior`, after `answer` at `now`. The request's

@@ -91,7 +91,7 @@ async fn start_tracker(
     } else {
         None
     };
-    let registry = app::registry(&config.carriers, sandbox, config.sandbox_scope())?;
+    let registry = app::registry(config, sandbox, config.sandbox_scope())?;
     tracing::info!(carriers = %registry.describe(), "where each SCAC is tracked");
     let runner = app::tracker(
         Arc::clone(store),

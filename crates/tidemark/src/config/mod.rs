@@ -92,6 +92,8 @@ pub struct Config {
     pub rate_limits: RateLimitConfig,
     /// Carrier connections: limits, timeouts, and the carriers reached at real endpoints.
     pub carriers: tidemark_carriers::registry::CarriersConfig,
+    /// Terminal connections: limits, timeouts, and the terminals reached at real endpoints.
+    pub terminals: tidemark_carriers::terminal::registry::TerminalsConfig,
     /// The parts this process runs.
     pub roles: Vec<Role>,
     /// The tracking lifecycle: its intervals and limits.
@@ -123,6 +125,7 @@ impl Default for Config {
             limits: LimitsConfig::default(),
             rate_limits: RateLimitConfig::default(),
             carriers: tidemark_carriers::registry::CarriersConfig::default(),
+            terminals: tidemark_carriers::terminal::registry::TerminalsConfig::default(),
             roles: all_roles(),
             tracking: tidemark_domain::lifecycle::Policy::default(),
             tracker: TrackerConfig::default(),
@@ -138,7 +141,7 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 17] = [
+const KEYS: [&str; 18] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -149,6 +152,7 @@ const KEYS: [&str; 17] = [
     "limits",
     "rate_limits",
     "carriers",
+    "terminals",
     "tracking",
     "tracker",
     "sandbox",
@@ -215,6 +219,7 @@ impl Config {
     /// The first bad setting, named.
     pub fn validate(&self) -> Result<(), String> {
         tidemark_carriers::registry::Registry::build(&self.carriers, None, SandboxScope::Off)
+            .and_then(|registry| registry.with_terminals(&self.terminals))
             .map_err(|error| error.to_string())?;
         if self.roles.is_empty() {
             return Err("roles: name at least one of api, tracker, dispatcher".to_owned());

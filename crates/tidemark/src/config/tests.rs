@@ -109,6 +109,36 @@ fn carrier_endpoints_come_from_the_environment_and_are_validated() {
 }
 
 #[test]
+fn terminal_endpoints_are_read_by_code_and_validated() {
+    jailed(|jail| {
+        jail.create_file(
+            "tidemark.toml",
+            "[terminals.defaults]\nper_second = 1\n\n[terminals.endpoints.USORFVIG]\n\
+             base_url = \"https://terminal.example.com/vig\"\n\
+             auth = { kind = \"header\", name = \"API-Key\", value = \"k\" }\n",
+        )?;
+        let config = load(None)?;
+        assert_eq!(config.terminals.defaults.per_second.get(), 1);
+        assert!(config.terminals.endpoints.contains_key("USORFVIG"));
+        assert!(config.validate().is_ok());
+        jail.set_env(
+            "TIDEMARK_TERMINALS__ENDPOINTS__USORFVIG__BASE_URL",
+            "ftp://terminal.example.com",
+        );
+        let error = load(None)?
+            .validate()
+            .expect_err("a bad URL stops the start");
+        assert!(
+            error
+                .to_ascii_uppercase()
+                .contains("TERMINALS.ENDPOINTS.USORFVIG"),
+            "{error}"
+        );
+        Ok(())
+    });
+}
+
+#[test]
 fn passwords_never_show_in_debug_output() {
     let url = DatabaseUrl("postgres://app:s3cret@db.internal:5432/tidemark".to_owned());
     let shown = format!("{url:?}");

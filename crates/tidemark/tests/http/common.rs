@@ -276,12 +276,8 @@ impl Tracking {
         };
         let app = TestApp::spawn_on(backend, api, Arc::clone(&clock) as Arc<dyn Clock>).await?;
         let sandbox = simulated.sandbox(tidemark::config::SandboxConfig::default().connection);
-        let registry = app::registry(
-            &tidemark_carriers::registry::CarriersConfig::default(),
-            Some(sandbox),
-            scope,
-        )
-        .expect("registry");
+        let registry = app::registry(&tidemark::config::Config::default(), Some(sandbox), scope)
+            .expect("registry");
         let runner = app::tracker(
             Arc::clone(&app.store),
             registry,

@@ -9,6 +9,7 @@ use crate::support::{Harness, frozen, sim_config};
 
 pub(crate) fn fault(reference: &str, fault: Fault, times: Option<u32>) -> FaultRule {
     FaultRule {
+        terminal: None,
         scac: None,
         reference: Some(reference.to_owned()),
         fault,
