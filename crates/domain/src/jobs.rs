@@ -12,11 +12,13 @@ pub enum JobKind {
     Lookup,
     /// Refresh a tracked shipment.
     Refresh,
+    /// Check a tracked shipment's containers at their terminals of discharge.
+    TerminalCheck,
 }
 
 impl JobKind {
     /// Every kind.
-    pub const ALL: [Self; 2] = [Self::Lookup, Self::Refresh];
+    pub const ALL: [Self; 3] = [Self::Lookup, Self::Refresh, Self::TerminalCheck];
 
     /// The stored name.
     #[must_use]
@@ -24,6 +26,7 @@ impl JobKind {
         match self {
             Self::Lookup => "lookup",
             Self::Refresh => "refresh",
+            Self::TerminalCheck => "terminal_check",
         }
     }
 
@@ -50,6 +53,9 @@ pub struct NewJob {
     pub key: String,
     /// When.
     pub due_at: Timestamp,
+    /// Only if no job of this kind and key exists: one that does keeps its time (a
+    /// terminal check backing off at a terminal's request is not pulled in by a lookup).
+    pub if_absent: bool,
 }
 
 /// A job claimed by a worker, held until its lease ends.

@@ -38,7 +38,10 @@ mod terminal;
 #[cfg(test)]
 mod tests;
 
-pub use cadence::{auto_stop, next_refresh, next_terminal_check, terminal_checks};
+pub use cadence::{
+    auto_stop, first_terminal_check, next_refresh, next_terminal_check, terminal_checks,
+    terminal_retry,
+};
 pub use change::Change;
 pub use decide::{Cause, LookupAnswer, decide};
 pub use diff::apply_snapshot;

@@ -124,7 +124,7 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
             unit.push(query);
         }
     }
-    if let Some(next) = &change.next {
+    for next in change.next.iter().chain(&change.terminal_check) {
         unit.push(jobs::schedule(dialect, next, now));
     }
     (unit, Checks { lease, request })

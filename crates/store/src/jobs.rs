@@ -44,16 +44,24 @@ pub trait JobStore: Send + Sync {
 }
 
 /// The job upsert: a job of the same kind and key is kept, due at the earlier time (or,
-/// while held, at the new one, applied when its worker is done).
+/// while held, at the new one, applied when its worker is done); one scheduled only if
+/// absent leaves an existing job as it is.
 pub(crate) fn schedule(dialect: &Dialect, job: &NewJob, now: Timestamp) -> Query {
+    let on_conflict = if job.if_absent {
+        // A write that changes nothing, so the existing job's id is returned.
+        "DO UPDATE SET due_at = jobs.due_at".to_owned()
+    } else {
+        format!(
+            "DO UPDATE SET due_at = CASE WHEN jobs.lease_until IS NULL \
+             THEN {least}(jobs.due_at, excluded.due_at) ELSE excluded.due_at END, \
+             revision = jobs.revision + 1",
+            least = dialect.least
+        )
+    };
     Query::with(
         &format!(
             "INSERT INTO jobs (id, kind, key, due_at, created_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (kind, key) DO UPDATE SET \
-             due_at = CASE WHEN jobs.lease_until IS NULL \
-             THEN {least}(jobs.due_at, excluded.due_at) ELSE excluded.due_at END, \
-             revision = jobs.revision + 1 RETURNING id",
-            least = dialect.least
+             ON CONFLICT (kind, key) {on_conflict} RETURNING id"
         ),
         vec![
             JobId::new().as_uuid().into(),

@@ -1,4 +1,5 @@
-//! The tracker: works lookup and refresh jobs (one per tracking request, keyed by its id).
+//! The tracker: works lookup, refresh and terminal check jobs (one of each kind per
+//! tracking request at most, keyed by its id; terminal checks in [`terminal`]).
 //!
 //! A job reads the request, asks the carrier (auto-detecting the SCAC when asked to),
 //! lets the domain decide what the answer changes (`domain::tracking::decide`), and commits
@@ -24,6 +25,8 @@ use tokio::sync::Notify;
 
 use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
+
+mod terminal;
 
 /// How the tracker works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,6 +183,9 @@ impl Tracker {
     }
 
     async fn handle(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
+        if job.kind == JobKind::TerminalCheck {
+            return self.check_terminals(job).await;
+        }
         let Some(id) = TrackingRequestId::parse(&job.key) else {
             tracing::warn!(key = %job.key, "a tracking job with a malformed key; dropped");
             self.store.complete_job(job).await?;
@@ -285,15 +291,16 @@ impl Worker for Tracker {
 
     async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<ClaimedJob>, WorkerError> {
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
-        let mut jobs = self
-            .store
-            .claim_due(JobKind::Lookup, limit, self.settings.lease, now)
-            .await?;
-        let room = limit.saturating_sub(u32::try_from(jobs.len()).unwrap_or(u32::MAX));
-        if room > 0 {
+        let mut jobs = Vec::new();
+        // First lookups, then refreshes, then terminal checks, as far as there is room.
+        for kind in JobKind::ALL {
+            let room = limit.saturating_sub(u32::try_from(jobs.len()).unwrap_or(u32::MAX));
+            if room == 0 {
+                break;
+            }
             jobs.extend(
                 self.store
-                    .claim_due(JobKind::Refresh, room, self.settings.lease, now)
+                    .claim_due(kind, room, self.settings.lease, now)
                     .await?,
             );
         }
@@ -304,9 +311,13 @@ impl Worker for Tracker {
     }
 
     async fn next_due(&self) -> Result<Option<Timestamp>, WorkerError> {
-        let lookup = self.store.next_due(JobKind::Lookup).await?;
-        let refresh = self.store.next_due(JobKind::Refresh).await?;
-        Ok(lookup.into_iter().chain(refresh).min())
+        let mut next: Option<Timestamp> = None;
+        for kind in JobKind::ALL {
+            if let Some(due) = self.store.next_due(kind).await? {
+                next = Some(next.map_or(due, |earlier| earlier.min(due)));
+            }
+        }
+        Ok(next)
     }
 
     async fn work(&self, job: ClaimedJob) {

@@ -322,6 +322,7 @@ pub async fn refresh(
             kind: JobKind::Refresh,
             key: shipment.tracking_request_id.to_string(),
             due_at: state.clock.now(),
+            if_absent: false,
         })
         .await?;
     Ok(JsonApi::accepted(RefreshDocument {

@@ -1,5 +1,7 @@
 //! When a tracked shipment is looked at again, and when its tracking stops by itself.
 
+use std::time::Duration;
+
 use crate::lifecycle::Policy;
 use crate::{Container, ContainerId, ContainerStatus, Route, StopReason, Timestamp, Tracked};
 
@@ -87,27 +89,68 @@ pub fn terminal_checks(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Ve
         .collect()
 }
 
-/// When to check `tracked`'s containers at their terminal next: at the near-arrival
-/// cadence while any is at that stage, else when the vessel's estimate enters the
-/// near-arrival window; never once every container has left full or none will arrive.
+/// When to check `tracked`'s containers at their terminal after a check: at the
+/// near-arrival cadence while any is at that stage, else when the vessel's estimate enters
+/// the near-arrival window; never once every container has left full or none will arrive.
 #[must_use]
 pub fn next_terminal_check(
     tracked: &Tracked,
     now: Timestamp,
     policy: &Policy,
 ) -> Option<Timestamp> {
+    check_at(tracked, now, policy, now + policy.refresh_near)
+}
+
+/// When a lookup of `tracked` wants its containers first checked at their terminal: at
+/// once when any is at that stage, else when the near-arrival window opens. A check
+/// already scheduled keeps its time (the checks keep their own cadence).
+#[must_use]
+pub fn first_terminal_check(
+    tracked: &Tracked,
+    now: Timestamp,
+    policy: &Policy,
+) -> Option<Timestamp> {
+    check_at(tracked, now, policy, now)
+}
+
+/// `staged` when a container of `tracked` is at the terminal stage; else when the vessel's
+/// estimate enters the near-arrival window, if it is still ahead and a container has yet
+/// to leave full.
+fn check_at(
+    tracked: &Tracked,
+    now: Timestamp,
+    policy: &Policy,
+    staged: Timestamp,
+) -> Option<Timestamp> {
     if !terminal_checks(tracked, now, policy).is_empty() {
-        return Some(now + policy.refresh_near);
+        return Some(staged);
     }
     let waiting = tracked
         .containers
         .iter()
         .any(|container| container.details.pod_full_out_at.is_none());
-    let window_opens = tracked
+    tracked
         .shipment
         .route
         .pod_eta_at
         .map(|eta| eta - policy.near_window)
-        .filter(|opens| *opens > now);
-    window_opens.filter(|_| waiting)
+        .filter(|opens| *opens > now && waiting)
+}
+
+/// When to check again after the terminals gave no answer: at the near-arrival cadence,
+/// or later when a terminal asked for it (`Retry-After`); a terminal that refuses us
+/// access, at the usual refresh cadence, until its operator grants it.
+#[must_use]
+pub fn terminal_retry(
+    now: Timestamp,
+    retry_after: Option<Duration>,
+    refused: bool,
+    policy: &Policy,
+) -> Timestamp {
+    let wait = if refused {
+        policy.refresh
+    } else {
+        retry_after.map_or(policy.refresh_near, |asked| asked.max(policy.refresh_near))
+    };
+    now + wait
 }

@@ -35,6 +35,8 @@ pub struct Change {
     pub vessels: Vec<VesselRef>,
     /// The next job of the request.
     pub next: Option<NewJob>,
+    /// The next check of the request's containers at their terminals.
+    pub terminal_check: Option<NewJob>,
 }
 
 impl Change {
@@ -52,6 +54,7 @@ impl Change {
             places: Vec::new(),
             vessels: Vec::new(),
             next: None,
+            terminal_check: None,
         }
     }
 
@@ -67,6 +70,7 @@ impl Change {
             && self.shipment.is_none()
             && self.events.is_empty()
             && self.next.is_none()
+            && self.terminal_check.is_none()
     }
 
     /// Moves a snapshot's diff into the change.

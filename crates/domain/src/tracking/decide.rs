@@ -2,7 +2,7 @@
 //! tracker and the API's stop and resume gather the inputs, call [`decide`] with the
 //! configured policy, and hand the [`Change`] to the store.
 
-use super::{Change, Context, auto_stop, next_refresh};
+use super::{Change, Context, auto_stop, first_terminal_check, next_refresh, next_terminal_check};
 use crate::lifecycle::{self, Next, NoTransition, Observation, Policy, RequestEvent};
 use crate::{
     DomainEvent, FailedReason, JobKind, LookupOutcome, NewJob, RequestStatus, Scac, ShipmentId,
@@ -64,7 +64,12 @@ pub fn decide(
         // Only a tracked shipment has containers at a terminal; otherwise, nothing.
         Cause::Terminal(answer) => match (request.status, prior) {
             (RequestStatus::Created, Some(prior)) => {
-                super::terminal::check(request, prior, answer, now)
+                let mut change = super::terminal::check(request, prior, answer, now);
+                let tracked =
+                    Tracked::applied(Some(prior), &prior.shipment, &change.containers, &[], &[]);
+                change.terminal_check = next_terminal_check(&tracked, now, policy)
+                    .and_then(|at| job(request, JobKind::TerminalCheck, at));
+                change
             }
             _ => Change::none(request),
         },
@@ -79,6 +84,24 @@ fn job(request: &TrackingRequest, kind: JobKind, due_at: Timestamp) -> Option<Ne
         kind,
         key: request.id.to_string(),
         due_at,
+        if_absent: false,
+    })
+}
+
+/// The terminal check a lookup of `tracked` makes sure of, if any of its containers will
+/// need one: the terminal checks keep their own cadence, and their backing off, once
+/// started.
+fn terminal_check(
+    request: &TrackingRequest,
+    tracked: &Tracked,
+    now: Timestamp,
+    policy: &Policy,
+) -> Option<NewJob> {
+    first_terminal_check(tracked, now, policy).map(|due_at| NewJob {
+        kind: JobKind::TerminalCheck,
+        key: request.id.to_string(),
+        due_at,
+        if_absent: true,
     })
 }
 
@@ -151,11 +174,14 @@ fn look_up(
         Next::Refresh => job(
             request,
             JobKind::Refresh,
-            tracked.map_or(now + policy.refresh, |tracked| {
-                next_refresh(&tracked, now, policy)
+            tracked.as_ref().map_or(now + policy.refresh, |tracked| {
+                next_refresh(tracked, now, policy)
             }),
         ),
     };
+    change.terminal_check = tracked
+        .as_ref()
+        .and_then(|tracked| terminal_check(request, tracked, now, policy));
     change
 }
 
@@ -203,6 +229,7 @@ fn refresh(
                 JobKind::Refresh,
                 next_refresh(&tracked, now, policy),
             );
+            change.terminal_check = terminal_check(request, &tracked, now, policy);
         }
     }
     change

@@ -12,6 +12,7 @@ fn job(key: &str, due: i64) -> NewJob {
         kind: JobKind::Lookup,
         key: key.to_owned(),
         due_at: at(due),
+        if_absent: false,
     }
 }
 
@@ -57,6 +58,30 @@ pub async fn due_jobs_are_claimed_once_oldest_first(store: Arc<dyn Store>) {
 
 pub async fn scheduling_is_idempotent_and_keeps_the_earlier_time(store: Arc<dyn Store>) {
     let id = store.schedule_job(&job("r1", 50)).await.expect("scheduled");
+    let if_absent = |key: &str, due| NewJob {
+        if_absent: true,
+        ..job(key, due)
+    };
+    assert_eq!(
+        store
+            .schedule_job(&if_absent("r1", 10))
+            .await
+            .expect("again"),
+        id
+    );
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(50)),
+        "an existing job keeps its time"
+    );
+    assert_ne!(
+        store
+            .schedule_job(&if_absent("r2", 500))
+            .await
+            .expect("new"),
+        id,
+        "an absent one is scheduled"
+    );
     assert_eq!(store.schedule_job(&job("r1", 20)).await.expect("again"), id);
     assert_eq!(store.schedule_job(&job("r1", 80)).await.expect("again"), id);
     assert_eq!(

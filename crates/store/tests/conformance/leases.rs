@@ -21,6 +21,7 @@ pub async fn renewed_job_leases_hold_and_lapse_a_lease_after_the_last_renewal(
             kind: JobKind::Lookup,
             key: key.to_owned(),
             due_at: at(0),
+            if_absent: false,
         };
         store.schedule_job(&job).await.expect("scheduled");
     }

@@ -204,4 +204,13 @@ pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn
         tracked.containers[0].current_status,
         ContainerStatus::NotAvailable
     );
+    let next_check = store
+        .next_due(tidemark_domain::JobKind::TerminalCheck)
+        .await
+        .expect("read");
+    assert_eq!(
+        next_check,
+        Some(at(10) + Policy::default().refresh_near),
+        "the next check scheduled in the same commit (the earlier of the two)"
+    );
 }

@@ -115,7 +115,9 @@ pub(super) async fn found(
             kind: JobKind::Refresh,
             key: request.id.to_string(),
             due_at: at(now + 3600),
+            if_absent: false,
         }),
+        terminal_check: None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The tracker end to end against the carrier simulator over HTTP, on both backends, with
 //! both clocks driven by the test and the queue drained (no sleeps): every lifecycle row,
-//! faults mapped to retry states, a voyage played step by step, a worker that dies mid-job,
-//! and two trackers sharing one queue.
+//! faults mapped to retry states, a voyage played step by step, terminal checks, a worker
+//! that dies mid-job, and two trackers sharing one queue.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -9,12 +9,14 @@ mod support;
 mod concurrency;
 mod lifecycle;
 mod retries;
+mod terminal;
 mod voyage;
 
 mod cases {
     pub use crate::concurrency::*;
     pub use crate::lifecycle::*;
     pub use crate::retries::*;
+    pub use crate::terminal::*;
     pub use crate::voyage::*;
 }
 
@@ -36,6 +38,8 @@ mod started {
         a_voyage_step_by_step_records_each_event_exactly_once,
         a_worker_that_dies_mid_job_loses_and_duplicates_nothing,
         two_trackers_never_work_one_job_at_once,
+        terminal_checks_follow_a_box_from_the_approach_to_its_pickup,
+        a_failing_terminal_leaves_the_request_alone,
     );
 }
 

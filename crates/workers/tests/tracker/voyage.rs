@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use tidemark_carriers::Lookup;
 use tidemark_domain::{
-    ContainerId, ContainerStatus, JobKind, LookupOutcome, RequestStatus, RequestType, StopReason,
-    Timestamp, Tracked, TransportEventKind,
+    ContainerId, ContainerStatus, EventName, JobKind, LookupOutcome, RequestStatus, RequestType,
+    StopReason, Timestamp, Tracked, TransportEventKind,
 };
 use time::Duration;
 
@@ -74,10 +74,9 @@ pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: Harness) {
     assert_eq!(unique, expected);
     the_events_were_heard_once(&h, &expected).await;
     assert_eq!(h.drain().await, 0);
-    assert_eq!(
-        h.store.next_due(JobKind::Refresh).await.expect("next"),
-        None
-    );
+    for kind in JobKind::ALL {
+        assert_eq!(h.store.next_due(kind).await.expect("next"), None, "{kind}");
+    }
 }
 
 /// One webhook-visible event per container, milestone and place; one succeeded, one stop.
@@ -90,6 +89,7 @@ async fn the_events_were_heard_once(h: &Harness, expected: &HashSet<Recorded>) {
         .filter(|e| {
             e.name.name().starts_with("container.transport.")
                 && !e.name.name().contains("estimated")
+                && !matches!(e.name, EventName::Terminal(_))
         })
         .count();
     let distinct: HashSet<_> = expected.iter().map(|(c, n, l, _)| (c, n, l)).collect();
@@ -116,6 +116,15 @@ async fn the_events_were_heard_once(h: &Harness, expected: &HashSet<Recorded>) {
         let name = format!("container.transport.{milestone}");
         assert!(names.contains(&name), "{name} in {names:?}");
     }
+    // Each box became available for pickup at its terminal once, between discharge and
+    // out-gate, and its terminal's last free day was heard.
+    let boxes: HashSet<_> = expected.iter().map(|(container, ..)| container).collect();
+    let available = names
+        .iter()
+        .filter(|n| *n == "container.transport.available")
+        .count();
+    assert_eq!(available, boxes.len(), "{names:?}");
+    assert!(names.contains(&"container.pickup_lfd_terminal.changed".to_owned()));
     // The simulator moves its arrival estimate during the voyage: each move is heard.
     assert!(names.contains(&"shipment.estimated.arrival".to_owned()));
     assert!(names.contains(&"container.transport.estimated.vessel_arrived".to_owned()));

@@ -122,7 +122,7 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
 
 #[test]
 fn terminals_are_checked_from_the_approach_until_full_out() {
-    use crate::tracking::{next_terminal_check, terminal_checks};
+    use crate::tracking::{first_terminal_check, next_terminal_check, terminal_checks};
     let policy = Policy::default();
     let hour = std::time::Duration::from_secs(3600);
     // The vessel is due at hour 500; the near-arrival window is 48 hours.
@@ -137,6 +137,15 @@ fn terminals_are_checked_from_the_approach_until_full_out() {
     assert_eq!(
         next_terminal_check(&at_sea, at(460), &policy),
         Some(at(460) + hour)
+    );
+    assert_eq!(
+        first_terminal_check(&at_sea, at(460), &policy),
+        Some(at(460)),
+        "a lookup finding it in the window wants a check at once"
+    );
+    assert_eq!(
+        first_terminal_check(&at_sea, at(100), &policy),
+        Some(at(452))
     );
     let grounded = super::tracked_with(
         &[ContainerStatus::NotAvailable, ContainerStatus::PickedUp],
@@ -156,5 +165,28 @@ fn terminals_are_checked_from_the_approach_until_full_out() {
         next_terminal_check(&out, at(600), &policy),
         None,
         "all gone"
+    );
+}
+
+#[test]
+fn a_failed_terminal_check_waits_the_cadence_or_longer_when_asked() {
+    use crate::tracking::terminal_retry;
+    let policy = Policy::default();
+    let hour = std::time::Duration::from_secs(3600);
+    let now = at(10);
+    assert_eq!(terminal_retry(now, None, false, &policy), now + hour);
+    assert_eq!(
+        terminal_retry(now, Some(std::time::Duration::from_secs(7)), false, &policy),
+        now + hour,
+        "never sooner than the cadence"
+    );
+    assert_eq!(
+        terminal_retry(now, Some(3 * hour), false, &policy),
+        now + 3 * hour
+    );
+    assert_eq!(
+        terminal_retry(now, None, true, &policy),
+        now + policy.refresh,
+        "refused: at the usual refresh cadence"
     );
 }

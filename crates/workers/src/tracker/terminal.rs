@@ -1,0 +1,147 @@
+//! Terminal checks: a tracked shipment's containers asked at their terminals of discharge
+//! (`terminal_check` jobs, keyed by the request's id), the domain deciding what the
+//! answers change, one commit. A terminal that fails changes nothing: the check is taken
+//! again later, and the tracking request is not touched.
+
+use std::collections::BTreeMap;
+
+use tidemark_carriers::registry::Source;
+use tidemark_carriers::terminal::{Reports, TerminalFailure};
+use tidemark_domain::terminal::TerminalCode;
+use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
+use tidemark_domain::{ClaimedJob, Timestamp, Tracked, TrackingRequestId, TrackingSource};
+use tidemark_store::CommitOutcome;
+
+use super::Tracker;
+use crate::WorkerError;
+
+/// What the terminals said of one shipment's containers.
+#[derive(Debug, Default)]
+struct Asked {
+    /// The answers, of the terminals that answered.
+    reports: Reports,
+    /// The last failure, of a terminal that did not.
+    failure: Option<TerminalFailure>,
+    /// Whether any terminal could be asked at all.
+    reachable: bool,
+    /// Whether any container was due a check.
+    due: bool,
+}
+
+impl Tracker {
+    /// Works a `terminal_check` job.
+    pub(super) async fn check_terminals(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
+        let request = match TrackingRequestId::parse(&job.key) {
+            Some(id) => self.store.tracking_request_for_work(id).await?,
+            None => None,
+        };
+        let prior = match &request {
+            Some(request) if request.status.is_open() => self.store.tracked(request.id).await?,
+            _ => None,
+        };
+        let (Some(request), Some(prior)) = (request, prior) else {
+            // Gone, failed or stopped since the check was scheduled: nothing to check.
+            self.store.complete_job(job).await?;
+            return Ok(());
+        };
+        let now = self.clock.now();
+        let asked = self.ask_terminals(&prior, now).await;
+        let policy = &self.settings.policy;
+        if !asked.reachable {
+            // None is due a check yet (the vessel's estimate moved later): check when the
+            // window opens. Or no terminal of theirs is reachable from here: done, until a
+            // refresh schedules a check again.
+            match tracking::next_terminal_check(&prior, now, policy).filter(|_| !asked.due) {
+                Some(at) => self.store.reschedule_job(job, at).await?,
+                None => self.store.complete_job(job).await?,
+            };
+            return Ok(());
+        }
+        if asked.reports.is_empty()
+            && let Some(failure) = &asked.failure
+        {
+            let (retry_after, refused) = match failure {
+                TerminalFailure::Temporary(reason) => (reason.retry_after(), false),
+                TerminalFailure::Forbidden => (None, true),
+            };
+            let at = tracking::terminal_retry(now, retry_after, refused, policy);
+            self.store.reschedule_job(job, at).await?;
+            return Ok(());
+        }
+        let known = asked
+            .reports
+            .iter()
+            .filter_map(|(number, report)| Some((number.as_str(), report.as_ref()?)));
+        let answer = TerminalAnswer::of_reports(&prior, known);
+        let Ok(mut change) = tracking::decide(
+            &request,
+            Some(&prior),
+            Cause::Terminal(&answer),
+            now,
+            policy,
+        ) else {
+            self.store.complete_job(job).await?;
+            return Ok(());
+        };
+        change.freeze(Some(&prior), &self.render);
+        let recorded = !change.events.is_empty();
+        match self.store.commit_tracking(Some(job), &change).await? {
+            CommitOutcome::Committed => {
+                if recorded && let Some(bell) = &self.events_recorded {
+                    bell.notify_one();
+                }
+            }
+            CommitOutcome::LeaseLost => {
+                tracing::warn!(request = %request.id, "lost the terminal check's lease");
+            }
+            CommitOutcome::Conflict => {
+                // A lookup committed meanwhile: check again with what is stored now.
+                self.store.reschedule_job(job, now).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks each terminal about the containers of `tracked` due a check at `now`, grouped
+    /// by terminal; a container of a real carrier is asked only at a configured terminal.
+    async fn ask_terminals(&self, tracked: &Tracked, now: Timestamp) -> Asked {
+        let mut asked = Asked::default();
+        let mut by_terminal: BTreeMap<TerminalCode, Vec<String>> = BTreeMap::new();
+        for id in tracking::terminal_checks(tracked, now, &self.settings.policy) {
+            asked.due = true;
+            let Some(container) = tracked.containers.iter().find(|c| c.id == id) else {
+                continue;
+            };
+            if let Some(code) = container.terminal_code() {
+                by_terminal
+                    .entry(code)
+                    .or_default()
+                    .push(container.number.clone());
+            }
+        }
+        let source = match tracked.shipment.source {
+            TrackingSource::ShippingLine => Source::Carrier,
+            TrackingSource::Sandbox => Source::Sandbox,
+        };
+        for (code, numbers) in by_terminal {
+            let Some(connector) = self.carriers.terminals().connector(&code, source) else {
+                continue;
+            };
+            asked.reachable = true;
+            let started = std::time::Instant::now();
+            let answer = connector.check(&numbers).await;
+            let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            match answer {
+                Ok(reports) => {
+                    tracing::info!(terminal = %code, containers = numbers.len(), duration_ms, "terminal check");
+                    asked.reports.extend(reports);
+                }
+                Err(failure) => {
+                    tracing::warn!(terminal = %code, containers = numbers.len(), duration_ms, %failure, "terminal check failed");
+                    asked.failure = Some(failure);
+                }
+            }
+        }
+        asked
+    }
+}
