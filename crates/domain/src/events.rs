@@ -80,9 +80,15 @@ impl EventName {
             ),
             (
                 Self::ContainerUpdated,
-                "A container's carrier data changed; the changeset says what.",
+                "A container's carrier or terminal data changed; the changeset says what.",
             ),
         ]);
+        for event in TerminalEvent::ALL {
+            let name = Self::of_terminal(event);
+            if !catalog.iter().any(|(known, _)| known.name() == name.name()) {
+                catalog.push((name, event.description()));
+            }
+        }
         catalog
     }
 
@@ -112,11 +118,9 @@ impl EventName {
     /// the catalog once a source produces them.
     #[must_use]
     pub fn parse(name: &str) -> Option<Self> {
-        let terminal = TerminalEvent::ALL.into_iter().map(Self::of_terminal);
         Self::catalog()
             .into_iter()
             .map(|(event, _)| event)
-            .chain(terminal)
             .find(|event| event.name() == name)
     }
 }
@@ -197,6 +201,10 @@ pub struct EventDetail {
     /// when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data_source: Option<DataSource>,
+    /// The new last free day or appointment (`container.pickup_lfd*.changed`,
+    /// `container.pickup_appointment.changed`); absent when it was withdrawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Timestamp>,
 }
 
 /// One recorded domain event.

@@ -10,6 +10,10 @@
 //! | `shipment.estimated.arrival` | shipment, port, estimated_event |
 //! | `container.updated` | shipment, port, terminal, container, container_updated_event |
 //! | `container.created` | shipment, container, container_created_event |
+//! | `container.pod_terminal_changed` | shipment, container, terminal, container_pod_terminal_changed_event |
+//! | `container.pickup_lfd.changed` | shipment, container, port, terminal, transport_event (`value`: the new day) |
+//! | `container.pickup_lfd_{line,terminal,rail}.changed`, `container.pickup_appointment.changed` | transport_event |
+//! | `container.transport.available`, `.not_available` | nothing (no `included` member) |
 //!
 //! A record the event does not know (no terminal named, say) is left out.
 
@@ -243,6 +247,52 @@ impl Out<'_> {
     }
 }
 
+impl Out<'_> {
+    /// The records of a last free day or appointment change: the change as a
+    /// `transport_event` whose `value` is the new date, after the shipment, the container
+    /// and its port and terminal of discharge for `container.pickup_lfd.changed`.
+    fn terminal_date(
+        &mut self,
+        event: &DomainEvent,
+        id: ContainerId,
+        shipment_id: Option<uuid::Uuid>,
+        full: bool,
+    ) {
+        let pod = self.pod().cloned();
+        if full {
+            self.shipment();
+            self.container(id);
+            self.port(pod.as_ref());
+            self.terminal(pod.as_ref());
+        }
+        let locode = pod.as_ref().map(|place| place.locode.clone());
+        let terminal = pod
+            .as_ref()
+            .and_then(|place| place.facility.as_deref())
+            .map(|code| ReferenceKind::Terminal.id(code));
+        self.items.push(json!({
+            "id": event.id.to_string(),
+            "type": "transport_event",
+            "attributes": {
+                "event": event.name.name(),
+                "timestamp": event.created_at.to_string(),
+                "timezone": Value::Null,
+                "location_locode": locode,
+                "voyage_number": Value::Null,
+                "data_source": data_source(event),
+                "value": event.detail.value.map(|at| at.to_string()),
+                "created_at": event.created_at.to_string(),
+            },
+            "relationships": {
+                "shipment": to_one("shipment", shipment_id),
+                "container": to_one("container", Some(id.as_uuid())),
+                "location": to_one("port", locode.map(|code| ReferenceKind::Port.id(&code))),
+                "terminal": to_one("terminal", terminal),
+            },
+        }));
+    }
+}
+
 impl Render for EventRecords {
     fn included(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<Value> {
         let mut out = Out {
@@ -279,8 +329,18 @@ impl Render for EventRecords {
                 out.container_updated(event, id, shipment_id);
             }
             (EventName::Terminal(TerminalEvent::PodTerminalChanged(_)), Subject::Container(id)) => {
-                out.pod_terminal_changed(event, id, shipment_id)
+                out.pod_terminal_changed(event, id, shipment_id);
             }
+            (
+                EventName::Terminal(
+                    dated @ (TerminalEvent::PickupLfd
+                    | TerminalEvent::PickupLfdLine
+                    | TerminalEvent::PickupLfdTerminal
+                    | TerminalEvent::PickupLfdRail
+                    | TerminalEvent::PickupAppointment),
+                ),
+                Subject::Container(id),
+            ) => out.terminal_date(event, id, shipment_id, dated == TerminalEvent::PickupLfd),
             (EventName::ContainerCreated, Subject::Container(id)) => {
                 out.shipment();
                 out.container(id);

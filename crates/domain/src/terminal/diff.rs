@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{DataSource, TerminalView};
+use crate::Timestamp;
 use crate::events::Changeset;
 
 /// An event a terminal view's change records.
@@ -57,6 +58,47 @@ impl TerminalEvent {
             Self::PickupAppointment => "container.pickup_appointment.changed",
             Self::PodTerminalChanged(_) => "container.pod_terminal_changed",
             Self::Updated => "container.updated",
+        }
+    }
+
+    /// What it means, for the webhook catalog.
+    #[must_use]
+    pub const fn description(self) -> &'static str {
+        match self {
+            Self::Available => "The container may be picked up at its terminal of discharge.",
+            Self::NotAvailable => {
+                "The terminal says the container may not be picked up (yet): on the vessel, held, or not released."
+            }
+            Self::PickupLfd => {
+                "The last free day that counts (pickup_lfd: the line's, else the terminal's, else the rail's) changed; value is the new one."
+            }
+            Self::PickupLfdLine => "The shipping line's last free day changed.",
+            Self::PickupLfdTerminal => "The terminal's last free day changed.",
+            Self::PickupLfdRail => {
+                "The rail last free day changed (recorded when a source reports one)."
+            }
+            Self::PickupAppointment => {
+                "The pickup appointment at the terminal changed; value is the new one."
+            }
+            Self::PodTerminalChanged(_) => {
+                "The container's terminal of discharge changed; data_source says who said so."
+            }
+            Self::Updated => "A container's terminal data changed; the changeset says what.",
+        }
+    }
+
+    /// The new value an LFD or appointment event carries (`transport_event.value`); `None`
+    /// for the others, or when the date was withdrawn.
+    #[must_use]
+    pub fn value(self, view: &TerminalView) -> Option<Timestamp> {
+        let days = &view.last_free_days;
+        match self {
+            Self::PickupLfd => days.pickup_lfd(),
+            Self::PickupLfdLine => days.line,
+            Self::PickupLfdTerminal => days.terminal,
+            Self::PickupLfdRail => days.rail,
+            Self::PickupAppointment => view.pickup_appointment_at,
+            _ => None,
         }
     }
 }

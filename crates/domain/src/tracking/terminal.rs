@@ -9,10 +9,12 @@ use crate::{
 };
 
 /// What the terminal sources said of a shipment's containers.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TerminalAnswer {
     /// The views given, per container; a container not listed was not answered for.
     pub views: Vec<(ContainerId, TerminalView)>,
+    /// Who gave them: the events they record say so (`data_source`).
+    pub source: DataSource,
 }
 
 impl TerminalAnswer {
@@ -30,7 +32,10 @@ impl TerminalAnswer {
                 Some((container.id, container.terminal.with_report(report)))
             })
             .collect();
-        Self { views }
+        Self {
+            views,
+            source: DataSource::Terminal,
+        }
     }
 }
 
@@ -62,10 +67,10 @@ pub(super) fn check(
                     _ => Default::default(),
                 },
                 data_source: match event {
-                    TerminalEvent::Updated => Some(DataSource::Terminal),
                     TerminalEvent::PodTerminalChanged(source) => Some(*source),
-                    _ => None,
+                    _ => Some(answer.source),
                 },
+                value: event.value(view),
                 ..EventDetail::default()
             };
             let name = EventName::of_terminal(*event);

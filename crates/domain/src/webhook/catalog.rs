@@ -4,25 +4,17 @@
 use crate::EventName;
 
 /// Names clients of the reference API subscribe to that need data Tidemark does not have
-/// yet (terminal and rail sources, manual marks, documents). They are accepted, so such
+/// yet (feeder legs, berthing, rail and inland moves, documents). They are accepted, so such
 /// clients can subscribe unchanged, and listed as not produced.
-const NOT_PRODUCED: [&str; 18] = [
+const NOT_PRODUCED: [&str; 10] = [
     "container.transport.feeder_arrived",
     "container.transport.feeder_discharged",
     "container.transport.feeder_loaded",
     "container.transport.feeder_departed",
     "container.transport.vessel_berthed",
-    "container.transport.available",
-    "container.transport.not_available",
     "container.transport.delivered",
     "container.transport.arrived_at_inland_destination",
     "container.transport.estimated.arrived_at_inland_destination",
-    "container.pod_terminal_changed",
-    "container.pickup_lfd.changed",
-    "container.pickup_lfd_line.changed",
-    "container.pickup_lfd_terminal.changed",
-    "container.pickup_lfd_rail.changed",
-    "container.pickup_appointment.changed",
     "document.extracted",
     "document.extraction_failed",
 ];
@@ -54,7 +46,7 @@ pub fn subscribable() -> Vec<Subscribable> {
         if !all.iter().any(|known| known.name == name) {
             all.push(Subscribable {
                 name: name.to_owned(),
-                description: "Accepted for compatibility; Tidemark does not record it yet (it needs terminal, rail or document data).",
+                description: "Accepted for compatibility; Tidemark does not record it yet (it needs feeder, berth, rail, inland or document data).",
                 produced: false,
             });
         }
@@ -95,6 +87,14 @@ mod tests {
             "tracking_request.succeeded",
             "container.transport.vessel_departed",
             "shipment.estimated.arrival",
+            "container.transport.available",
+            "container.transport.not_available",
+            "container.pickup_lfd.changed",
+            "container.pickup_lfd_line.changed",
+            "container.pickup_lfd_terminal.changed",
+            "container.pickup_lfd_rail.changed",
+            "container.pickup_appointment.changed",
+            "container.pod_terminal_changed",
         ] {
             assert!(
                 all.iter().any(|s| s.name == produced && s.produced),
@@ -103,7 +103,7 @@ mod tests {
         }
         assert!(
             all.iter()
-                .any(|s| s.name == "container.pickup_lfd.changed" && !s.produced)
+                .any(|s| s.name == "container.transport.vessel_berthed" && !s.produced)
         );
         let mut unique = names.clone();
         unique.sort_unstable();
@@ -118,7 +118,7 @@ mod tests {
             Ok("container.transport.vessel_departed".to_owned())
         );
         assert_eq!(
-            recorded_event("container.pickup_lfd.changed"),
+            recorded_event("container.transport.feeder_arrived"),
             Err(NotRecorded::NotYet)
         );
         assert_eq!(

@@ -7,7 +7,8 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use super::WebhookNotification;
-use crate::{DomainEvent, Subject, Tracked, TrackingRequest};
+use crate::terminal::TerminalEvent;
+use crate::{DomainEvent, EventName, Subject, Tracked, TrackingRequest};
 
 /// What an event may concern, as it stands once the change that caused it is applied.
 #[derive(Debug, Clone, Copy)]
@@ -34,18 +35,24 @@ pub fn freeze(render: &dyn Render, events: &mut [DomainEvent], records: &Records
 }
 
 /// The reference object of an event, as the reference API names it: the record for
-/// requests and milestones, the event itself for estimates and container changes.
-/// `(type, id)`.
+/// requests and milestones, the event itself for estimates and container changes (a
+/// `transport_event` for the terminal's availability, last free day and appointment
+/// events). `(type, id)`.
 #[must_use]
 pub fn reference_of(
     event: &str,
     subject: Subject,
     event_id: crate::DomainEventId,
 ) -> (&'static str, String) {
-    match (event, subject) {
-        ("shipment.estimated.arrival", _) => ("estimated_event", event_id.to_string()),
-        ("container.created", _) => ("container_created_event", event_id.to_string()),
-        ("container.updated", _) => ("container_updated_event", event_id.to_string()),
+    let own = |kind| (kind, event_id.to_string());
+    match (EventName::parse(event), subject) {
+        (Some(EventName::ShipmentEstimatedArrival), _) => own("estimated_event"),
+        (Some(EventName::ContainerCreated), _) => own("container_created_event"),
+        (Some(EventName::ContainerUpdated), _) => own("container_updated_event"),
+        (Some(EventName::Terminal(TerminalEvent::PodTerminalChanged(_))), _) => {
+            own("container_pod_terminal_changed_event")
+        }
+        (Some(EventName::Terminal(_)), _) => own("transport_event"),
         (_, Subject::TrackingRequest(id)) => ("tracking_request", id.to_string()),
         (_, Subject::TransportEvent(id)) => ("transport_event", id.to_string()),
         (_, Subject::Shipment(id)) => ("shipment", id.to_string()),
@@ -99,9 +106,14 @@ pub fn resource(notification: &WebhookNotification) -> Value {
     })
 }
 
-/// The document a receiver gets: the notification and the records frozen with its event.
+/// The document a receiver gets: the notification and the records frozen with its event;
+/// an event with none (`container.transport.available`, say) has no `included` member, as
+/// in the reference API.
 #[must_use]
 pub fn document(notification: &WebhookNotification, included: &[Value]) -> Value {
+    if included.is_empty() {
+        return json!({"data": resource(notification)});
+    }
     json!({
         "data": resource(notification),
         "included": included,

@@ -5,7 +5,10 @@
 //! The voyage: bill of lading `TESTSAMPLE0001` (SCAC `TEST`), container `TSTU1000019`,
 //! Rotterdam → Algeciras (transshipment) → Los Angeles, then by rail to Chicago. A sample of
 //! a milestone shows the container as it stands right after that milestone; the other
-//! samples show it gated in at Rotterdam, waiting to sail, when estimates can still change.
+//! samples show it gated in at Rotterdam, waiting to sail, when estimates can still change;
+//! the terminal's show it discharged at Los Angeles ([`terminal`]).
+
+mod terminal;
 
 use std::time::Duration;
 
@@ -200,6 +203,11 @@ pub fn sample(name: EventName, account: AccountId, now: Timestamp) -> Option<Sam
             .take_while(|m| *m != milestone)
             .chain([milestone])
             .collect(),
+        // At the terminal of discharge.
+        EventName::Terminal(_) => Milestone::ALL
+            .into_iter()
+            .take_while(|m| *m != Milestone::RailLoaded)
+            .collect(),
         _ => vec![Milestone::EmptyOut, Milestone::FullIn],
     };
     match name {
@@ -248,6 +256,7 @@ pub fn sample(name: EventName, account: AccountId, now: Timestamp) -> Option<Sam
             let event = first.events.into_iter().find(|e| e.name == name)?;
             (created, event, tracked)
         }
+        EventName::Terminal(event) => terminal::checked(&created, &tracked, event, now)?,
         _ => {
             let second = apply_snapshot(
                 Some(&tracked),
@@ -281,7 +290,7 @@ mod tests {
         for (name, _) in EventName::catalog() {
             let sample =
                 sample(name, account, now()).unwrap_or_else(|| panic!("a sample of {name}"));
-            assert_eq!(sample.event.name, name);
+            assert_eq!(sample.event.name.name(), name.name());
             assert_eq!(sample.event.account_id, account);
             assert_eq!(sample.request.account_id, account);
             let subject_exists = match sample.event.subject {

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use tidemark_domain::terminal::{
-    Amount, Currency, Fee, FeeType, Hold, HoldName, HoldStatus, LastFreeDays, TerminalView,
+    Amount, Currency, DataSource, Fee, FeeType, Hold, HoldName, HoldStatus, LastFreeDays,
+    TerminalView,
 };
 use tidemark_domain::{ContainerStatus, Milestone};
 use tidemark_store::{CommitOutcome, ContainerFilter, Store, TimeRange};
@@ -155,6 +156,7 @@ pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn
             .expect("tracked");
         let answer = TerminalAnswer {
             views: vec![(tracked.containers[0].id, held(1_000))],
+            source: DataSource::Terminal,
         };
         let change = decide(
             &request,
@@ -194,8 +196,17 @@ pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn
         .await
         .expect("list");
     assert_eq!(notified.total, 1, "fanned out in the same commit");
+    checked_and_scheduled(&store, pending.id).await;
+}
+
+/// The last check is written on the container, the next is scheduled.
+async fn checked_and_scheduled(
+    store: &Arc<dyn Store>,
+    request: tidemark_domain::TrackingRequestId,
+) {
+    use tidemark_domain::lifecycle::Policy;
     let tracked = store
-        .tracked(pending.id)
+        .tracked(request)
         .await
         .expect("read")
         .expect("tracked");

@@ -165,7 +165,7 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
             "/data/attributes/event",
         ),
         (
-            test_body(&json!("container.pickup_lfd.changed")),
+            test_body(&json!("container.transport.feeder_arrived")),
             "invalid",
             "/data/attributes/event",
         ),
@@ -192,7 +192,7 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
         app.post_json(
             path,
             &app.key,
-            &test_body(&json!("container.pickup_lfd.changed")),
+            &test_body(&json!("container.transport.feeder_arrived")),
         )
         .await,
         422,
@@ -232,4 +232,92 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
         404,
     )
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_terminal_samples_have_the_reference_shapes() {
+    terminal_samples_have_the_reference_shapes(Backend::Sqlite).await;
+}
+
+/// The terminal's events as the reference API sends them (compat-api.md §4.3): the last
+/// free day's with its records and a `transport_event` whose `value` is the new day, the
+/// appointment's with that `transport_event` only, availability's with no `included`.
+async fn terminal_samples_have_the_reference_shapes(backend: Backend) {
+    let config = ApiConfig {
+        webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
+        ..crate::common::all_carriers()
+    };
+    let Some(app) = TestApp::spawn_with(backend, config).await else {
+        return;
+    };
+    let (_receiver, url) = Receiver::answering(&[(204, ""); 4]).await;
+    let created = document(
+        app.post_json(
+            "/v2/webhooks",
+            &app.key,
+            &json!({"data": {"type": "webhook", "attributes": {"url": url}}}),
+        )
+        .await,
+    )
+    .await;
+    let path = format!("/v2/webhooks/{}/test", id_of(&created));
+    let sent = |event: &'static str| {
+        let app = &app;
+        let path = path.clone();
+        async move {
+            let answered = document(
+                app.post_json(&path, &app.key, &test_body(&json!(event)))
+                    .await,
+            )
+            .await;
+            answered["data"]["attributes"]["request_body"].clone()
+        }
+    };
+    let reference =
+        |body: &Value| body["data"]["relationships"]["reference_object"]["data"].clone();
+
+    let lfd = sent("container.pickup_lfd.changed").await;
+    let included = lfd["included"].as_array().expect("included");
+    let kinds = types(included);
+    for kind in ["shipment", "container", "port", "transport_event"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+    let pointer = reference(&lfd);
+    assert_eq!(pointer["type"], "transport_event");
+    let event = find(
+        included,
+        "transport_event",
+        pointer["id"].as_str().expect("id"),
+    );
+    assert_eq!(event["attributes"]["event"], "container.pickup_lfd.changed");
+    assert_eq!(event["attributes"]["data_source"], "terminal");
+    let container = included
+        .iter()
+        .find(|record| record["type"] == "container")
+        .expect("the container");
+    assert_eq!(
+        event["attributes"]["value"], container["attributes"]["pickup_lfd"],
+        "the value is the container's new last free day"
+    );
+
+    let appointment = sent("container.pickup_appointment.changed").await;
+    assert_eq!(
+        types(appointment["included"].as_array().expect("included")),
+        ["transport_event"]
+    );
+    assert!(appointment["included"][0]["attributes"]["value"].is_string());
+
+    let available = sent("container.transport.available").await;
+    assert!(available.get("included").is_none(), "{available}");
+    assert_eq!(reference(&available)["type"], "transport_event");
+
+    let moved = sent("container.pod_terminal_changed").await;
+    let pointer = reference(&moved);
+    assert_eq!(pointer["type"], "container_pod_terminal_changed_event");
+    let change = find(
+        moved["included"].as_array().expect("included"),
+        "container_pod_terminal_changed_event",
+        pointer["id"].as_str().expect("id"),
+    );
+    assert_eq!(change["attributes"]["data_source"], "terminal");
 }

@@ -287,13 +287,17 @@ async fn the_catalog_lists_every_event_with_a_description(app: TestApp) {
         "shipment.estimated.arrival",
         "container.created",
         "container.updated",
+        "container.transport.available",
+        "container.pickup_lfd.changed",
+        "container.pickup_appointment.changed",
+        "container.pod_terminal_changed",
     ] {
         let event = find(name).unwrap_or_else(|| panic!("{name} is listed"));
         assert_eq!(event["produced"], true, "{name}");
         assert!(!event["description"].as_str().expect("text").is_empty());
     }
     assert_eq!(
-        find("container.pickup_lfd.changed").expect("listed")["produced"],
+        find("container.transport.feeder_arrived").expect("listed")["produced"],
         false
     );
     let tracking = &categories[0];

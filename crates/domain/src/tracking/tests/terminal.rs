@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::lifecycle::Policy;
-use crate::terminal::{Hold, HoldName, HoldStatus, TerminalView};
+use crate::terminal::{DataSource, Hold, HoldName, HoldStatus, TerminalView};
 use crate::{ContainerStatus, EventName, RequestStatus, Subject};
 
 use super::decide::tracked_request;
@@ -29,6 +29,7 @@ fn a_terminal_answer_records_its_changes_once() {
     let id = tracked.containers[0].id;
     let answer = TerminalAnswer {
         views: vec![(id, held())],
+        source: DataSource::Terminal,
     };
     let change = decide(
         &request,
@@ -92,6 +93,7 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
     let (request, tracked) = tracked_request(&policy);
     let answer = TerminalAnswer {
         views: vec![(tracked.containers[0].id, held())],
+        source: DataSource::Terminal,
     };
     let pending = TrackingRequest {
         status: RequestStatus::Pending,
@@ -108,6 +110,7 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
     assert!(change.is_none());
     let stranger = TerminalAnswer {
         views: vec![(ContainerId::new(), held())],
+        source: DataSource::Terminal,
     };
     let change = decide(
         &request,
