@@ -18,6 +18,7 @@ mod shipping_lines;
 mod snapshots;
 mod stop_resume;
 mod terminal;
+mod terminal_scenarios;
 mod tracking_request_lists;
 mod tracking_requests;
 mod webhook_delivery;

@@ -1,0 +1,204 @@
+//! The sandbox's terminal numbers played through the API with the real tracker and the
+//! simulator's terminals (api.md §4a): each event recorded once with its exact changeset,
+//! a repeated answer silent, a failing terminal leaving the request alone.
+
+use serde_json::{Value, json};
+
+use crate::common::{SIM_ADMIN_KEY, Tracking, document, with_tracking};
+use crate::shipments::track;
+
+tidemark_store::backends!(
+    with_tracking,
+    holds_are_heard_once_and_a_failing_terminal_changes_nothing,
+    an_extended_last_free_day_is_heard_with_its_new_value,
+);
+
+async fn subscribe(t: &Tracking) {
+    let created = t
+        .app
+        .post_json(
+            "/v2/webhooks",
+            &t.app.key,
+            &json!({"data": {"type": "webhook", "attributes": {
+                "url": "https://hooks.example.com/terminal"}}}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+}
+
+/// The notifications of `event` and the reference objects they include.
+async fn heard(t: &Tracking, event: &str) -> (Vec<Value>, Vec<Value>) {
+    let body = document(
+        t.app
+            .get(&format!(
+                "/v2/webhook_notifications?filter[event]={event}&include=reference_object&page[size]=100"
+            ))
+            .await,
+    )
+    .await;
+    let data = body["data"].as_array().cloned().unwrap_or_default();
+    let included = body["included"].as_array().cloned().unwrap_or_default();
+    (data, included)
+}
+
+async fn containers(t: &Tracking) -> Vec<Value> {
+    document(t.app.get("/v2/containers?page[size]=100").await).await["data"]
+        .as_array()
+        .cloned()
+        .expect("containers")
+}
+
+/// Plays `hours` an hour at a time, working what is due after each.
+async fn play(t: &Tracking, hours: u32) {
+    for _ in 0..hours {
+        t.advance(time::Duration::hours(1));
+        t.drain().await;
+    }
+}
+
+async fn terminal_fault(t: &Tracking, times: u32) {
+    let response = reqwest::Client::new()
+        .post(format!("{}/admin/faults", t.sim_url))
+        .header("Admin-Key", SIM_ADMIN_KEY)
+        .json(&json!({"terminal": "*", "kind": "server_error", "status": 500, "times": times}))
+        .send()
+        .await
+        .expect("request");
+    assert!(response.status().is_success(), "{}", response.status());
+}
+
+async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking) {
+    subscribe(&t).await;
+    let request = track(&t, "TEST-TR-HOLDS", "TEST").await;
+    assert_eq!(request["data"]["attributes"]["status"], "created");
+    let boxes = containers(&t).await;
+    for container in &boxes {
+        let attributes = &container["attributes"];
+        assert_eq!(attributes["availability_known"], true);
+        assert_eq!(attributes["available_for_pickup"], false);
+        assert!(attributes["terminal_checked_at"].is_string());
+        assert_eq!(attributes["current_status"], "on_ship", "still aboard");
+    }
+    let (updates, records) = heard(&t, "container.updated").await;
+    assert_eq!(updates.len(), boxes.len());
+    for record in &records {
+        assert_eq!(record["type"], "container_updated_event");
+        assert_eq!(record["attributes"]["data_source"], "terminal");
+        assert_eq!(
+            record["attributes"]["changeset"],
+            json!({
+                "available_for_pickup": [null, false],
+                "holds_at_pod_terminal": [[], [
+                    {"name": "freight", "status": "hold", "description": "Freight not released by the line"},
+                    {"name": "customs", "status": "pending", "description": "Awaiting customs release"},
+                ]],
+            })
+        );
+    }
+    let (not_available, _) = heard(&t, "container.transport.not_available").await;
+    assert_eq!(not_available.len(), boxes.len());
+
+    // An hour on, the terminal says the same: checked, nothing heard.
+    play(&t, 1).await;
+    assert_eq!(heard(&t, "container.updated").await.0.len(), boxes.len());
+    let checked: Vec<Value> = containers(&t)
+        .await
+        .iter()
+        .map(|c| c["attributes"]["terminal_checked_at"].clone())
+        .collect();
+    assert!(
+        checked
+            .iter()
+            .all(|at| *at != boxes[0]["attributes"]["terminal_checked_at"])
+    );
+
+    // The terminal fails for an hour: the request and the containers stay as they were.
+    terminal_fault(&t, 1).await;
+    let before = document(
+        t.app
+            .get(&format!(
+                "/v2/tracking_requests/{}",
+                request["data"]["id"].as_str().expect("id")
+            ))
+            .await,
+    )
+    .await;
+    play(&t, 1).await;
+    let after = document(
+        t.app
+            .get(&format!(
+                "/v2/tracking_requests/{}",
+                request["data"]["id"].as_str().expect("id")
+            ))
+            .await,
+    )
+    .await;
+    assert_eq!(after["data"]["attributes"], before["data"]["attributes"]);
+    let unchanged: Vec<Value> = containers(&t)
+        .await
+        .iter()
+        .map(|c| c["attributes"]["terminal_checked_at"].clone())
+        .collect();
+    assert_eq!(unchanged, checked, "no terminal answered");
+
+    // Discharged, held, examined, released: each change heard once per box.
+    play(&t, 60).await;
+    let (available, _) = heard(&t, "container.transport.available").await;
+    assert_eq!(available.len(), boxes.len());
+    assert_eq!(
+        heard(&t, "container.transport.not_available").await.0.len(),
+        boxes.len()
+    );
+    let (lfd, events) = heard(&t, "container.pickup_lfd.changed").await;
+    assert_eq!(lfd.len(), boxes.len());
+    for container in containers(&t).await {
+        let attributes = &container["attributes"];
+        assert_eq!(attributes["current_status"], "available");
+        assert_eq!(attributes["holds_at_pod_terminal"], json!([]));
+        let day = &attributes["import_deadlines"]["pickup_lfd_terminal"];
+        assert_eq!(&attributes["pickup_lfd"], day);
+        assert!(
+            events
+                .iter()
+                .any(|event| event["attributes"]["value"] == *day),
+            "the event's value is the box's last free day"
+        );
+    }
+}
+
+async fn an_extended_last_free_day_is_heard_with_its_new_value(t: Tracking) {
+    subscribe(&t).await;
+    track(&t, "TEST-TR-LFD-EXTENDED", "TEST").await;
+    let first: Vec<Value> = containers(&t)
+        .await
+        .iter()
+        .map(|c| c["attributes"]["pickup_lfd"].clone())
+        .collect();
+    assert!(first.iter().all(Value::is_string), "{first:?}");
+    play(&t, 26).await;
+    let boxes = containers(&t).await;
+    let (changes, events) = heard(&t, "container.pickup_lfd.changed").await;
+    assert_eq!(changes.len(), 2 * boxes.len(), "set, then extended");
+    assert_eq!(
+        heard(&t, "container.pickup_lfd_terminal.changed")
+            .await
+            .0
+            .len(),
+        2 * boxes.len()
+    );
+    let (_, updates) = heard(&t, "container.updated").await;
+    for (container, was) in boxes.iter().zip(&first) {
+        let now = &container["attributes"]["pickup_lfd"];
+        assert_ne!(now, was);
+        let expected = json!({"pickup_lfd": [was, now]});
+        assert_eq!(
+            updates
+                .iter()
+                .filter(|u| u["attributes"]["changeset"] == expected)
+                .count(),
+            1,
+            "the extension heard once, exactly: {updates:#?}"
+        );
+        assert!(events.iter().any(|e| e["attributes"]["value"] == *now));
+    }
+}
