@@ -67,19 +67,59 @@ async fn terminal_fault(t: &Tracking, times: u32) {
     assert!(response.status().is_success(), "{}", response.status());
 }
 
+fn checked_at(containers: &[Value]) -> Vec<Value> {
+    containers
+        .iter()
+        .map(|c| c["attributes"]["terminal_checked_at"].clone())
+        .collect()
+}
+
 async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking) {
     subscribe(&t).await;
     let request = track(&t, "TEST-TR-HOLDS", "TEST").await;
     assert_eq!(request["data"]["attributes"]["status"], "created");
     let boxes = containers(&t).await;
-    for container in &boxes {
+    the_first_check_is_heard_once(&t, &boxes).await;
+
+    // An hour on, the terminal says the same: checked, nothing heard.
+    play(&t, 1).await;
+    assert_eq!(heard(&t, "container.updated").await.0.len(), boxes.len());
+    let checked = checked_at(&containers(&t).await);
+    assert!(
+        checked
+            .iter()
+            .all(|at| *at != boxes[0]["attributes"]["terminal_checked_at"])
+    );
+
+    // The terminal fails for an hour: the request and the containers stay as they were.
+    terminal_fault(&t, 1).await;
+    let path = format!(
+        "/v2/tracking_requests/{}",
+        request["data"]["id"].as_str().expect("id")
+    );
+    let before = document(t.app.get(&path).await).await;
+    play(&t, 1).await;
+    let after = document(t.app.get(&path).await).await;
+    assert_eq!(after["data"]["attributes"], before["data"]["attributes"]);
+    assert_eq!(
+        checked_at(&containers(&t).await),
+        checked,
+        "no terminal answered"
+    );
+
+    released_after_discharge(&t, boxes.len()).await;
+}
+
+/// On the vessel's approach: not available, held for its freight, customs pending.
+async fn the_first_check_is_heard_once(t: &Tracking, boxes: &[Value]) {
+    for container in boxes {
         let attributes = &container["attributes"];
         assert_eq!(attributes["availability_known"], true);
         assert_eq!(attributes["available_for_pickup"], false);
         assert!(attributes["terminal_checked_at"].is_string());
         assert_eq!(attributes["current_status"], "on_ship", "still aboard");
     }
-    let (updates, records) = heard(&t, "container.updated").await;
+    let (updates, records) = heard(t, "container.updated").await;
     assert_eq!(updates.len(), boxes.len());
     for record in &records {
         assert_eq!(record["type"], "container_updated_event");
@@ -95,63 +135,22 @@ async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking
             })
         );
     }
-    let (not_available, _) = heard(&t, "container.transport.not_available").await;
+    let (not_available, _) = heard(t, "container.transport.not_available").await;
     assert_eq!(not_available.len(), boxes.len());
+}
 
-    // An hour on, the terminal says the same: checked, nothing heard.
-    play(&t, 1).await;
-    assert_eq!(heard(&t, "container.updated").await.0.len(), boxes.len());
-    let checked: Vec<Value> = containers(&t)
-        .await
-        .iter()
-        .map(|c| c["attributes"]["terminal_checked_at"].clone())
-        .collect();
-    assert!(
-        checked
-            .iter()
-            .all(|at| *at != boxes[0]["attributes"]["terminal_checked_at"])
-    );
-
-    // The terminal fails for an hour: the request and the containers stay as they were.
-    terminal_fault(&t, 1).await;
-    let before = document(
-        t.app
-            .get(&format!(
-                "/v2/tracking_requests/{}",
-                request["data"]["id"].as_str().expect("id")
-            ))
-            .await,
-    )
-    .await;
-    play(&t, 1).await;
-    let after = document(
-        t.app
-            .get(&format!(
-                "/v2/tracking_requests/{}",
-                request["data"]["id"].as_str().expect("id")
-            ))
-            .await,
-    )
-    .await;
-    assert_eq!(after["data"]["attributes"], before["data"]["attributes"]);
-    let unchanged: Vec<Value> = containers(&t)
-        .await
-        .iter()
-        .map(|c| c["attributes"]["terminal_checked_at"].clone())
-        .collect();
-    assert_eq!(unchanged, checked, "no terminal answered");
-
-    // Discharged, held, examined, released: each change heard once per box.
-    play(&t, 60).await;
-    let (available, _) = heard(&t, "container.transport.available").await;
-    assert_eq!(available.len(), boxes.len());
+/// Discharged, held, examined, released: each change heard once per box.
+async fn released_after_discharge(t: &Tracking, boxes: usize) {
+    play(t, 60).await;
+    let (available, _) = heard(t, "container.transport.available").await;
+    assert_eq!(available.len(), boxes);
     assert_eq!(
-        heard(&t, "container.transport.not_available").await.0.len(),
-        boxes.len()
+        heard(t, "container.transport.not_available").await.0.len(),
+        boxes
     );
-    let (lfd, events) = heard(&t, "container.pickup_lfd.changed").await;
-    assert_eq!(lfd.len(), boxes.len());
-    for container in containers(&t).await {
+    let (lfd, events) = heard(t, "container.pickup_lfd.changed").await;
+    assert_eq!(lfd.len(), boxes);
+    for container in containers(t).await {
         let attributes = &container["attributes"];
         assert_eq!(attributes["current_status"], "available");
         assert_eq!(attributes["holds_at_pod_terminal"], json!([]));
