@@ -1,4 +1,5 @@
-//! The routes: `GET /{SCAC}/v2/events`, `POST /terminals/{CODE}/import-availability`,
+//! The routes: `GET /{SCAC}/v2/events`, `GET /{SCAC}/arrival-notices`,
+//! `POST /terminals/{CODE}/import-availability`,
 //! `POST /oauth/token`, and the admin API.
 
 use axum::Router;
@@ -14,6 +15,7 @@ use crate::{API_VERSION, Simulator};
 mod admin;
 mod auth;
 mod events;
+mod notices;
 mod terminal;
 
 use admin::{
@@ -40,6 +42,7 @@ pub fn router(sim: Simulator) -> Router {
         ));
     Router::new()
         .route("/{scac}/v2/events", get(events_route))
+        .route("/{scac}/arrival-notices", get(notices::notices_route))
         .route(
             "/terminals/{code}/import-availability",
             post(terminal::availability_route),

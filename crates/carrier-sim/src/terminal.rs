@@ -12,6 +12,7 @@
 //! clearing are seeded per box, or scripted for the sandbox's terminal numbers
 //! ([`TerminalScript`](crate::scenario::TerminalScript)).
 
+pub mod notice;
 mod plan;
 
 use std::collections::{HashMap, VecDeque};

@@ -33,13 +33,25 @@ pub fn endpoint_url(base_url: &str, path: &str) -> Result<Url, ConfigError> {
         .ok_or_else(|| ConfigError::BaseUrl(base_url.to_owned()))
 }
 
-/// What a party's answer means before its body is read.
-#[derive(Debug)]
+/// Why an outside party gave no answer (a DCSA connector maps these onto lookup
+/// outcomes; terminals and Arrival Notice publishers answer with them).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
-    /// Worth asking again later.
+    /// Worth asking again later: no answer, refused credentials, "slow down",
+    /// "unavailable", or an answer out of the protocol.
     Temporary(TemporaryReason),
-    /// `403`: our credentials are good, but this is not shared with us.
+    /// `403`: our credentials are good, but this is not shared with us; asking again soon
+    /// will not change that.
     Forbidden,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Temporary(reason) => write!(f, "{reason}"),
+            Self::Forbidden => f.write_str("access refused (403)"),
+        }
+    }
 }
 
 /// One outside party's HTTP endpoint: its client, credentials and answer cap.

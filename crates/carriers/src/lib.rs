@@ -7,11 +7,13 @@
 //!
 //! DCSA field names live only here (and in the simulator).
 
+pub mod arrival_notice;
 pub mod auth;
 pub mod dcsa;
 pub mod http;
 pub mod limits;
 pub mod registry;
+pub mod settings;
 pub mod terminal;
 
 use std::fmt;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
+use crate::arrival_notice::registry::{ArrivalNoticesConfig, Publishers};
 use crate::auth::Auth;
 use crate::dcsa::{DcsaConfig, DcsaConnector};
 use crate::limits::{Limited, RateLimits};
@@ -118,7 +119,7 @@ impl Default for ConnectionSettings {
 }
 
 /// A carrier reached at its own DCSA endpoint (a terminal at its own, with
-/// [`TerminalSettings`](crate::terminal::registry::TerminalSettings)).
+/// [`HttpSettings`](crate::settings::HttpSettings)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndpointConfig<S = ConnectionSettings> {
@@ -220,6 +221,7 @@ pub struct Registry {
     coverage: Coverage,
     sandboxed: Mutex<HashMap<Scac, Arc<Limited>>>,
     terminals: Terminals,
+    notices: Publishers,
 }
 
 impl Registry {
@@ -269,6 +271,7 @@ impl Registry {
             endpoints,
             base_urls,
             terminals: Terminals::build(&TerminalsConfig::default(), sandbox.clone())?,
+            notices: Publishers::build(&ArrivalNoticesConfig::default(), sandbox.clone())?,
             sandbox,
             sandboxed: Mutex::new(HashMap::new()),
         })
@@ -288,6 +291,25 @@ impl Registry {
     #[must_use]
     pub const fn terminals(&self) -> &Terminals {
         &self.terminals
+    }
+
+    /// These connectors with the Arrival Notice publishers of `config` (the simulator's
+    /// serves the sandbox's shipments either way).
+    ///
+    /// # Errors
+    /// The first malformed publisher entry.
+    pub fn with_arrival_notices(
+        mut self,
+        config: &ArrivalNoticesConfig,
+    ) -> Result<Self, RegistryError> {
+        self.notices = Publishers::build(config, self.sandbox.clone())?;
+        Ok(self)
+    }
+
+    /// The Arrival Notice connectors.
+    #[must_use]
+    pub const fn arrival_notices(&self) -> &Publishers {
+        &self.notices
     }
 
     /// Which lines these connectors track, and from where.

@@ -23,32 +23,12 @@ use crate::auth::Auth;
 use crate::http::{ConfigError, Endpoint, Failure, endpoint_url, unexpected};
 use crate::limits::{Gate, RateLimits};
 
-/// Why a terminal gave no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TerminalFailure {
-    /// Worth asking again later: no answer, a refusal of our credentials, "slow down",
-    /// "unavailable", or an answer out of the protocol.
-    Temporary(TemporaryReason),
-    /// `403`: the terminal does not share its data with us; asking again soon will not
-    /// change that.
-    Forbidden,
-}
-
-impl fmt::Display for TerminalFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Temporary(reason) => write!(f, "{reason}"),
-            Self::Forbidden => f.write_str("the terminal refuses us access (403)"),
-        }
-    }
-}
-
 /// "What does the terminal know of these containers now?"
 #[async_trait]
 pub trait TerminalConnector: Send + Sync + fmt::Debug {
     /// Its reports of `containers` (normalized ISO 6346 numbers), or why there are none.
     /// Never panics: every problem is a failure.
-    async fn check(&self, containers: &[String]) -> Result<Reports, TerminalFailure>;
+    async fn check(&self, containers: &[String]) -> Result<Reports, Failure>;
 }
 
 /// Settings of one terminal's endpoint.
@@ -95,7 +75,7 @@ impl HttpTerminal {
         })
     }
 
-    async fn ask(&self, containers: &[String]) -> Result<Reports, TerminalFailure> {
+    async fn ask(&self, containers: &[String]) -> Result<Reports, Failure> {
         let _slot = self.gate.enter().await;
         let body = serde_json::to_vec(&protocol::Ask { containers }).unwrap_or_default();
         let answer = self
@@ -108,27 +88,23 @@ impl HttpTerminal {
                     .body(body.clone())
             })
             .await;
-        let mut response = match answer {
-            Ok(response) => response,
-            Err(Failure::Temporary(reason)) => return Err(TerminalFailure::Temporary(reason)),
-            Err(Failure::Forbidden) => return Err(TerminalFailure::Forbidden),
-        };
+        let mut response = answer?;
         if response.status() != StatusCode::OK {
-            return Err(TerminalFailure::Temporary(unexpected(response.status())));
+            return Err(Failure::Temporary(unexpected(response.status())));
         }
         let body = self
             .endpoint
             .read(&mut response)
             .await
-            .map_err(TerminalFailure::Temporary)?;
+            .map_err(Failure::Temporary)?;
         protocol::read(&body, containers)
-            .map_err(|problem| TerminalFailure::Temporary(TemporaryReason::Unrecognized(problem)))
+            .map_err(|problem| Failure::Temporary(TemporaryReason::Unrecognized(problem)))
     }
 }
 
 #[async_trait]
 impl TerminalConnector for HttpTerminal {
-    async fn check(&self, containers: &[String]) -> Result<Reports, TerminalFailure> {
+    async fn check(&self, containers: &[String]) -> Result<Reports, Failure> {
         let mut reports = Vec::with_capacity(containers.len());
         for chunk in containers.chunks(MAX_CONTAINERS) {
             reports.extend(self.ask(chunk).await?);

@@ -34,6 +34,7 @@ mod diff;
 pub mod fee;
 pub mod hold;
 mod lfd;
+mod notice;
 mod release;
 mod report;
 
@@ -42,6 +43,7 @@ pub use diff::{TerminalChange, TerminalEvent, diff};
 pub use fee::{Amount, Currency, Fee, FeeType};
 pub use hold::{Hold, HoldName, HoldStatus};
 pub use lfd::LastFreeDays;
+pub use notice::{ContainerNotice, LineNotice};
 pub use release::{ReleaseEvent, after_release_events};
 pub use report::TerminalReport;
 
@@ -111,6 +113,8 @@ pub struct TerminalView {
     pub pod_terminal: Option<PodTerminal>,
     /// Where it is to be picked up, when not at the terminal of discharge (off-dock).
     pub pickup_facility: Option<String>,
+    /// The shipping line's word from its Arrival Notice ([`notice`]).
+    pub line: LineNotice,
 }
 
 impl TerminalView {

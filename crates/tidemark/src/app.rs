@@ -96,7 +96,9 @@ pub fn registry(
     scope: SandboxScope,
 ) -> anyhow::Result<Arc<Registry>> {
     Ok(Arc::new(
-        Registry::build(&config.carriers, sandbox, scope)?.with_terminals(&config.terminals)?,
+        Registry::build(&config.carriers, sandbox, scope)?
+            .with_terminals(&config.terminals)?
+            .with_arrival_notices(&config.arrival_notices)?,
     ))
 }
 

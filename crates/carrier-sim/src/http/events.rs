@@ -58,14 +58,11 @@ pub(super) async fn events_route(
     let fault = lock(&sim.state.faults).take(Party::Carrier(&scac), &[reference.value()]);
     match before_answering(fault.as_ref(), query.has_cursor).await {
         Some(Early::Refuse(refusal)) => {
-            let mut response = error(refusal.status, refusal.reason, refusal.message);
-            if let Some(value) = refusal
-                .retry_after
-                .and_then(|seconds| HeaderValue::from_str(&seconds.to_string()).ok())
-            {
-                response.headers_mut().insert("Retry-After", value);
-            }
-            return response;
+            return refusal.with_retry_after(error(
+                refusal.status,
+                refusal.reason,
+                refusal.message,
+            ));
         }
         Some(Early::EmptyPage) => return page_response(&sim, &uri, &query, Vec::new(), Some(0)),
         None => {}
@@ -149,6 +146,17 @@ pub(super) struct Refusal {
 }
 
 impl Refusal {
+    /// `response` with this refusal's `Retry-After`, when it has one.
+    pub(super) fn with_retry_after(&self, mut response: Response) -> Response {
+        if let Some(value) = self
+            .retry_after
+            .and_then(|seconds| HeaderValue::from_str(&seconds.to_string()).ok())
+        {
+            response.headers_mut().insert("Retry-After", value);
+        }
+        response
+    }
+
     pub(super) const fn new(
         status: StatusCode,
         reason: &'static str,
@@ -239,7 +247,7 @@ pub(super) async fn before_answering(fault: Option<&Fault>, follow_up: bool) -> 
 
 /// The shipment a reference names: a scripted sandbox number's, or one seeded from the
 /// reference; whether only its booking is visible yet (not manifested).
-fn shipment_of(
+pub(super) fn shipment_of(
     scac: &str,
     reference: &str,
     lookup: u32,

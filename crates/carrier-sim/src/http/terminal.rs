@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -26,18 +26,13 @@ struct Ask {
 }
 
 fn refusal(refusal: &Refusal) -> Response {
-    let mut response = (
-        refusal.status,
-        axum::Json(json!({"error": refusal.reason, "message": refusal.message})),
+    refusal.with_retry_after(
+        (
+            refusal.status,
+            axum::Json(json!({"error": refusal.reason, "message": refusal.message})),
+        )
+            .into_response(),
     )
-        .into_response();
-    if let Some(value) = refusal
-        .retry_after
-        .and_then(|seconds| HeaderValue::from_str(&seconds.to_string()).ok())
-    {
-        response.headers_mut().insert("Retry-After", value);
-    }
-    response
 }
 
 fn bad_request(message: &'static str) -> Response {

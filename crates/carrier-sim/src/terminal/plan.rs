@@ -19,9 +19,9 @@ const EXAM_FEE: f64 = 212.5;
 
 /// What customs does with a box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Customs {
+pub(super) struct Customs {
     /// The hold lifts.
-    until: OffsetDateTime,
+    pub(super) until: OffsetDateTime,
     /// An exam charged then, when the box is examined.
     exam_at: Option<OffsetDateTime>,
 }
@@ -33,8 +33,8 @@ pub struct Plan {
     pub(super) discharged: OffsetDateTime,
     ready_from: OffsetDateTime,
     pub(super) out_gate: OffsetDateTime,
-    customs: Option<Customs>,
-    freight_until: Option<OffsetDateTime>,
+    pub(super) customs: Option<Customs>,
+    pub(super) freight_until: Option<OffsetDateTime>,
     pub(super) last_free_day: OffsetDateTime,
     pub(super) extended: Option<(OffsetDateTime, OffsetDateTime)>,
     yard: String,
@@ -141,7 +141,7 @@ impl Plan {
         holds
     }
 
-    fn last_free_day(&self, now: OffsetDateTime) -> OffsetDateTime {
+    pub(super) fn last_free_day(&self, now: OffsetDateTime) -> OffsetDateTime {
         match self.extended {
             Some((from, to)) if now >= from => to,
             _ => self.last_free_day,

@@ -5,6 +5,7 @@
 mod admin;
 mod auth;
 mod faults;
+mod notices;
 mod paging;
 mod schema;
 mod world;

@@ -4,9 +4,7 @@
 //! nor a simulated one at a real terminal.
 
 use std::collections::{BTreeMap, HashMap};
-use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tidemark_domain::terminal::TerminalCode;
@@ -14,81 +12,28 @@ use tidemark_domain::terminal::TerminalCode;
 use super::{HttpTerminal, TerminalConfig, TerminalConnector};
 use crate::Secret;
 use crate::auth::Auth;
-use crate::limits::RateLimits;
-use crate::registry::{
-    ConnectionSettings, EndpointConfig, RegistryError, Sandbox, Source, without_credentials,
-};
+use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source, without_credentials};
+use crate::settings::HttpSettings;
 
-/// Limits and timeouts of one terminal connection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TerminalSettings {
-    /// Sustained requests per second to the terminal.
-    pub per_second: NonZeroU32,
-    /// Requests at once after a quiet spell.
-    pub burst: NonZeroU32,
-    /// Requests in flight at once.
-    pub concurrency: NonZeroU32,
-    /// How long to wait for a connection (`"5s"`).
-    #[serde(with = "humantime_serde")]
-    pub connect_timeout: Duration,
-    /// How long to wait for a whole answer (`"30s"`).
-    #[serde(with = "humantime_serde")]
-    pub timeout: Duration,
-    /// Largest answer read, in bytes.
-    pub max_response_bytes: usize,
-}
-
-impl Default for TerminalSettings {
-    /// A terminal's community portal is slower than a carrier's API: two requests a
-    /// second, of up to 100 containers each.
-    fn default() -> Self {
-        Self {
-            per_second: NonZeroU32::new(2).unwrap_or(NonZeroU32::MIN),
-            burst: NonZeroU32::new(4).unwrap_or(NonZeroU32::MIN),
-            concurrency: NonZeroU32::new(2).unwrap_or(NonZeroU32::MIN),
-            connect_timeout: Duration::from_secs(5),
-            timeout: Duration::from_secs(30),
-            max_response_bytes: 2 * 1024 * 1024,
-        }
+fn connector(
+    settings: &HttpSettings,
+    base_url: String,
+    auth: Auth,
+) -> Result<Arc<HttpTerminal>, String> {
+    if settings.timeout.is_zero() {
+        return Err("timeout must be above 0".to_owned());
     }
-}
-
-impl From<&ConnectionSettings> for TerminalSettings {
-    /// The sandbox's terminals keep to the sandbox's connection settings.
-    fn from(settings: &ConnectionSettings) -> Self {
-        Self {
-            per_second: settings.per_second,
-            burst: settings.burst,
-            concurrency: settings.concurrency,
-            connect_timeout: settings.connect_timeout,
-            timeout: settings.timeout,
-            max_response_bytes: settings.max_response_bytes,
-        }
-    }
-}
-
-impl TerminalSettings {
-    fn connector(&self, base_url: String, auth: Auth) -> Result<Arc<HttpTerminal>, String> {
-        if self.timeout.is_zero() {
-            return Err("timeout must be above 0".to_owned());
-        }
-        let config = TerminalConfig {
-            base_url,
-            auth,
-            connect_timeout: self.connect_timeout,
-            timeout: self.timeout,
-            max_response_bytes: self.max_response_bytes,
-            limits: RateLimits {
-                per_second: self.per_second,
-                burst: self.burst,
-                concurrency: self.concurrency,
-            },
-        };
-        HttpTerminal::new(&config)
-            .map(Arc::new)
-            .map_err(|error| error.to_string())
-    }
+    let config = TerminalConfig {
+        base_url,
+        auth,
+        connect_timeout: settings.connect_timeout,
+        timeout: settings.timeout,
+        max_response_bytes: settings.max_response_bytes,
+        limits: settings.limits(),
+    };
+    HttpTerminal::new(&config)
+        .map(Arc::new)
+        .map_err(|error| error.to_string())
 }
 
 /// `[terminals]`: the connection defaults and the terminals reached at real endpoints.
@@ -96,9 +41,9 @@ impl TerminalSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct TerminalsConfig {
     /// Limits and timeouts of every terminal connection.
-    pub defaults: TerminalSettings,
+    pub defaults: HttpSettings,
     /// Terminals by code (SMDG, BIC facility or FIRMS).
-    pub endpoints: BTreeMap<String, EndpointConfig<TerminalSettings>>,
+    pub endpoints: BTreeMap<String, EndpointConfig<HttpSettings>>,
 }
 
 /// The terminal connectors.
@@ -128,9 +73,12 @@ impl Terminals {
             };
             let code = TerminalCode::parse(key).map_err(error)?;
             let settings = endpoint.settings.as_ref().unwrap_or(&config.defaults);
-            let connector = settings
-                .connector(endpoint.base_url.clone(), endpoint.auth.clone().into())
-                .map_err(error)?;
+            let connector = connector(
+                settings,
+                endpoint.base_url.clone(),
+                endpoint.auth.clone().into(),
+            )
+            .map_err(error)?;
             base_urls.insert(code.clone(), without_credentials(&endpoint.base_url));
             endpoints.insert(code, connector);
         }
@@ -190,9 +138,7 @@ impl Terminals {
             name: "API-Key".to_owned(),
             value: Secret::clone(&sandbox.api_key),
         };
-        let connector = TerminalSettings::from(&sandbox.settings)
-            .connector(base, auth)
-            .ok()?;
+        let connector = connector(&HttpSettings::from(&sandbox.settings), base, auth).ok()?;
         cache.insert(code.clone(), Arc::clone(&connector));
         Some(connector as Arc<dyn TerminalConnector>)
     }

@@ -3,6 +3,7 @@
 
 mod faults;
 mod mapping;
+mod notices;
 mod terminal;
 mod transport;
 mod voyage;

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use tidemark_carriers::auth::Auth;
+use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::{CarriersConfig, Registry, Sandbox, Source};
-use tidemark_carriers::terminal::registry::{TerminalSettings, TerminalsConfig};
-use tidemark_carriers::terminal::{
-    HttpTerminal, TerminalConfig, TerminalConnector, TerminalFailure,
-};
+use tidemark_carriers::settings::HttpSettings;
+use tidemark_carriers::terminal::registry::TerminalsConfig;
+use tidemark_carriers::terminal::{HttpTerminal, TerminalConfig, TerminalConnector};
 use tidemark_carriers::{CarrierConnector, Secret};
 use tidemark_domain::terminal::{HoldName, HoldStatus, TerminalCode};
 use tidemark_domain::{RequestType, SandboxScope, TemporaryReason};
@@ -18,9 +18,9 @@ use super::{KEY, World, found, lookup, sim_config};
 use carrier_sim::{Fault, FaultRule};
 
 fn terminal(world: &World, code: &str, auth: Auth) -> HttpTerminal {
-    let settings = TerminalSettings {
+    let settings = HttpSettings {
         timeout: Duration::from_secs(2),
-        ..TerminalSettings::default()
+        ..HttpSettings::default()
     };
     HttpTerminal::new(&TerminalConfig {
         base_url: format!("{}/terminals/{code}", world.base),
@@ -135,7 +135,7 @@ async fn a_terminal_fails_by_the_carriers_rules() {
                 status: 503,
                 retry_after_seconds: Some(7),
             },
-            TerminalFailure::Temporary(TemporaryReason::Unavailable {
+            Failure::Temporary(TemporaryReason::Unavailable {
                 retry_after: Some(Duration::from_secs(7)),
             }),
         ),
@@ -143,7 +143,7 @@ async fn a_terminal_fails_by_the_carriers_rules() {
             Fault::RateLimited {
                 retry_after_seconds: 3,
             },
-            TerminalFailure::Temporary(TemporaryReason::RateLimited {
+            Failure::Temporary(TemporaryReason::RateLimited {
                 retry_after: Some(Duration::from_secs(3)),
             }),
         ),
@@ -152,12 +152,12 @@ async fn a_terminal_fails_by_the_carriers_rules() {
                 status: 500,
                 retry_after_seconds: None,
             },
-            TerminalFailure::Temporary(TemporaryReason::Unreachable("status 500".into())),
+            Failure::Temporary(TemporaryReason::Unreachable("status 500".into())),
         ),
-        (Fault::Forbidden, TerminalFailure::Forbidden),
+        (Fault::Forbidden, Failure::Forbidden),
         (
             Fault::Unauthorized,
-            TerminalFailure::Temporary(TemporaryReason::Unauthorized),
+            Failure::Temporary(TemporaryReason::Unauthorized),
         ),
     ];
     for (fault, expected) in cases {
@@ -175,7 +175,7 @@ async fn a_terminal_fails_by_the_carriers_rules() {
         assert!(
             matches!(
                 failure,
-                Err(TerminalFailure::Temporary(TemporaryReason::Unrecognized(_)))
+                Err(Failure::Temporary(TemporaryReason::Unrecognized(_)))
             ),
             "{fault:?}: {failure:?}"
         );
@@ -185,7 +185,7 @@ async fn a_terminal_fails_by_the_carriers_rules() {
     assert!(
         matches!(
             failure,
-            Err(TerminalFailure::Temporary(TemporaryReason::Unreachable(_)))
+            Err(Failure::Temporary(TemporaryReason::Unreachable(_)))
         ),
         "{failure:?}"
     );
@@ -199,7 +199,7 @@ async fn a_terminal_fails_by_the_carriers_rules() {
     );
     assert_eq!(
         wrong_key.check(&numbers).await,
-        Err(TerminalFailure::Temporary(TemporaryReason::Unauthorized))
+        Err(Failure::Temporary(TemporaryReason::Unauthorized))
     );
     assert!(
         connector.check(&numbers).await.is_ok(),

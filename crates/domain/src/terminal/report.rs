@@ -1,7 +1,7 @@
 //! What one terminal said of one container, and how it enters the container's view: the
 //! terminal's own fields are replaced, the line's and the rail's last free days are kept.
 
-use super::{DataSource, Fee, Hold, PodTerminal, TerminalView, fee, hold};
+use super::{DataSource, Fee, Hold, PodTerminal, TerminalView, fee};
 use crate::Timestamp;
 
 /// A terminal's answer for one container it knows.
@@ -48,7 +48,7 @@ impl TerminalView {
         Self {
             availability_known: report.available.is_some(),
             available_for_pickup: report.available,
-            holds: hold::normalized(report.holds.iter().cloned()),
+            holds: Self::merged_holds(report.holds.iter().cloned(), &self.line),
             fees: fee::normalized(report.fees.iter().cloned()),
             last_free_days: super::LastFreeDays {
                 terminal: report.last_free_day,
@@ -57,7 +57,11 @@ impl TerminalView {
             pickup_appointment_at: report.appointment,
             location: report.location.clone(),
             pod_terminal,
-            pickup_facility: report.pickup_facility.clone(),
+            pickup_facility: report
+                .pickup_facility
+                .clone()
+                .or_else(|| self.line.pickup_facility.clone()),
+            line: self.line.clone(),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! answer that says what the last one said records nothing.
 
 use super::Change;
-use crate::terminal::{self, DataSource, TerminalEvent, TerminalReport, TerminalView};
+use crate::terminal::{
+    self, ContainerNotice, DataSource, TerminalEvent, TerminalReport, TerminalView,
+};
 use crate::{
     ContainerId, DomainEvent, EventDetail, EventName, Subject, Timestamp, Tracked, TrackingRequest,
 };
@@ -15,46 +17,83 @@ pub struct TerminalAnswer {
     pub views: Vec<(ContainerId, TerminalView)>,
     /// Who gave them: the events they record say so (`data_source`).
     pub source: DataSource,
+    /// The containers a terminal answered for (`terminal_checked_at`).
+    pub checked: Vec<ContainerId>,
+    /// Not before this is a source that failed this time asked again (its `Retry-After`).
+    pub backoff: Option<Timestamp>,
 }
 
 impl TerminalAnswer {
-    /// The views of `tracked`'s containers after the terminals' `reports`, by container
-    /// number; a number not of this shipment is ignored.
+    /// The views of `tracked`'s containers after the line's Arrival Notice (`notices`)
+    /// and then the terminals' `reports`, by container number; a number not of this
+    /// shipment is ignored. The terminal is the source when it answered, else the line.
     #[must_use]
-    pub fn of_reports<'a>(
+    pub fn of<'a>(
         tracked: &Tracked,
-        reports: impl IntoIterator<Item = (&'a str, &'a TerminalReport)>,
+        notices: &'a [(String, ContainerNotice)],
+        reports: &'a [(String, TerminalReport)],
     ) -> Self {
-        let views = reports
-            .into_iter()
-            .filter_map(|(number, report)| {
-                let container = tracked.containers.iter().find(|c| c.number == number)?;
-                Some((container.id, container.terminal.with_report(report)))
+        let views = tracked
+            .containers
+            .iter()
+            .filter_map(|container| {
+                let notice = notices.iter().find(|(n, _)| *n == container.number);
+                let report = reports.iter().find(|(n, _)| *n == container.number);
+                if notice.is_none() && report.is_none() {
+                    return None;
+                }
+                let mut view = container.terminal.clone();
+                if let Some((_, notice)) = notice {
+                    view = view.with_notice(notice);
+                }
+                if let Some((_, report)) = report {
+                    view = view.with_report(report);
+                }
+                Some((container.id, view))
             })
+            .collect();
+        let source = if reports.is_empty() {
+            DataSource::ShippingLine
+        } else {
+            DataSource::Terminal
+        };
+        let checked = tracked
+            .containers
+            .iter()
+            .filter(|c| reports.iter().any(|(n, _)| *n == c.number))
+            .map(|c| c.id)
             .collect();
         Self {
             views,
+            source,
+            checked,
+            backoff: None,
+        }
+    }
+
+    /// A terminal's `views`, every one answered for.
+    #[must_use]
+    pub fn terminal(views: Vec<(ContainerId, TerminalView)>) -> Self {
+        Self {
+            checked: views.iter().map(|(id, _)| *id).collect(),
+            views,
             source: DataSource::Terminal,
+            backoff: None,
         }
     }
 }
 
-/// The change of `request`, tracked as `prior`, after `answer` at `now`. The request's
-/// `updated_at` moves with it, so a lookup committed meanwhile and this check never
-/// overwrite each other: the later of the two conflicts and is taken again.
+/// The change of `request`, tracked as `prior`, after `answer` at `now`. When a view
+/// changes, the request's `updated_at` moves with it, so a lookup committed meanwhile and
+/// this check never overwrite each other: the later of the two conflicts and is taken
+/// again. An answer that changes nothing only records when the terminal was checked.
 pub(super) fn check(
     request: &TrackingRequest,
     prior: &Tracked,
     answer: &TerminalAnswer,
     now: Timestamp,
 ) -> Change {
-    let mut change = Change::to(
-        request,
-        TrackingRequest {
-            updated_at: now,
-            ..request.clone()
-        },
-    );
+    let mut change = Change::none(request);
     for (id, view) in &answer.views {
         let Some(old) = prior.containers.iter().find(|c| c.id == *id) else {
             continue;
@@ -66,10 +105,11 @@ pub(super) fn check(
                     TerminalEvent::Updated => difference.changeset.clone(),
                     _ => Default::default(),
                 },
-                data_source: match event {
-                    TerminalEvent::PodTerminalChanged(source) => Some(*source),
-                    _ => Some(answer.source),
-                },
+                data_source: Some(match event {
+                    TerminalEvent::PodTerminalChanged(source) => *source,
+                    TerminalEvent::PickupLfdLine => DataSource::ShippingLine,
+                    _ => answer.source,
+                }),
                 value: event.value(view),
                 ..EventDetail::default()
             };
@@ -87,9 +127,14 @@ pub(super) fn check(
         let mut container = old.clone();
         container.current_status = view.status(old.current_status);
         container.terminal = view.clone();
-        container.terminal_checked_at = Some(now);
-        if !difference.is_empty() {
+        if answer.checked.contains(id) {
+            container.terminal_checked_at = Some(now);
+        }
+        if *view != old.terminal {
             container.updated_at = now;
+            // The request moves with what it tracks, so a lookup committed meanwhile and
+            // this check never overwrite each other: the later conflicts, and is taken again.
+            change.request.updated_at = now;
         }
         change.containers.push(container);
     }

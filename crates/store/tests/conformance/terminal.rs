@@ -4,8 +4,7 @@
 use std::sync::Arc;
 
 use tidemark_domain::terminal::{
-    Amount, Currency, DataSource, Fee, FeeType, Hold, HoldName, HoldStatus, LastFreeDays,
-    TerminalView,
+    Amount, Currency, Fee, FeeType, Hold, HoldName, HoldStatus, LastFreeDays, TerminalView,
 };
 use tidemark_domain::{ContainerStatus, Milestone};
 use tidemark_store::{CommitOutcome, ContainerFilter, Store, TimeRange};
@@ -154,10 +153,7 @@ pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn
             .await
             .expect("read")
             .expect("tracked");
-        let answer = TerminalAnswer {
-            views: vec![(tracked.containers[0].id, held(1_000))],
-            source: DataSource::Terminal,
-        };
+        let answer = TerminalAnswer::terminal(vec![(tracked.containers[0].id, held(1_000))]);
         let change = decide(
             &request,
             Some(&tracked),

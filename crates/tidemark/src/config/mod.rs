@@ -94,6 +94,8 @@ pub struct Config {
     pub carriers: tidemark_carriers::registry::CarriersConfig,
     /// Terminal connections: limits, timeouts, and the terminals reached at real endpoints.
     pub terminals: tidemark_carriers::terminal::registry::TerminalsConfig,
+    /// The lines' Arrival Notice publishers.
+    pub arrival_notices: tidemark_carriers::arrival_notice::registry::ArrivalNoticesConfig,
     /// The parts this process runs.
     pub roles: Vec<Role>,
     /// The tracking lifecycle: its intervals and limits.
@@ -126,6 +128,7 @@ impl Default for Config {
             rate_limits: RateLimitConfig::default(),
             carriers: tidemark_carriers::registry::CarriersConfig::default(),
             terminals: tidemark_carriers::terminal::registry::TerminalsConfig::default(),
+            arrival_notices: Default::default(),
             roles: all_roles(),
             tracking: tidemark_domain::lifecycle::Policy::default(),
             tracker: TrackerConfig::default(),
@@ -141,7 +144,7 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 18] = [
+const KEYS: [&str; 19] = [
     "database_url",
     "listen",
     "migrate_on_start",
@@ -153,6 +156,7 @@ const KEYS: [&str; 18] = [
     "rate_limits",
     "carriers",
     "terminals",
+    "arrival_notices",
     "tracking",
     "tracker",
     "sandbox",
@@ -220,6 +224,7 @@ impl Config {
     pub fn validate(&self) -> Result<(), String> {
         tidemark_carriers::registry::Registry::build(&self.carriers, None, SandboxScope::Off)
             .and_then(|registry| registry.with_terminals(&self.terminals))
+            .and_then(|registry| registry.with_arrival_notices(&self.arrival_notices))
             .map_err(|error| error.to_string())?;
         if self.roles.is_empty() {
             return Err("roles: name at least one of api, tracker, dispatcher".to_owned());

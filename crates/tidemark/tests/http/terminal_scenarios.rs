@@ -149,12 +149,23 @@ async fn released_after_discharge(t: &Tracking, boxes: usize) {
         boxes
     );
     let (lfd, events) = heard(t, "container.pickup_lfd.changed").await;
-    assert_eq!(lfd.len(), boxes);
+    assert_eq!(
+        lfd.len(),
+        boxes,
+        "the line's and the terminal's came in one check"
+    );
+    assert_eq!(
+        heard(t, "container.pickup_lfd_line.changed").await.0.len(),
+        boxes
+    );
     for container in containers(t).await {
         let attributes = &container["attributes"];
         assert_eq!(attributes["current_status"], "available");
         assert_eq!(attributes["holds_at_pod_terminal"], json!([]));
-        let day = &attributes["import_deadlines"]["pickup_lfd_terminal"];
+        // The line's last free day (its arrival notice) counts before the terminal's.
+        let deadlines = &attributes["import_deadlines"];
+        assert!(deadlines["pickup_lfd_terminal"].is_string());
+        let day = &deadlines["pickup_lfd_line"];
         assert_eq!(&attributes["pickup_lfd"], day);
         assert!(
             events

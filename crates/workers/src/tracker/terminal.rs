@@ -1,13 +1,15 @@
-//! Terminal checks: a tracked shipment's containers asked at their terminals of discharge
-//! (`terminal_check` jobs, keyed by the request's id), the domain deciding what the
-//! answers change, one commit. A terminal that fails changes nothing: the check is taken
-//! again later, and the tracking request is not touched.
+//! Terminal checks: a tracked shipment's containers asked at their terminals of discharge,
+//! and its line's latest Arrival Notice read (`terminal_check` jobs, keyed by the
+//! request's id), the domain deciding what the answers change, one commit. A source that
+//! fails changes nothing: the check is taken again later, and the tracking request is not
+//! touched.
 
 use std::collections::BTreeMap;
 
+use tidemark_carriers::arrival_notice::Notices;
+use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::Source;
-use tidemark_carriers::terminal::{Reports, TerminalFailure};
-use tidemark_domain::terminal::TerminalCode;
+use tidemark_domain::terminal::{TerminalCode, TerminalReport};
 use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
 use tidemark_domain::{ClaimedJob, Timestamp, Tracked, TrackingRequestId, TrackingSource};
 use tidemark_store::CommitOutcome;
@@ -15,14 +17,16 @@ use tidemark_store::CommitOutcome;
 use super::Tracker;
 use crate::WorkerError;
 
-/// What the terminals said of one shipment's containers.
+/// What the terminals and the line said of one shipment's containers.
 #[derive(Debug, Default)]
 struct Asked {
-    /// The answers, of the terminals that answered.
-    reports: Reports,
+    /// The terminals' reports of the boxes they know.
+    reports: Vec<(String, TerminalReport)>,
+    /// The line's latest Arrival Notice, per box.
+    notices: Notices,
     /// The last failure, of a terminal that did not.
-    failure: Option<TerminalFailure>,
-    /// Whether any terminal could be asked at all.
+    failure: Option<Failure>,
+    /// Whether any terminal, or the line's notices, could be asked at all.
     reachable: bool,
     /// Whether any container was due a check.
     due: bool,
@@ -57,22 +61,24 @@ impl Tracker {
             };
             return Ok(());
         }
-        if asked.reports.is_empty()
-            && let Some(failure) = &asked.failure
-        {
+        let backoff = asked.failure.as_ref().map(|failure| {
             let (retry_after, refused) = match failure {
-                TerminalFailure::Temporary(reason) => (reason.retry_after(), false),
-                TerminalFailure::Forbidden => (None, true),
+                Failure::Temporary(reason) => (reason.retry_after(), false),
+                Failure::Forbidden => (None, true),
             };
-            let at = tracking::terminal_retry(now, retry_after, refused, policy);
+            tracking::terminal_retry(now, retry_after, refused, policy)
+        });
+        if asked.reports.is_empty()
+            && asked.notices.is_empty()
+            && let Some(at) = backoff
+        {
             self.store.reschedule_job(job, at).await?;
             return Ok(());
         }
-        let known = asked
-            .reports
-            .iter()
-            .filter_map(|(number, report)| Some((number.as_str(), report.as_ref()?)));
-        let answer = TerminalAnswer::of_reports(&prior, known);
+        let answer = TerminalAnswer {
+            backoff,
+            ..TerminalAnswer::of(&prior, &asked.notices, &asked.reports)
+        };
         let Ok(mut change) = tracking::decide(
             &request,
             Some(&prior),
@@ -134,7 +140,11 @@ impl Tracker {
             match answer {
                 Ok(reports) => {
                     tracing::info!(terminal = %code, containers = numbers.len(), duration_ms, "terminal check");
-                    asked.reports.extend(reports);
+                    asked.reports.extend(
+                        reports
+                            .into_iter()
+                            .filter_map(|(number, report)| Some((number, report?))),
+                    );
                 }
                 Err(failure) => {
                     tracing::warn!(terminal = %code, containers = numbers.len(), duration_ms, %failure, "terminal check failed");
@@ -142,6 +152,33 @@ impl Tracker {
                 }
             }
         }
+        if asked.due {
+            self.ask_line(tracked, source, &mut asked).await;
+        }
         asked
+    }
+
+    /// Reads the line's latest Arrival Notice of `tracked`'s bill, when its publisher is
+    /// reachable from here.
+    async fn ask_line(&self, tracked: &Tracked, source: Source, asked: &mut Asked) {
+        let shipment = &tracked.shipment;
+        let Some(connector) = self
+            .carriers
+            .arrival_notices()
+            .connector(shipment.scac, source)
+        else {
+            return;
+        };
+        asked.reachable = true;
+        match connector.notices(&shipment.bill_of_lading_number).await {
+            Ok(notices) => {
+                tracing::info!(carrier = %shipment.scac, containers = notices.len(), "arrival notice");
+                asked.notices = notices;
+            }
+            Err(failure) => {
+                tracing::warn!(carrier = %shipment.scac, %failure, "arrival notice failed");
+                asked.failure = Some(failure);
+            }
+        }
     }
 }

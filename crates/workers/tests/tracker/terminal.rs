@@ -117,8 +117,15 @@ pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
     let now = h.clock.now();
     let shipment = tracked(&h, &request).await;
     for container in &shipment.containers {
-        assert_eq!(container.terminal_checked_at, None);
-        assert!(container.terminal.holds.is_empty());
+        assert_eq!(container.terminal_checked_at, None, "no terminal answered");
+        assert!(
+            container.terminal.holds.iter().all(|hold| hold
+                .description
+                .as_deref()
+                .is_some_and(|text| text.contains("arrival notice"))),
+            "only the line's word, from its arrival notice: {:?}",
+            container.terminal.holds
+        );
     }
     assert_eq!(
         h.store
@@ -126,7 +133,7 @@ pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
             .await
             .expect("read"),
         Some(now + std::time::Duration::from_secs(7200)),
-        "the terminal's Retry-After, being longer than the cadence"
+        "the terminal's Retry-After, being longer than the cadence, though the line answered"
     );
     let events = h.store.domain_events(h.account.id).await.expect("events");
     assert!(

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::lifecycle::Policy;
-use crate::terminal::{DataSource, Hold, HoldName, HoldStatus, TerminalView};
+use crate::terminal::{Hold, HoldName, HoldStatus, TerminalView};
 use crate::{ContainerStatus, EventName, RequestStatus, Subject};
 
 use super::decide::tracked_request;
@@ -27,10 +27,7 @@ fn a_terminal_answer_records_its_changes_once() {
     let (request, mut tracked) = tracked_request(&policy);
     tracked.containers[0].current_status = ContainerStatus::Grounded;
     let id = tracked.containers[0].id;
-    let answer = TerminalAnswer {
-        views: vec![(id, held())],
-        source: DataSource::Terminal,
-    };
+    let answer = TerminalAnswer::terminal(vec![(id, held())]);
     let change = decide(
         &request,
         Some(&tracked),
@@ -84,6 +81,10 @@ fn a_terminal_answer_records_its_changes_once() {
     .expect("a change");
     assert!(again.events.is_empty());
     assert_eq!(again.containers[0].terminal_checked_at, Some(at(11)));
+    assert_eq!(
+        again.request.updated_at, request.updated_at,
+        "nothing changed: the request stays as it was"
+    );
     assert_eq!(again.containers[0].updated_at, container.updated_at);
 }
 
@@ -91,10 +92,7 @@ fn a_terminal_answer_records_its_changes_once() {
 fn only_a_tracked_shipment_is_checked_at_a_terminal() {
     let policy = Policy::default();
     let (request, tracked) = tracked_request(&policy);
-    let answer = TerminalAnswer {
-        views: vec![(tracked.containers[0].id, held())],
-        source: DataSource::Terminal,
-    };
+    let answer = TerminalAnswer::terminal(vec![(tracked.containers[0].id, held())]);
     let pending = TrackingRequest {
         status: RequestStatus::Pending,
         ..request.clone()
@@ -108,10 +106,7 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
     )
     .expect("a change");
     assert!(change.is_none());
-    let stranger = TerminalAnswer {
-        views: vec![(ContainerId::new(), held())],
-        source: DataSource::Terminal,
-    };
+    let stranger = TerminalAnswer::terminal(vec![(ContainerId::new(), held())]);
     let change = decide(
         &request,
         Some(&tracked),

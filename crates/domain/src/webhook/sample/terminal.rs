@@ -43,6 +43,7 @@ fn held(now: Timestamp) -> TerminalView {
             source: DataSource::ShippingLine,
         }),
         pickup_facility: None,
+        line: crate::terminal::LineNotice::default(),
     }
 }
 
@@ -72,14 +73,13 @@ pub(super) fn checked(
     let mut request = request.clone();
     let mut tracked = tracked.clone();
     for (view, when) in [(held(now), at(now, hours(1))), (released(now), now)] {
-        let answer = TerminalAnswer {
-            views: tracked
+        let answer = TerminalAnswer::terminal(
+            tracked
                 .containers
                 .iter()
                 .map(|container| (container.id, view.clone()))
                 .collect(),
-            source: DataSource::Terminal,
-        };
+        );
         let change = decide(
             &request,
             Some(&tracked),

@@ -1,0 +1,87 @@
+//! `GET /{SCAC}/arrival-notices?transportDocumentReferences=…`: the line's Arrival
+//! Notices (DCSA AN 1.0.1, publisher side) of the bills asked, behind the carriers'
+//! credentials, with the faults asked for.
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use super::auth::authorized;
+use super::dcsa_error;
+use super::events::{Early, before_answering, shipment_of};
+use crate::faults::{Fault, Party};
+use crate::terminal::notice::arrival_notice;
+use crate::world::{Fate, Reference};
+use crate::{Simulator, lock};
+
+/// The API version of the Arrival Notice standard served.
+const AN_VERSION: &str = "1.0.1";
+
+pub(super) async fn notices_route(
+    State(sim): State<Simulator>,
+    Path(scac): Path<String>,
+    RawQuery(raw): RawQuery,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let error =
+        |status, reason: &str, message: &str| dcsa_error(&method, &uri, status, reason, message);
+    if !authorized(&sim, &headers) {
+        return error(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "send a valid API-Key header",
+        );
+    }
+    let scac = scac.to_ascii_uppercase();
+    let bills: Vec<String> = form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes())
+        .filter(|(key, _)| key == "transportDocumentReferences")
+        .flat_map(|(_, value)| {
+            value
+                .split(',')
+                .map(|bill| bill.trim().to_owned())
+                .filter(|bill| !bill.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if bills.is_empty() || bills.len() > 20 {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "invalidQuery",
+            "name 1 to 20 transportDocumentReferences",
+        );
+    }
+    let asked: Vec<&str> = bills.iter().map(String::as_str).collect();
+    let fault = lock(&sim.state.faults).take(Party::Carrier(&scac), &asked);
+    if let Some(Early::Refuse(refused)) = before_answering(fault.as_ref(), false).await {
+        return refused.with_retry_after(error(refused.status, refused.reason, refused.message));
+    }
+    if matches!(fault, Some(Fault::MalformedJson)) {
+        return (
+            StatusCode::OK,
+            "<html>Arrival notices are being regenerated</html>",
+        )
+            .into_response();
+    }
+    let now = sim.state.clock.now();
+    let notices: Vec<serde_json::Value> = bills
+        .iter()
+        .filter_map(|bill| {
+            let (outcome, placement, _) = shipment_of(&scac, bill, u32::MAX).ok()?;
+            let reference = Reference::TransportDocument(bill.clone());
+            let shipment = sim
+                .state
+                .world
+                .shipment(&scac, &reference, placement, outcome)?;
+            (shipment.fate == Fate::Sails).then_some(())?;
+            arrival_notice(&sim.state.world, &shipment, &reference, now)
+        })
+        .collect();
+    let mut response = axum::Json(json!({"arrivalNotices": notices})).into_response();
+    if let Ok(value) = axum::http::HeaderValue::from_str(AN_VERSION) {
+        response.headers_mut().insert("API-Version", value);
+    }
+    response
+}

@@ -1,0 +1,97 @@
+//! Where each line's Arrival Notices are read: `[arrival_notices.endpoints.SCAC]` for the
+//! shipments of real carriers, the simulator's publisher for the sandbox's. A line without
+//! an endpoint is not asked: its containers' line fields stay unknown.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use tidemark_domain::Scac;
+
+use super::{ArrivalNoticeConnector, HttpArrivalNotices};
+use crate::auth::Auth;
+use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source};
+use crate::settings::HttpSettings;
+
+/// `[arrival_notices]`: the connection defaults and the lines whose notices are read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ArrivalNoticesConfig {
+    /// Limits and timeouts of every publisher connection.
+    pub defaults: HttpSettings,
+    /// Publishers by the line's SCAC; notices at `{base_url}/arrival-notices`.
+    pub endpoints: BTreeMap<String, EndpointConfig<HttpSettings>>,
+}
+
+/// The Arrival Notice connectors.
+#[derive(Debug, Default)]
+pub struct Publishers {
+    endpoints: HashMap<Scac, Arc<HttpArrivalNotices>>,
+    sandbox: Option<Sandbox>,
+    sandboxed: Mutex<HashMap<Scac, Arc<HttpArrivalNotices>>>,
+}
+
+impl Publishers {
+    /// The publishers as configured, and the simulator's for the sandbox's shipments.
+    ///
+    /// # Errors
+    /// The first malformed entry: a bad SCAC, base URL or setting.
+    pub fn build(
+        config: &ArrivalNoticesConfig,
+        sandbox: Option<Sandbox>,
+    ) -> Result<Self, RegistryError> {
+        let mut endpoints = HashMap::new();
+        for (key, endpoint) in &config.endpoints {
+            let error = |problem: String| RegistryError {
+                entry: format!("arrival_notices.endpoints.{key}"),
+                problem,
+            };
+            let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
+            let settings = endpoint.settings.as_ref().unwrap_or(&config.defaults);
+            if settings.timeout.is_zero() {
+                return Err(error("timeout must be above 0".to_owned()));
+            }
+            let connector =
+                HttpArrivalNotices::new(&endpoint.base_url, endpoint.auth.clone().into(), settings)
+                    .map_err(|problem| error(problem.to_string()))?;
+            endpoints.insert(scac, Arc::new(connector));
+        }
+        Ok(Self {
+            endpoints,
+            sandbox,
+            sandboxed: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The publisher of line `scac` for a shipment whose data comes from `source`.
+    #[must_use]
+    pub fn connector(&self, scac: Scac, source: Source) -> Option<Arc<dyn ArrivalNoticeConnector>> {
+        match source {
+            Source::Carrier => self
+                .endpoints
+                .get(&scac)
+                .map(|connector| Arc::clone(connector) as Arc<dyn ArrivalNoticeConnector>),
+            Source::Sandbox => self.simulated(scac),
+        }
+    }
+
+    fn simulated(&self, scac: Scac) -> Option<Arc<dyn ArrivalNoticeConnector>> {
+        let sandbox = self.sandbox.as_ref()?;
+        let mut cache = self
+            .sandboxed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(connector) = cache.get(&scac) {
+            return Some(Arc::clone(connector) as Arc<dyn ArrivalNoticeConnector>);
+        }
+        let base = format!("{}/{scac}", sandbox.base_url.trim_end_matches('/'));
+        let auth = Auth::Header {
+            name: "API-Key".to_owned(),
+            value: sandbox.api_key.clone(),
+        };
+        let settings = HttpSettings::from(&sandbox.settings);
+        let connector = Arc::new(HttpArrivalNotices::new(&base, auth, &settings).ok()?);
+        cache.insert(scac, Arc::clone(&connector));
+        Some(connector as Arc<dyn ArrivalNoticeConnector>)
+    }
+}

@@ -1,0 +1,91 @@
+//! Reading Arrival Notices: the latest of a bill counts, free time by container, by ISO
+//! code or for all, a date and time over a date, a container's pickup over the notice's.
+
+use serde_json::{Value, json};
+
+use super::{latest, model};
+
+fn notices(list: Value) -> Vec<model::Notice> {
+    serde_json::from_value::<model::Page>(json!({"arrivalNotices": list}))
+        .expect("notices")
+        .arrival_notices
+}
+
+fn notice(issued: &str, freight: bool) -> Value {
+    json!({
+        "issueDateTime": issued,
+        "transportDocumentReference": "HHL71800000",
+        "releaseInformation": {"isFreightReleased": freight, "isCustomsReleased": true},
+        "pickupInformation": {"pickupNumber": "780379",
+                              "pickupLocation": {"facility": {"facilityCode": "ECTDE", "facilityCodeListProvider": "SMDG"}}},
+        "returnInformation": {"turnInReference": "HLCSTD45", "returnLocation": {"locationName": "Depot West"}},
+        "freeTimes": [
+            {"typeCodes": ["DET"], "lastFreeDate": {"value": "2025-02-20"}},
+            {"typeCodes": ["DEM", "STO"], "ISOEquipmentCodes": ["22GP"], "lastFreeDate": {"value": "2025-02-01"}},
+            {"typeCodes": ["DEM"], "equipmentReferences": ["APZU4812090"],
+             "lastFreeDateTime": {"value": "2025-02-03T17:00:00+01:00"}},
+        ],
+        "utilizedTransportEquipments": [
+            {"equipment": {"equipmentReference": "APZU4812090", "ISOEquipmentCode": "45G1"}},
+            {"equipment": {"equipmentReference": "MSKU1234565", "ISOEquipmentCode": "22GP"},
+             "pickupInformation": {"pickupNumber": "OWN-1"}},
+        ],
+    })
+}
+
+#[test]
+fn the_latest_notice_of_the_bill_says_what_each_box_gets() {
+    let read = latest(
+        "HHL71800000",
+        notices(json!([
+            notice("2025-01-23T01:23:45Z", true),
+            notice("2025-01-20T01:23:45Z", false),
+            {"issueDateTime": "2025-01-30T00:00:00Z", "transportDocumentReference": "OTHER0001"},
+        ])),
+    )
+    .expect("read");
+    assert_eq!(read.len(), 2);
+    let (number, first) = &read[0];
+    assert_eq!(number, "APZU4812090");
+    assert_eq!(
+        first.notice.freight_released,
+        Some(true),
+        "the later notice counts"
+    );
+    assert_eq!(first.notice.customs_released, Some(true));
+    assert_eq!(first.notice.pickup_number.as_deref(), Some("780379"));
+    assert_eq!(first.notice.pickup_facility.as_deref(), Some("ECTDE"));
+    assert_eq!(first.notice.return_location.as_deref(), Some("Depot West"));
+    assert_eq!(first.notice.return_reference.as_deref(), Some("HLCSTD45"));
+    assert_eq!(
+        first.last_free_day.map(|at| at.to_string()).as_deref(),
+        Some("2025-02-03T16:00:00Z"),
+        "its own free time, to the hour"
+    );
+    let (_, second) = &read[1];
+    assert_eq!(
+        second.notice.pickup_number.as_deref(),
+        Some("OWN-1"),
+        "its own pickup"
+    );
+    assert_eq!(second.notice.pickup_facility, None);
+    assert_eq!(
+        second.last_free_day.map(|at| at.to_string()).as_deref(),
+        Some("2025-02-01T23:59:59Z"),
+        "by its ISO code, to the end of the day"
+    );
+}
+
+#[test]
+fn no_notice_yet_is_nothing_and_a_broken_one_is_refused() {
+    assert!(latest("HHL71800000", Vec::new()).expect("read").is_empty());
+    let mut bad_box = notice("2025-01-23T01:23:45Z", true);
+    bad_box["utilizedTransportEquipments"][0]["equipment"]["equipmentReference"] =
+        json!("APZU4812091");
+    assert!(
+        latest("HHL71800000", notices(json!([bad_box]))).is_err(),
+        "a wrong check digit"
+    );
+    let bad_time = notice("yesterday", true);
+    assert!(latest("HHL71800000", notices(json!([bad_time]))).is_err());
+}

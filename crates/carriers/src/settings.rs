@@ -1,0 +1,72 @@
+//! Limits and timeouts of the connections that are not a carrier's DCSA events endpoint:
+//! terminals and Arrival Notice publishers.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::limits::RateLimits;
+use crate::registry::ConnectionSettings;
+
+/// Limits and timeouts of one connection to a terminal or a line's Arrival Notice
+/// publisher (a carrier's DCSA events endpoint has [`ConnectionSettings`], with paging).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HttpSettings {
+    /// Sustained requests per second to the terminal.
+    pub per_second: NonZeroU32,
+    /// Requests at once after a quiet spell.
+    pub burst: NonZeroU32,
+    /// Requests in flight at once.
+    pub concurrency: NonZeroU32,
+    /// How long to wait for a connection (`"5s"`).
+    #[serde(with = "humantime_serde")]
+    pub connect_timeout: Duration,
+    /// How long to wait for a whole answer (`"30s"`).
+    #[serde(with = "humantime_serde")]
+    pub timeout: Duration,
+    /// Largest answer read, in bytes.
+    pub max_response_bytes: usize,
+}
+
+impl Default for HttpSettings {
+    /// A terminal's community portal is slower than a carrier's API: two requests a
+    /// second (of up to 100 containers each, at a terminal).
+    fn default() -> Self {
+        Self {
+            per_second: NonZeroU32::new(2).unwrap_or(NonZeroU32::MIN),
+            burst: NonZeroU32::new(4).unwrap_or(NonZeroU32::MIN),
+            concurrency: NonZeroU32::new(2).unwrap_or(NonZeroU32::MIN),
+            connect_timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(30),
+            max_response_bytes: 2 * 1024 * 1024,
+        }
+    }
+}
+
+impl From<&ConnectionSettings> for HttpSettings {
+    /// The sandbox's terminals keep to the sandbox's connection settings.
+    fn from(settings: &ConnectionSettings) -> Self {
+        Self {
+            per_second: settings.per_second,
+            burst: settings.burst,
+            concurrency: settings.concurrency,
+            connect_timeout: settings.connect_timeout,
+            timeout: settings.timeout,
+            max_response_bytes: settings.max_response_bytes,
+        }
+    }
+}
+
+impl HttpSettings {
+    /// The rate limits these settings keep to.
+    #[must_use]
+    pub const fn limits(&self) -> RateLimits {
+        RateLimits {
+            per_second: self.per_second,
+            burst: self.burst,
+            concurrency: self.concurrency,
+        }
+    }
+}
