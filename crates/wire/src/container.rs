@@ -104,14 +104,25 @@ pub struct ContainerAttributes {
     pub pod_full_out_chassis_number: Option<String>,
     /// Where it stands in the yard, as the terminal writes it.
     pub location_at_pod_terminal: Option<String>,
-    /// Last free days per source (needs a terminal or arrival-notice source: each null).
+    /// Last free days per source: the line's (its Arrival Notice), the terminal's, the
+    /// rail's; each null until a source gives it.
     pub import_deadlines: ImportDeadlines,
-    /// When a terminal was last asked about it (no terminal source yet: null).
+    /// When its terminal last answered for it (null until one has).
     #[schema(format = DateTime)]
     pub terminal_checked_at: Option<String>,
-    /// The last terminal lookup (no terminal source yet: null).
+    /// The last terminal lookup: not recorded apart (null); `terminal_checked_at` says when
+    /// a terminal last answered.
     #[schema(format = DateTime)]
     pub pod_last_tracking_request_at: Option<String>,
+    /// The number a trucker presents to pick it up, from the line's Arrival Notice
+    /// (beyond the reference API).
+    pub pickup_number: Option<String>,
+    /// Where to return it empty (a facility code, else a name), from the line's Arrival
+    /// Notice (beyond the reference API).
+    pub empty_return_location: Option<String>,
+    /// The reference to quote when returning it empty, from the line's Arrival Notice
+    /// (beyond the reference API).
+    pub empty_return_reference: Option<String>,
     /// Picked up at the inland destination (no rail source yet: null).
     #[schema(format = DateTime)]
     pub final_destination_full_out_at: Option<String>,
@@ -242,6 +253,9 @@ pub fn resource(
             import_deadlines: ImportDeadlines::from(&container.terminal.last_free_days),
             terminal_checked_at: time(container.terminal_checked_at),
             pod_last_tracking_request_at: None,
+            pickup_number: container.terminal.line.pickup_number.clone(),
+            empty_return_location: container.terminal.line.return_location.clone(),
+            empty_return_reference: container.terminal.line.return_reference.clone(),
             final_destination_full_out_at: None,
             final_destination_timezone: None,
             empty_terminated_timezone: None,

@@ -82,12 +82,20 @@ impl TerminalView {
         hold::normalized(terminal.into_iter().chain(line.holds()))
     }
 
-    /// This view after the line's `notice`: its last free day and word taken, the holds
-    /// the line stood for replaced, a pickup place the line named taken unless the
-    /// terminal names another.
+    /// This view after the line's `notice` of a container discharged at terminal
+    /// `discharged_at`: its last free day and word taken, the holds the line stood for
+    /// replaced, a pickup place the line named taken (unless the terminal names another;
+    /// the terminal of discharge itself is no pickup facility of its own).
     #[must_use]
-    pub fn with_notice(&self, notice: &ContainerNotice) -> Self {
-        let line = notice.notice.clone();
+    pub fn with_notice(&self, notice: &ContainerNotice, discharged_at: Option<&str>) -> Self {
+        let mut line = notice.notice.clone();
+        if line
+            .pickup_facility
+            .as_deref()
+            .is_some_and(|code| Some(code) == discharged_at)
+        {
+            line.pickup_facility = None;
+        }
         let pickup_facility = if self.pickup_facility == self.line.pickup_facility {
             line.pickup_facility.clone()
         } else {

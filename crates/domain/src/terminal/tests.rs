@@ -303,6 +303,7 @@ fn dcsa_release_events_hold_and_release_in_the_order_they_happened() {
 }
 
 mod diff;
+mod notice;
 
 #[test]
 fn a_terminal_report_replaces_the_terminals_fields_and_keeps_the_lines() {

@@ -4,7 +4,7 @@
 
 use super::Change;
 use crate::terminal::{
-    self, ContainerNotice, DataSource, TerminalEvent, TerminalReport, TerminalView,
+    self, ContainerNotice, DataSource, TerminalCode, TerminalEvent, TerminalReport, TerminalView,
 };
 use crate::{
     ContainerId, DomainEvent, EventDetail, EventName, Subject, Timestamp, Tracked, TrackingRequest,
@@ -44,7 +44,8 @@ impl TerminalAnswer {
                 }
                 let mut view = container.terminal.clone();
                 if let Some((_, notice)) = notice {
-                    view = view.with_notice(notice);
+                    let code = container.terminal_code();
+                    view = view.with_notice(notice, code.as_ref().map(TerminalCode::as_str));
                 }
                 if let Some((_, report)) = report {
                     view = view.with_report(report);

@@ -118,6 +118,15 @@ async fn the_first_check_is_heard_once(t: &Tracking, boxes: &[Value]) {
         assert_eq!(attributes["available_for_pickup"], false);
         assert!(attributes["terminal_checked_at"].is_string());
         assert_eq!(attributes["current_status"], "on_ship", "still aboard");
+        // The line's Arrival Notice: where and how to pick it up and return it.
+        assert!(attributes["pickup_number"].is_string());
+        assert!(attributes["empty_return_location"].is_string());
+        assert!(attributes["empty_return_reference"].is_string());
+        assert_eq!(
+            container["relationships"]["pickup_facility"]["data"],
+            Value::Null,
+            "picked up at the terminal of discharge: no facility of its own"
+        );
     }
     let (updates, records) = heard(t, "container.updated").await;
     assert_eq!(updates.len(), boxes.len());
