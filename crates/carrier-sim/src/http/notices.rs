@@ -1,6 +1,6 @@
 //! `GET /{SCAC}/arrival-notices?transportDocumentReferences=…`: the line's Arrival
-//! Notices (DCSA AN 1.0.1, publisher side) of the bills asked, behind the carriers'
-//! credentials, with the faults asked for.
+//! Notices (DCSA AN 1.0.1, publisher side) of the bills asked, in two types each, one a
+//! page (`Next-Page-Cursor`), behind the carriers' credentials, with the faults asked for.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -66,6 +66,7 @@ pub(super) async fn notices_route(
             .into_response();
     }
     let now = sim.state.clock.now();
+    // Each notice in two types, as a line publishes them (with and without charges).
     let notices: Vec<serde_json::Value> = bills
         .iter()
         .filter_map(|bill| {
@@ -78,8 +79,24 @@ pub(super) async fn notices_route(
             (shipment.fate == Fate::Sails).then_some(())?;
             arrival_notice(&sim.state.world, &shipment, &reference, now)
         })
+        .flat_map(|notice| {
+            let mut plain = notice.clone();
+            plain["typeLabel"] = json!("No charges, English");
+            [notice, plain]
+        })
         .collect();
-    let mut response = axum::Json(json!({"arrivalNotices": notices})).into_response();
+    // One notice a page (the publisher's own page size): clients follow the cursor.
+    let offset: usize = form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes())
+        .find(|(key, _)| key == "cursor")
+        .and_then(|(_, value)| value.parse().ok())
+        .unwrap_or(0);
+    let page: Vec<serde_json::Value> = notices.iter().skip(offset).take(1).cloned().collect();
+    let mut response = axum::Json(json!({"arrivalNotices": page})).into_response();
+    if offset + 1 < notices.len()
+        && let Ok(value) = axum::http::HeaderValue::from_str(&(offset + 1).to_string())
+    {
+        response.headers_mut().insert("Next-Page-Cursor", value);
+    }
     if let Ok(value) = axum::http::HeaderValue::from_str(AN_VERSION) {
         response.headers_mut().insert("API-Version", value);
     }

@@ -21,17 +21,37 @@ static NOTICES: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
         .expect("the schema compiles")
 });
 
+/// Every notice of `bill`, page after page, each page valid; the first of its two types.
 async fn notices(sim: &Sim, scac: &str, bill: &str) -> Vec<Value> {
-    let response = sim
-        .get(&format!(
-            "/{scac}/arrival-notices?transportDocumentReferences={bill}"
-        ))
-        .await;
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.headers()["api-version"], "1.0.1");
-    let body: Value = response.json().await.expect("JSON");
-    assert_valid(&NOTICES, &body);
-    body["arrivalNotices"].as_array().cloned().expect("a list")
+    let first = format!("/{scac}/arrival-notices?transportDocumentReferences={bill}");
+    let mut path = first.clone();
+    let mut all = Vec::new();
+    loop {
+        let response = sim.get(&path).await;
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.headers()["api-version"], "1.0.1");
+        let next = response
+            .headers()
+            .get("next-page-cursor")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let body: Value = response.json().await.expect("JSON");
+        assert_valid(&NOTICES, &body);
+        all.extend(body["arrivalNotices"].as_array().cloned().expect("a list"));
+        match next {
+            Some(cursor) => path = format!("{first}&cursor={cursor}"),
+            None => break,
+        }
+    }
+    if !all.is_empty() {
+        let types: Vec<&str> = all.iter().filter_map(|n| n["typeLabel"].as_str()).collect();
+        assert_eq!(
+            types,
+            ["English, consignee", "No charges, English"],
+            "two pages"
+        );
+    }
+    all.into_iter().take(1).collect()
 }
 
 #[tokio::test]
