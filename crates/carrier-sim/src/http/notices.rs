@@ -36,7 +36,12 @@ pub(super) async fn notices_route(
         );
     }
     let scac = scac.to_ascii_uppercase();
-    let bills: Vec<String> = form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes())
+    let query: Vec<(String, String)> =
+        form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
+    let bills: Vec<String> = query
+        .iter()
         .filter(|(key, _)| key == "transportDocumentReferences")
         .flat_map(|(_, value)| {
             value
@@ -85,11 +90,16 @@ pub(super) async fn notices_route(
             [notice, plain]
         })
         .collect();
-    // One notice a page (the publisher's own page size): clients follow the cursor.
-    let offset: usize = form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes())
+    let offset: usize = query
+        .iter()
         .find(|(key, _)| key == "cursor")
         .and_then(|(_, value)| value.parse().ok())
         .unwrap_or(0);
+    page(&notices, offset)
+}
+
+/// One notice a page (the publisher's own page size): clients follow the cursor.
+fn page(notices: &[serde_json::Value], offset: usize) -> Response {
     let page: Vec<serde_json::Value> = notices.iter().skip(offset).take(1).cloned().collect();
     let mut response = axum::Json(json!({"arrivalNotices": page})).into_response();
     if offset + 1 < notices.len()
