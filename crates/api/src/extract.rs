@@ -15,8 +15,9 @@ use crate::{ApiError, AppState};
 #[derive(Debug)]
 pub struct JsonBody(pub Value);
 
-/// How much of an oversized body is read and discarded before answering 413, so a client
-/// still sending gets the answer instead of a reset connection. Larger bodies are cut off.
+/// How much of an oversized body is read and discarded before answering 413 (or the
+/// body's limit, when larger), so a client still sending gets the answer instead of a reset
+/// connection. Larger bodies are cut off.
 const DRAIN_LIMIT: u64 = 1024 * 1024;
 
 /// Reads the rest of `body`, discarding it, until `budget` bytes have been read.
@@ -37,60 +38,75 @@ impl FromRequest<AppState> for JsonBody {
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
         crate::negotiation::check_content_type(request.headers())?;
-        let limit = state.config.body_bytes;
-        let too_large = || {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                format!("the body is larger than {limit} bytes"),
-                None,
-            )
-        };
-        let declared = request
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|text| text.parse::<u64>().ok());
-        // A client that waits for `100 Continue` has sent nothing yet: answering at once
-        // spares it the upload (hyper sends `100 Continue` only when the body is read).
-        let waits_to_send = request
-            .headers()
-            .get(EXPECT)
-            .is_some_and(|value| value.as_bytes().eq_ignore_ascii_case(b"100-continue"));
-        let mut body = request.into_body();
-        if declared.is_some_and(|length| length > limit as u64) {
-            if !waits_to_send {
-                drain(body, DRAIN_LIMIT).await;
-            }
-            return Err(too_large());
-        }
-        let idle = state.config.body_idle_timeout;
-        let mut bytes = Vec::new();
-        loop {
-            let Ok(frame) = tokio::time::timeout(idle, body.frame()).await else {
-                return Err(ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "request_timeout",
-                    format!("the body stopped arriving for {} s", idle.as_secs()),
-                    None,
-                ));
-            };
-            let Some(frame) = frame else { break };
-            let frame =
-                frame.map_err(|_| ApiError::malformed_json("the body could not be read", None))?;
-            if let Some(data) = frame.data_ref() {
-                if bytes.len() + data.len() > limit {
-                    drain(body, DRAIN_LIMIT).await;
-                    return Err(too_large());
-                }
-                bytes.extend_from_slice(data);
-            }
-        }
+        let bytes = read_body(
+            request,
+            state.config.body_bytes,
+            state.config.body_idle_timeout,
+        )
+        .await?;
         let value = serde_json::from_slice(&bytes).map_err(|error| {
             ApiError::malformed_json(format!("the body is not valid JSON: {error}"), None)
         })?;
         Ok(Self(value))
     }
+}
+
+/// The body of `request`, at most `limit` bytes (413 beyond), each part arriving within
+/// `idle` of the last (408 after).
+pub async fn read_body(
+    request: Request,
+    limit: usize,
+    idle: std::time::Duration,
+) -> Result<Vec<u8>, ApiError> {
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("the body is larger than {limit} bytes"),
+            None,
+        )
+    };
+    let declared = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.parse::<u64>().ok());
+    // A client that waits for `100 Continue` has sent nothing yet: answering at once
+    // spares it the upload (hyper sends `100 Continue` only when the body is read).
+    let waits_to_send = request
+        .headers()
+        .get(EXPECT)
+        .is_some_and(|value| value.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    let mut body = request.into_body();
+    let budget = DRAIN_LIMIT.max(limit as u64);
+    if declared.is_some_and(|length| length > limit as u64) {
+        if !waits_to_send {
+            drain(body, budget).await;
+        }
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    loop {
+        let Ok(frame) = tokio::time::timeout(idle, body.frame()).await else {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                format!("the body stopped arriving for {} s", idle.as_secs()),
+                None,
+            ));
+        };
+        let Some(frame) = frame else { break };
+        let frame =
+            frame.map_err(|_| ApiError::malformed_json("the body could not be read", None))?;
+        if let Some(data) = frame.data_ref() {
+            if bytes.len() + data.len() > limit {
+                drain(body, budget).await;
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(data);
+        }
+    }
+    Ok(bytes)
 }
 
 /// The one variable segment of a resource's path (an id, a SCAC, an IMO number). A segment

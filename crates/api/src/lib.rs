@@ -6,6 +6,7 @@
 
 mod auth;
 mod body;
+pub mod callbacks;
 mod containers;
 mod document;
 pub mod error;
@@ -41,6 +42,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
+pub use callbacks::{Callback, CallbackReply, CarrierCallbacks};
 pub use error::ApiError;
 pub use rate_limit::{RateLimitConfig, RateLimiter};
 pub use tidemark_wire::EventRecords;
@@ -103,6 +105,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Sends test deliveries to webhooks.
     pub webhook_sender: Arc<dyn WebhookSender>,
+    /// Receives the lines' pushes, when this process does.
+    pub callbacks: Option<Arc<dyn CarrierCallbacks>>,
     /// When this process read its settings.
     pub started_at: tidemark_domain::Timestamp,
 }
@@ -119,6 +123,7 @@ impl AppState {
     ) -> Self {
         Self {
             webhook_sender,
+            callbacks: None,
             started_at: clock.now(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
@@ -126,6 +131,13 @@ impl AppState {
             config: Arc::new(config),
             clock,
         }
+    }
+
+    /// This state, receiving the lines' pushes with `callbacks`.
+    #[must_use]
+    pub fn with_callbacks(mut self, callbacks: Arc<dyn CarrierCallbacks>) -> Self {
+        self.callbacks = Some(callbacks);
+        self
     }
 }
 
@@ -171,6 +183,7 @@ pub fn router(state: AppState) -> Router {
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
     Router::new()
         .merge(authenticated)
+        .merge(callbacks::routes())
         .merge(health::routes())
         .route("/v2/openapi.json", openapi::route(&state.config))
         .fallback(fallback::not_found)

@@ -1,6 +1,6 @@
 //! The routes: `GET /{SCAC}/v2/events`, `GET /{SCAC}/arrival-notices`,
 //! `POST /terminals/{CODE}/import-availability`,
-//! `POST /oauth/token`, and the admin API.
+//! `POST /oauth/token`, and the admin API (with the line's Arrival Notice pushes).
 
 use axum::Router;
 use axum::http::{HeaderValue, Method, StatusCode, Uri};
@@ -16,6 +16,7 @@ mod admin;
 mod auth;
 mod events;
 mod notices;
+mod push;
 mod terminal;
 
 use admin::{
@@ -36,6 +37,7 @@ pub fn router(sim: Simulator) -> Router {
         .route("/admin/events", post(inject).delete(clear_injected))
         .route("/admin/lookups", get(lookups))
         .route("/admin/reset", post(reset))
+        .route("/admin/arrival-notice-pushes", post(push::push_route))
         .route_layer(axum::middleware::from_fn_with_state(
             sim.clone(),
             require_admin,

@@ -5,6 +5,7 @@
 //! ([`ArrivalNoticeConnector`]); the AN field names live only here (and in the simulator).
 
 mod model;
+pub mod push;
 pub mod registry;
 
 use std::fmt;

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
+use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac, TrackingSource};
 
 use crate::arrival_notice::registry::{ArrivalNoticesConfig, Publishers};
 use crate::auth::Auth;
@@ -173,6 +173,24 @@ pub enum Source {
     Carrier,
     /// The built-in simulator.
     Sandbox,
+}
+
+impl From<TrackingSource> for Source {
+    fn from(source: TrackingSource) -> Self {
+        match source {
+            TrackingSource::ShippingLine => Self::Carrier,
+            TrackingSource::Sandbox => Self::Sandbox,
+        }
+    }
+}
+
+impl From<Source> for TrackingSource {
+    fn from(source: Source) -> Self {
+        match source {
+            Source::Carrier => Self::ShippingLine,
+            Source::Sandbox => Self::Sandbox,
+        }
+    }
 }
 
 fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> DcsaConfig {

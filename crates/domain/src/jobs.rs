@@ -14,11 +14,19 @@ pub enum JobKind {
     Refresh,
     /// Check a tracked shipment's containers at their terminals of discharge.
     TerminalCheck,
+    /// Read the line's Arrival Notice of a tracked shipment now: its publisher said a new
+    /// one is out (an `arrival-notice-notification`).
+    ArrivalNotice,
 }
 
 impl JobKind {
     /// Every kind.
-    pub const ALL: [Self; 3] = [Self::Lookup, Self::Refresh, Self::TerminalCheck];
+    pub const ALL: [Self; 4] = [
+        Self::Lookup,
+        Self::Refresh,
+        Self::TerminalCheck,
+        Self::ArrivalNotice,
+    ];
 
     /// The stored name.
     #[must_use]
@@ -27,6 +35,7 @@ impl JobKind {
             Self::Lookup => "lookup",
             Self::Refresh => "refresh",
             Self::TerminalCheck => "terminal_check",
+            Self::ArrivalNotice => "arrival_notice",
         }
     }
 

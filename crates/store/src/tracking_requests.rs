@@ -4,10 +4,10 @@
 use async_trait::async_trait;
 use tidemark_domain::{
     AccountId, FailedReason, JobId, JobKind, RequestNumber, RequestStatus, RequestType, Scac,
-    Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch,
+    Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch, TrackingSource,
 };
 
-use crate::db::{Backend, Cost, Paged, Query, Row, Unit, Value};
+use crate::db::{Backend, Cost, Paged, Query, Row, Unit, Value, parse_all};
 use crate::search::Search;
 use crate::{Page, PageRequest, StoreError, TrackingRequestFilter};
 
@@ -25,6 +25,9 @@ macro_rules! open_statuses {
 
 /// Offsets beyond this make a list a long read (see the SQLite driver's readers).
 const LONG_READ_OFFSET: i64 = 10_000;
+
+/// Most open requests one bill of lading is found tracked by.
+pub const MAX_REQUESTS_OF_BILL: u32 = 1_000;
 
 /// Tracking requests, always scoped by account (except for workers, who act for all).
 #[async_trait]
@@ -54,6 +57,16 @@ pub trait TrackingRequestStore: Send + Sync {
         filter: &TrackingRequestFilter,
         page: PageRequest,
     ) -> Result<Page<TrackingRequest>, StoreError>;
+
+    /// The open requests, whatever their account, whose shipment is bill `bill` of line
+    /// `scac` tracked from `source` (a carrier's push concerns them all); at most
+    /// [`MAX_REQUESTS_OF_BILL`], oldest first.
+    async fn open_requests_of_bill(
+        &self,
+        scac: Scac,
+        bill: &str,
+        source: TrackingSource,
+    ) -> Result<Vec<TrackingRequestId>, StoreError>;
 
     /// Applies `patch` and returns the updated request, or `None` when `account` has no
     /// request `id`.
@@ -273,6 +286,32 @@ impl<B: Backend> TrackingRequestStore for B {
             }
         }
         paged.read(self, page, parse).await
+    }
+
+    async fn open_requests_of_bill(
+        &self,
+        scac: Scac,
+        bill: &str,
+        source: TrackingSource,
+    ) -> Result<Vec<TrackingRequestId>, StoreError> {
+        let query = Query::with(
+            concat!(
+                "SELECT r.id FROM shipments s JOIN tracking_requests r \
+                 ON r.id = s.tracking_request_id WHERE s.scac = $1 \
+                 AND s.bill_of_lading_number = $2 AND s.source = $3 AND r.status IN ",
+                open_statuses!(),
+                " ORDER BY r.created_at, r.id LIMIT $4"
+            ),
+            vec![
+                scac.to_string().into(),
+                bill.into(),
+                source.as_str().into(),
+                i64::from(MAX_REQUESTS_OF_BILL).into(),
+            ],
+        );
+        parse_all(self.fetch(&query).await?, |row| {
+            row.required_id("id").map(TrackingRequestId::from_uuid)
+        })
     }
 
     async fn update_tracking_request(

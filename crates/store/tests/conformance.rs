@@ -101,6 +101,7 @@ tidemark_store::backends!(
     carrier_events_read_back_whole_in_order_and_within_their_account,
     terminal_views_read_back_and_the_lists_filter_on_them,
     terminal_checks_record_their_events_once_and_fan_out,
+    the_open_requests_of_a_bill_are_found_across_accounts,
 );
 
 fn at(seconds: i64) -> Timestamp {

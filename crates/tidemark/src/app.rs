@@ -6,7 +6,7 @@ pub use crate::http_server::{MAX_HEADER_BYTES, ServerSettings, serve};
 use axum::Router;
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
-use tidemark_api::{ApiConfig, AppState, WebhookSender};
+use tidemark_api::{ApiConfig, AppState, Callback, CallbackReply, CarrierCallbacks, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
 use tidemark_domain::webhook::{Attempt, Webhook};
@@ -14,21 +14,58 @@ use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
 use tidemark_store::{Store, StoreError};
-use tidemark_workers::{Runner, Tracker};
+use tidemark_workers::{Push, Receipt, Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, SandboxConfig, TrackerConfig};
 
-/// The HTTP application over `store`; webhook tests go out through `sender`.
+/// The HTTP application over `store`; webhook tests go out through `sender`, the lines'
+/// pushes come in through `callbacks` (without, the callback routes answer 404).
 pub fn router(
     store: Arc<dyn Store>,
     carriers: Arc<CarrierMatrix>,
     config: ApiConfig,
     clock: Arc<dyn Clock>,
     sender: Arc<dyn WebhookSender>,
+    callbacks: Option<Arc<dyn CarrierCallbacks>>,
 ) -> Router {
-    tidemark_api::router(AppState::new(store, carriers, config, clock, sender))
+    let state = AppState::new(store, carriers, config, clock, sender);
+    tidemark_api::router(match callbacks {
+        Some(callbacks) => state.with_callbacks(callbacks),
+        None => state,
+    })
+}
+
+/// The lines' pushes, taken by the workers' inbox.
+#[derive(Debug)]
+struct Callbacks(tidemark_workers::Inbox);
+
+#[async_trait::async_trait]
+impl CarrierCallbacks for Callbacks {
+    async fn receive(
+        &self,
+        kind: Callback,
+        scac: &str,
+        token: Option<&str>,
+        body: Vec<u8>,
+    ) -> CallbackReply {
+        let push = match kind {
+            Callback::ArrivalNotices => Push::Notices,
+            Callback::ArrivalNoticeNotifications => Push::Notifications,
+        };
+        match self.0.receive(push, scac, token, &body).await {
+            Receipt::Answered { status, body } => CallbackReply::Answered { status, body },
+            Receipt::Unauthorized => CallbackReply::Unauthorized,
+            Receipt::Unavailable => CallbackReply::Unavailable,
+        }
+    }
+}
+
+/// What receives the lines' pushes: `inbox`, behind the API's port.
+#[must_use]
+pub fn callbacks(inbox: tidemark_workers::Inbox) -> Arc<dyn CarrierCallbacks> {
+    Arc::new(Callbacks(inbox))
 }
 
 /// The API's webhook tests, sent through the dispatcher's own sender.

@@ -6,11 +6,13 @@
 
 mod dispatcher;
 mod error;
+mod inbox;
 mod leases;
 mod runner;
 mod tracker;
 
 pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;
+pub use inbox::{Inbox, Push, Receipt};
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

@@ -1,5 +1,6 @@
-//! The tracker: works lookup, refresh and terminal check jobs (one of each kind per
-//! tracking request at most, keyed by its id; terminal checks in [`terminal`]).
+//! The tracker: works lookup, refresh, terminal check and Arrival Notice jobs (one of each
+//! kind per tracking request at most, keyed by its id; terminal checks in [`terminal`],
+//! notices in [`notice`]).
 //!
 //! A job reads the request, asks the carrier (auto-detecting the SCAC when asked to),
 //! lets the domain decide what the answer changes (`domain::tracking::decide`), and commits
@@ -12,7 +13,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use tidemark_carriers::Lookup;
-use tidemark_carriers::registry::{Registry, Source};
+use tidemark_carriers::registry::Registry;
 use tidemark_domain::lifecycle::{NoTransition, Policy};
 use tidemark_domain::tracking::{self, Cause, LookupAnswer};
 use tidemark_domain::{
@@ -23,9 +24,11 @@ use tidemark_store::{CommitOutcome, Store, StoreError};
 use tidemark_wire::EventRecords;
 use tokio::sync::Notify;
 
+use crate::inbox::Inbox;
 use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
 
+mod notice;
 mod terminal;
 
 /// How the tracker works.
@@ -61,6 +64,8 @@ pub struct Tracker {
     events_recorded: Option<Arc<Notify>>,
     /// The leases of the jobs in hand.
     held: Held,
+    /// Applies the notices `arrival_notice` jobs read, as pushed ones are.
+    inbox: Inbox,
 }
 
 impl Tracker {
@@ -75,7 +80,15 @@ impl Tracker {
         clock: Arc<dyn Clock>,
         settings: TrackerSettings,
     ) -> Self {
+        let inbox = Inbox::new(
+            Arc::clone(&store),
+            Arc::clone(&carriers),
+            Arc::clone(&matrix),
+            Arc::clone(&clock),
+            settings.policy,
+        );
         Self {
+            inbox,
             store,
             carriers,
             render: EventRecords::new(Arc::clone(&matrix)),
@@ -112,6 +125,7 @@ impl Tracker {
     /// [`Runner::wake_on`]: crate::Runner::wake_on
     #[must_use]
     pub fn ring_on_events(mut self, bell: Arc<Notify>) -> Self {
+        self.inbox = self.inbox.ring_on_events(Arc::clone(&bell));
         self.events_recorded = Some(bell);
         self
     }
@@ -153,10 +167,7 @@ impl Tracker {
         log_lookup(request, scac, &outcome, started.elapsed());
         LookupAnswer {
             scac: Some(scac),
-            source: match source {
-                Source::Carrier => TrackingSource::ShippingLine,
-                Source::Sandbox => TrackingSource::Sandbox,
-            },
+            source: source.into(),
             outcome: Some(outcome),
         }
     }
@@ -183,8 +194,10 @@ impl Tracker {
     }
 
     async fn handle(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
-        if job.kind == JobKind::TerminalCheck {
-            return self.check_terminals(job).await;
+        match job.kind {
+            JobKind::TerminalCheck => return self.check_terminals(job).await,
+            JobKind::ArrivalNotice => return self.read_notice(job).await,
+            JobKind::Lookup | JobKind::Refresh => {}
         }
         let Some(id) = TrackingRequestId::parse(&job.key) else {
             tracing::warn!(key = %job.key, "a tracking job with a malformed key; dropped");

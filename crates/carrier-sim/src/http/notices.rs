@@ -11,7 +11,7 @@ use super::auth::authorized;
 use super::dcsa_error;
 use super::events::{Early, before_answering, shipment_of};
 use crate::faults::{Fault, Party};
-use crate::terminal::notice::arrival_notice;
+use crate::terminal::notice::{arrival_notice, first_issued};
 use crate::world::{Fate, Reference};
 use crate::{Simulator, lock};
 
@@ -74,16 +74,7 @@ pub(super) async fn notices_route(
     // Each notice in two types, as a line publishes them (with and without charges).
     let notices: Vec<serde_json::Value> = bills
         .iter()
-        .filter_map(|bill| {
-            let (outcome, placement, _) = shipment_of(&scac, bill, u32::MAX).ok()?;
-            let reference = Reference::TransportDocument(bill.clone());
-            let shipment = sim
-                .state
-                .world
-                .shipment(&scac, &reference, placement, outcome)?;
-            (shipment.fate == Fate::Sails).then_some(())?;
-            arrival_notice(&sim.state.world, &shipment, &reference, now)
-        })
+        .filter_map(|bill| notice_of(&sim, &scac, bill, Issue::AsOf(now)))
         .flat_map(|notice| {
             let mut plain = notice.clone();
             plain["typeLabel"] = json!("No charges, English");
@@ -96,6 +87,36 @@ pub(super) async fn notices_route(
         .and_then(|(_, value)| value.parse().ok())
         .unwrap_or(0);
     page(&notices, offset)
+}
+
+/// Which version of a notice.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Issue {
+    /// As it stands at this time.
+    AsOf(time::OffsetDateTime),
+    /// Its first version.
+    First,
+}
+
+/// The notice of line `scac`'s bill `bill`, if its vessel sails and it is issued.
+pub(super) fn notice_of(
+    sim: &Simulator,
+    scac: &str,
+    bill: &str,
+    issue: Issue,
+) -> Option<serde_json::Value> {
+    let (outcome, placement, _) = shipment_of(scac, bill, u32::MAX).ok()?;
+    let reference = Reference::TransportDocument(bill.to_owned());
+    let shipment = sim
+        .state
+        .world
+        .shipment(scac, &reference, placement, outcome)?;
+    (shipment.fate == Fate::Sails).then_some(())?;
+    let at = match issue {
+        Issue::AsOf(at) => at,
+        Issue::First => first_issued(&shipment),
+    };
+    arrival_notice(&sim.state.world, &shipment, &reference, at)
 }
 
 /// One notice a page (the publisher's own page size): clients follow the cursor.

@@ -14,6 +14,12 @@ use crate::world::{Reference, Shipment, World};
 /// When the notice is first issued, before the vessel arrives.
 const ISSUED_BEFORE_ARRIVAL: Duration = Duration::days(5);
 
+/// When the notice of `shipment` is first issued.
+#[must_use]
+pub fn first_issued(shipment: &Shipment) -> OffsetDateTime {
+    shipment.destination_arrival() - ISSUED_BEFORE_ARRIVAL
+}
+
 /// The notice of `shipment`, found by `reference`, as it stands at `now`; `None` before
 /// it is issued.
 #[must_use]
@@ -23,7 +29,7 @@ pub fn arrival_notice(
     reference: &Reference,
     now: OffsetDateTime,
 ) -> Option<Value> {
-    let first = shipment.destination_arrival() - ISSUED_BEFORE_ARRIVAL;
+    let first = first_issued(shipment);
     if now < first {
         return None;
     }

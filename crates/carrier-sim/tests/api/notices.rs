@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::*;
 
-static AN: LazyLock<Value> = LazyLock::new(|| {
+pub(crate) static AN: LazyLock<Value> = LazyLock::new(|| {
     serde_json::from_str(include_str!("../../dcsa/AN_v1.0.1.json")).expect("the schema is JSON")
 });
 

@@ -125,6 +125,11 @@ impl Notice {
             .map_err(|_| format!("issueDateTime {:?} is not RFC 3339", self.issue_date_time))
     }
 
+    /// Its transport document reference, as written.
+    pub(super) fn reference(&self) -> &str {
+        &self.transport_document_reference
+    }
+
     /// Whether it is a notice of `bill`.
     pub(super) fn is_of(&self, bill: &str) -> bool {
         self.transport_document_reference.eq_ignore_ascii_case(bill)
@@ -163,6 +168,7 @@ impl Notice {
     /// A container number or a date out of the standard.
     pub(super) fn containers(&self) -> Result<Vec<(String, ContainerNotice)>, String> {
         let release = self.release_information.as_ref();
+        let issued_at = self.issued_at().ok();
         self.utilized_transport_equipments
             .iter()
             .map(|utilized| {
@@ -180,6 +186,7 @@ impl Notice {
                     .as_ref()
                     .or(self.return_information.as_ref());
                 let notice = LineNotice {
+                    issued_at,
                     freight_released: release.and_then(|r| r.is_freight_released),
                     customs_released: release.and_then(|r| r.is_customs_released),
                     pickup_number: pickup.and_then(|p| p.pickup_number.clone()),

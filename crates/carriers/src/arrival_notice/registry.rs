@@ -1,14 +1,19 @@
 //! Where each line's Arrival Notices are read: `[arrival_notices.endpoints.SCAC]` for the
 //! shipments of real carriers, the simulator's publisher for the sandbox's. A line without
-//! an endpoint is not asked: its containers' line fields stay unknown.
+//! an endpoint is not asked: its containers' line fields stay unknown. And who may push
+//! them: a line presenting its `[arrival_notices.callbacks.SCAC]` token speaks for the
+//! shipments tracked from the line, the simulator presenting the sandbox's key for the
+//! sandbox's.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
+use subtle::ConstantTimeEq;
 use tidemark_domain::Scac;
 
 use super::{ArrivalNoticeConnector, HttpArrivalNotices};
+use crate::Secret;
 use crate::auth::Auth;
 use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source};
 use crate::settings::HttpSettings;
@@ -21,12 +26,28 @@ pub struct ArrivalNoticesConfig {
     pub defaults: HttpSettings,
     /// Publishers by the line's SCAC; notices at `{base_url}/arrival-notices`.
     pub endpoints: BTreeMap<String, EndpointConfig<HttpSettings>>,
+    /// Lines that push their notices to `/carrier-callbacks/{SCAC}/arrival-notices` (and
+    /// `…/arrival-notice-notifications`), by SCAC.
+    pub callbacks: BTreeMap<String, CallbackConfig>,
 }
+
+/// `[arrival_notices.callbacks.SCAC]`: how a line's pushes prove they are the line's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallbackConfig {
+    /// The token the line sends as `Authorization: Bearer {token}`; at least
+    /// [`MIN_TOKEN`] characters.
+    pub token: Secret,
+}
+
+/// Shortest callback token accepted.
+pub const MIN_TOKEN: usize = 16;
 
 /// The Arrival Notice connectors.
 #[derive(Debug, Default)]
 pub struct Publishers {
     endpoints: HashMap<Scac, Arc<HttpArrivalNotices>>,
+    callbacks: HashMap<Scac, Secret>,
     sandbox: Option<Sandbox>,
     sandboxed: Mutex<HashMap<Scac, Arc<HttpArrivalNotices>>>,
 }
@@ -56,8 +77,21 @@ impl Publishers {
                     .map_err(|problem| error(problem.to_string()))?;
             endpoints.insert(scac, Arc::new(connector));
         }
+        let mut callbacks = HashMap::new();
+        for (key, callback) in &config.callbacks {
+            let error = |problem: &str| RegistryError {
+                entry: format!("arrival_notices.callbacks.{key}"),
+                problem: problem.to_owned(),
+            };
+            let scac = Scac::parse(key).map_err(|_| error("not a SCAC"))?;
+            if callback.token.expose().chars().count() < MIN_TOKEN {
+                return Err(error("token must have at least 16 characters"));
+            }
+            callbacks.insert(scac, callback.token.clone());
+        }
         Ok(Self {
             endpoints,
+            callbacks,
             sandbox,
             sandboxed: Mutex::new(HashMap::new()),
         })
@@ -73,6 +107,22 @@ impl Publishers {
                 .map(|connector| Arc::clone(connector) as Arc<dyn ArrivalNoticeConnector>),
             Source::Sandbox => self.simulated(scac),
         }
+    }
+
+    /// Whose pushes for line `scac` a caller presenting `token` makes: the line's, for the
+    /// shipments tracked from it, or the simulator's, for the sandbox's; `None` for anyone
+    /// else. Tokens are compared in constant time.
+    #[must_use]
+    pub fn authorize(&self, scac: Scac, token: &str) -> Option<Source> {
+        let matches =
+            |secret: &Secret| bool::from(secret.expose().as_bytes().ct_eq(token.as_bytes()));
+        if self.callbacks.get(&scac).is_some_and(matches) {
+            return Some(Source::Carrier);
+        }
+        self.sandbox
+            .as_ref()
+            .filter(|sandbox| matches(&sandbox.api_key))
+            .map(|_| Source::Sandbox)
     }
 
     fn simulated(&self, scac: Scac) -> Option<Arc<dyn ArrivalNoticeConnector>> {
@@ -93,5 +143,63 @@ impl Publishers {
         let connector = Arc::new(HttpArrivalNotices::new(&base, auth, &settings).ok()?);
         cache.insert(scac, Arc::clone(&connector));
         Some(connector as Arc<dyn ArrivalNoticeConnector>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str) -> ArrivalNoticesConfig {
+        toml::from_str(text).expect("a configuration")
+    }
+
+    #[test]
+    fn a_push_is_the_line_s_with_its_token_or_the_sandbox_s_with_its_key() {
+        let scac = |code: &str| Scac::parse(code).expect("scac");
+        let sandbox = Sandbox {
+            base_url: "http://127.0.0.1:1".to_owned(),
+            api_key: Secret::new("sandbox-key"),
+            settings: crate::registry::ConnectionSettings::default(),
+        };
+        let publishers = Publishers::build(
+            &config("[callbacks.MAEU]\ntoken = \"a-long-line-token-1234\""),
+            Some(sandbox),
+        )
+        .expect("valid");
+        let token = "a-long-line-token-1234";
+        assert_eq!(
+            publishers.authorize(scac("MAEU"), token),
+            Some(Source::Carrier)
+        );
+        assert_eq!(
+            publishers.authorize(scac("HLCU"), token),
+            None,
+            "another line's"
+        );
+        assert_eq!(publishers.authorize(scac("MAEU"), &token[1..]), None);
+        assert_eq!(publishers.authorize(scac("MAEU"), ""), None);
+        assert_eq!(
+            publishers.authorize(scac("HLCU"), "sandbox-key"),
+            Some(Source::Sandbox)
+        );
+        assert!(!format!("{publishers:?}").contains(token), "redacted");
+    }
+
+    #[test]
+    fn a_short_token_or_a_bad_scac_is_refused_at_start() {
+        for (text, entry) in [
+            (
+                "[callbacks.MAEU]\ntoken = \"short\"",
+                "arrival_notices.callbacks.MAEU",
+            ),
+            (
+                "[callbacks.maersk]\ntoken = \"a-long-line-token-1234\"",
+                "arrival_notices.callbacks.maersk",
+            ),
+        ] {
+            let error = Publishers::build(&config(text), None).expect_err("refused");
+            assert_eq!(error.entry, entry);
+        }
     }
 }

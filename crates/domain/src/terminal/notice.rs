@@ -13,6 +13,9 @@ use crate::Timestamp;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LineNotice {
+    /// When the notice saying this was issued (`issueDateTime`): an older notice, pulled
+    /// or pushed late, does not override a newer one.
+    pub issued_at: Option<Timestamp>,
     /// Whether the line has released the freight (`isFreightReleased`); `None` when the
     /// notice does not say.
     pub freight_released: Option<bool>,
@@ -83,11 +86,17 @@ impl TerminalView {
     }
 
     /// This view after the line's `notice` of a container discharged at terminal
-    /// `discharged_at`: its last free day and word taken, the holds the line stood for
+    /// `discharged_at` (unchanged when the notice is older than the one it holds): its last
+    /// free day and word taken, the holds the line stood for
     /// replaced, a pickup place the line named taken (unless the terminal names another;
     /// the terminal of discharge itself is no pickup facility of its own).
     #[must_use]
     pub fn with_notice(&self, notice: &ContainerNotice, discharged_at: Option<&str>) -> Self {
+        if let (Some(issued), Some(known)) = (notice.notice.issued_at, self.line.issued_at)
+            && issued < known
+        {
+            return self.clone();
+        }
         let mut line = notice.notice.clone();
         if line
             .pickup_facility

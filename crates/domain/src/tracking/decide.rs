@@ -67,10 +67,14 @@ pub fn decide(
                 let mut change = super::terminal::check(request, prior, answer, now);
                 let tracked =
                     Tracked::applied(Some(prior), &prior.shipment, &change.containers, &[], &[]);
-                // Not before a source that failed asked to be asked again.
-                change.terminal_check = next_terminal_check(&tracked, now, policy)
-                    .map(|at| answer.backoff.map_or(at, |backoff| at.max(backoff)))
-                    .and_then(|at| job(request, JobKind::TerminalCheck, at));
+                change.terminal_check = if answer.off_cadence {
+                    terminal_check(request, &tracked, now, policy)
+                } else {
+                    // Not before a source that failed asked to be asked again.
+                    next_terminal_check(&tracked, now, policy)
+                        .map(|at| answer.backoff.map_or(at, |backoff| at.max(backoff)))
+                        .and_then(|at| job(request, JobKind::TerminalCheck, at))
+                };
                 change
             }
             _ => Change::none(request),

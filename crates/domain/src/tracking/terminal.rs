@@ -21,6 +21,9 @@ pub struct TerminalAnswer {
     pub checked: Vec<ContainerId>,
     /// Not before this is a source that failed this time asked again (its `Retry-After`).
     pub backoff: Option<Timestamp>,
+    /// Given outside the terminal checks' cadence (the line pushed its notice, or said a
+    /// new one is out): the checks keep their schedule, and their backing off.
+    pub off_cadence: bool,
 }
 
 impl TerminalAnswer {
@@ -69,6 +72,17 @@ impl TerminalAnswer {
             source,
             checked,
             backoff: None,
+            off_cadence: false,
+        }
+    }
+
+    /// What the line's notices alone, given outside the checks' cadence, make of
+    /// `tracked`'s containers.
+    #[must_use]
+    pub fn pushed(tracked: &Tracked, notices: &[(String, ContainerNotice)]) -> Self {
+        Self {
+            off_cadence: true,
+            ..Self::of(tracked, notices, &[])
         }
     }
 
@@ -80,6 +94,7 @@ impl TerminalAnswer {
             views,
             source: DataSource::Terminal,
             backoff: None,
+            off_cadence: false,
         }
     }
 }

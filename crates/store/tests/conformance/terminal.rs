@@ -221,3 +221,40 @@ async fn checked_and_scheduled(
         "the next check scheduled in the same commit (the earlier of the two)"
     );
 }
+
+/// A line's push names a bill: the open requests tracking it from that source are found,
+/// whatever their account, oldest first; a closed one, another line's or another source's
+/// are not.
+pub async fn the_open_requests_of_a_bill_are_found_across_accounts(store: Arc<dyn Store>) {
+    use tidemark_domain::{RequestStatus, TrackingSource};
+    let scac = |code: &str| tidemark_domain::Scac::parse(code).expect("scac");
+    let milestones = snapshot(&[(Milestone::VesselDischarged, 2)]);
+    let first = account(&store, "bill-first").await;
+    let second = account(&store, "bill-second").await;
+    let (older, _) = super::tracking::tracked(&store, &first, "586118841", &milestones, 3).await;
+    let (newer, _) = super::tracking::tracked(&store, &second, "586118841", &milestones, 9).await;
+    let found = |code: &'static str, source: TrackingSource| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .open_requests_of_bill(scac(code), "586118841", source)
+                .await
+                .expect("read")
+        }
+    };
+    assert_eq!(
+        found("MAEU", TrackingSource::Sandbox).await,
+        [older.id, newer.id]
+    );
+    assert!(found("MAEU", TrackingSource::ShippingLine).await.is_empty());
+    assert!(found("HLCU", TrackingSource::Sandbox).await.is_empty());
+
+    let read = store
+        .tracking_request(second.id, newer.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    tidemark_store::testing::commit_status(store.as_ref(), &read, RequestStatus::TrackingStopped)
+        .await;
+    assert_eq!(found("MAEU", TrackingSource::Sandbox).await, [older.id]);
+}

@@ -29,12 +29,29 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // A tracker and a dispatcher in one process: the tracker's commits that record events
     // wake the dispatcher, which otherwise notices new notifications at its next poll.
     let events_recorded = Arc::new(tokio::sync::Notify::new());
-    let tracker = if config.roles.contains(&Role::Tracker) {
-        let bell = Arc::clone(&events_recorded);
-        Some(start_tracker(&config, &store, &carriers, &clock, &shutdown, bell).await?)
+    let registry = if config.roles.contains(&Role::Tracker) || config.roles.contains(&Role::Api) {
+        Some(connectors(&config, &shutdown).await?)
     } else {
         None
     };
+    let tracker = match (&registry, config.roles.contains(&Role::Tracker)) {
+        (Some(registry), true) => {
+            let bell = Arc::clone(&events_recorded);
+            let parts = (&store, &carriers, &clock);
+            Some(start_tracker(&config, parts, registry, &shutdown, bell).await?)
+        }
+        _ => None,
+    };
+    let inbox = registry.map(|registry| {
+        tidemark_workers::Inbox::new(
+            Arc::clone(&store),
+            registry,
+            Arc::clone(&carriers),
+            Arc::clone(&clock),
+            config.tracking,
+        )
+        .ring_on_events(Arc::clone(&events_recorded))
+    });
     let dispatcher = if config.roles.contains(&Role::Dispatcher) {
         let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
         let runner = app::dispatcher(
@@ -54,7 +71,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         None
     };
     if config.roles.contains(&Role::Api) {
-        serve_api(&config, store, carriers, clock, shutdown).await?;
+        let callbacks = inbox.map(app::callbacks);
+        serve_api(&config, (store, carriers, clock), callbacks, shutdown).await?;
     } else {
         shutdown.cancelled().await;
     }
@@ -70,14 +88,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn start_tracker(
+/// The connectors, with the sandbox started when it is enabled.
+async fn connectors(
     config: &Config,
-    store: &Arc<dyn Store>,
-    carriers: &Arc<CarrierMatrix>,
-    clock: &Arc<dyn Clock>,
     shutdown: &CancellationToken,
-    events_recorded: Arc<tokio::sync::Notify>,
-) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+) -> anyhow::Result<Arc<tidemark_carriers::registry::Registry>> {
     let sandbox = if config.sandbox.enabled {
         let sandbox = app::start_sandbox(&config.sandbox, shutdown.clone())
             .await
@@ -93,9 +108,19 @@ async fn start_tracker(
     };
     let registry = app::registry(config, sandbox, config.sandbox_scope())?;
     tracing::info!(carriers = %registry.describe(), "where each SCAC is tracked");
+    Ok(registry)
+}
+
+async fn start_tracker(
+    config: &Config,
+    (store, carriers, clock): (&Arc<dyn Store>, &Arc<CarrierMatrix>, &Arc<dyn Clock>),
+    registry: &Arc<tidemark_carriers::registry::Registry>,
+    shutdown: &CancellationToken,
+    events_recorded: Arc<tokio::sync::Notify>,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let runner = app::tracker(
         Arc::clone(store),
-        registry,
+        Arc::clone(registry),
         Arc::clone(carriers),
         Arc::clone(clock),
         &config.tracker,
@@ -116,9 +141,8 @@ async fn start_tracker(
 
 async fn serve_api(
     config: &Config,
-    store: Arc<dyn Store>,
-    carriers: Arc<CarrierMatrix>,
-    clock: Arc<dyn Clock>,
+    (store, carriers, clock): (Arc<dyn Store>, Arc<CarrierMatrix>, Arc<dyn Clock>),
+    callbacks: Option<Arc<dyn tidemark_api::CarrierCallbacks>>,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind(config.listen)
@@ -141,7 +165,7 @@ async fn serve_api(
 
     let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
     let sender = app::webhook_sender(config.dispatcher_settings(networks), Arc::clone(&clock))?;
-    let router = app::router(store, carriers, config.api(), clock, sender);
+    let router = app::router(store, carriers, config.api(), clock, sender, callbacks);
     tracing::info!(%address, "listening on http://{address}");
     app::serve(listener, router, shutdown, config.server()).await?;
     Ok(())

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::{Value, json};
 use tidemark::app;
-use tidemark_api::ApiConfig;
+use tidemark_api::{ApiConfig, CarrierCallbacks};
 use tidemark_domain::{Account, AccountId, AccountName, ApiKey, Clock};
 use tidemark_store::Store;
 use tidemark_store::testing::{Backend, TestDatabase};
@@ -51,8 +51,20 @@ impl TestApp {
         clock: Arc<dyn Clock>,
         server: app::ServerSettings,
     ) -> Option<Self> {
+        Self::spawn_receiving(backend, config, clock, server, |_| None).await
+    }
+
+    /// An app taking the lines' pushes with what `callbacks` makes over its store.
+    pub async fn spawn_receiving(
+        backend: Backend,
+        config: ApiConfig,
+        clock: Arc<dyn Clock>,
+        server: app::ServerSettings,
+        callbacks: impl FnOnce(Arc<dyn Store>) -> Option<Arc<dyn CarrierCallbacks>>,
+    ) -> Option<Self> {
         let database = TestDatabase::create(backend).await;
         let store = database.connect().await;
+        let callbacks = callbacks(Arc::clone(&store));
         let sender = app::webhook_sender(
             tidemark_workers::DispatcherSettings {
                 networks: Arc::new(config.webhook_networks.clone()),
@@ -67,6 +79,7 @@ impl TestApp {
             config,
             Arc::clone(&clock),
             sender,
+            callbacks,
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -274,10 +287,27 @@ impl Tracking {
             coverage: tidemark_domain::Coverage::new([], scope),
             ..ApiConfig::default()
         };
-        let app = TestApp::spawn_on(backend, api, Arc::clone(&clock) as Arc<dyn Clock>).await?;
         let sandbox = simulated.sandbox(tidemark::config::SandboxConfig::default().connection);
         let registry = app::registry(&tidemark::config::Config::default(), Some(sandbox), scope)
             .expect("registry");
+        let inbox_registry = Arc::clone(&registry);
+        let inbox_clock = Arc::clone(&clock) as Arc<dyn Clock>;
+        let app = TestApp::spawn_receiving(
+            backend,
+            api,
+            Arc::clone(&clock) as Arc<dyn Clock>,
+            app::ServerSettings::default(),
+            move |store| {
+                Some(app::callbacks(tidemark_workers::Inbox::new(
+                    store,
+                    inbox_registry,
+                    app::carriers(None).expect("carriers"),
+                    inbox_clock,
+                    tidemark_domain::lifecycle::Policy::default(),
+                )))
+            },
+        )
+        .await?;
         let runner = app::tracker(
             Arc::clone(&app.store),
             registry,
@@ -306,6 +336,19 @@ impl Tracking {
     pub fn advance(&self, by: time::Duration) {
         self.clock.advance(by);
         self.sim.clock().advance(by);
+    }
+
+    /// Subscribes a webhook at `url` to every event.
+    pub async fn subscribe(&self, url: &str) {
+        let created = self
+            .app
+            .post_json(
+                "/v2/webhooks",
+                &self.app.key,
+                &json!({"data": {"type": "webhook", "attributes": {"url": url}}}),
+            )
+            .await;
+        assert_eq!(created.status(), 201);
     }
 }
 

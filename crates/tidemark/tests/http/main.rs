@@ -9,6 +9,7 @@ mod errors;
 mod hygiene;
 mod infer_number;
 mod limits;
+mod notice_push;
 mod numbers;
 mod operations;
 mod raw_events;

@@ -13,19 +13,6 @@ tidemark_store::backends!(
     an_extended_last_free_day_is_heard_with_its_new_value,
 );
 
-async fn subscribe(t: &Tracking) {
-    let created = t
-        .app
-        .post_json(
-            "/v2/webhooks",
-            &t.app.key,
-            &json!({"data": {"type": "webhook", "attributes": {
-                "url": "https://hooks.example.com/terminal"}}}),
-        )
-        .await;
-    assert_eq!(created.status(), 201);
-}
-
 /// The notifications of `event` and the reference objects they include.
 async fn heard(t: &Tracking, event: &str) -> (Vec<Value>, Vec<Value>) {
     let body = document(
@@ -75,7 +62,7 @@ fn checked_at(containers: &[Value]) -> Vec<Value> {
 }
 
 async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking) {
-    subscribe(&t).await;
+    t.subscribe("https://hooks.example.com/terminal").await;
     let request = track(&t, "TEST-TR-HOLDS", "TEST").await;
     assert_eq!(request["data"]["attributes"]["status"], "created");
     let boxes = containers(&t).await;
@@ -186,7 +173,7 @@ async fn released_after_discharge(t: &Tracking, boxes: usize) {
 }
 
 async fn an_extended_last_free_day_is_heard_with_its_new_value(t: Tracking) {
-    subscribe(&t).await;
+    t.subscribe("https://hooks.example.com/terminal").await;
     track(&t, "TEST-TR-LFD-EXTENDED", "TEST").await;
     let first: Vec<Value> = containers(&t)
         .await

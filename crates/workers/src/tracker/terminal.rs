@@ -11,7 +11,7 @@ use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::Source;
 use tidemark_domain::terminal::{TerminalCode, TerminalReport};
 use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
-use tidemark_domain::{ClaimedJob, Timestamp, Tracked, TrackingRequestId, TrackingSource};
+use tidemark_domain::{ClaimedJob, Timestamp, Tracked, TrackingRequest, TrackingRequestId};
 use tidemark_store::CommitOutcome;
 
 use super::Tracker;
@@ -33,8 +33,13 @@ struct Asked {
 }
 
 impl Tracker {
-    /// Works a `terminal_check` job.
-    pub(super) async fn check_terminals(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
+    /// The open request a job is keyed by and what it tracks; `None`, with the job
+    /// completed, when it is gone, failed or stopped since the job was scheduled, or
+    /// tracks nothing yet.
+    pub(super) async fn tracked_of(
+        &self,
+        job: &ClaimedJob,
+    ) -> Result<Option<(TrackingRequest, Tracked)>, WorkerError> {
         let request = match TrackingRequestId::parse(&job.key) {
             Some(id) => self.store.tracking_request_for_work(id).await?,
             None => None,
@@ -43,9 +48,18 @@ impl Tracker {
             Some(request) if request.status.is_open() => self.store.tracked(request.id).await?,
             _ => None,
         };
-        let (Some(request), Some(prior)) = (request, prior) else {
-            // Gone, failed or stopped since the check was scheduled: nothing to check.
-            self.store.complete_job(job).await?;
+        match (request, prior) {
+            (Some(request), Some(prior)) => Ok(Some((request, prior))),
+            _ => {
+                self.store.complete_job(job).await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Works a `terminal_check` job.
+    pub(super) async fn check_terminals(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
+        let Some((request, prior)) = self.tracked_of(job).await? else {
             return Ok(());
         };
         let now = self.clock.now();
@@ -125,10 +139,7 @@ impl Tracker {
                     .push(container.number.clone());
             }
         }
-        let source = match tracked.shipment.source {
-            TrackingSource::ShippingLine => Source::Carrier,
-            TrackingSource::Sandbox => Source::Sandbox,
-        };
+        let source = Source::from(tracked.shipment.source);
         for (code, numbers) in by_terminal {
             let Some(connector) = self.carriers.terminals().connector(&code, source) else {
                 continue;

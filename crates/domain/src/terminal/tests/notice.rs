@@ -83,3 +83,27 @@ fn a_pickup_place_is_the_line_s_only_when_it_is_not_the_terminal_of_discharge() 
         "the terminal's stands"
     );
 }
+
+#[test]
+fn an_older_notice_arriving_late_does_not_override_a_newer_one() {
+    let issued = |text: &str, freight: bool| ContainerNotice {
+        notice: LineNotice {
+            issued_at: day(text),
+            ..notice(freight, None).notice
+        },
+        ..notice(freight, None)
+    };
+    let released = TerminalView::default()
+        .with_notice(&issued("2026-06-02T08:00:00Z", false), None)
+        .with_notice(&issued("2026-06-03T08:00:00Z", true), None);
+    assert!(names(&released).is_empty(), "the newer notice released it");
+
+    let late = released.with_notice(&issued("2026-06-02T08:00:00Z", false), None);
+    assert_eq!(
+        late, released,
+        "the older notice, pushed late, changes nothing"
+    );
+
+    let reissued = released.with_notice(&issued("2026-06-04T08:00:00Z", false), None);
+    assert_eq!(names(&reissued), [(HoldName::Freight, HoldStatus::Hold)]);
+}

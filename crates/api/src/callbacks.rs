@@ -1,0 +1,132 @@
+//! `POST /carrier-callbacks/{scac}/arrival-notices` and
+//! `POST /carrier-callbacks/{scac}/arrival-notice-notifications` (api.md §4a): where a line
+//! pushes its Arrival Notices (DCSA Arrival Notice 1.0.1, subscriber side). The API only
+//! carries them: it takes the line's bearer token, checks the media type and the size, and
+//! hands the body to the [`CarrierCallbacks`] the binary wires in (the workers'), which
+//! authenticates the line, reads the body and commits what it changes before answering.
+//! These routes take no API key: the line is no account of ours.
+
+use std::fmt;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::header::{AUTHORIZATION, RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::Value;
+
+use crate::extract::{PathId, read_body};
+use crate::{ApiError, AppState};
+
+/// What a line pushed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Callback {
+    /// `{"arrivalNotices": […]}`.
+    ArrivalNotices,
+    /// `{"arrivalNoticeNotifications": […]}`.
+    ArrivalNoticeNotifications,
+}
+
+/// What the receiver made of a push.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallbackReply {
+    /// Read (and what it changed committed): the status and the standard's answer.
+    Answered {
+        /// 200, or 400 when nothing in the push could be read.
+        status: u16,
+        /// The `feedbackElements` document.
+        body: Value,
+    },
+    /// The token is no line's.
+    Unauthorized,
+    /// The database could not take it now; the line should push again.
+    Unavailable,
+}
+
+/// Receives a line's pushes; the binary wires in the workers' receiver.
+#[async_trait::async_trait]
+pub trait CarrierCallbacks: Send + Sync + fmt::Debug {
+    /// Takes `body`, pushed as `kind` for line `scac` by a caller presenting `token`.
+    async fn receive(
+        &self,
+        kind: Callback,
+        scac: &str,
+        token: Option<&str>,
+        body: Vec<u8>,
+    ) -> CallbackReply;
+}
+
+/// The version of the standard the answers speak.
+const API_VERSION: &str = "1.0.1";
+
+/// Largest push taken: notices may embed their PDF visualization.
+pub const CALLBACK_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// The callback routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/carrier-callbacks/{scac}/arrival-notices",
+            post(|state, scac, request| receive(state, scac, request, Callback::ArrivalNotices)),
+        )
+        .route(
+            "/carrier-callbacks/{scac}/arrival-notice-notifications",
+            post(|state, scac, request| {
+                receive(state, scac, request, Callback::ArrivalNoticeNotifications)
+            }),
+        )
+}
+
+fn unauthorized() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        "send the line's callback token as Authorization: Bearer <token>",
+        Some(crate::error::ErrorSource::Header("Authorization".into())),
+    )
+    .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+}
+
+async fn receive(
+    State(state): State<AppState>,
+    PathId(scac): PathId,
+    request: Request,
+    kind: Callback,
+) -> Result<Response, ApiError> {
+    let Some(callbacks) = state.callbacks.as_ref().map(Arc::clone) else {
+        return Err(ApiError::not_found(
+            "this process does not receive carrier callbacks",
+        ));
+    };
+    let token = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(|token| token.trim().to_owned());
+    if token.as_deref().is_none_or(str::is_empty) {
+        return Err(unauthorized());
+    }
+    crate::negotiation::check_content_type(request.headers())?;
+    let body = read_body(request, CALLBACK_BODY_BYTES, state.config.body_idle_timeout).await?;
+    match callbacks.receive(kind, &scac, token.as_deref(), body).await {
+        CallbackReply::Answered { status, body } => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+            let mut response = (status, axum::Json(body)).into_response();
+            response
+                .headers_mut()
+                .insert("API-Version", HeaderValue::from_static(API_VERSION));
+            Ok(response)
+        }
+        CallbackReply::Unauthorized => Err(unauthorized()),
+        CallbackReply::Unavailable => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "the push could not be stored now; send it again",
+            None,
+        )
+        .with_header(RETRY_AFTER, HeaderValue::from_static("5"))),
+    }
+}
