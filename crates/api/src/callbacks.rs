@@ -16,6 +16,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::extract::{PathId, read_body};
 use crate::{ApiError, AppState};
@@ -69,14 +70,81 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
             "/carrier-callbacks/{scac}/arrival-notices",
-            post(|state, scac, request| receive(state, scac, request, Callback::ArrivalNotices)),
+            post(arrival_notices),
         )
         .route(
             "/carrier-callbacks/{scac}/arrival-notice-notifications",
-            post(|state, scac, request| {
-                receive(state, scac, request, Callback::ArrivalNoticeNotifications)
-            }),
+            post(arrival_notice_notifications),
         )
+}
+
+/// DCSA's `feedbackElements` answer (`PostArrivalNoticesResponse`, `PostArrivalNoticesError`).
+#[derive(Debug, ToSchema)]
+#[schema(as = DcsaFeedback)]
+pub struct Feedback {
+    /// One element per object not processed, or on how one was; `propertyPath` names it.
+    #[schema(rename = "feedbackElements")]
+    pub feedback_elements: Vec<FeedbackElement>,
+}
+
+/// One `FeedbackElement`.
+#[derive(Debug, ToSchema)]
+#[schema(as = DcsaFeedbackElement)]
+pub struct FeedbackElement {
+    /// `ERROR`, `WARN` or `INFO`.
+    #[schema(pattern = "^(ERROR|WARN|INFO)$")]
+    pub severity: String,
+    /// What happened.
+    pub message: String,
+    /// The JSONPath of the object concerned, e.g. `$.arrivalNotices[2]`.
+    #[schema(rename = "propertyPath")]
+    pub property_path: Option<String>,
+}
+
+/// Receives a line's Arrival Notices (DCSA AN 1.0.1 `POST /arrival-notices`, subscriber
+/// side; beyond the reference API). Each notice is applied to every open request tracking
+/// its bill before the answer; a notice older than the one held changes nothing.
+#[utoipa::path(post, path = "/carrier-callbacks/{scac}/arrival-notices", tag = "Carrier callbacks",
+    security(("callback_token" = [])),
+    params(("scac" = String, Path, description = "The line pushing")),
+    request_body(content = Object, description = "DCSA `PostArrivalNoticesRequest`: `{\"arrivalNotices\": [...]}`", content_type = "application/json"),
+    responses(
+        (status = 200, description = "Taken; each notice's fate in `feedbackElements`.", body = Feedback),
+        (status = 400, description = "Nothing in the push could be read.", body = Feedback),
+        (status = 401, description = "`unauthorized`: no token, or not the line's.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 413, description = "`payload_too_large`: over 4 MiB.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 415, description = "`unsupported_media_type`: not JSON.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 503, description = "`unavailable`: not stored; push again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ))]
+pub async fn arrival_notices(
+    state: State<AppState>,
+    scac: PathId,
+    request: Request,
+) -> Result<Response, ApiError> {
+    receive(state, scac, request, Callback::ArrivalNotices).await
+}
+
+/// Receives a line's word that Arrival Notices are out (DCSA AN 1.0.1
+/// `POST /arrival-notice-notifications`; beyond the reference API): each tracked bill's
+/// notice is read from the line's publisher at once, in the background.
+#[utoipa::path(post, path = "/carrier-callbacks/{scac}/arrival-notice-notifications", tag = "Carrier callbacks",
+    security(("callback_token" = [])),
+    params(("scac" = String, Path, description = "The line pushing")),
+    request_body(content = Object, description = "DCSA `PostArrivalNoticeNotificationsRequest`: `{\"arrivalNoticeNotifications\": [...]}`", content_type = "application/json"),
+    responses(
+        (status = 200, description = "Taken; each notification's fate in `feedbackElements`.", body = Feedback),
+        (status = 400, description = "Nothing in the push could be read.", body = Feedback),
+        (status = 401, description = "`unauthorized`: no token, or not the line's.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 413, description = "`payload_too_large`: over 4 MiB.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 415, description = "`unsupported_media_type`: not JSON.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 503, description = "`unavailable`: not stored; push again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ))]
+pub async fn arrival_notice_notifications(
+    state: State<AppState>,
+    scac: PathId,
+    request: Request,
+) -> Result<Response, ApiError> {
+    receive(state, scac, request, Callback::ArrivalNoticeNotifications).await
 }
 
 fn unauthorized() -> ApiError {

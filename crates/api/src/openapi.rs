@@ -8,14 +8,16 @@ use crate::ApiConfig;
 use axum::http::header::CONTENT_TYPE;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::schema::AdditionalProperties;
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::security::{
+    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme,
+};
 use utoipa::openapi::{
     Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Schema, Type,
 };
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    containers, health, infer_number, reference_data, shipments, shipping_lines, tracking_requests,
+    callbacks, containers, health, infer_number, reference_data, shipments, shipping_lines, tracking_requests,
     webhook_notifications, webhooks,
 };
 
@@ -61,6 +63,8 @@ use crate::{
         webhook_notifications::redeliver,
         health::healthz,
         health::readyz,
+        callbacks::arrival_notices,
+        callbacks::arrival_notice_notifications,
     ),
     components(schemas(
         crate::error::ErrorDocument,
@@ -105,8 +109,20 @@ impl Modify for CommonResponses {
                 "`Token <key>` (or `Bearer <key>`)",
             ))),
         );
+        components.add_security_scheme(
+            "callback_token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("The line's `[arrival_notices.callbacks.SCAC] token`"))
+                    .build(),
+            ),
+        );
         for (path, item) in &mut openapi.paths.paths {
-            let public = path == "/healthz" || path == "/readyz";
+            // Health answers anyone; a line's callbacks answer for themselves.
+            let public = path == "/healthz"
+                || path == "/readyz"
+                || path.starts_with("/carrier-callbacks/");
             let patch = item.patch.iter_mut().map(|operation| (true, operation));
             let others = [
                 &mut item.get,

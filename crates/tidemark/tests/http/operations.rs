@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use reqwest::Method;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tidemark_api::ApiConfig;
 use tidemark_store::testing::Backend;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -82,6 +82,24 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
         document["paths"]["/v2/tracking_requests/{id}"]["get"]["responses"]
             .get("404")
             .is_some()
+    );
+    for path in [
+        "/carrier-callbacks/{scac}/arrival-notices",
+        "/carrier-callbacks/{scac}/arrival-notice-notifications",
+    ] {
+        let push = &document["paths"][path]["post"];
+        assert_eq!(push["security"], json!([{"callback_token": []}]), "{path}");
+        let responses = push["responses"].as_object().expect("responses");
+        let statuses: Vec<&str> = responses.keys().map(String::as_str).collect();
+        assert_eq!(
+            statuses,
+            ["200", "400", "401", "406", "413", "415", "500", "503"],
+            "{path}: no API-key errors (no rate limit)"
+        );
+    }
+    assert_eq!(
+        document["components"]["securitySchemes"]["callback_token"]["scheme"],
+        "bearer"
     );
 }
 
