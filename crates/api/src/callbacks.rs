@@ -78,6 +78,25 @@ pub fn routes() -> Router<AppState> {
         )
 }
 
+/// DCSA's `PostArrivalNoticesRequest`: the notices, each an `ArrivalNotice` of the standard.
+#[derive(Debug, ToSchema)]
+#[schema(as = DcsaArrivalNotices)]
+pub struct NoticesPush {
+    /// The notices; at most 1,000.
+    #[schema(rename = "arrivalNotices", value_type = Vec<Object>, max_items = 1000)]
+    pub arrival_notices: Vec<Value>,
+}
+
+/// DCSA's `PostArrivalNoticeNotificationsRequest`: each `{issueDateTime,
+/// transportDocumentReference}`.
+#[derive(Debug, ToSchema)]
+#[schema(as = DcsaArrivalNoticeNotifications)]
+pub struct NotificationsPush {
+    /// The notifications; at most 1,000.
+    #[schema(rename = "arrivalNoticeNotifications", value_type = Vec<Object>, max_items = 1000)]
+    pub arrival_notice_notifications: Vec<Value>,
+}
+
 /// DCSA's `feedbackElements` answer (`PostArrivalNoticesResponse`, `PostArrivalNoticesError`).
 #[derive(Debug, ToSchema)]
 #[schema(as = DcsaFeedback)]
@@ -105,9 +124,10 @@ pub struct FeedbackElement {
 /// side; beyond the reference API). Each notice is applied to every open request tracking
 /// its bill before the answer; a notice older than the one held changes nothing.
 #[utoipa::path(post, path = "/carrier-callbacks/{scac}/arrival-notices", tag = "Carrier callbacks",
+    operation_id = "receiveArrivalNotices",
     security(("callback_token" = [])),
     params(("scac" = String, Path, description = "The line pushing")),
-    request_body(content = Object, description = "DCSA `PostArrivalNoticesRequest`: `{\"arrivalNotices\": [...]}`", content_type = "application/json"),
+    request_body(content = NoticesPush, description = "DCSA `PostArrivalNoticesRequest`", content_type = "application/json"),
     responses(
         (status = 200, description = "Taken; each notice's fate in `feedbackElements`.", body = Feedback),
         (status = 400, description = "Nothing in the push could be read.", body = Feedback),
@@ -128,9 +148,10 @@ pub async fn arrival_notices(
 /// `POST /arrival-notice-notifications`; beyond the reference API): each tracked bill's
 /// notice is read from the line's publisher at once, in the background.
 #[utoipa::path(post, path = "/carrier-callbacks/{scac}/arrival-notice-notifications", tag = "Carrier callbacks",
+    operation_id = "receiveArrivalNoticeNotifications",
     security(("callback_token" = [])),
     params(("scac" = String, Path, description = "The line pushing")),
-    request_body(content = Object, description = "DCSA `PostArrivalNoticeNotificationsRequest`: `{\"arrivalNoticeNotifications\": [...]}`", content_type = "application/json"),
+    request_body(content = NotificationsPush, description = "DCSA `PostArrivalNoticeNotificationsRequest`", content_type = "application/json"),
     responses(
         (status = 200, description = "Taken; each notification's fate in `feedbackElements`.", body = Feedback),
         (status = 400, description = "Nothing in the push could be read.", body = Feedback),

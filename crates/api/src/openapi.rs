@@ -8,17 +8,15 @@ use crate::ApiConfig;
 use axum::http::header::CONTENT_TYPE;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::schema::AdditionalProperties;
-use utoipa::openapi::security::{
-    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme,
-};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{
     Content, Header, ObjectBuilder, Ref, RefOr, Response, ResponseBuilder, Schema, Type,
 };
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    callbacks, containers, health, infer_number, reference_data, shipments, shipping_lines, tracking_requests,
-    webhook_notifications, webhooks,
+    callbacks, containers, health, infer_number, reference_data, shipments, shipping_lines,
+    tracking_requests, webhook_notifications, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -120,9 +118,8 @@ impl Modify for CommonResponses {
         );
         for (path, item) in &mut openapi.paths.paths {
             // Health answers anyone; a line's callbacks answer for themselves.
-            let public = path == "/healthz"
-                || path == "/readyz"
-                || path.starts_with("/carrier-callbacks/");
+            let public =
+                path == "/healthz" || path == "/readyz" || path.starts_with("/carrier-callbacks/");
             let patch = item.patch.iter_mut().map(|operation| (true, operation));
             let others = [
                 &mut item.get,
