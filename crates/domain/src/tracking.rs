@@ -40,7 +40,7 @@ mod tests;
 
 pub use cadence::{
     auto_stop, first_terminal_check, next_refresh, next_terminal_check, terminal_checks,
-    terminal_retry,
+    terminal_retry, terminal_subscriptions,
 };
 pub use change::Change;
 pub use decide::{Cause, LookupAnswer, decide};

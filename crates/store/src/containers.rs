@@ -8,7 +8,7 @@ use crate::{ContainerFilter, Page, PageRequest, StoreError};
 /// The columns of `containers`, in the order reads select and the upsert writes them.
 const COLUMNS: &str = "id, account_id, shipment_id, number, current_status, ref_numbers, \
      details, terminal, available_for_pickup, pickup_lfd, has_holds, terminal_checked_at, \
-     created_at, updated_at";
+     terminal_subscribed_until, created_at, updated_at";
 
 fn parse(row: &Row) -> Result<Container, StoreError> {
     Ok(Container {
@@ -21,6 +21,7 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
         details: row.json("details")?,
         terminal: row.json("terminal")?,
         terminal_checked_at: row.time("terminal_checked_at")?,
+        terminal_subscribed_until: row.time("terminal_subscribed_until")?,
         created_at: row.required_time("created_at")?,
         updated_at: row.required_time("updated_at")?,
     })
@@ -43,6 +44,7 @@ pub(crate) fn upsert(container: &Container) -> Query {
         container.terminal.pickup_lfd().into(),
         container.terminal.has_holds().into(),
         container.terminal_checked_at.into(),
+        container.terminal_subscribed_until.into(),
         container.created_at.into(),
         container.updated_at.into(),
     ]);
@@ -51,6 +53,7 @@ pub(crate) fn upsert(container: &Container) -> Query {
          details = excluded.details, terminal = excluded.terminal, \
          available_for_pickup = excluded.available_for_pickup, pickup_lfd = excluded.pickup_lfd, \
          has_holds = excluded.has_holds, terminal_checked_at = excluded.terminal_checked_at, \
+         terminal_subscribed_until = excluded.terminal_subscribed_until, \
          updated_at = excluded.updated_at",
     );
     query

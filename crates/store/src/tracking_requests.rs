@@ -68,6 +68,15 @@ pub trait TrackingRequestStore: Send + Sync {
         source: TrackingSource,
     ) -> Result<Vec<TrackingRequestId>, StoreError>;
 
+    /// The open requests, whatever their account, tracking any of containers `numbers`
+    /// from `source` (a terminal's push concerns them all); at most
+    /// [`MAX_REQUESTS_OF_BILL`], oldest first.
+    async fn open_requests_of_containers(
+        &self,
+        numbers: &[String],
+        source: TrackingSource,
+    ) -> Result<Vec<TrackingRequestId>, StoreError>;
+
     /// Applies `patch` and returns the updated request, or `None` when `account` has no
     /// request `id`.
     async fn update_tracking_request(
@@ -314,6 +323,30 @@ impl<B: Backend> TrackingRequestStore for B {
         })
     }
 
+    async fn open_requests_of_containers(
+        &self,
+        numbers: &[String],
+        source: TrackingSource,
+    ) -> Result<Vec<TrackingRequestId>, StoreError> {
+        if numbers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut query = Query::new(concat!(
+            "SELECT r.id, r.created_at FROM containers c JOIN shipments s ON s.id = c.shipment_id \
+             JOIN tracking_requests r ON r.id = s.tracking_request_id WHERE r.status IN ",
+            open_statuses!(),
+            " AND s.source = "
+        ));
+        query.bind(source.as_str());
+        query.push_any("c.number", numbers.iter().cloned());
+        query
+            .push(" GROUP BY r.id, r.created_at ORDER BY r.created_at, r.id LIMIT ")
+            .bind(i64::from(MAX_REQUESTS_OF_BILL));
+        parse_all(self.fetch(&query).await?, |row| {
+            row.required_id("id").map(TrackingRequestId::from_uuid)
+        })
+    }
+
     async fn update_tracking_request(
         &self,
         account: AccountId,
@@ -342,28 +375,4 @@ impl<B: Backend> TrackingRequestStore for B {
 }
 
 #[cfg(test)]
-mod tests {
-    use tidemark_domain::RequestStatus;
-
-    /// The domain decides which statuses are open; the SQL list and the unique index of
-    /// both backends' migrations spell the same list.
-    #[test]
-    fn the_sql_open_statuses_are_the_domains() {
-        let open: Vec<String> = RequestStatus::ALL
-            .into_iter()
-            .filter(RequestStatus::is_open)
-            .map(|status| format!("'{}'", status.as_str()))
-            .collect();
-        let list = format!("({})", open.join(", "));
-        assert_eq!(open_statuses!(), list);
-        for migration in [
-            include_str!("../migrations/sqlite/0001_accounts_and_tracking_requests.sql"),
-            include_str!("../migrations/postgres/0001_accounts_and_tracking_requests.sql"),
-        ] {
-            assert!(
-                migration.contains(&format!("WHERE status IN {list};")),
-                "the duplicate index's predicate is {list}"
-            );
-        }
-    }
-}
+mod tests;

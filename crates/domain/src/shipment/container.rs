@@ -113,6 +113,9 @@ pub struct Container {
     pub terminal: crate::terminal::TerminalView,
     /// When a terminal last answered for it (api.md §4a); none until one has.
     pub terminal_checked_at: Option<Timestamp>,
+    /// Until when its terminal pushes what changes (a subscription it accepted); none when
+    /// it is only polled.
+    pub terminal_subscribed_until: Option<Timestamp>,
     /// When it was created.
     pub created_at: Timestamp,
     /// When it last changed.

@@ -90,15 +90,51 @@ pub fn terminal_checks(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Ve
 }
 
 /// When to check `tracked`'s containers at their terminal after a check: at the
-/// near-arrival cadence while any is at that stage, else when the vessel's estimate enters
-/// the near-arrival window; never once every container has left full or none will arrive.
+/// near-arrival cadence while any is at that stage (at the usual refresh cadence, a safety
+/// net, while the terminals push for every one of them), else when the vessel's estimate
+/// enters the near-arrival window; never once every container has left full or none will
+/// arrive.
 #[must_use]
 pub fn next_terminal_check(
     tracked: &Tracked,
     now: Timestamp,
     policy: &Policy,
 ) -> Option<Timestamp> {
-    check_at(tracked, now, policy, now + policy.refresh_near)
+    let pushed = |id: &ContainerId| {
+        tracked.containers.iter().any(|c| {
+            c.id == *id
+                && c.terminal_subscribed_until
+                    .is_some_and(|until| until > now + policy.refresh)
+        })
+    };
+    let staged = terminal_checks(tracked, now, policy);
+    let wait = if !staged.is_empty() && staged.iter().all(pushed) {
+        policy.refresh
+    } else {
+        policy.refresh_near
+    };
+    check_at(tracked, now, policy, now + wait)
+}
+
+/// The containers of `tracked` to subscribe to at their terminal now: those checked whose
+/// subscription is missing or ends within two refreshes.
+#[must_use]
+pub fn terminal_subscriptions(
+    tracked: &Tracked,
+    now: Timestamp,
+    policy: &Policy,
+) -> Vec<ContainerId> {
+    let renew_by = now + policy.refresh + policy.refresh;
+    terminal_checks(tracked, now, policy)
+        .into_iter()
+        .filter(|id| {
+            tracked.containers.iter().any(|c| {
+                c.id == *id
+                    && c.terminal_subscribed_until
+                        .is_none_or(|until| until <= renew_by)
+            })
+        })
+        .collect()
 }
 
 /// When a lookup of `tracked` wants its containers first checked at their terminal: at

@@ -243,6 +243,7 @@ fn container(
                 details,
                 terminal: crate::terminal::TerminalView::default(),
                 terminal_checked_at: None,
+                terminal_subscribed_until: None,
                 created_at: now,
                 updated_at: now,
             };

@@ -21,6 +21,8 @@ pub struct TerminalAnswer {
     pub checked: Vec<ContainerId>,
     /// Not before this is a source that failed this time asked again (its `Retry-After`).
     pub backoff: Option<Timestamp>,
+    /// The containers whose terminal took a subscription, and until when it pushes.
+    pub subscribed: Vec<(ContainerId, Timestamp)>,
     /// Given outside the terminal checks' cadence (the line pushed its notice, or said a
     /// new one is out): the checks keep their schedule, and their backing off.
     pub off_cadence: bool,
@@ -72,6 +74,7 @@ impl TerminalAnswer {
             source,
             checked,
             backoff: None,
+            subscribed: Vec::new(),
             off_cadence: false,
         }
     }
@@ -94,6 +97,7 @@ impl TerminalAnswer {
             views,
             source: DataSource::Terminal,
             backoff: None,
+            subscribed: Vec::new(),
             off_cadence: false,
         }
     }
@@ -145,6 +149,9 @@ pub(super) fn check(
         container.terminal = view.clone();
         if answer.checked.contains(id) {
             container.terminal_checked_at = Some(now);
+        }
+        if let Some((_, until)) = answer.subscribed.iter().find(|(c, _)| c == id) {
+            container.terminal_subscribed_until = Some(*until);
         }
         if *view != old.terminal {
             container.updated_at = now;

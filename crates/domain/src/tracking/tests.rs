@@ -310,6 +310,7 @@ fn tracked_with(statuses: &[ContainerStatus], pod_ata: Option<i64>, changed: i64
             details: ContainerDetails::default(),
             terminal: crate::terminal::TerminalView::default(),
             terminal_checked_at: None,
+            terminal_subscribed_until: None,
             created_at: at(0),
             updated_at: at(0),
         });

@@ -104,6 +104,7 @@ pub async fn terminal_views_read_back_and_the_lists_filter_on_them(store: Arc<dy
     let (_, job, mut commit) = looked_up(&store, &owner, "586118841", &milestones, 3).await;
     commit.containers[0].terminal = held(1_000);
     commit.containers[0].current_status = ContainerStatus::NotAvailable;
+    commit.containers[0].terminal_subscribed_until = Some(at(2_000));
     assert_eq!(
         super::commit(&store, &job, &commit).await,
         CommitOutcome::Committed
@@ -222,9 +223,9 @@ async fn checked_and_scheduled(
     );
 }
 
-/// A line's push names a bill: the open requests tracking it from that source are found,
-/// whatever their account, oldest first; a closed one, another line's or another source's
-/// are not.
+/// A line's push names a bill, a terminal's its boxes: the open requests tracking them
+/// from that source are found, whatever their account, oldest first; a closed one,
+/// another line's or another source's are not.
 pub async fn the_open_requests_of_a_bill_are_found_across_accounts(store: Arc<dyn Store>) {
     use tidemark_domain::{RequestStatus, TrackingSource};
     let scac = |code: &str| tidemark_domain::Scac::parse(code).expect("scac");
@@ -257,4 +258,25 @@ pub async fn the_open_requests_of_a_bill_are_found_across_accounts(store: Arc<dy
     tidemark_store::testing::commit_status(store.as_ref(), &read, RequestStatus::TrackingStopped)
         .await;
     assert_eq!(found("MAEU", TrackingSource::Sandbox).await, [older.id]);
+
+    // A terminal's push names containers: the same requests, by a box of theirs.
+    let boxes = |numbers: &[&str], source| {
+        let store = Arc::clone(&store);
+        let numbers: Vec<String> = numbers.iter().map(|n| (*n).to_owned()).collect();
+        async move {
+            store
+                .open_requests_of_containers(&numbers, source)
+                .await
+                .expect("read")
+        }
+    };
+    let number = "MSKU1234565";
+    assert_eq!(
+        boxes(&[number, "TGHU7654321"], TrackingSource::Sandbox).await,
+        [older.id],
+        "once per request, the closed one left out"
+    );
+    assert!(boxes(&[number], TrackingSource::ShippingLine).await.is_empty());
+    assert!(boxes(&["TGHU7654321"], TrackingSource::Sandbox).await.is_empty());
+    assert!(boxes(&[], TrackingSource::Sandbox).await.is_empty());
 }

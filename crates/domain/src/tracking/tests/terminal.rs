@@ -188,3 +188,70 @@ fn a_failed_terminal_check_waits_the_cadence_or_longer_when_asked() {
         "refused: at the usual refresh cadence"
     );
 }
+
+#[test]
+fn a_terminal_that_pushes_is_polled_as_a_safety_net_and_its_subscription_renewed() {
+    use crate::tracking::{next_terminal_check, terminal_subscriptions};
+    let policy = Policy::default();
+    let hour = std::time::Duration::from_secs(3600);
+    let mut tracked =
+        super::tracked_with(&[ContainerStatus::OnShip, ContainerStatus::OnShip], None, 0);
+    let now = at(460);
+    let ids: Vec<_> = tracked.containers.iter().map(|c| c.id).collect();
+    assert_eq!(
+        terminal_subscriptions(&tracked, now, &policy),
+        ids,
+        "none yet"
+    );
+
+    tracked.containers[0].terminal_subscribed_until = Some(now + 24 * hour);
+    assert_eq!(terminal_subscriptions(&tracked, now, &policy), [ids[1]]);
+    assert_eq!(
+        next_terminal_check(&tracked, now, &policy),
+        Some(now + hour),
+        "one box is only polled: the near-arrival cadence"
+    );
+
+    tracked.containers[1].terminal_subscribed_until = Some(now + 24 * hour);
+    assert!(terminal_subscriptions(&tracked, now, &policy).is_empty());
+    assert_eq!(
+        next_terminal_check(&tracked, now, &policy),
+        Some(now + policy.refresh),
+        "both pushed for: the refresh cadence, as a safety net"
+    );
+
+    // Ending within two refreshes: renewed, and polled at the near cadence meanwhile.
+    tracked.containers[1].terminal_subscribed_until = Some(now + 2 * hour);
+    assert_eq!(terminal_subscriptions(&tracked, now, &policy), [ids[1]]);
+    assert_eq!(
+        next_terminal_check(&tracked, now, &policy),
+        Some(now + hour)
+    );
+}
+
+#[test]
+fn a_subscription_the_terminal_took_is_written_on_the_container() {
+    let policy = Policy::default();
+    let (request, tracked) = tracked_request(&policy);
+    let id = tracked.containers[0].id;
+    let until = at(900);
+    let answer = TerminalAnswer {
+        subscribed: vec![(id, until)],
+        ..TerminalAnswer::terminal(vec![(id, held())])
+    };
+    let change = decide(
+        &request,
+        Some(&tracked),
+        Cause::Terminal(&answer),
+        at(10),
+        &policy,
+    )
+    .expect("a change");
+    let container = change
+        .containers
+        .iter()
+        .find(|c| c.id == id)
+        .expect("written");
+    assert_eq!(container.terminal_subscribed_until, Some(until));
+    assert_eq!(container.terminal_checked_at, Some(at(10)));
+}
