@@ -3,8 +3,9 @@
 # serving a fresh SQLite file, with a fresh key, driven by /v2/openapi.json. Sending a
 # test to a webhook is left out: it POSTs to the webhook's URL, and fuzzed URLs are on the
 # internet (its input is checked by the HTTP tests, crates/tidemark/tests/http). The
-# lines' callbacks take the line's token instead of an API key: they are fuzzed in a second
-# run, as the line TEST with the token configured here.
+# callbacks of lines and terminals take their own token instead of an API key: they are
+# fuzzed in a second run, as the line TEST and the terminal USORFVIG with the token
+# configured here.
 #   bash .ci/schemathesis.sh            # MAX_EXAMPLES per operation (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,7 @@ export TIDEMARK_LOG__FILTER=warn,tidemark::commands=info
 export TIDEMARK_ROLES=api
 callback_token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 export TIDEMARK_ARRIVAL_NOTICES__CALLBACKS__TEST__TOKEN=$callback_token
+export TIDEMARK_TERMINALS__CALLBACKS__USORFVIG__TOKEN=$callback_token
 ./target/release/tidemark migrate
 key=$(./target/release/tidemark keys create --account fuzz --create-account)
 start_tidemark
@@ -31,7 +33,7 @@ st --config-file .ci/schemathesis.toml run "http://$address/v2/openapi.json" \
   --url "http://$address" \
   --checks all \
   --exclude-operation-id testWebhook \
-  --exclude-path-regex '^/carrier-callbacks/' \
+  --exclude-path-regex '-callbacks/' \
   --max-examples "$MAX_EXAMPLES" \
   --seed 20261122 \
   --header "Authorization: Token $key" \
@@ -40,7 +42,7 @@ st --config-file .ci/schemathesis.toml run "http://$address/v2/openapi.json" \
 st --config-file .ci/schemathesis.toml run "http://$address/v2/openapi.json" \
   --url "http://$address" \
   --checks all \
-  --include-path-regex '^/carrier-callbacks/' \
+  --include-path-regex '-callbacks/' \
   --max-examples "$MAX_EXAMPLES" \
   --seed 20261122 \
   --header "Authorization: Bearer $callback_token" \

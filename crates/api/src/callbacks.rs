@@ -1,10 +1,12 @@
 //! `POST /carrier-callbacks/{scac}/arrival-notices` and
 //! `POST /carrier-callbacks/{scac}/arrival-notice-notifications` (api.md §4a): where a line
-//! pushes its Arrival Notices (DCSA Arrival Notice 1.0.1, subscriber side). The API only
-//! carries them: it takes the line's bearer token, checks the media type and the size, and
+//! pushes its Arrival Notices (DCSA Arrival Notice 1.0.1, subscriber side); and
+//! `POST /terminal-callbacks/{code}/import-availability`, where a terminal pushes its
+//! answers to a subscription (the terminal protocol, `docs/terminals.md`). The API only
+//! carries them: it takes the party's bearer token, checks the media type and the size, and
 //! hands the body to the [`CarrierCallbacks`] the binary wires in (the workers'), which
-//! authenticates the line, reads the body and commits what it changes before answering.
-//! These routes take no API key: the line is no account of ours.
+//! authenticates the party, reads the body and commits what it changes before answering.
+//! These routes take no API key: the party is no account of ours.
 
 use std::fmt;
 use std::sync::Arc;
@@ -28,6 +30,8 @@ pub enum Callback {
     ArrivalNotices,
     /// `{"arrivalNoticeNotifications": […]}`.
     ArrivalNoticeNotifications,
+    /// A terminal's answer to a subscription: `{"checkedAt": …, "containers": […]}`.
+    TerminalAvailability,
 }
 
 /// What the receiver made of a push.
@@ -40,7 +44,9 @@ pub enum CallbackReply {
         /// The `feedbackElements` document.
         body: Value,
     },
-    /// The token is no line's.
+    /// Not read, and why (400).
+    Refused(String),
+    /// The token is not the party's.
     Unauthorized,
     /// The database could not take it now; the line should push again.
     Unavailable,
@@ -49,11 +55,12 @@ pub enum CallbackReply {
 /// Receives a line's pushes; the binary wires in the workers' receiver.
 #[async_trait::async_trait]
 pub trait CarrierCallbacks: Send + Sync + fmt::Debug {
-    /// Takes `body`, pushed as `kind` for line `scac` by a caller presenting `token`.
+    /// Takes `body`, pushed as `kind` for `party` (a line's SCAC, a terminal's code) by a
+    /// caller presenting `token`.
     async fn receive(
         &self,
         kind: Callback,
-        scac: &str,
+        party: &str,
         token: Option<&str>,
         body: Vec<u8>,
     ) -> CallbackReply;
@@ -76,6 +83,10 @@ pub fn routes() -> Router<AppState> {
             "/carrier-callbacks/{scac}/arrival-notice-notifications",
             post(arrival_notice_notifications),
         )
+        .route(
+            "/terminal-callbacks/{code}/import-availability",
+            post(terminal_availability),
+        )
 }
 
 /// DCSA's `PostArrivalNoticesRequest`: the notices, each an `ArrivalNotice` of the standard.
@@ -95,6 +106,55 @@ pub struct NotificationsPush {
     /// The notifications; at most 1,000.
     #[schema(rename = "arrivalNoticeNotifications", value_type = Vec<Object>, max_items = 1000)]
     pub arrival_notice_notifications: Vec<Value>,
+}
+
+/// A terminal's answer pushed to a subscription (`docs/terminals.md`, "The answer").
+#[derive(Debug, ToSchema)]
+#[schema(as = TerminalAnswerPush)]
+pub struct AvailabilityPush {
+    /// When the terminal looked.
+    #[schema(rename = "checkedAt", format = DateTime)]
+    pub checked_at: Option<String>,
+    /// One entry per container, as the protocol's answer has them; at most 100.
+    #[schema(value_type = Vec<Object>, max_items = 100)]
+    pub containers: Vec<Value>,
+}
+
+/// What Tidemark made of a terminal's push.
+#[derive(Debug, ToSchema)]
+#[schema(as = TerminalPushReceipt)]
+pub struct AvailabilityReceipt {
+    /// The containers the terminal knew.
+    pub containers: u64,
+    /// The open tracking requests following any of them.
+    #[schema(rename = "trackingRequests")]
+    pub tracking_requests: u64,
+    /// Of those, how many took the answer.
+    pub applied: u64,
+}
+
+/// Receives a terminal's answer to a subscription (the terminal protocol, beyond the
+/// reference API): applied to every open request tracking one of its boxes at that
+/// terminal before the answer.
+#[utoipa::path(post, path = "/terminal-callbacks/{code}/import-availability", tag = "Carrier callbacks",
+    operation_id = "receiveTerminalAvailability",
+    security(("callback_token" = [])),
+    params(("code" = String, Path, description = "The terminal pushing (SMDG, BIC facility or FIRMS code)")),
+    request_body(content = AvailabilityPush, description = "The protocol's answer", content_type = "application/json"),
+    responses(
+        (status = 200, description = "Applied.", body = AvailabilityReceipt),
+        (status = 400, description = "`malformed_json`: not the protocol's answer.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 401, description = "`unauthorized`: no token, or not the terminal's.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 413, description = "`payload_too_large`: over 4 MiB.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 415, description = "`unsupported_media_type`: not JSON.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 503, description = "`unavailable`: not stored; push again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ))]
+pub async fn terminal_availability(
+    state: State<AppState>,
+    code: PathId,
+    request: Request,
+) -> Result<Response, ApiError> {
+    receive(state, code, request, Callback::TerminalAvailability).await
 }
 
 /// DCSA's `feedbackElements` answer (`PostArrivalNoticesResponse`, `PostArrivalNoticesError`).
@@ -172,7 +232,7 @@ fn unauthorized() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
         "unauthorized",
-        "send the line's callback token as Authorization: Bearer <token>",
+        "send the callback token as Authorization: Bearer <token>",
         Some(crate::error::ErrorSource::Header("Authorization".into())),
     )
     .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
@@ -204,11 +264,14 @@ async fn receive(
         CallbackReply::Answered { status, body } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
             let mut response = (status, axum::Json(body)).into_response();
-            response
-                .headers_mut()
-                .insert("API-Version", HeaderValue::from_static(API_VERSION));
+            if kind != Callback::TerminalAvailability {
+                response
+                    .headers_mut()
+                    .insert("API-Version", HeaderValue::from_static(API_VERSION));
+            }
             Ok(response)
         }
+        CallbackReply::Refused(detail) => Err(ApiError::malformed_json(detail, None)),
         CallbackReply::Unauthorized => Err(unauthorized()),
         CallbackReply::Unavailable => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,

@@ -63,6 +63,7 @@ use crate::{
         health::readyz,
         callbacks::arrival_notices,
         callbacks::arrival_notice_notifications,
+        callbacks::terminal_availability,
     ),
     components(schemas(
         crate::error::ErrorDocument,
@@ -112,14 +113,15 @@ impl Modify for CommonResponses {
             SecurityScheme::Http(
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
-                    .description(Some("The line's `[arrival_notices.callbacks.SCAC] token`"))
+                    .description(Some(
+                        "The party's own: `[arrival_notices.callbacks.SCAC]`, `[terminals.callbacks.CODE]`",
+                    ))
                     .build(),
             ),
         );
         for (path, item) in &mut openapi.paths.paths {
-            // Health answers anyone; a line's callbacks answer for themselves.
-            let public =
-                path == "/healthz" || path == "/readyz" || path.starts_with("/carrier-callbacks/");
+            // Health answers anyone; the callbacks of lines and terminals answer for themselves.
+            let public = path == "/healthz" || path == "/readyz" || path.contains("-callbacks/");
             let patch = item.patch.iter_mut().map(|operation| (true, operation));
             let others = [
                 &mut item.get,

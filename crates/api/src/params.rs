@@ -240,11 +240,9 @@ pub fn take_include(
         return Ok(None);
     };
     let mut paths = Vec::new();
-    for path in text
-        .split(',')
-        .map(str::trim)
-        .filter(|path| !path.is_empty())
-    {
+    // As the documented pattern has it: paths separated by commas, nothing around them;
+    // an empty value includes nothing.
+    for path in text.split(',').filter(|_| !text.is_empty()) {
         if !allowed.contains(&path) {
             let detail = if allowed.is_empty() {
                 "this endpoint has no relationships to include".to_owned()
@@ -337,5 +335,23 @@ mod tests {
         );
         let mut query = QueryParams::parse("include=account").expect("parses");
         assert!(take_include(&mut query, &["tracked_object"]).is_err());
+        // Only the documented form: no blanks around a path (a no-break space included),
+        // no empty path; an empty value includes nothing.
+        for text in [
+            "include=%C2%A0",
+            "include=tracked_object,",
+            "include=%20tracked_object",
+        ] {
+            let mut query = QueryParams::parse(text).expect("parses");
+            assert!(
+                take_include(&mut query, &["tracked_object"]).is_err(),
+                "{text}"
+            );
+        }
+        let mut query = QueryParams::parse("include=").expect("parses");
+        assert_eq!(
+            take_include(&mut query, &["tracked_object"]).ok(),
+            Some(Some(Vec::new()))
+        );
     }
 }

@@ -38,6 +38,7 @@ pub fn router(sim: Simulator) -> Router {
         .route("/admin/lookups", get(lookups))
         .route("/admin/reset", post(reset))
         .route("/admin/arrival-notice-pushes", post(push::push_route))
+        .route("/admin/terminal-pushes", post(push::terminal_push_route))
         .route_layer(axum::middleware::from_fn_with_state(
             sim.clone(),
             require_admin,
@@ -48,6 +49,10 @@ pub fn router(sim: Simulator) -> Router {
         .route(
             "/terminals/{code}/import-availability",
             post(terminal::availability_route),
+        )
+        .route(
+            "/terminals/{code}/import-availability/subscriptions",
+            post(terminal::subscribe_route),
         )
         .route("/oauth/token", post(token))
         .merge(admin)

@@ -110,6 +110,7 @@ struct State {
     injected: Mutex<HashMap<String, Vec<timeline::TimedEvent>>>,
     lookups: Mutex<HashMap<(String, String), u32>>,
     terminals: Mutex<terminal::Index>,
+    subscriptions: Mutex<terminal::subscriptions::Subscriptions>,
     tokens: Mutex<HashMap<String, OffsetDateTime>>,
 }
 
@@ -145,6 +146,7 @@ impl Simulator {
                 injected: Mutex::new(HashMap::new()),
                 lookups: Mutex::new(HashMap::new()),
                 terminals: Mutex::new(terminal::Index::default()),
+                subscriptions: Mutex::new(terminal::subscriptions::Subscriptions::default()),
                 tokens: Mutex::new(HashMap::new()),
                 config,
             }),

@@ -14,6 +14,7 @@
 
 pub mod notice;
 mod plan;
+pub mod subscriptions;
 
 use std::collections::{HashMap, VecDeque};
 

@@ -9,6 +9,7 @@
 
 pub mod arrival_notice;
 pub mod auth;
+pub mod callbacks;
 pub mod dcsa;
 pub mod http;
 pub mod limits;

@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac, TrackingSource};
+use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
+
+mod source;
+pub use source::Source;
 
 use crate::arrival_notice::registry::{ArrivalNoticesConfig, Publishers};
 use crate::auth::Auth;
@@ -164,33 +167,6 @@ pub struct Sandbox {
     /// Limits and timeouts of its connections (the simulator is local, so they may be
     /// far above a real carrier's).
     pub settings: ConnectionSettings,
-}
-
-/// Where a SCAC's data comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// The carrier's own endpoint.
-    Carrier,
-    /// The built-in simulator.
-    Sandbox,
-}
-
-impl From<TrackingSource> for Source {
-    fn from(source: TrackingSource) -> Self {
-        match source {
-            TrackingSource::ShippingLine => Self::Carrier,
-            TrackingSource::Sandbox => Self::Sandbox,
-        }
-    }
-}
-
-impl From<Source> for TrackingSource {
-    fn from(source: Source) -> Self {
-        match source {
-            Source::Carrier => Self::ShippingLine,
-            Source::Sandbox => Self::Sandbox,
-        }
-    }
 }
 
 fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> DcsaConfig {

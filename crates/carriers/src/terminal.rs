@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::{StatusCode, Url};
-use tidemark_domain::TemporaryReason;
+use tidemark_domain::{TemporaryReason, Timestamp};
 
 pub use protocol::{MAX_CONTAINERS, Reports};
 
@@ -23,12 +23,29 @@ use crate::auth::Auth;
 use crate::http::{ConfigError, Endpoint, Failure, endpoint_url, unexpected};
 use crate::limits::{Gate, RateLimits};
 
-/// "What does the terminal know of these containers now?"
+/// "What does the terminal know of these containers now?", and "tell me when it changes".
 #[async_trait]
 pub trait TerminalConnector: Send + Sync + fmt::Debug {
     /// Its reports of `containers` (normalized ISO 6346 numbers), or why there are none.
     /// Never panics: every problem is a failure.
     async fn check(&self, containers: &[String]) -> Result<Reports, Failure>;
+
+    /// Asks the terminal to push its answers of `containers` to `target` as they change;
+    /// until when it will. Never panics: every problem is a failure.
+    async fn subscribe(
+        &self,
+        containers: &[String],
+        target: &CallbackTarget,
+    ) -> Result<Timestamp, Failure>;
+}
+
+/// Where a terminal pushes, and with what token.
+#[derive(Debug, Clone)]
+pub struct CallbackTarget {
+    /// The URL it POSTs its answers to.
+    pub url: String,
+    /// The bearer token it sends.
+    pub token: crate::Secret,
 }
 
 /// Settings of one terminal's endpoint.
@@ -53,6 +70,7 @@ pub struct TerminalConfig {
 #[derive(Debug)]
 pub struct HttpTerminal {
     url: Url,
+    subscriptions: Url,
     endpoint: Endpoint,
     gate: Gate,
 }
@@ -65,6 +83,7 @@ impl HttpTerminal {
     pub fn new(config: &TerminalConfig) -> Result<Self, ConfigError> {
         Ok(Self {
             url: endpoint_url(&config.base_url, "/import-availability")?,
+            subscriptions: endpoint_url(&config.base_url, "/import-availability/subscriptions")?,
             endpoint: Endpoint::new(
                 config.auth.clone(),
                 config.connect_timeout,
@@ -75,30 +94,39 @@ impl HttpTerminal {
         })
     }
 
-    async fn ask(&self, containers: &[String]) -> Result<Reports, Failure> {
+    /// POSTs `body` to `url` within the terminal's limits; the answer's body when it is
+    /// one of `expected`.
+    async fn post(
+        &self,
+        url: &Url,
+        body: Vec<u8>,
+        expected: &[StatusCode],
+    ) -> Result<Vec<u8>, Failure> {
         let _slot = self.gate.enter().await;
-        let body = serde_json::to_vec(&protocol::Ask { containers }).unwrap_or_default();
         let answer = self
             .endpoint
             .call(|client| {
                 client
-                    .post(self.url.clone())
+                    .post(url.clone())
                     .header("Accept", "application/json")
                     .header("Content-Type", "application/json")
                     .body(body.clone())
             })
             .await;
         let mut response = answer?;
-        if response.status() != StatusCode::OK {
+        if !expected.contains(&response.status()) {
             return Err(Failure::Temporary(unexpected(response.status())));
         }
-        let body = self
-            .endpoint
+        self.endpoint
             .read(&mut response)
             .await
-            .map_err(Failure::Temporary)?;
-        protocol::read(&body, containers)
-            .map_err(|problem| Failure::Temporary(TemporaryReason::Unrecognized(problem)))
+            .map_err(Failure::Temporary)
+    }
+
+    async fn ask(&self, containers: &[String]) -> Result<Reports, Failure> {
+        let body = serde_json::to_vec(&protocol::Ask { containers }).unwrap_or_default();
+        let answer = self.post(&self.url, body, &[StatusCode::OK]).await?;
+        protocol::read(&answer, containers).map_err(unrecognized)
     }
 }
 
@@ -111,4 +139,34 @@ impl TerminalConnector for HttpTerminal {
         }
         Ok(reports)
     }
+
+    async fn subscribe(
+        &self,
+        containers: &[String],
+        target: &CallbackTarget,
+    ) -> Result<Timestamp, Failure> {
+        let mut until: Option<Timestamp> = None;
+        for chunk in containers.chunks(MAX_CONTAINERS) {
+            let body = serde_json::to_vec(&protocol::Subscribe {
+                containers: chunk,
+                callback_url: &target.url,
+                callback_token: target.token.expose(),
+            })
+            .unwrap_or_default();
+            let answer = self
+                .post(
+                    &self.subscriptions,
+                    body,
+                    &[StatusCode::OK, StatusCode::CREATED],
+                )
+                .await?;
+            let ends = protocol::read_subscription(&answer).map_err(unrecognized)?;
+            until = Some(until.map_or(ends, |earlier| earlier.min(ends)));
+        }
+        until.ok_or_else(|| unrecognized("no container to subscribe to".to_owned()))
+    }
+}
+
+fn unrecognized(problem: String) -> Failure {
+    Failure::Temporary(TemporaryReason::Unrecognized(problem))
 }

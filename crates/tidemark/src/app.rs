@@ -37,7 +37,7 @@ pub fn router(
     })
 }
 
-/// The lines' pushes, taken by the workers' inbox.
+/// The lines' and the terminals' pushes, taken by the workers' inbox.
 #[derive(Debug)]
 struct Callbacks(tidemark_workers::Inbox);
 
@@ -46,23 +46,25 @@ impl CarrierCallbacks for Callbacks {
     async fn receive(
         &self,
         kind: Callback,
-        scac: &str,
+        party: &str,
         token: Option<&str>,
         body: Vec<u8>,
     ) -> CallbackReply {
         let push = match kind {
             Callback::ArrivalNotices => Push::Notices,
             Callback::ArrivalNoticeNotifications => Push::Notifications,
+            Callback::TerminalAvailability => Push::Availability,
         };
-        match self.0.receive(push, scac, token, &body).await {
+        match self.0.receive(push, party, token, &body).await {
             Receipt::Answered { status, body } => CallbackReply::Answered { status, body },
+            Receipt::Refused(detail) => CallbackReply::Refused(detail),
             Receipt::Unauthorized => CallbackReply::Unauthorized,
             Receipt::Unavailable => CallbackReply::Unavailable,
         }
     }
 }
 
-/// What receives the lines' pushes: `inbox`, behind the API's port.
+/// What receives the lines' and the terminals' pushes: `inbox`, behind the API's port.
 #[must_use]
 pub fn callbacks(inbox: tidemark_workers::Inbox) -> Arc<dyn CarrierCallbacks> {
     Arc::new(Callbacks(inbox))

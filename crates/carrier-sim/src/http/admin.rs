@@ -193,6 +193,7 @@ pub(super) async fn reset(State(sim): State<Simulator>) -> Response {
     lock(&sim.state.injected).clear();
     lock(&sim.state.lookups).clear();
     *lock(&sim.state.terminals) = crate::terminal::Index::default();
+    *lock(&sim.state.subscriptions) = crate::terminal::subscriptions::Subscriptions::default();
     lock(&sim.state.tokens).clear();
     sim.state.clock.set(sim.state.config.epoch);
     sim.state.clock.set_mode(sim.state.config.clock);

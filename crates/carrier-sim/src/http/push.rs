@@ -1,9 +1,15 @@
-//! `POST /admin/arrival-notice-pushes`: the line pushes a bill's Arrival Notice, or the
-//! notification that it is out, to a subscriber (DCSA AN 1.0.1: the subscriber's
-//! `POST {subscriber}/arrival-notices` and `POST {subscriber}/arrival-notice-notifications`),
-//! with `Authorization: Bearer {token}`, and answers with what the subscriber said. Faults:
-//! `stale` pushes the notice's first version (an old one, replayed late), `garbled` a body
-//! that is not JSON, `wrong_token` another token.
+//! Pushes to subscribers, on the admin API's word:
+//!
+//! - `POST /admin/arrival-notice-pushes`: the line pushes a bill's Arrival Notice, or the
+//!   notification that it is out, to a subscriber (DCSA AN 1.0.1: the subscriber's
+//!   `POST {subscriber}/arrival-notices` and `POST {subscriber}/arrival-notice-notifications`),
+//!   with `Authorization: Bearer {token}`, and answers with what the subscriber said.
+//! - `POST /admin/terminal-pushes`: every terminal pushes its answer of the boxes
+//!   subscribed to (`POST /terminals/{CODE}/import-availability/subscriptions`) to each
+//!   subscriber, as it stands now, and answers with what each subscriber said.
+//!
+//! Faults: `stale` pushes a notice's first version (an old one, replayed late), `garbled`
+//! a body that is not JSON, `wrong_token` another token.
 
 use std::time::Duration;
 
@@ -14,7 +20,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::notices::{Issue, notice_of};
-use crate::Simulator;
+use crate::{Simulator, lock};
 
 /// What to push, where.
 #[derive(Debug, Deserialize)]
@@ -50,6 +56,75 @@ enum PushFault {
     Stale,
     Garbled,
     WrongToken,
+}
+
+/// Sends `body` to `url` with `token`; the subscriber's status and answer.
+async fn send(
+    url: &str,
+    token: &str,
+    body: Vec<u8>,
+    version: Option<&str>,
+) -> Result<Value, String> {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .timeout(Duration::from_secs(30))
+        .bearer_auth(token)
+        .header("Content-Type", "application/json")
+        .body(body);
+    if let Some(version) = version {
+        request = request.header("API-Version", version);
+    }
+    let response = request
+        .send()
+        .await
+        .map_err(|error| format!("{url}: {error}"))?;
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap_or_default();
+    let answer = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
+    Ok(json!({"status": status, "body": answer}))
+}
+
+/// What to break in a terminal's pushes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TerminalPushOrder {
+    #[serde(default)]
+    fault: Option<PushFault>,
+}
+
+pub(super) async fn terminal_push_route(
+    State(sim): State<Simulator>,
+    body: axum::body::Bytes,
+) -> Response {
+    let order = if body.is_empty() {
+        TerminalPushOrder::default()
+    } else {
+        match serde_json::from_slice::<TerminalPushOrder>(&body) {
+            Ok(order) => order,
+            Err(error) => return failed(StatusCode::BAD_REQUEST, error.to_string()),
+        }
+    };
+    let now = sim.state.clock.now();
+    let targets = lock(&sim.state.subscriptions).targets(now);
+    let mut pushed = Vec::new();
+    for (target, numbers) in targets {
+        let body = match order.fault {
+            Some(PushFault::Garbled) => b"<html>terminal portal</html>".to_vec(),
+            _ => super::terminal::answer(&sim, &target.code, &numbers, now)
+                .to_string()
+                .into_bytes(),
+        };
+        let token = match order.fault {
+            Some(PushFault::WrongToken) => format!("{}-not", target.token),
+            _ => target.token.clone(),
+        };
+        let answer = send(&target.url, &token, body, None)
+            .await
+            .unwrap_or_else(|error| json!({"status": null, "error": error}));
+        pushed.push(json!({"terminal": target.code, "url": target.url,
+                           "containers": numbers.len(), "answer": answer}));
+    }
+    axum::Json(json!({"pushes": pushed})).into_response()
 }
 
 fn failed(status: StatusCode, message: String) -> Response {
@@ -96,21 +171,8 @@ pub(super) async fn push_route(
         _ => order.token,
     };
     let url = format!("{}/{path}", order.subscriber.trim_end_matches('/'));
-    let sent = reqwest::Client::new()
-        .post(&url)
-        .timeout(Duration::from_secs(30))
-        .bearer_auth(token)
-        .header("Content-Type", "application/json")
-        .header("API-Version", "1.0.1")
-        .body(body)
-        .send()
-        .await;
-    let response = match sent {
-        Ok(response) => response,
-        Err(error) => return failed(StatusCode::BAD_GATEWAY, format!("{url}: {error}")),
-    };
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap_or_default();
-    let answer = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
-    axum::Json(json!({"status": status, "body": answer})).into_response()
+    match send(&url, &token, body, Some("1.0.1")).await {
+        Ok(answer) => axum::Json(answer).into_response(),
+        Err(error) => failed(StatusCode::BAD_GATEWAY, error),
+    }
 }

@@ -141,3 +141,61 @@ async fn a_push_of_no_notice_or_to_no_one_says_so() {
         .await;
     assert_eq!(unreachable.status(), 502);
 }
+
+#[tokio::test]
+async fn a_terminal_takes_subscriptions_and_pushes_them_with_the_faults_asked() {
+    let sim = Sim::start(config()).await;
+    let (url, received) = subscriber().await;
+    let subscribe = |body: Value, key: &'static str| {
+        sim.client
+            .post(format!(
+                "{}/terminals/USORFVIG/import-availability/subscriptions",
+                sim.base
+            ))
+            .header("API-Key", key)
+            .json(&body)
+            .send()
+    };
+    let good = json!({"containers": ["MSKU1234565"], "callbackUrl": url, "callbackToken": "t0ken"});
+    assert_eq!(
+        subscribe(good.clone(), "wrong")
+            .await
+            .expect("request")
+            .status(),
+        401
+    );
+    assert_eq!(
+        subscribe(json!({"containers": []}), KEY)
+            .await
+            .expect("request")
+            .status(),
+        400
+    );
+    let taken = subscribe(good, KEY).await.expect("request");
+    assert_eq!(taken.status(), 201);
+    let until: Value = taken.json().await.expect("json");
+    assert!(until["expiresAt"].is_string());
+
+    for fault in [None, Some("wrong_token"), Some("garbled")] {
+        let pushed = sim
+            .admin_json(
+                reqwest::Method::POST,
+                "/admin/terminal-pushes",
+                Some(json!({"fault": fault})),
+            )
+            .await;
+        assert_eq!(pushed["pushes"][0]["containers"], 1);
+        assert_eq!(pushed["pushes"][0]["answer"]["status"], 200);
+    }
+    let got = received.lock().expect("lock").clone();
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[0].1, "Bearer t0ken");
+    let first: Value = serde_json::from_str(&got[0].2).expect("JSON");
+    assert_eq!(first["containers"][0]["containerNumber"], "MSKU1234565");
+    assert_eq!(
+        first["containers"][0]["known"], false,
+        "no carrier served it"
+    );
+    assert_eq!(got[1].1, "Bearer t0ken-not");
+    assert!(serde_json::from_str::<Value>(&got[2].2).is_err());
+}

@@ -9,12 +9,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use subtle::ConstantTimeEq;
 use tidemark_domain::Scac;
 
 use super::{ArrivalNoticeConnector, HttpArrivalNotices};
-use crate::Secret;
 use crate::auth::Auth;
+use crate::callbacks::{CallbackConfig, Callers};
 use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source};
 use crate::settings::HttpSettings;
 
@@ -31,23 +30,11 @@ pub struct ArrivalNoticesConfig {
     pub callbacks: BTreeMap<String, CallbackConfig>,
 }
 
-/// `[arrival_notices.callbacks.SCAC]`: how a line's pushes prove they are the line's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CallbackConfig {
-    /// The token the line sends as `Authorization: Bearer {token}`; at least
-    /// [`MIN_TOKEN`] characters.
-    pub token: Secret,
-}
-
-/// Shortest callback token accepted.
-pub const MIN_TOKEN: usize = 16;
-
 /// The Arrival Notice connectors.
 #[derive(Debug, Default)]
 pub struct Publishers {
     endpoints: HashMap<Scac, Arc<HttpArrivalNotices>>,
-    callbacks: HashMap<Scac, Secret>,
+    callers: Callers<Scac>,
     sandbox: Option<Sandbox>,
     sandboxed: Mutex<HashMap<Scac, Arc<HttpArrivalNotices>>>,
 }
@@ -77,21 +64,15 @@ impl Publishers {
                     .map_err(|problem| error(problem.to_string()))?;
             endpoints.insert(scac, Arc::new(connector));
         }
-        let mut callbacks = HashMap::new();
-        for (key, callback) in &config.callbacks {
-            let error = |problem: &str| RegistryError {
-                entry: format!("arrival_notices.callbacks.{key}"),
-                problem: problem.to_owned(),
-            };
-            let scac = Scac::parse(key).map_err(|_| error("not a SCAC"))?;
-            if callback.token.expose().chars().count() < MIN_TOKEN {
-                return Err(error("token must have at least 16 characters"));
-            }
-            callbacks.insert(scac, callback.token.clone());
-        }
+        let callers = Callers::build(
+            "arrival_notices.callbacks",
+            &config.callbacks,
+            |key| Scac::parse(key).ok(),
+            sandbox.as_ref(),
+        )?;
         Ok(Self {
             endpoints,
-            callbacks,
+            callers,
             sandbox,
             sandboxed: Mutex::new(HashMap::new()),
         })
@@ -114,15 +95,7 @@ impl Publishers {
     /// else. Tokens are compared in constant time.
     #[must_use]
     pub fn authorize(&self, scac: Scac, token: &str) -> Option<Source> {
-        let matches =
-            |secret: &Secret| bool::from(secret.expose().as_bytes().ct_eq(token.as_bytes()));
-        if self.callbacks.get(&scac).is_some_and(matches) {
-            return Some(Source::Carrier);
-        }
-        self.sandbox
-            .as_ref()
-            .filter(|sandbox| matches(&sandbox.api_key))
-            .map(|_| Source::Sandbox)
+        self.callers.authorize(&scac, token)
     }
 
     fn simulated(&self, scac: Scac) -> Option<Arc<dyn ArrivalNoticeConnector>> {
@@ -149,6 +122,7 @@ impl Publishers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Secret;
 
     fn config(text: &str) -> ArrivalNoticesConfig {
         toml::from_str(text).expect("a configuration")

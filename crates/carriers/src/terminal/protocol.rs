@@ -1,6 +1,7 @@
-//! The terminal protocol's answer (`POST /import-availability`) and its mapping onto what
-//! the domain keeps. A member that breaks the protocol makes the whole answer
-//! unrecognized: nothing of a garbled answer is taken for truth.
+//! The terminal protocol's answer (`POST /import-availability`, and the same shape pushed
+//! to a subscriber) and its mapping onto what the domain keeps, and its subscription
+//! (`POST /import-availability/subscriptions`). A member that breaks the protocol makes the
+//! whole answer unrecognized: nothing of a garbled answer is taken for truth.
 
 use serde::Deserialize;
 use tidemark_domain::terminal::{
@@ -18,9 +19,40 @@ pub struct Ask<'a> {
     pub containers: &'a [String],
 }
 
+/// The subscription request body.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscribe<'a> {
+    /// The container numbers, at most [`MAX_CONTAINERS`].
+    pub containers: &'a [String],
+    /// Where the terminal pushes its answers.
+    pub callback_url: &'a str,
+    /// The bearer token it pushes with.
+    pub callback_token: &'a str,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Subscribed {
+    expires_at: String,
+}
+
+/// Until when a terminal pushes, from its answer to a subscription.
+///
+/// # Errors
+/// An answer without an RFC 3339 `expiresAt`.
+pub fn read_subscription(body: &[u8]) -> Result<Timestamp, String> {
+    let answer: Subscribed =
+        serde_json::from_slice(body).map_err(|error| format!("not a subscription: {error}"))?;
+    Timestamp::parse_rfc3339(&answer.expires_at)
+        .map_err(|_| format!("expiresAt {:?} is not RFC 3339", answer.expires_at))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Answer {
+    #[serde(default)]
+    checked_at: Option<String>,
     containers: Vec<Entry>,
 }
 
@@ -76,8 +108,27 @@ pub type Reports = Vec<(String, Option<TerminalReport>)>;
 /// What is wrong with it: not JSON of this shape, a container not asked, a member out of
 /// the protocol.
 pub fn read(body: &[u8], asked: &[String]) -> Result<Reports, String> {
+    read_where(body, |number| asked.iter().any(|a| a == number), usize::MAX)
+}
+
+/// Reads an answer a terminal pushed (to a subscription): at most [`MAX_CONTAINERS`].
+///
+/// # Errors
+/// As [`read`], or too many containers.
+pub fn read_pushed(body: &[u8]) -> Result<Reports, String> {
+    read_where(body, |_| true, MAX_CONTAINERS)
+}
+
+fn read_where(body: &[u8], asked: impl Fn(&str) -> bool, most: usize) -> Result<Reports, String> {
     let answer: Answer = serde_json::from_slice(body)
         .map_err(|error| format!("not the terminal protocol: {error}"))?;
+    time(answer.checked_at.clone(), "checkedAt")?;
+    if answer.containers.len() > most {
+        return Err(format!(
+            "{} containers; at most {most} are taken at once",
+            answer.containers.len()
+        ));
+    }
     answer
         .containers
         .into_iter()
@@ -88,7 +139,7 @@ pub fn read(body: &[u8], asked: &[String]) -> Result<Reports, String> {
                 })?
                 .as_str()
                 .to_owned();
-            if !asked.contains(&number) {
+            if !asked(&number) {
                 return Err(format!("{number} was not asked about"));
             }
             let report = if entry.known {

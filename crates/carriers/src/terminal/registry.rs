@@ -9,9 +9,10 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use tidemark_domain::terminal::TerminalCode;
 
-use super::{HttpTerminal, TerminalConfig, TerminalConnector};
+use super::{CallbackTarget, HttpTerminal, TerminalConfig, TerminalConnector};
 use crate::Secret;
 use crate::auth::Auth;
+use crate::callbacks::{CallbackConfig, Callers};
 use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source, without_credentials};
 use crate::settings::HttpSettings;
 
@@ -44,12 +45,20 @@ pub struct TerminalsConfig {
     pub defaults: HttpSettings,
     /// Terminals by code (SMDG, BIC facility or FIRMS).
     pub endpoints: BTreeMap<String, EndpointConfig<HttpSettings>>,
+    /// Where terminals reach this Tidemark (`https://tidemark.example.com`): a terminal that
+    /// pushes is asked to send its answers to `{callback_base_url}/terminal-callbacks/{CODE}/
+    /// import-availability`. Without it, every terminal is only polled.
+    pub callback_base_url: Option<String>,
+    /// Terminals that push, by code, with the token they push with.
+    pub callbacks: BTreeMap<String, CallbackConfig>,
 }
 
 /// The terminal connectors.
 #[derive(Debug, Default)]
 pub struct Terminals {
     endpoints: HashMap<TerminalCode, Arc<HttpTerminal>>,
+    callers: Callers<TerminalCode>,
+    callback_base: Option<String>,
     base_urls: BTreeMap<TerminalCode, String>,
     sandbox: Option<Sandbox>,
     sandboxed: Mutex<HashMap<TerminalCode, Arc<HttpTerminal>>>,
@@ -82,8 +91,28 @@ impl Terminals {
             base_urls.insert(code.clone(), without_credentials(&endpoint.base_url));
             endpoints.insert(code, connector);
         }
+        let callers = Callers::build(
+            "terminals.callbacks",
+            &config.callbacks,
+            |key| TerminalCode::parse(key).ok(),
+            sandbox.as_ref(),
+        )?;
+        let callback_base = config
+            .callback_base_url
+            .as_deref()
+            .map(|base| {
+                crate::http::endpoint_url(base, "/")
+                    .map(|_| base.trim_end_matches('/').to_owned())
+                    .map_err(|problem| RegistryError {
+                        entry: "terminals.callback_base_url".to_owned(),
+                        problem: problem.to_string(),
+                    })
+            })
+            .transpose()?;
         Ok(Self {
             endpoints,
+            callers,
+            callback_base,
             base_urls,
             sandbox,
             sandboxed: Mutex::new(HashMap::new()),
@@ -119,6 +148,25 @@ impl Terminals {
                 .map(|connector| Arc::clone(connector) as Arc<dyn TerminalConnector>),
             Source::Sandbox => self.simulated(code),
         }
+    }
+
+    /// Where terminal `code` is asked to push for a container tracked from `source`, when
+    /// it pushes and this Tidemark says where it is reached.
+    #[must_use]
+    pub fn callback(&self, code: &TerminalCode, source: Source) -> Option<CallbackTarget> {
+        let base = self.callback_base.as_ref()?;
+        let token = self.callers.token(code, source)?;
+        Some(CallbackTarget {
+            url: format!("{base}/terminal-callbacks/{code}/import-availability"),
+            token: token.clone(),
+        })
+    }
+
+    /// Whose pushes a caller presenting `token` for terminal `code` makes (see
+    /// [`Callers::authorize`]).
+    #[must_use]
+    pub fn authorize(&self, code: &TerminalCode, token: &str) -> Option<Source> {
+        self.callers.authorize(code, token)
     }
 
     fn simulated(&self, code: &TerminalCode) -> Option<Arc<dyn TerminalConnector>> {

@@ -4,6 +4,7 @@
 mod faults;
 mod mapping;
 mod notices;
+mod subscriptions;
 mod terminal;
 mod transport;
 mod voyage;

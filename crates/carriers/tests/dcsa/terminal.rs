@@ -17,7 +17,7 @@ use tidemark_domain::{RequestType, SandboxScope, TemporaryReason};
 use super::{KEY, World, found, lookup, sim_config};
 use carrier_sim::{Fault, FaultRule};
 
-fn terminal(world: &World, code: &str, auth: Auth) -> HttpTerminal {
+pub(crate) fn terminal(world: &World, code: &str, auth: Auth) -> HttpTerminal {
     let settings = HttpSettings {
         timeout: Duration::from_secs(2),
         ..HttpSettings::default()
@@ -33,7 +33,7 @@ fn terminal(world: &World, code: &str, auth: Auth) -> HttpTerminal {
     .expect("valid config")
 }
 
-fn key() -> Auth {
+pub(crate) fn key() -> Auth {
     Auth::Header {
         name: "API-Key".into(),
         value: Secret::new(KEY),
@@ -42,7 +42,7 @@ fn key() -> Auth {
 
 /// Looks `TEST-TR-HOLDS` up at the sandbox carrier, as Tidemark does before a terminal
 /// check; its boxes and the code of their terminal of discharge.
-async fn served_holds(world: &World) -> (Vec<String>, String) {
+pub(crate) async fn served_holds(world: &World) -> (Vec<String>, String) {
     let snapshot = found(
         world
             .connector("TEST")
@@ -61,7 +61,7 @@ async fn served_holds(world: &World) -> (Vec<String>, String) {
     (numbers, code)
 }
 
-fn terminal_fault(world: &World, fault: Fault) {
+pub(crate) fn terminal_fault(world: &World, fault: Fault) {
     world.sim.add_fault(FaultRule {
         scac: None,
         terminal: Some("*".into()),

@@ -79,13 +79,17 @@ impl TerminalAnswer {
         }
     }
 
-    /// What the line's notices alone, given outside the checks' cadence, make of
-    /// `tracked`'s containers.
+    /// What a push outside the checks' cadence (the line's notices, a terminal's
+    /// reports) makes of `tracked`'s containers.
     #[must_use]
-    pub fn pushed(tracked: &Tracked, notices: &[(String, ContainerNotice)]) -> Self {
+    pub fn pushed(
+        tracked: &Tracked,
+        notices: &[(String, ContainerNotice)],
+        reports: &[(String, TerminalReport)],
+    ) -> Self {
         Self {
             off_cadence: true,
-            ..Self::of(tracked, notices, &[])
+            ..Self::of(tracked, notices, reports)
         }
     }
 

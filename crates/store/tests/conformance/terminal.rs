@@ -276,7 +276,15 @@ pub async fn the_open_requests_of_a_bill_are_found_across_accounts(store: Arc<dy
         [older.id],
         "once per request, the closed one left out"
     );
-    assert!(boxes(&[number], TrackingSource::ShippingLine).await.is_empty());
-    assert!(boxes(&["TGHU7654321"], TrackingSource::Sandbox).await.is_empty());
+    assert!(
+        boxes(&[number], TrackingSource::ShippingLine)
+            .await
+            .is_empty()
+    );
+    assert!(
+        boxes(&["TGHU7654321"], TrackingSource::Sandbox)
+            .await
+            .is_empty()
+    );
     assert!(boxes(&[], TrackingSource::Sandbox).await.is_empty());
 }

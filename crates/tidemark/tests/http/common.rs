@@ -51,15 +51,19 @@ impl TestApp {
         clock: Arc<dyn Clock>,
         server: app::ServerSettings,
     ) -> Option<Self> {
-        Self::spawn_receiving(backend, config, clock, server, |_| None).await
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        Self::spawn_receiving(backend, config, clock, (listener, server), |_| None).await
     }
 
-    /// An app taking the lines' pushes with what `callbacks` makes over its store.
+    /// An app served on `listener`, taking the pushes of lines and terminals with what
+    /// `callbacks` makes over its store.
     pub async fn spawn_receiving(
         backend: Backend,
         config: ApiConfig,
         clock: Arc<dyn Clock>,
-        server: app::ServerSettings,
+        (listener, server): (tokio::net::TcpListener, app::ServerSettings),
         callbacks: impl FnOnce(Arc<dyn Store>) -> Option<Arc<dyn CarrierCallbacks>>,
     ) -> Option<Self> {
         let database = TestDatabase::create(backend).await;
@@ -81,9 +85,6 @@ impl TestApp {
             sender,
             callbacks,
         );
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let shutdown = CancellationToken::new();
         let server = tokio::spawn(app::serve(listener, router, shutdown.clone(), server));
@@ -249,108 +250,8 @@ pub fn codes(errors: &[Value]) -> Vec<(String, String)> {
 /// The admin key of the tracking tests' simulator.
 pub use tidemark_testkit::SIM_ADMIN_KEY;
 
-/// An app with a tracker asking a carrier simulator over HTTP; the test moves both clocks
-/// and drains the queue.
-pub struct Tracking {
-    pub app: TestApp,
-    pub sim: carrier_sim::Simulator,
-    /// The simulator's base URL; its admin API takes the key [`SIM_ADMIN_KEY`].
-    pub sim_url: String,
-    pub clock: Arc<tidemark_domain::ManualClock>,
-    pub runner: tidemark_workers::Runner<tidemark_workers::Tracker>,
-}
-
-impl Tracking {
-    pub async fn spawn(backend: Backend) -> Option<Self> {
-        Self::spawn_with(backend, tidemark_domain::SandboxScope::AllCarriers).await
-    }
-
-    /// A tracking app whose sandbox reaches as far as `scope` (the API agrees).
-    pub async fn spawn_with(
-        backend: Backend,
-        scope: tidemark_domain::SandboxScope,
-    ) -> Option<Self> {
-        Self::spawn_configured(backend, scope, |_| {}).await
-    }
-
-    /// As [`Tracking::spawn_with`], with the simulator's settings changed by `configure`.
-    pub async fn spawn_configured(
-        backend: Backend,
-        scope: tidemark_domain::SandboxScope,
-        configure: impl FnOnce(&mut carrier_sim::SimConfig),
-    ) -> Option<Self> {
-        let mut config = tidemark_testkit::sim_config(3);
-        configure(&mut config);
-        let simulated = tidemark_testkit::Simulated::start(config).await;
-        let clock = Arc::clone(&simulated.clock);
-        let api = ApiConfig {
-            coverage: tidemark_domain::Coverage::new([], scope),
-            ..ApiConfig::default()
-        };
-        let sandbox = simulated.sandbox(tidemark::config::SandboxConfig::default().connection);
-        let registry = app::registry(&tidemark::config::Config::default(), Some(sandbox), scope)
-            .expect("registry");
-        let inbox_registry = Arc::clone(&registry);
-        let inbox_clock = Arc::clone(&clock) as Arc<dyn Clock>;
-        let app = TestApp::spawn_receiving(
-            backend,
-            api,
-            Arc::clone(&clock) as Arc<dyn Clock>,
-            app::ServerSettings::default(),
-            move |store| {
-                Some(app::callbacks(tidemark_workers::Inbox::new(
-                    store,
-                    inbox_registry,
-                    app::carriers(None).expect("carriers"),
-                    inbox_clock,
-                    tidemark_domain::lifecycle::Policy::default(),
-                )))
-            },
-        )
-        .await?;
-        let runner = app::tracker(
-            Arc::clone(&app.store),
-            registry,
-            app::carriers(None).expect("carriers"),
-            Arc::clone(&clock) as Arc<dyn Clock>,
-            &tidemark::config::TrackerConfig::default(),
-            tidemark_domain::lifecycle::Policy::default(),
-            None,
-        );
-        let tidemark_testkit::Simulated { sim, url, .. } = simulated;
-        Some(Self {
-            app,
-            sim,
-            sim_url: url,
-            clock,
-            runner,
-        })
-    }
-
-    /// Works every job due now.
-    pub async fn drain(&self) -> usize {
-        self.runner.run_until_idle().await.expect("drained")
-    }
-
-    /// Moves both clocks.
-    pub fn advance(&self, by: time::Duration) {
-        self.clock.advance(by);
-        self.sim.clock().advance(by);
-    }
-
-    /// Subscribes a webhook at `url` to every event.
-    pub async fn subscribe(&self, url: &str) {
-        let created = self
-            .app
-            .post_json(
-                "/v2/webhooks",
-                &self.app.key,
-                &json!({"data": {"type": "webhook", "attributes": {"url": url}}}),
-            )
-            .await;
-        assert_eq!(created.status(), 201);
-    }
-}
+mod tracking;
+pub use tracking::{Tracking, with_tracking};
 
 /// Runs `case` with a fresh app on `backend` (skipped when the backend is unavailable).
 pub async fn with_app<F, Fut>(backend: Backend, case: F)
@@ -360,16 +261,5 @@ where
 {
     if let Some(app) = TestApp::spawn(backend).await {
         case(app).await;
-    }
-}
-
-/// Runs `case` with a fresh tracking app on `backend`.
-pub async fn with_tracking<F, Fut>(backend: Backend, case: F)
-where
-    F: FnOnce(Tracking) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    if let Some(tracking) = Tracking::spawn(backend).await {
-        case(tracking).await;
     }
 }

@@ -19,6 +19,7 @@ mod shipping_lines;
 mod snapshots;
 mod stop_resume;
 mod terminal;
+mod terminal_push;
 mod terminal_scenarios;
 mod tracking_request_lists;
 mod tracking_requests;

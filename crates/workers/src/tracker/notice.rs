@@ -36,7 +36,10 @@ impl Tracker {
         match connector.notices(&shipment.bill_of_lading_number).await {
             Ok(notices) => {
                 tracing::info!(carrier = %shipment.scac, containers = notices.len(), "arrival notice read on notification");
-                let outcome = self.inbox.apply(Some(job), request.id, &notices).await?;
+                let outcome = self
+                    .inbox
+                    .apply(Some(job), request.id, &notices, &[], None)
+                    .await?;
                 match outcome {
                     None => {
                         self.store.complete_job(job).await?;

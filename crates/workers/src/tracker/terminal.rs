@@ -11,7 +11,9 @@ use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::Source;
 use tidemark_domain::terminal::{TerminalCode, TerminalReport};
 use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
-use tidemark_domain::{ClaimedJob, Timestamp, Tracked, TrackingRequest, TrackingRequestId};
+use tidemark_domain::{
+    ClaimedJob, ContainerId, Timestamp, Tracked, TrackingRequest, TrackingRequestId,
+};
 use tidemark_store::CommitOutcome;
 
 use super::Tracker;
@@ -30,6 +32,8 @@ struct Asked {
     reachable: bool,
     /// Whether any container was due a check.
     due: bool,
+    /// The boxes a terminal took a subscription for, and until when it pushes.
+    subscribed: Vec<(ContainerId, Timestamp)>,
 }
 
 impl Tracker {
@@ -63,7 +67,7 @@ impl Tracker {
             return Ok(());
         };
         let now = self.clock.now();
-        let asked = self.ask_terminals(&prior, now).await;
+        let mut asked = self.ask_terminals(&prior, now).await;
         let policy = &self.settings.policy;
         if !asked.reachable {
             // None is due a check yet (the vessel's estimate moved later): check when the
@@ -91,6 +95,7 @@ impl Tracker {
         }
         let answer = TerminalAnswer {
             backoff,
+            subscribed: std::mem::take(&mut asked.subscribed),
             ..TerminalAnswer::of(&prior, &asked.notices, &asked.reports)
         };
         let Ok(mut change) = tracking::decide(
@@ -140,6 +145,12 @@ impl Tracker {
             }
         }
         let source = Source::from(tracked.shipment.source);
+        let renew: Vec<String> =
+            tracking::terminal_subscriptions(tracked, now, &self.settings.policy)
+                .into_iter()
+                .filter_map(|id| tracked.containers.iter().find(|c| c.id == id))
+                .map(|c| c.number.clone())
+                .collect();
         for (code, numbers) in by_terminal {
             let Some(connector) = self.carriers.terminals().connector(&code, source) else {
                 continue;
@@ -151,11 +162,18 @@ impl Tracker {
             match answer {
                 Ok(reports) => {
                     tracing::info!(terminal = %code, containers = numbers.len(), duration_ms, "terminal check");
-                    asked.reports.extend(
-                        reports
-                            .into_iter()
-                            .filter_map(|(number, report)| Some((number, report?))),
-                    );
+                    let known: Vec<(String, TerminalReport)> = reports
+                        .into_iter()
+                        .filter_map(|(number, report)| Some((number, report?)))
+                        .collect();
+                    let wanted: Vec<String> = known
+                        .iter()
+                        .filter(|(number, _)| renew.contains(number))
+                        .map(|(number, _)| number.clone())
+                        .collect();
+                    asked.reports.extend(known);
+                    self.subscribe(tracked, &code, source, &wanted, &mut asked)
+                        .await;
                 }
                 Err(failure) => {
                     tracing::warn!(terminal = %code, containers = numbers.len(), duration_ms, %failure, "terminal check failed");
@@ -167,6 +185,43 @@ impl Tracker {
             self.ask_line(tracked, source, &mut asked).await;
         }
         asked
+    }
+
+    /// Asks terminal `code` to push its answers of `numbers` (boxes of `tracked` it knows,
+    /// whose subscription is missing or ending), when it pushes and this Tidemark says
+    /// where it is reached. A refusal only leaves the boxes polled.
+    async fn subscribe(
+        &self,
+        tracked: &Tracked,
+        code: &TerminalCode,
+        source: Source,
+        numbers: &[String],
+        asked: &mut Asked,
+    ) {
+        if numbers.is_empty() {
+            return;
+        }
+        let (Some(target), Some(connector)) = (
+            self.carriers.terminals().callback(code, source),
+            self.carriers.terminals().connector(code, source),
+        ) else {
+            return;
+        };
+        match connector.subscribe(numbers, &target).await {
+            Ok(until) => {
+                tracing::info!(terminal = %code, containers = numbers.len(), "subscribed to the terminal's pushes");
+                asked.subscribed.extend(
+                    tracked
+                        .containers
+                        .iter()
+                        .filter(|c| numbers.contains(&c.number))
+                        .map(|c| (c.id, until)),
+                );
+            }
+            Err(failure) => {
+                tracing::warn!(terminal = %code, %failure, "the terminal took no subscription; it is polled");
+            }
+        }
     }
 
     /// Reads the line's latest Arrival Notice of `tracked`'s bill, when its publisher is

@@ -1,0 +1,129 @@
+//! A line's pushes (DCSA Arrival Notice 1.0.1, subscriber side): its notices, applied at
+//! once, and its notifications that notices are out, each an `arrival_notice` job.
+
+use tidemark_carriers::arrival_notice::push::{self, Feedback, Read, Severity};
+use tidemark_domain::{JobKind, NewJob, Scac, TrackingSource};
+use tidemark_store::{CommitOutcome, StoreError};
+
+use super::{Inbox, Push, Receipt};
+
+impl Inbox {
+    pub(super) async fn take_line_push(
+        &self,
+        push: Push,
+        scac: &str,
+        token: Option<&str>,
+        body: &[u8],
+    ) -> Result<Receipt, StoreError> {
+        let Ok(scac) = Scac::parse(scac) else {
+            return Ok(Receipt::Unauthorized);
+        };
+        let Some(source) =
+            token.and_then(|token| self.carriers.arrival_notices().authorize(scac, token))
+        else {
+            return Ok(Receipt::Unauthorized);
+        };
+        let source = TrackingSource::from(source);
+        if push == Push::Notices {
+            match push::read_notices(body) {
+                Ok(read) => self.notices(scac, source, read).await,
+                Err(problem) => Ok(refused(problem)),
+            }
+        } else {
+            match push::read_notifications(body) {
+                Ok(read) => self.notifications(scac, source, read).await,
+                Err(problem) => Ok(refused(problem)),
+            }
+        }
+    }
+
+    async fn notices(
+        &self,
+        scac: Scac,
+        source: TrackingSource,
+        read: Read<push::PushedNotice>,
+    ) -> Result<Receipt, StoreError> {
+        if read.items.is_empty() && !read.feedback.is_empty() {
+            return Ok(answered(400, &read.feedback));
+        }
+        let mut feedback = read.feedback;
+        for (path, notice) in read.items {
+            let requests = self
+                .store
+                .open_requests_of_bill(scac, &notice.bill, source)
+                .await?;
+            let mut applied = 0;
+            for id in &requests {
+                let outcome = self.apply(None, *id, &notice.containers, &[], None).await?;
+                if outcome == Some(CommitOutcome::Committed) {
+                    applied += 1;
+                }
+            }
+            tracing::info!(carrier = %scac, requests = requests.len(), applied, "arrival notice pushed");
+            feedback.push(Feedback::at(
+                Severity::Info,
+                &path,
+                taken(requests.len(), applied),
+            ));
+        }
+        Ok(answered(200, &feedback))
+    }
+
+    async fn notifications(
+        &self,
+        scac: Scac,
+        source: TrackingSource,
+        read: Read<push::Notification>,
+    ) -> Result<Receipt, StoreError> {
+        if read.items.is_empty() && !read.feedback.is_empty() {
+            return Ok(answered(400, &read.feedback));
+        }
+        let mut feedback = read.feedback;
+        let now = self.clock.now();
+        for (path, notification) in read.items {
+            let requests = self
+                .store
+                .open_requests_of_bill(scac, &notification.bill, source)
+                .await?;
+            for id in &requests {
+                let job = NewJob {
+                    kind: JobKind::ArrivalNotice,
+                    key: id.to_string(),
+                    due_at: now,
+                    if_absent: false,
+                };
+                self.store.schedule_job(&job).await?;
+            }
+            tracing::info!(carrier = %scac, requests = requests.len(), "arrival notice notification");
+            let message = if requests.is_empty() {
+                "no open tracking request of this transport document".to_owned()
+            } else {
+                format!(
+                    "the notice will be read for {} tracked shipment(s)",
+                    requests.len()
+                )
+            };
+            feedback.push(Feedback::at(Severity::Info, &path, message));
+        }
+        Ok(answered(200, &feedback))
+    }
+}
+
+fn taken(requests: usize, applied: usize) -> String {
+    if requests == 0 {
+        "no open tracking request of this transport document; the notice was not kept".to_owned()
+    } else {
+        format!("applied to {applied} of {requests} tracked shipment(s)")
+    }
+}
+
+fn answered(status: u16, feedback: &[Feedback]) -> Receipt {
+    Receipt::Answered {
+        status,
+        body: push::answer(feedback),
+    }
+}
+
+fn refused(problem: Feedback) -> Receipt {
+    answered(400, &[problem])
+}
