@@ -13,6 +13,7 @@ pub mod callbacks;
 pub mod dcsa;
 pub mod http;
 pub mod limits;
+pub mod profiles;
 pub mod registry;
 pub mod settings;
 pub mod terminal;
