@@ -66,6 +66,12 @@ pub struct SimConfig {
     pub admin_key: Option<String>,
     /// Clients that may use OAuth2 client credentials instead of the API key.
     pub oauth_clients: Vec<OAuthClient>,
+    /// Header credentials also taken, as real carriers take them: a request carrying every
+    /// header of one set is let in (a `keyId` of its own, a client id and secret pair).
+    pub header_credentials: Vec<Vec<(String, String)>>,
+    /// Headers every call must carry besides its credentials, token requests included (a
+    /// `Consumer-Key` that goes with an OAuth2 token).
+    pub required_headers: Vec<(String, String)>,
     /// Salt of the world's seeds: another seed, another world.
     pub seed: u64,
     /// The instant shipments are placed around, and where the clock starts.
@@ -88,6 +94,8 @@ impl SimConfig {
             api_key: api_key.into(),
             admin_key: None,
             oauth_clients: Vec::new(),
+            header_credentials: Vec::new(),
+            required_headers: Vec::new(),
             seed: 0,
             epoch: OffsetDateTime::now_utc()
                 .replace_nanosecond(0)

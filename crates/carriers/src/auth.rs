@@ -21,6 +21,9 @@ pub enum Auth {
         /// Its value.
         value: Secret,
     },
+    /// Several fixed headers on every call: a client id and secret pair
+    /// (`X-IBM-Client-Id`, `X-IBM-Client-Secret`), say.
+    Headers(Vec<(String, Secret)>),
     /// OAuth2 client credentials; the token is sent as `Authorization: Bearer …`.
     OAuth2 {
         /// The token endpoint.
@@ -31,7 +34,18 @@ pub enum Auth {
         client_secret: Secret,
         /// `scope`, when the carrier needs one.
         scope: Option<String>,
+        /// Headers sent with the token too, on every call and on the token request (a
+        /// `Consumer-Key`, a subscription key).
+        headers: Vec<(String, Secret)>,
     },
+}
+
+/// `request` with each of `headers`.
+fn with_headers(mut request: RequestBuilder, headers: &[(String, Secret)]) -> RequestBuilder {
+    for (name, value) in headers {
+        request = request.header(name.as_str(), value.expose());
+    }
+    request
 }
 
 /// Why no credentials could be attached.
@@ -98,12 +112,15 @@ impl Authenticator {
         match &self.auth {
             Auth::None => Ok(request),
             Auth::Header { name, value } => Ok(request.header(name.as_str(), value.expose())),
+            Auth::Headers(headers) => Ok(with_headers(request, headers)),
             Auth::OAuth2 {
                 token_url,
                 client_id,
                 client_secret,
                 scope,
+                headers,
             } => {
+                let request = with_headers(request, headers);
                 let mut cached = self.token.lock().await;
                 if let Some((token, expires)) = cached.as_ref()
                     && Instant::now() + RENEW_MARGIN < *expires
@@ -120,8 +137,7 @@ impl Authenticator {
                     }
                     form.finish()
                 };
-                let response = client
-                    .post(token_url)
+                let response = with_headers(client.post(token_url), headers)
                     .header("Content-Type", "application/x-www-form-urlencoded")
                     .body(body)
                     .send()

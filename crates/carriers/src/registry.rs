@@ -46,6 +46,11 @@ pub enum AuthConfig {
         /// Its value.
         value: Secret,
     },
+    /// Several fixed headers: a client id and secret pair, say.
+    Headers {
+        /// The headers, each `{ name, value }`.
+        headers: Vec<HeaderConfig>,
+    },
     /// OAuth2 client credentials.
     Oauth2 {
         /// The token endpoint.
@@ -57,7 +62,25 @@ pub enum AuthConfig {
         /// `scope`, when required.
         #[serde(default)]
         scope: Option<String>,
+        /// Headers sent with the token on every call, and on the token request (a
+        /// `Consumer-Key`, a subscription key).
+        #[serde(default)]
+        headers: Vec<HeaderConfig>,
     },
+}
+
+/// One header and its secret value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeaderConfig {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: Secret,
+}
+
+fn headers(list: Vec<HeaderConfig>) -> Vec<(String, Secret)> {
+    list.into_iter().map(|h| (h.name, h.value)).collect()
 }
 
 impl From<AuthConfig> for Auth {
@@ -65,16 +88,19 @@ impl From<AuthConfig> for Auth {
         match value {
             AuthConfig::None => Self::None,
             AuthConfig::Header { name, value } => Self::Header { name, value },
+            AuthConfig::Headers { headers: list } => Self::Headers(headers(list)),
             AuthConfig::Oauth2 {
                 token_url,
                 client_id,
                 client_secret,
                 scope,
+                headers: list,
             } => Self::OAuth2 {
                 token_url,
                 client_id,
                 client_secret,
                 scope,
+                headers: headers(list),
             },
         }
     }

@@ -1,5 +1,8 @@
-//! Who may read events: an `API-Key`, or a bearer token from `POST /oauth/token` (OAuth2
-//! client credentials, tokens living one simulated hour).
+//! Who may read events: an `API-Key`, a set of header credentials as a real carrier takes
+//! them (`keyId`, `X-IBM-Client-Id` and `X-IBM-Client-Secret`), or a bearer token from
+//! `POST /oauth/token` (OAuth2 client credentials, tokens living one simulated hour); and
+//! on every call, the token request included, the headers the configuration requires
+//! besides (a `Consumer-Key`).
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -9,8 +12,36 @@ use serde_json::json;
 
 use crate::{Simulator, lock};
 
+/// Whether `headers` carry `name: value`.
+fn carries(headers: &HeaderMap, (name, value): &(String, String)) -> bool {
+    headers
+        .get(name.as_str())
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|given| given == value)
+}
+
+/// Whether the headers every call must carry are there.
+fn required(sim: &Simulator, headers: &HeaderMap) -> bool {
+    sim.state
+        .config
+        .required_headers
+        .iter()
+        .all(|header| carries(headers, header))
+}
+
 pub(super) fn authorized(sim: &Simulator, headers: &HeaderMap) -> bool {
     let state = &sim.state;
+    if !required(sim, headers) {
+        return false;
+    }
+    if state
+        .config
+        .header_credentials
+        .iter()
+        .any(|set| set.iter().all(|header| carries(headers, header)))
+    {
+        return true;
+    }
     if headers
         .get("API-Key")
         .and_then(|v| v.to_str().ok())
@@ -50,6 +81,9 @@ pub(super) async fn token(
     };
     if form.grant_type != "client_credentials" {
         return oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type");
+    }
+    if !required(&sim, &headers) {
+        return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client");
     }
     let basic = basic_credentials(&headers);
     let (id, secret) = match (form.client_id, form.client_secret, basic) {

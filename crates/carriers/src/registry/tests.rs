@@ -12,11 +12,11 @@ per_second = 5
 
 [endpoints.MAEU]
 base_url = "https://api.example.com/track-and-trace"
-auth = { kind = "oauth2", token_url = "https://login.example.com/token", client_id = "tidemark", client_secret = "s3cret" }
+auth = { kind = "oauth2", token_url = "https://login.example.com/token", client_id = "tidemark", client_secret = "s3cret", headers = [{ name = "Consumer-Key", value = "c0nsumer" }] }
 
 [endpoints.HLCU]
 base_url = "https://api.example.org/hlag/external"
-auth = { kind = "header", name = "x-ibm-client-id", value = "k3y" }
+auth = { kind = "headers", headers = [{ name = "X-IBM-Client-Id", value = "k3y" }, { name = "X-IBM-Client-Secret", value = "p4ir" }] }
 settings = { per_second = 2, concurrency = 1 }
 "#;
 
@@ -78,7 +78,7 @@ fn secrets_stay_out_of_debug_and_serialized_settings() {
     let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
     let shown = format!("{config:?}");
     let dumped = serde_json::to_string(&config).expect("serializes");
-    for secret in ["s3cret", "k3y"] {
+    for secret in ["s3cret", "k3y", "c0nsumer", "p4ir"] {
         assert!(
             !shown.contains(secret) && !dumped.contains(secret),
             "{secret}"
@@ -107,4 +107,25 @@ fn bad_entries_stop_the_start_with_their_name() {
         .is_err()
     );
     assert!(toml::from_str::<CarriersConfig>("[defaults]\nper_second = 0").is_err());
+}
+
+#[test]
+fn every_auth_style_reads_into_the_connector_s_credentials() {
+    let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
+    let auth = |scac: &str| Auth::from(config.endpoints[scac].auth.clone());
+    match auth("HLCU") {
+        Auth::Headers(headers) => {
+            let names: Vec<&str> = headers.iter().map(|(name, _)| name.as_str()).collect();
+            assert_eq!(names, ["X-IBM-Client-Id", "X-IBM-Client-Secret"]);
+            assert_eq!(headers[1].1.expose(), "p4ir");
+        }
+        other => panic!("a pair of headers: {other:?}"),
+    }
+    match auth("MAEU") {
+        Auth::OAuth2 { headers, .. } => {
+            assert_eq!(headers.len(), 1);
+            assert_eq!(headers[0].0, "Consumer-Key");
+        }
+        other => panic!("OAuth2 with a key header: {other:?}"),
+    }
 }

@@ -1,6 +1,7 @@
 //! The DCSA and terminal connectors against the simulator over real HTTP on loopback: every
 //! scenario, every fault, paging, credentials, and a voyage played step by step.
 
+mod auth_styles;
 mod faults;
 mod mapping;
 mod notices;

@@ -47,6 +47,7 @@ async fn oauth2_client_credentials_are_fetched_cached_and_renewed() {
         client_id: "tidemark".into(),
         client_secret: Secret::new(secret),
         scope: None,
+        headers: Vec::new(),
     };
     let mut config = world.config("ZIMU");
     config.auth = oauth("s3cret");
