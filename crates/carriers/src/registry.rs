@@ -9,7 +9,9 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
+mod endpoint;
 mod source;
+pub use endpoint::{AuthConfig, CarrierEndpoint, HeaderConfig};
 pub use source::Source;
 
 use crate::arrival_notice::registry::{ArrivalNoticesConfig, Publishers};
@@ -29,80 +31,6 @@ impl Serialize for Secret {
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(Self::new)
-    }
-}
-
-/// How Tidemark authenticates at a carrier's endpoint.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum AuthConfig {
-    /// No credentials.
-    #[default]
-    None,
-    /// A fixed header.
-    Header {
-        /// Header name, e.g. `API-Key` or `Consumer-Key`.
-        name: String,
-        /// Its value.
-        value: Secret,
-    },
-    /// Several fixed headers: a client id and secret pair, say.
-    Headers {
-        /// The headers, each `{ name, value }`.
-        headers: Vec<HeaderConfig>,
-    },
-    /// OAuth2 client credentials.
-    Oauth2 {
-        /// The token endpoint.
-        token_url: String,
-        /// `client_id`.
-        client_id: String,
-        /// `client_secret`.
-        client_secret: Secret,
-        /// `scope`, when required.
-        #[serde(default)]
-        scope: Option<String>,
-        /// Headers sent with the token on every call, and on the token request (a
-        /// `Consumer-Key`, a subscription key).
-        #[serde(default)]
-        headers: Vec<HeaderConfig>,
-    },
-}
-
-/// One header and its secret value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HeaderConfig {
-    /// Its name.
-    pub name: String,
-    /// Its value.
-    pub value: Secret,
-}
-
-fn headers(list: Vec<HeaderConfig>) -> Vec<(String, Secret)> {
-    list.into_iter().map(|h| (h.name, h.value)).collect()
-}
-
-impl From<AuthConfig> for Auth {
-    fn from(value: AuthConfig) -> Self {
-        match value {
-            AuthConfig::None => Self::None,
-            AuthConfig::Header { name, value } => Self::Header { name, value },
-            AuthConfig::Headers { headers: list } => Self::Headers(headers(list)),
-            AuthConfig::Oauth2 {
-                token_url,
-                client_id,
-                client_secret,
-                scope,
-                headers: list,
-            } => Self::OAuth2 {
-                token_url,
-                client_id,
-                client_secret,
-                scope,
-                headers: headers(list),
-            },
-        }
     }
 }
 
@@ -169,8 +97,9 @@ pub struct EndpointConfig<S = ConnectionSettings> {
 pub struct CarriersConfig {
     /// Limits and timeouts of every connection.
     pub defaults: ConnectionSettings,
-    /// Real DCSA endpoints by SCAC; every other SCAC is served by the sandbox.
-    pub endpoints: BTreeMap<String, EndpointConfig>,
+    /// Real DCSA endpoints by SCAC, by profile or written out; every other SCAC is served
+    /// by the sandbox.
+    pub endpoints: BTreeMap<String, CarrierEndpoint>,
 }
 
 /// A settings problem found at start.
@@ -198,6 +127,7 @@ pub struct Sandbox {
 fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> DcsaConfig {
     DcsaConfig {
         base_url,
+        events_path: crate::dcsa::DEFAULT_EVENTS_PATH.to_owned(),
         auth,
         connect_timeout: settings.connect_timeout,
         timeout: settings.timeout,
@@ -257,6 +187,10 @@ impl Registry {
     ) -> Result<Self, RegistryError> {
         let mut endpoints = HashMap::new();
         let mut base_urls = BTreeMap::new();
+        let profiles = crate::profiles::Profiles::bundled().map_err(|problem| RegistryError {
+            entry: "data/carrier-profiles.toml".to_owned(),
+            problem,
+        })?;
         for (key, endpoint) in &config.endpoints {
             let error = |problem: String| RegistryError {
                 entry: format!("carriers.endpoints.{key}"),
@@ -269,17 +203,14 @@ impl Registry {
                     "timeout, page_size and max_pages must be above 0".to_owned(),
                 ));
             }
-            let connector = limited(
-                dcsa_config(
-                    endpoint.base_url.clone(),
-                    endpoint.auth.clone().into(),
-                    settings,
-                ),
-                settings,
-            )
-            .map_err(error)?;
+            let resolved = endpoint.resolve(&profiles).map_err(error)?;
+            let dcsa = DcsaConfig {
+                events_path: resolved.events_path,
+                ..dcsa_config(resolved.base_url.clone(), resolved.auth, settings)
+            };
+            let connector = limited(dcsa, settings).map_err(error)?;
             endpoints.insert(scac, connector);
-            base_urls.insert(scac, without_credentials(&endpoint.base_url));
+            base_urls.insert(scac, without_credentials(&resolved.base_url));
         }
         let scope = if sandbox.is_some() {
             scope

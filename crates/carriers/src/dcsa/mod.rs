@@ -16,11 +16,17 @@ pub use crate::http::ConfigError;
 use crate::http::{Endpoint, Failure, endpoint_url, unexpected};
 use crate::{CarrierConnector, Lookup};
 
+/// Where DCSA 2.2 puts the events under a carrier's base URL.
+pub const DEFAULT_EVENTS_PATH: &str = "/v2/events";
+
 /// Settings of one carrier's DCSA endpoint.
 #[derive(Debug, Clone)]
 pub struct DcsaConfig {
-    /// The base URL; events are at `{base_url}/v2/events`.
+    /// The base URL; events are at `{base_url}{events_path}`.
     pub base_url: String,
+    /// The events resource under the base URL: DCSA's `/v2/events` unless the carrier's
+    /// profile says otherwise.
+    pub events_path: String,
     /// Credentials.
     pub auth: Auth,
     /// Longest wait for a connection.
@@ -45,6 +51,7 @@ impl DcsaConfig {
     pub fn new(base_url: impl Into<String>, auth: Auth) -> Self {
         Self {
             base_url: base_url.into(),
+            events_path: DEFAULT_EVENTS_PATH.to_owned(),
             auth,
             connect_timeout: Duration::from_secs(5),
             timeout: Duration::from_secs(30),
@@ -74,7 +81,7 @@ impl DcsaConnector {
     /// # Errors
     /// When the base URL is not http(s) or the client cannot be built.
     pub fn new(config: DcsaConfig) -> Result<Self, ConfigError> {
-        let events_url = endpoint_url(&config.base_url, "/v2/events")?;
+        let events_url = endpoint_url(&config.base_url, &config.events_path)?;
         let endpoint = Endpoint::new(
             config.auth.clone(),
             config.connect_timeout,

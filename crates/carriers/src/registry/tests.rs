@@ -59,7 +59,7 @@ fn endpoints_come_from_settings_and_other_scacs_from_the_sandbox() {
     assert!(shown.contains("TEST -> sandbox"), "{shown}");
     let mut secret_url = config.clone();
     if let Some(endpoint) = secret_url.endpoints.get_mut("MAEU") {
-        endpoint.base_url = "https://tidemark:s3cret@api.example.com/tnt".to_owned();
+        endpoint.base_url = Some("https://tidemark:s3cret@api.example.com/tnt".to_owned());
     }
     let shown = Registry::build(&secret_url, None, SandboxScope::Off)
         .expect("valid")
@@ -112,7 +112,7 @@ fn bad_entries_stop_the_start_with_their_name() {
 #[test]
 fn every_auth_style_reads_into_the_connector_s_credentials() {
     let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
-    let auth = |scac: &str| Auth::from(config.endpoints[scac].auth.clone());
+    let auth = |scac: &str| Auth::from(config.endpoints[scac].auth.clone().expect("auth"));
     match auth("HLCU") {
         Auth::Headers(headers) => {
             let names: Vec<&str> = headers.iter().map(|(name, _)| name.as_str()).collect();

@@ -5,6 +5,7 @@ mod auth_styles;
 mod faults;
 mod mapping;
 mod notices;
+mod profiles;
 mod subscriptions;
 mod terminal;
 mod transport;

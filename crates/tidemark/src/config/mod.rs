@@ -206,10 +206,15 @@ impl Config {
         };
         figment
             .merge(legacy::Legacy(
-                Env::prefixed("TIDEMARK_").split("__").filter(|key| {
-                    let top = key.as_str().split('.').next().unwrap_or_default();
-                    KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
-                }),
+                Env::prefixed("TIDEMARK_")
+                    .split("__")
+                    .filter(|key| {
+                        let top = key.as_str().split('.').next().unwrap_or_default();
+                        KEYS.iter().any(|known| top.eq_ignore_ascii_case(known))
+                    })
+                    .map(|key| env_key(key.as_str()).into())
+                    // After the last map: each map sets lowercasing on again.
+                    .lowercase(false),
             ))
             .merge(Serialized::defaults(overrides))
             .extract()
@@ -327,6 +332,25 @@ impl Config {
             coverage: self.coverage(),
         }
     }
+}
+
+/// An environment variable's key path as the file spells it: lowercase, but for the SCAC
+/// or terminal code after `endpoints` or `callbacks`, in capitals
+/// (`TIDEMARK_CARRIERS__ENDPOINTS__HLCU__CLIENT_SECRET` is `carriers.endpoints.HLCU.client_secret`,
+/// the entry `[carriers.endpoints.HLCU]` of the file).
+fn env_key(key: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for part in key.split('.') {
+        let named = parts
+            .last()
+            .is_some_and(|previous| previous == "endpoints" || previous == "callbacks");
+        parts.push(if named {
+            part.to_ascii_uppercase()
+        } else {
+            part.to_ascii_lowercase()
+        });
+    }
+    parts.join(".")
 }
 
 #[cfg(test)]

@@ -322,3 +322,39 @@ fn server_and_carrier_timeouts_read_human_and_old_keys_alike() {
         Ok(())
     });
 }
+
+#[test]
+fn a_carrier_by_profile_takes_its_secrets_from_the_environment() {
+    jailed(|jail| {
+        jail.create_file(
+            "tidemark.toml",
+            "[carriers.endpoints.HLCU]\nprofile = \"hapag-lloyd\"\nclient_id = \"hl-id\"\n",
+        )?;
+        let missing = load(Some("tidemark.toml"))?
+            .validate()
+            .expect_err("the secret is missing");
+        assert!(
+            missing.contains("carriers.endpoints.HLCU") && missing.contains("client_secret"),
+            "{missing}"
+        );
+        jail.set_env(
+            "TIDEMARK_CARRIERS__ENDPOINTS__HLCU__CLIENT_SECRET",
+            "hl-secret",
+        );
+        let config = load(Some("tidemark.toml"))?;
+        config.validate()?;
+        let endpoint = &config.carriers.endpoints["HLCU"];
+        assert_eq!(endpoint.profile.as_deref(), Some("hapag-lloyd"));
+        assert!(!format!("{config:?}").contains("hl-secret"), "redacted");
+        Ok(())
+    });
+}
+
+#[test]
+fn environment_keys_name_endpoints_in_capitals() {
+    assert_eq!(
+        super::env_key("CARRIERS.ENDPOINTS.hlcu.CLIENT_SECRET"),
+        "carriers.endpoints.HLCU.client_secret"
+    );
+    assert_eq!(super::env_key("TRACKING.REFRESH"), "tracking.refresh");
+}
