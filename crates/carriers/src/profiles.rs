@@ -21,7 +21,7 @@ const FILTERS: [&str; 5] = [
 ];
 
 /// Which DCSA Track & Trace a carrier speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
 pub enum DcsaVersion {
     /// 1.1.0 (older parameter names).
     #[serde(rename = "1.1.0")]

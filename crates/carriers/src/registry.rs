@@ -197,13 +197,15 @@ impl Registry {
                 problem,
             };
             let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
-            let settings = endpoint.settings.as_ref().unwrap_or(&config.defaults);
+            let resolved = endpoint
+                .resolve(&profiles, &config.defaults)
+                .map_err(error)?;
+            let settings = &resolved.settings;
             if settings.timeout.is_zero() || settings.page_size == 0 || settings.max_pages == 0 {
                 return Err(error(
                     "timeout, page_size and max_pages must be above 0".to_owned(),
                 ));
             }
-            let resolved = endpoint.resolve(&profiles).map_err(error)?;
             let dcsa = DcsaConfig {
                 events_path: resolved.events_path,
                 ..dcsa_config(resolved.base_url.clone(), resolved.auth, settings)

@@ -95,6 +95,9 @@ pub struct CarrierEndpoint {
     /// Base URL (a staging host, a simulator); the profile's when absent.
     #[serde(default)]
     pub base_url: Option<String>,
+    /// The DCSA version, instead of the profile's (a carrier that upgraded).
+    #[serde(default)]
+    pub dcsa_version: Option<DcsaVersion>,
     /// The events resource under the base URL; the profile's, else `/v2/events`.
     #[serde(default)]
     pub events_path: Option<String>,
@@ -124,6 +127,9 @@ pub(super) struct Resolved {
     pub(super) base_url: String,
     pub(super) events_path: String,
     pub(super) auth: Auth,
+    /// The entry's own limits and timeouts, else the section's defaults held to the rate
+    /// the profile says the carrier allows.
+    pub(super) settings: ConnectionSettings,
 }
 
 impl CarrierEndpoint {
@@ -132,7 +138,11 @@ impl CarrierEndpoint {
     /// # Errors
     /// An unknown profile, a carrier version the connector does not speak, or what the
     /// entry must still give (a base URL, a secret).
-    pub(super) fn resolve(&self, profiles: &Profiles) -> Result<Resolved, String> {
+    pub(super) fn resolve(
+        &self,
+        profiles: &Profiles,
+        defaults: &ConnectionSettings,
+    ) -> Result<Resolved, String> {
         let profile = match &self.profile {
             Some(name) => Some(profiles.get(name).ok_or_else(|| {
                 let known: Vec<&str> = profiles.iter().map(|(name, _)| name).collect();
@@ -140,12 +150,13 @@ impl CarrierEndpoint {
             })?),
             None => None,
         };
-        if let Some(profile) = profile
-            && profile.dcsa_version != DcsaVersion::V2_2
-        {
+        let version = self
+            .dcsa_version
+            .or_else(|| profile.map(|p| p.dcsa_version))
+            .unwrap_or(DcsaVersion::V2_2);
+        if version != DcsaVersion::V2_2 {
             return Err(format!(
-                "the profile speaks DCSA {:?}; Tidemark speaks Track & Trace 2.2 to carriers so far",
-                profile.dcsa_version
+                "the carrier speaks DCSA {version:?}; Tidemark speaks Track & Trace 2.2 to carriers so far"
             ));
         }
         let base_url = self
@@ -166,10 +177,22 @@ impl CarrierEndpoint {
             (None, Some(profile)) => self.profile_auth(profile)?,
             (None, None) => Auth::None,
         };
+        let settings = self.settings.clone().unwrap_or_else(|| {
+            let mut settings = defaults.clone();
+            if let Some(cap) = profile
+                .and_then(|p| p.per_second)
+                .and_then(std::num::NonZeroU32::new)
+            {
+                settings.per_second = settings.per_second.min(cap);
+                settings.burst = settings.burst.min(cap);
+            }
+            settings
+        });
         Ok(Resolved {
             base_url,
             events_path,
             auth,
+            settings,
         })
     }
 

@@ -129,3 +129,27 @@ fn every_auth_style_reads_into_the_connector_s_credentials() {
         other => panic!("OAuth2 with a key header: {other:?}"),
     }
 }
+
+#[test]
+fn a_profile_s_known_rate_holds_the_default_limits() {
+    let profiles = crate::profiles::Profiles::bundled().expect("profiles");
+    let defaults = ConnectionSettings::default();
+    let resolve = |text: &str| {
+        toml::from_str::<CarrierEndpoint>(text)
+            .expect("entry")
+            .resolve(&profiles, &defaults)
+            .expect("resolved")
+            .settings
+    };
+    let msc = resolve("profile = \"msc\"\napi_key = \"k\"");
+    assert_eq!(
+        (msc.per_second.get(), msc.burst.get()),
+        (4, 4),
+        "MSC: 4 a second"
+    );
+    assert_eq!(msc.concurrency, defaults.concurrency);
+    let own = resolve("profile = \"msc\"\napi_key = \"k\"\nsettings = { per_second = 8 }");
+    assert_eq!(own.per_second.get(), 8, "the entry's own settings win");
+    let cma = resolve("profile = \"cma-cgm\"\napi_key = \"k\"");
+    assert_eq!(cma, defaults, "no known rate: the defaults");
+}

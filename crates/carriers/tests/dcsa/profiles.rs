@@ -127,6 +127,9 @@ fn what_a_profile_cannot_give_stops_the_start() {
         };
         assert!(problem.contains(expected), "{text}: {problem}");
     }
+    // A carrier that upgraded: the profile's version overridden.
+    build("[endpoints.YMLU]\nprofile = \"yang-ming\"\ndcsa_version = \"2.2\"\napi_key = \"k\"")
+        .expect("valid");
     // Written out whole, no profile needed, as before.
     build("[endpoints.MAEU]\nbase_url = \"{sim}\"").expect("valid");
 }
