@@ -97,6 +97,15 @@ pub struct Read<T> {
     pub feedback: Vec<Feedback>,
 }
 
+impl<T> Read<T> {
+    /// Whether nothing in the push could be read (every object refused): the standard's
+    /// error answer, rather than a regular one.
+    #[must_use]
+    pub fn nothing_read(&self) -> bool {
+        self.items.is_empty() && !self.feedback.is_empty()
+    }
+}
+
 /// The answer's body: `{"feedbackElements": […]}` (both `PostArrivalNoticesResponse` and
 /// `PostArrivalNoticesError`).
 #[must_use]
@@ -116,9 +125,10 @@ pub fn answer(feedback: &[Feedback]) -> Value {
 
 /// The objects of member `member` of a push body, each with its JSONPath.
 fn objects(body: &[u8], member: &str) -> Result<Vec<(String, Value)>, Feedback> {
-    let document: Value = serde_json::from_slice(body)
+    let mut document: Value = serde_json::from_slice(body)
         .map_err(|error| Feedback::whole(format!("the body is not JSON: {error}")))?;
-    let list = match document.get(member) {
+    // Taken out of the document, not copied: a push may be megabytes.
+    let list = match document.get_mut(member).map(Value::take) {
         Some(Value::Array(list)) => list,
         Some(_) => return Err(Feedback::whole(format!("{member} is not an array"))),
         None => return Err(Feedback::whole(format!("the body has no {member}"))),
@@ -130,9 +140,9 @@ fn objects(body: &[u8], member: &str) -> Result<Vec<(String, Value)>, Feedback> 
         )));
     }
     Ok(list
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(index, object)| (format!("$.{member}[{index}]"), object.clone()))
+        .map(|(index, object)| (format!("$.{member}[{index}]"), object))
         .collect())
 }
 

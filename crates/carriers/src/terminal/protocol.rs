@@ -120,9 +120,9 @@ pub fn read_pushed(body: &[u8]) -> Result<Reports, String> {
 }
 
 fn read_where(body: &[u8], asked: impl Fn(&str) -> bool, most: usize) -> Result<Reports, String> {
-    let answer: Answer = serde_json::from_slice(body)
+    let mut answer: Answer = serde_json::from_slice(body)
         .map_err(|error| format!("not the terminal protocol: {error}"))?;
-    time(answer.checked_at.clone(), "checkedAt")?;
+    time(answer.checked_at.take(), "checkedAt")?;
     if answer.containers.len() > most {
         return Err(format!(
             "{} containers; at most {most} are taken at once",

@@ -20,13 +20,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         carriers = carriers.carriers().len(),
         "carrier matrix loaded"
     );
-    let profiles = tidemark_carriers::profiles::Profiles::bundled().map_err(|problems| {
-        anyhow::anyhow!("the bundled carrier profiles are invalid: {problems}")
-    })?;
-    tracing::info!(
-        profiles = profiles.iter().count(),
-        "carrier profiles loaded"
-    );
     let store = super::open(&config, true).await?;
     tracing::info!(backend = store.backend(), database = %config.database_url.redacted(), "database ready");
     let clock = app::system_clock();

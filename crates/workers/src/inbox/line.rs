@@ -43,7 +43,7 @@ impl Inbox {
         source: TrackingSource,
         read: Read<push::PushedNotice>,
     ) -> Result<Receipt, StoreError> {
-        if read.items.is_empty() && !read.feedback.is_empty() {
+        if read.nothing_read() {
             return Ok(answered(400, &read.feedback));
         }
         let mut feedback = read.feedback;
@@ -75,7 +75,7 @@ impl Inbox {
         source: TrackingSource,
         read: Read<push::Notification>,
     ) -> Result<Receipt, StoreError> {
-        if read.items.is_empty() && !read.feedback.is_empty() {
+        if read.nothing_read() {
             return Ok(answered(400, &read.feedback));
         }
         let mut feedback = read.feedback;
