@@ -3,15 +3,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
 mod endpoint;
+mod sandboxed;
 mod source;
 pub use endpoint::{AuthConfig, CarrierEndpoint, HeaderConfig};
+pub(crate) use sandboxed::Sandboxed;
 pub use source::Source;
 
 use crate::arrival_notice::registry::{ArrivalNoticesConfig, Publishers};
@@ -169,7 +171,7 @@ pub struct Registry {
     base_urls: BTreeMap<Scac, String>,
     sandbox: Option<Sandbox>,
     coverage: Coverage,
-    sandboxed: Mutex<HashMap<Scac, Arc<Limited>>>,
+    sandboxed: Sandboxed<Scac, Limited>,
     terminals: Terminals,
     notices: Publishers,
 }
@@ -226,7 +228,7 @@ impl Registry {
             terminals: Terminals::build(&TerminalsConfig::default(), sandbox.clone())?,
             notices: Publishers::build(&ArrivalNoticesConfig::default(), sandbox.clone())?,
             sandbox,
-            sandboxed: Mutex::new(HashMap::new()),
+            sandboxed: Sandboxed::default(),
         })
     }
 
@@ -306,32 +308,14 @@ impl Registry {
             return None;
         }
         let sandbox = self.sandbox.as_ref()?;
-        let mut cache = self
-            .sandboxed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(connector) = cache.get(scac) {
-            return Some((
-                Arc::clone(connector) as Arc<dyn CarrierConnector>,
-                Source::Sandbox,
-            ));
-        }
-        let base = format!(
-            "{}/{}",
-            sandbox.base_url.trim_end_matches('/'),
-            scac.as_str()
-        );
-        let auth = Auth::Header {
-            name: "API-Key".to_owned(),
-            value: sandbox.api_key.clone(),
-        };
-        let settings = &sandbox.settings;
-        let config = DcsaConfig {
-            unknown_reference_is_404: true,
-            ..dcsa_config(base, auth, settings)
-        };
-        let connector = limited(config, settings).ok()?;
-        cache.insert(*scac, Arc::clone(&connector));
+        let connector = self.sandboxed.get_or_build(scac, || {
+            let settings = &sandbox.settings;
+            let config = DcsaConfig {
+                unknown_reference_is_404: true,
+                ..dcsa_config(sandbox.url(scac.as_str()), sandbox.auth(), settings)
+            };
+            limited(config, settings).ok()
+        })?;
         Some((connector as Arc<dyn CarrierConnector>, Source::Sandbox))
     }
 }

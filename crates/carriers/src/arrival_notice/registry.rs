@@ -6,15 +6,14 @@
 //! sandbox's.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tidemark_domain::Scac;
 
 use super::{ArrivalNoticeConnector, HttpArrivalNotices};
-use crate::auth::Auth;
 use crate::callbacks::{CallbackConfig, Callers};
-use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source};
+use crate::registry::{EndpointConfig, RegistryError, Sandbox, Sandboxed, Source};
 use crate::settings::HttpSettings;
 
 /// `[arrival_notices]`: the connection defaults and the lines whose notices are read.
@@ -36,7 +35,7 @@ pub struct Publishers {
     endpoints: HashMap<Scac, Arc<HttpArrivalNotices>>,
     callers: Callers<Scac>,
     sandbox: Option<Sandbox>,
-    sandboxed: Mutex<HashMap<Scac, Arc<HttpArrivalNotices>>>,
+    sandboxed: Sandboxed<Scac, HttpArrivalNotices>,
 }
 
 impl Publishers {
@@ -74,7 +73,7 @@ impl Publishers {
             endpoints,
             callers,
             sandbox,
-            sandboxed: Mutex::new(HashMap::new()),
+            sandboxed: Sandboxed::default(),
         })
     }
 
@@ -100,21 +99,12 @@ impl Publishers {
 
     fn simulated(&self, scac: Scac) -> Option<Arc<dyn ArrivalNoticeConnector>> {
         let sandbox = self.sandbox.as_ref()?;
-        let mut cache = self
-            .sandboxed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(connector) = cache.get(&scac) {
-            return Some(Arc::clone(connector) as Arc<dyn ArrivalNoticeConnector>);
-        }
-        let base = format!("{}/{scac}", sandbox.base_url.trim_end_matches('/'));
-        let auth = Auth::Header {
-            name: "API-Key".to_owned(),
-            value: sandbox.api_key.clone(),
-        };
-        let settings = HttpSettings::from(&sandbox.settings);
-        let connector = Arc::new(HttpArrivalNotices::new(&base, auth, &settings).ok()?);
-        cache.insert(scac, Arc::clone(&connector));
+        let connector = self.sandboxed.get_or_build(&scac, || {
+            let settings = HttpSettings::from(&sandbox.settings);
+            HttpArrivalNotices::new(&sandbox.url(scac.as_str()), sandbox.auth(), &settings)
+                .ok()
+                .map(Arc::new)
+        })?;
         Some(connector as Arc<dyn ArrivalNoticeConnector>)
     }
 }

@@ -4,16 +4,17 @@
 //! nor a simulated one at a real terminal.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tidemark_domain::terminal::TerminalCode;
 
 use super::{CallbackTarget, HttpTerminal, TerminalConfig, TerminalConnector};
-use crate::Secret;
 use crate::auth::Auth;
 use crate::callbacks::{CallbackConfig, Callers};
-use crate::registry::{EndpointConfig, RegistryError, Sandbox, Source, without_credentials};
+use crate::registry::{
+    EndpointConfig, RegistryError, Sandbox, Sandboxed, Source, without_credentials,
+};
 use crate::settings::HttpSettings;
 
 fn connector(
@@ -61,7 +62,7 @@ pub struct Terminals {
     callback_base: Option<String>,
     base_urls: BTreeMap<TerminalCode, String>,
     sandbox: Option<Sandbox>,
-    sandboxed: Mutex<HashMap<TerminalCode, Arc<HttpTerminal>>>,
+    sandboxed: Sandboxed<TerminalCode, HttpTerminal>,
 }
 
 impl Terminals {
@@ -115,7 +116,7 @@ impl Terminals {
             callback_base,
             base_urls,
             sandbox,
-            sandboxed: Mutex::new(HashMap::new()),
+            sandboxed: Sandboxed::default(),
         })
     }
 
@@ -171,23 +172,15 @@ impl Terminals {
 
     fn simulated(&self, code: &TerminalCode) -> Option<Arc<dyn TerminalConnector>> {
         let sandbox = self.sandbox.as_ref()?;
-        let mut cache = self
-            .sandboxed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(connector) = cache.get(code) {
-            return Some(Arc::clone(connector) as Arc<dyn TerminalConnector>);
-        }
-        let base = format!(
-            "{}/terminals/{code}",
-            sandbox.base_url.trim_end_matches('/')
-        );
-        let auth = Auth::Header {
-            name: "API-Key".to_owned(),
-            value: Secret::clone(&sandbox.api_key),
-        };
-        let connector = connector(&HttpSettings::from(&sandbox.settings), base, auth).ok()?;
-        cache.insert(code.clone(), Arc::clone(&connector));
+        let connector = self.sandboxed.get_or_build(code, || {
+            let settings = HttpSettings::from(&sandbox.settings);
+            connector(
+                &settings,
+                sandbox.url(&format!("terminals/{code}")),
+                sandbox.auth(),
+            )
+            .ok()
+        })?;
         Some(connector as Arc<dyn TerminalConnector>)
     }
 }
