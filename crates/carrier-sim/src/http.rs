@@ -1,4 +1,4 @@
-//! The routes: `GET /{SCAC}/v2/events`, `GET /{SCAC}/arrival-notices`,
+//! The routes: `GET /{SCAC}/v2/events` (and 1.1.0's `/{SCAC}/v1/events`), `GET /{SCAC}/arrival-notices`,
 //! `POST /terminals/{CODE}/import-availability`,
 //! `POST /oauth/token`, and the admin API (with the line's Arrival Notice pushes).
 
@@ -15,9 +15,11 @@ use crate::{API_VERSION, Simulator};
 mod admin;
 mod auth;
 mod events;
+mod listing;
 mod notices;
 mod push;
 mod terminal;
+mod v1;
 
 use admin::{
     add_fault, clear_faults, clear_injected, inject, list_faults, lookups, move_clock, read_clock,
@@ -45,6 +47,7 @@ pub fn router(sim: Simulator) -> Router {
         ));
     Router::new()
         .route("/{scac}/v2/events", get(events_route))
+        .route("/{scac}/v1/events", get(v1::events_v1_route))
         .route("/{scac}/arrival-notices", get(notices::notices_route))
         .route(
             "/terminals/{code}/import-availability",

@@ -18,13 +18,15 @@ pub mod clock;
 pub mod data;
 pub mod faults;
 mod http;
+pub mod plays;
 pub mod query;
 pub mod scenario;
 pub mod terminal;
 pub mod timeline;
+pub mod v1;
 pub mod world;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,7 @@ use time::OffsetDateTime;
 
 pub use clock::{ClockMode, SimClock};
 pub use faults::{Fault, FaultRule};
+pub use plays::{Plays, Quirk};
 pub use world::Chances;
 
 /// The DCSA contract version the simulator serves.
@@ -84,6 +87,8 @@ pub struct SimConfig {
     pub next_page: NextPage,
     /// Faults active from the start.
     pub faults: Vec<FaultRule>,
+    /// The real lines' ways played, by SCAC ([`plays`]).
+    pub quirks: BTreeMap<String, Vec<Quirk>>,
 }
 
 impl SimConfig {
@@ -104,6 +109,7 @@ impl SimConfig {
             chances: Chances::default(),
             next_page: NextPage::Token,
             faults: Vec::new(),
+            quirks: BTreeMap::new(),
         }
     }
 }
@@ -172,9 +178,29 @@ impl Simulator {
         &self.state.clock
     }
 
+    /// The world behind the answers (tests in the same process may ask it what a reference
+    /// names).
+    #[must_use]
+    pub fn world(&self) -> &world::World {
+        &self.state.world
+    }
+
     /// Adds a fault; returns its id.
     pub fn add_fault(&self, rule: FaultRule) -> u64 {
         lock(&self.state.faults).add(rule)
+    }
+
+    /// The ways the line `scac` plays.
+    #[must_use]
+    pub fn plays(&self, scac: &str) -> Plays {
+        Plays::new(
+            self.state
+                .config
+                .quirks
+                .iter()
+                .filter(|(line, _)| line.eq_ignore_ascii_case(scac))
+                .flat_map(|(_, quirks)| quirks.iter().copied()),
+        )
     }
 
     /// Removes every fault.

@@ -9,7 +9,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use carrier_sim::{Chances, ClockMode, FaultRule, NextPage, OAuthClient, SimConfig, Simulator};
+use carrier_sim::{
+    Chances, ClockMode, FaultRule, NextPage, OAuthClient, Quirk, SimConfig, Simulator,
+};
 use clap::Parser;
 use serde::Deserialize;
 use time::OffsetDateTime;
@@ -28,7 +30,8 @@ struct Cli {
     /// The key of the admin API (`Admin-Key` header); without it the admin API is off.
     #[arg(long, env = "CARRIER_SIM_ADMIN_KEY", hide_env_values = true)]
     admin_key: Option<String>,
-    /// Settings file (TOML): seed, epoch, clock, chances, next_page, oauth clients, faults.
+    /// Settings file (TOML): seed, epoch, clock, chances, next_page, oauth clients, faults,
+    /// the lines' quirks to play.
     #[arg(long, value_name = "PATH")]
     config: Option<PathBuf>,
     /// Seed of the world (another seed, another world).
@@ -58,6 +61,9 @@ struct File {
     oauth_client: Vec<OAuthClient>,
     #[serde(default)]
     fault: Vec<FaultRule>,
+    /// Real lines' ways to play, by SCAC: `MAEU = ["missing_containers"]`.
+    #[serde(default)]
+    quirks: std::collections::BTreeMap<String, Vec<Quirk>>,
 }
 
 fn config(cli: &Cli) -> anyhow::Result<SimConfig> {
@@ -100,6 +106,7 @@ fn config(cli: &Cli) -> anyhow::Result<SimConfig> {
     config.next_page = file.next_page.unwrap_or_default();
     config.oauth_clients = file.oauth_client;
     config.faults = file.fault;
+    config.quirks = file.quirks;
     Ok(config)
 }
 

@@ -44,10 +44,10 @@ async fn main() {
     // Warm the connection pool.
     for i in 0..CONCURRENCY {
         connector
-            .lookup(&Lookup {
-                number: format!("{:09}", 100_000_000 + i),
-                kind: RequestType::BillOfLading,
-            })
+            .lookup(&Lookup::new(
+                format!("{:09}", 100_000_000 + i),
+                RequestType::BillOfLading,
+            ))
             .await;
     }
     let started = Instant::now();
@@ -58,10 +58,8 @@ async fn main() {
                 let mut latencies = Vec::with_capacity(LOOKUPS / CONCURRENCY);
                 let mut found = 0usize;
                 for i in (worker..LOOKUPS).step_by(CONCURRENCY) {
-                    let lookup = Lookup {
-                        number: format!("{:09}", 200_000_000 + i),
-                        kind: RequestType::BillOfLading,
-                    };
+                    let lookup =
+                        Lookup::new(format!("{:09}", 200_000_000 + i), RequestType::BillOfLading);
                     let start = Instant::now();
                     let outcome = connector.lookup(&lookup).await;
                     latencies.push(start.elapsed());

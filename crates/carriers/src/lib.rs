@@ -30,6 +30,30 @@ pub struct Lookup {
     pub number: String,
     /// What kind of number it is.
     pub kind: RequestType,
+    /// What earlier answers told of the same shipment, for a carrier that must be asked
+    /// two references together (HMM: a booking and one of its containers).
+    pub known: Known,
+}
+
+/// The other references of a shipment, as earlier answers gave them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Known {
+    /// Its booking.
+    pub booking: Option<String>,
+    /// Its containers.
+    pub containers: Vec<String>,
+}
+
+impl Lookup {
+    /// A lookup of `number`, nothing else known.
+    #[must_use]
+    pub fn new(number: impl Into<String>, kind: RequestType) -> Self {
+        Self {
+            number: number.into(),
+            kind,
+            known: Known::default(),
+        }
+    }
 }
 
 /// "What does the carrier know about this number now?"

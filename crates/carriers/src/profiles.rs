@@ -111,7 +111,7 @@ pub enum Push {
 }
 
 /// How a carrier's answers differ from the standard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Quirk {
     /// A 500 for a bill not yet manifested.

@@ -20,6 +20,7 @@ use crate::arrival_notice::registry::{ArrivalNoticesConfig, Publishers};
 use crate::auth::Auth;
 use crate::dcsa::{DcsaConfig, DcsaConnector};
 use crate::limits::{Limited, RateLimits};
+use crate::profiles::Quirk;
 use crate::terminal::registry::{Terminals, TerminalsConfig};
 use crate::{CarrierConnector, Secret};
 
@@ -137,6 +138,8 @@ fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> D
         page_size: settings.page_size,
         max_pages: settings.max_pages,
         unknown_reference_is_404: false,
+        version: crate::profiles::DcsaVersion::V2_2,
+        quirks: crate::dcsa::Quirks::default(),
     }
 }
 
@@ -210,6 +213,8 @@ impl Registry {
             }
             let dcsa = DcsaConfig {
                 events_path: resolved.events_path,
+                version: resolved.version,
+                quirks: resolved.quirks,
                 ..dcsa_config(resolved.base_url.clone(), resolved.auth, settings)
             };
             let connector = limited(dcsa, settings).map_err(error)?;
@@ -310,8 +315,11 @@ impl Registry {
         let sandbox = self.sandbox.as_ref()?;
         let connector = self.sandboxed.get_or_build(scac, || {
             let settings = &sandbox.settings;
+            // The simulator's sandbox withholds a shipment with 403 (its `forbidden`
+            // fault): access to that shipment, not our credentials.
             let config = DcsaConfig {
                 unknown_reference_is_404: true,
+                quirks: [Quirk::ForbiddenMeansNoAccess].into_iter().collect(),
                 ..dcsa_config(sandbox.url(scac.as_str()), sandbox.auth(), settings)
             };
             limited(config, settings).ok()

@@ -87,10 +87,7 @@ fn load(id: Option<&str>, container: &str, locode: &str, imo: &str) -> Value {
 }
 
 fn booking() -> Lookup {
-    Lookup {
-        number: "RULES1".into(),
-        kind: RequestType::BookingNumber,
-    }
+    Lookup::new("RULES1", RequestType::BookingNumber)
 }
 
 #[tokio::test]
@@ -164,10 +161,7 @@ fn by_id<'a>(events: &'a [CarrierEvent], id: &str) -> &'a CarrierEvent {
 async fn the_official_sample_keeps_every_event_of_its_container() {
     let (_sim, base) = simulator().await;
     inject(&base, &sample()).await;
-    let lookup = Lookup {
-        number: "ABC123123123".into(),
-        kind: RequestType::BookingNumber,
-    };
+    let lookup = Lookup::new("ABC123123123", RequestType::BookingNumber);
     let LookupOutcome::Found(snapshot) = connector(&base).lookup(&lookup).await else {
         panic!("the sample is a manifested booking");
     };

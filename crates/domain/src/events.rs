@@ -291,6 +291,10 @@ impl Milestone {
         match self {
             Self::EmptyOut => "The empty container was picked up at origin.",
             Self::FullIn => "The full container was gated in at the port of loading.",
+            Self::FeederLoaded => "The container was loaded on a feeder vessel or barge.",
+            Self::FeederDeparted => "The feeder vessel or barge left.",
+            Self::FeederArrived => "The feeder vessel or barge arrived.",
+            Self::FeederDischarged => "The container was discharged from a feeder vessel or barge.",
             Self::VesselLoaded => "The container was loaded on the vessel at the port of loading.",
             Self::VesselDeparted => "The vessel left the port of loading.",
             Self::TransshipmentArrived => "The vessel arrived at a transshipment port.",

@@ -18,7 +18,7 @@ use tidemark_domain::lifecycle::{NoTransition, Policy};
 use tidemark_domain::tracking::{self, Cause, LookupAnswer};
 use tidemark_domain::{
     CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestType, Scac,
-    TemporaryReason, Timestamp, TrackingRequest, TrackingRequestId, TrackingSource,
+    TemporaryReason, Timestamp, Tracked, TrackingRequest, TrackingRequestId, TrackingSource,
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
 use tidemark_wire::EventRecords;
@@ -132,7 +132,7 @@ impl Tracker {
 
     /// Asks the carrier about `request`. `outcome` is `None` when no carrier could be
     /// detected for it.
-    async fn ask(&self, request: &TrackingRequest) -> LookupAnswer {
+    async fn ask(&self, request: &TrackingRequest, prior: Option<&Tracked>) -> LookupAnswer {
         let Some(scac) = request.scac.or_else(|| self.detect(request)) else {
             return LookupAnswer {
                 scac: None,
@@ -158,10 +158,16 @@ impl Tracker {
         } else {
             request.request_type
         };
-        let lookup = Lookup {
-            number: request.request_number.normalized().to_owned(),
-            kind,
-        };
+        let mut lookup = Lookup::new(request.request_number.normalized(), kind);
+        lookup.known.containers = prior
+            .map(|tracked| {
+                tracked
+                    .containers
+                    .iter()
+                    .map(|c| c.number.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
         log_lookup(request, scac, &outcome, started.elapsed());
@@ -214,7 +220,7 @@ impl Tracker {
             return Ok(());
         }
         let prior = self.store.tracked(request.id).await?;
-        let answer = self.ask(&request).await;
+        let answer = self.ask(&request, prior.as_ref()).await;
         let now = self.clock.now();
         let decide = |cause| {
             let mut change =

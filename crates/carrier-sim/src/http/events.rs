@@ -9,13 +9,12 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::auth::authorized;
+use super::listing::{Asked, played};
 use super::{dcsa_error, with_version};
 use crate::faults::{Fault, Party};
 use crate::query::{EventQuery, cursor};
 use crate::scenario::{Script, script};
-use crate::terminal::Visit;
-use crate::timeline::events;
-use crate::world::{Outcome, Placement, Reference};
+use crate::world::{Outcome, Placement};
 use crate::{NextPage, Simulator, lock};
 
 fn valid_scac(scac: &str) -> bool {
@@ -47,9 +46,14 @@ pub(super) async fn events_route(
             "send a valid API-Key header",
         );
     }
-    let query = match EventQuery::parse(raw.as_deref().unwrap_or_default()) {
+    let mut query = match EventQuery::parse(raw.as_deref().unwrap_or_default()) {
         Ok(query) => query,
         Err(invalid) => return error(StatusCode::BAD_REQUEST, invalid.reason, &invalid.message),
+    };
+    let plays = sim.plays(&scac);
+    let container = match plays.narrow(&mut query) {
+        Ok(container) => container,
+        Err(answer) => return played(&method, &uri, answer),
     };
     let Some(reference) = query.references.first().cloned() else {
         return error(StatusCode::BAD_REQUEST, "invalidQuery", "name the shipment");
@@ -67,18 +71,17 @@ pub(super) async fn events_route(
         Some(Early::EmptyPage) => return page_response(&sim, &uri, &query, Vec::new(), Some(0)),
         None => {}
     }
-    let (outcome, placement, only_booking) = match shipment_of(&scac, reference.value(), lookup) {
-        Ok(shipment) => shipment,
-        Err(refusal) => return error(refusal.status, refusal.reason, refusal.message),
+    let asked = Asked {
+        sim: &sim,
+        scac: &scac,
+        reference: &reference,
+        query: &query,
+        plays: &plays,
     };
-    let mut visible = listed(
-        &sim,
-        &scac,
-        &reference,
-        (outcome, placement),
-        only_booking,
-        &query,
-    );
+    let mut visible = match asked.events(lookup, container.as_deref()) {
+        Ok(events) => events,
+        Err(answer) => return played(&method, &uri, answer),
+    };
     reshape(fault.as_ref(), &mut visible);
     let total = visible.len();
     let start = query.offset.min(total);
@@ -89,52 +92,6 @@ pub(super) async fn events_route(
         return damaged;
     }
     page_response(&sim, &uri, &query, page, next)
-}
-
-/// The events a request lists, sorted: the shipment's (and those injected for the
-/// carrier) that happened by now and match the query; only the booking's until the
-/// shipment is manifested.
-fn listed(
-    sim: &Simulator,
-    scac: &str,
-    reference: &Reference,
-    (outcome, placement): (Option<Outcome>, Placement),
-    only_booking: bool,
-    query: &EventQuery,
-) -> Vec<Value> {
-    let now = sim.state.clock.now();
-    let shipment = sim
-        .state
-        .world
-        .shipment(scac, reference, placement, outcome);
-    if let Some(shipment) = &shipment
-        && !only_booking
-    {
-        let visit = Visit {
-            scac: scac.to_owned(),
-            reference: reference.clone(),
-            placement,
-            outcome,
-        };
-        lock(&sim.state.terminals).remember(shipment, &visit);
-    }
-    let mut visible: Vec<Value> = shipment
-        .map(|shipment| events(&shipment))
-        .unwrap_or_default()
-        .into_iter()
-        .chain(
-            lock(&sim.state.injected)
-                .get(scac)
-                .cloned()
-                .unwrap_or_default(),
-        )
-        .filter(|event| event.created <= now)
-        .map(|event| event.body)
-        .filter(|event| !only_booking || event["eventType"] == "SHIPMENT")
-        .filter(|event| query.matches(event))
-        .collect();
-    query.sort(&mut visible);
-    visible
 }
 
 /// A DCSA error answer to give instead of events.

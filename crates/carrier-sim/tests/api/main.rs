@@ -7,6 +7,7 @@ mod auth;
 mod faults;
 mod notices;
 mod paging;
+mod plays;
 mod pushes;
 mod schema;
 mod world;

@@ -9,6 +9,9 @@
 //! - Only actual (`ACT`) events make milestones; planned and estimated ones set the calls'
 //!   estimated times (the latest estimate per call wins; the first one is the original).
 //! - A vessel's arrival and departure apply to every container; equipment events to theirs.
+//! - A call by barge is a feeder's: its arrival, departure, loads and discharges are
+//!   `feeder_*` milestones, and it is not on the ocean route (the port of loading is where
+//!   the ocean vessel loads).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -79,6 +82,10 @@ fn route(events: &[Event]) -> Vec<(Call, CallView)> {
     let mut calls = Calls::new();
     for event in events {
         match &event.kind {
+            Kind::Transport { call, .. }
+            | Kind::Equipment {
+                call: Some(call), ..
+            } if call.mode == Mode::Barge => {}
             Kind::Transport { arrival, call } => {
                 let (_, view, _) = touch(&mut calls, call, event.at);
                 match (event.classifier, arrival) {
@@ -112,6 +119,23 @@ fn same_vessel(a: &Call, b: &Call) -> bool {
         (Some(a), Some(b)) => a.imo == b.imo,
         _ => true,
     }
+}
+
+/// The milestone an actual arrival or departure at `call` is for the cargo, if any.
+fn transport_milestone(
+    route: &[(Call, CallView)],
+    call: &Call,
+    arrival: bool,
+) -> Option<Milestone> {
+    if call.mode == Mode::Barge {
+        return Some(if arrival {
+            Milestone::FeederArrived
+        } else {
+            Milestone::FeederDeparted
+        });
+    }
+    let index = route.iter().position(|(r, _)| r.id == call.id)?;
+    vessel_milestone(route, index, arrival)
 }
 
 /// The milestone a vessel's actual arrival or departure is for the cargo, if any.
@@ -148,8 +172,11 @@ fn equipment_milestone(
 ) -> Option<Milestone> {
     let index = call.and_then(|c| route.iter().position(|(r, _)| r.id == c.id));
     let rail = call.is_some_and(|c| c.mode == Mode::Rail);
+    let barge = call.is_some_and(|c| c.mode == Mode::Barge);
     let last = route.len().saturating_sub(1);
     match (code, empty) {
+        ("LOAD", false) if barge => Some(Milestone::FeederLoaded),
+        ("DISC", false) if barge => Some(Milestone::FeederDischarged),
         ("GTOT", true) => Some(Milestone::EmptyOut),
         ("GTIN", false) => Some(Milestone::FullIn),
         ("GTOT", false) => Some(Milestone::FullOut),

@@ -1,20 +1,26 @@
 //! The DCSA Track & Trace 2.2 connector: `GET {base}/v2/events` by booking, transport
 //! document or equipment reference, following `Next-Page` (a cursor token or a URL), with
 //! connect and total timeouts, a cap on the answer's size, and per-carrier credentials.
+//! A carrier's departures from the standard are its [`Quirks`]; one still on DCSA 1.1.0 is
+//! read into 2.2's shape ([`v1`]).
 
 mod mapping;
 mod model;
+pub mod quirks;
+mod v1;
 
 use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::{StatusCode, Url};
-use tidemark_domain::{LookupOutcome, RequestType, TemporaryReason};
+use tidemark_domain::{LookupOutcome, TemporaryReason};
 
 use crate::auth::Auth;
 pub use crate::http::ConfigError;
 use crate::http::{Endpoint, Failure, endpoint_url, unexpected};
+use crate::profiles::DcsaVersion;
 use crate::{CarrierConnector, Lookup};
+pub use quirks::Quirks;
 
 /// Where DCSA 2.2 puts the events under a carrier's base URL.
 pub const DEFAULT_EVENTS_PATH: &str = "/v2/events";
@@ -43,6 +49,10 @@ pub struct DcsaConfig {
     /// document (the sandbox's `TEST-TR-FAILED`): a definite "not found". Off for others,
     /// where a 404 means a wrong base URL.
     pub unknown_reference_is_404: bool,
+    /// The version it speaks: 1.1.0 is read into 2.2's shape; anything else is read as 2.2.
+    pub version: DcsaVersion,
+    /// Its departures from the standard.
+    pub quirks: Quirks,
 }
 
 impl DcsaConfig {
@@ -59,6 +69,8 @@ impl DcsaConfig {
             page_size: 100,
             max_pages: 50,
             unknown_reference_is_404: false,
+            version: DcsaVersion::V2_2,
+            quirks: Quirks::default(),
         }
     }
 }
@@ -95,14 +107,6 @@ impl DcsaConnector {
         })
     }
 
-    const fn filter(kind: RequestType) -> &'static str {
-        match kind {
-            RequestType::BillOfLading => "transportDocumentReference",
-            RequestType::BookingNumber => "carrierBookingReference",
-            RequestType::Container => "equipmentReference",
-        }
-    }
-
     /// The URL of the page after one whose `Next-Page` said `next`.
     fn next_url(&self, first: &Url, next: &str) -> Option<Url> {
         let next = next.trim();
@@ -121,8 +125,9 @@ impl DcsaConnector {
     async fn page(
         &self,
         url: &Url,
-        number: &str,
+        lookup: &Lookup,
     ) -> Result<(Vec<serde_json::Value>, Option<String>), LookupOutcome> {
+        let number = &lookup.number;
         let answer = self
             .endpoint
             .call(|client| {
@@ -135,8 +140,7 @@ impl DcsaConnector {
         let mut response = match answer {
             Ok(response) => response,
             Err(Failure::Temporary(reason)) => return Err(temporary(reason)),
-            // Our credentials are fine, but this shipment's data is not shared with us.
-            Err(Failure::Forbidden) => return Err(LookupOutcome::DataUnavailable),
+            Err(Failure::Forbidden) => return Err(self.config.quirks.forbidden()),
         };
         match response.status() {
             StatusCode::OK => {}
@@ -156,7 +160,13 @@ impl DcsaConnector {
                     "the events endpoint answered 404; check the base URL".to_owned(),
                 )));
             }
-            other => return Err(temporary(unexpected(other))),
+            other => {
+                return Err(self
+                    .config
+                    .quirks
+                    .status(other, lookup)
+                    .unwrap_or_else(|| temporary(unexpected(other))));
+            }
         }
         let next = response
             .headers()
@@ -164,28 +174,52 @@ impl DcsaConnector {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         let body = self.endpoint.read(&mut response).await.map_err(temporary)?;
-        let events: Vec<serde_json::Value> = serde_json::from_slice(&body).map_err(|error| {
-            temporary(TemporaryReason::Unrecognized(format!(
-                "not a JSON array of events: {error}"
-            )))
-        })?;
+        let events = if self.config.version == DcsaVersion::V1_1 {
+            v1::read(&body, lookup)
+        } else {
+            serde_json::from_slice(&body)
+                .map_err(|error| format!("not a JSON array of events: {error}"))
+        };
+        let events = events.map_err(|problem| temporary(TemporaryReason::Unrecognized(problem)))?;
         Ok((events, next))
     }
 
+    /// Every event the carrier answers about `lookup`: each query's pages, read into 2.2's
+    /// shape, its quirks undone, checked.
     async fn all_events(&self, lookup: &Lookup) -> Result<Vec<model::Event>, LookupOutcome> {
+        let mut raw = Vec::new();
+        for references in self.config.quirks.queries(lookup)? {
+            raw.extend(self.pages(lookup, &references).await?);
+        }
+        self.config.quirks.normalise(&mut raw);
+        check(raw)
+    }
+
+    /// The pages of one query.
+    async fn pages(
+        &self,
+        lookup: &Lookup,
+        references: &quirks::References,
+    ) -> Result<Vec<serde_json::Value>, LookupOutcome> {
+        let old = self.config.version == DcsaVersion::V1_1;
         let mut first = self.events_url.clone();
-        first
-            .query_pairs_mut()
-            .append_pair(Self::filter(lookup.kind), &lookup.number)
-            .append_pair("limit", &self.config.page_size.to_string());
+        {
+            let mut query = first.query_pairs_mut();
+            for (name, value) in references {
+                query.append_pair(if old { v1::parameter(name) } else { name }, value);
+            }
+            if !old {
+                query.append_pair("limit", &self.config.page_size.to_string());
+            }
+        }
         let mut url = first.clone();
         let mut raw = Vec::new();
         for _ in 0..self.config.max_pages {
-            let (events, next) = self.page(&url, &lookup.number).await?;
+            let (events, next) = self.page(&url, lookup).await?;
             raw.extend(events);
             match next.and_then(|n| self.next_url(&first, &n)) {
                 Some(next) => url = next,
-                None => return check(raw),
+                None => return Ok(raw),
             }
         }
         Err(temporary(TemporaryReason::Unrecognized(format!(

@@ -81,6 +81,8 @@ pub(crate) struct RawSeal {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
     Vessel,
+    /// A barge: a feeder leg, off the ocean route.
+    Barge,
     Rail,
     Other,
 }
@@ -171,7 +173,8 @@ impl RawCall {
             "transportCall.transportCallID",
         )?;
         let mode = match self.mode_of_transport.as_deref() {
-            Some("VESSEL" | "BARGE") => Mode::Vessel,
+            Some("VESSEL") => Mode::Vessel,
+            Some("BARGE") => Mode::Barge,
             Some("RAIL") => Mode::Rail,
             Some("TRUCK") => Mode::Other,
             Some(other) => {

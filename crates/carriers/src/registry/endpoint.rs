@@ -8,7 +8,8 @@ use super::ConnectionSettings;
 use crate::Secret;
 use crate::auth::Auth;
 use crate::dcsa::DEFAULT_EVENTS_PATH;
-use crate::profiles::{AuthStyle, DcsaVersion, Profile, Profiles};
+use crate::dcsa::Quirks;
+use crate::profiles::{AuthStyle, DcsaVersion, Profile, Profiles, Quirk};
 
 /// How Tidemark authenticates at a carrier's endpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,6 +102,9 @@ pub struct CarrierEndpoint {
     /// The events resource under the base URL; the profile's, else `/v2/events`.
     #[serde(default)]
     pub events_path: Option<String>,
+    /// The carrier's departures from the standard, instead of the profile's (`[]` for none).
+    #[serde(default)]
+    pub quirks: Option<Vec<Quirk>>,
     /// Credentials written out whole, instead of the profile's style and the secrets below.
     #[serde(default)]
     pub auth: Option<AuthConfig>,
@@ -127,6 +131,10 @@ pub(super) struct Resolved {
     pub(super) base_url: String,
     pub(super) events_path: String,
     pub(super) auth: Auth,
+    /// The version it speaks.
+    pub(super) version: DcsaVersion,
+    /// Its departures from the standard.
+    pub(super) quirks: Quirks,
     /// The entry's own limits and timeouts, else the section's defaults held to the rate
     /// the profile says the carrier allows.
     pub(super) settings: ConnectionSettings,
@@ -154,11 +162,19 @@ impl CarrierEndpoint {
             .dcsa_version
             .or_else(|| profile.map(|p| p.dcsa_version))
             .unwrap_or(DcsaVersion::V2_2);
-        if version != DcsaVersion::V2_2 {
-            return Err(format!(
-                "the carrier speaks DCSA {version:?}; Tidemark speaks Track & Trace 2.2 to carriers so far"
-            ));
+        if version == DcsaVersion::V3Beta {
+            return Err(
+                "the carrier speaks DCSA Track & Trace 3.0 (beta); Tidemark asks carriers in 2.2 and 1.1.0 so far"
+                    .to_owned(),
+            );
         }
+        let quirks = self
+            .quirks
+            .clone()
+            .or_else(|| profile.map(|p| p.quirks.clone()))
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
         let base_url = self
             .base_url
             .clone()
@@ -192,6 +208,8 @@ impl CarrierEndpoint {
             base_url,
             events_path,
             auth,
+            version,
+            quirks,
             settings,
         })
     }

@@ -49,11 +49,13 @@ fn faults_and_outcomes() -> Vec<(Fault, Expected)> {
             *o == LookupOutcome::Temporary(TemporaryReason::Unauthorized)
         }),
         (
+            // A gateway's 403 to a carrier without `forbidden_means_no_access` refuses our
+            // credentials (tests/dcsa/quirks.rs has the carrier whose 403 withholds a shipment).
             Fault::ServerError {
                 status: 403,
                 retry_after_seconds: None,
             },
-            |o| *o == LookupOutcome::DataUnavailable,
+            |o| *o == LookupOutcome::Temporary(TemporaryReason::Unauthorized),
         ),
         (
             Fault::MalformedJson,

@@ -6,6 +6,7 @@ mod faults;
 mod mapping;
 mod notices;
 mod profiles;
+mod quirks;
 mod subscriptions;
 mod terminal;
 mod transport;
@@ -84,10 +85,7 @@ impl World {
 }
 
 pub(crate) fn lookup(number: &str, kind: RequestType) -> Lookup {
-    Lookup {
-        number: number.to_owned(),
-        kind,
-    }
+    Lookup::new(number.to_owned(), kind)
 }
 
 pub(crate) fn bill(number: &str) -> Lookup {

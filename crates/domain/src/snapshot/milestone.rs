@@ -11,6 +11,14 @@ pub enum Milestone {
     EmptyOut,
     /// Laden container delivered to the terminal of loading.
     FullIn,
+    /// Loaded on a feeder vessel or barge.
+    FeederLoaded,
+    /// The feeder vessel or barge left.
+    FeederDeparted,
+    /// The feeder vessel or barge arrived.
+    FeederArrived,
+    /// Discharged from a feeder vessel or barge.
+    FeederDischarged,
     /// Loaded on the vessel at the port of loading.
     VesselLoaded,
     /// The vessel left the port of loading.
@@ -43,9 +51,13 @@ pub enum Milestone {
 
 impl Milestone {
     /// Every milestone, in the order a voyage passes them.
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 20] = [
         Self::EmptyOut,
         Self::FullIn,
+        Self::FeederLoaded,
+        Self::FeederDeparted,
+        Self::FeederArrived,
+        Self::FeederDischarged,
         Self::VesselLoaded,
         Self::VesselDeparted,
         Self::TransshipmentArrived,
@@ -68,6 +80,10 @@ impl Milestone {
         match self {
             Self::EmptyOut => "empty_out",
             Self::FullIn => "full_in",
+            Self::FeederLoaded => "feeder_loaded",
+            Self::FeederDeparted => "feeder_departed",
+            Self::FeederArrived => "feeder_arrived",
+            Self::FeederDischarged => "feeder_discharged",
             Self::VesselLoaded => "vessel_loaded",
             Self::VesselDeparted => "vessel_departed",
             Self::TransshipmentArrived => "transshipment_arrived",
@@ -164,7 +180,11 @@ impl ContainerStatus {
     pub const fn after(milestone: Milestone) -> Self {
         match milestone {
             Milestone::EmptyOut | Milestone::FullIn => Self::New,
-            Milestone::VesselLoaded
+            Milestone::FeederLoaded
+            | Milestone::FeederDeparted
+            | Milestone::FeederArrived
+            | Milestone::FeederDischarged
+            | Milestone::VesselLoaded
             | Milestone::VesselDeparted
             | Milestone::TransshipmentArrived
             | Milestone::TransshipmentDischarged

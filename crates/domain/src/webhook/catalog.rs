@@ -118,7 +118,7 @@ mod tests {
             Ok("container.transport.vessel_departed".to_owned())
         );
         assert_eq!(
-            recorded_event("container.transport.feeder_arrived"),
+            recorded_event("container.transport.vessel_berthed"),
             Err(NotRecorded::NotYet)
         );
         assert_eq!(

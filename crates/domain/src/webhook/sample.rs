@@ -70,6 +70,10 @@ fn milestone_place(milestone: Milestone) -> (Place, bool) {
     let chicago = || place("USCHI", "Chicago", Some("BNSF Logistics Park Chicago"));
     match milestone {
         Milestone::EmptyOut | Milestone::FullIn => (rotterdam(), false),
+        Milestone::FeederLoaded
+        | Milestone::FeederDeparted
+        | Milestone::FeederArrived
+        | Milestone::FeederDischarged => (rotterdam(), true),
         Milestone::VesselLoaded | Milestone::VesselDeparted => (rotterdam(), true),
         Milestone::TransshipmentArrived
         | Milestone::TransshipmentDischarged

@@ -165,7 +165,7 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
             "/data/attributes/event",
         ),
         (
-            test_body(&json!("container.transport.feeder_arrived")),
+            test_body(&json!("container.transport.vessel_berthed")),
             "invalid",
             "/data/attributes/event",
         ),
@@ -192,7 +192,7 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
         app.post_json(
             path,
             &app.key,
-            &test_body(&json!("container.transport.feeder_arrived")),
+            &test_body(&json!("container.transport.vessel_berthed")),
         )
         .await,
         422,

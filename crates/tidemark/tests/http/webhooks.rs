@@ -283,6 +283,7 @@ async fn the_catalog_lists_every_event_with_a_description(app: TestApp) {
         "tracking_request.awaiting_manifest",
         "tracking_request.tracking_stopped",
         "container.transport.vessel_departed",
+        "container.transport.feeder_arrived",
         "container.transport.estimated.vessel_arrived",
         "shipment.estimated.arrival",
         "container.created",
@@ -297,7 +298,7 @@ async fn the_catalog_lists_every_event_with_a_description(app: TestApp) {
         assert!(!event["description"].as_str().expect("text").is_empty());
     }
     assert_eq!(
-        find("container.transport.feeder_arrived").expect("listed")["produced"],
+        find("container.transport.vessel_berthed").expect("listed")["produced"],
         false
     );
     let tracking = &categories[0];

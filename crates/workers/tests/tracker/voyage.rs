@@ -140,10 +140,10 @@ async fn the_carriers_last_word(h: &Harness, tracked: &Tracked) -> HashSet<Recor
         .connector(&tidemark_domain::Scac::parse("TEST").expect("scac"))
         .expect("sandbox");
     let LookupOutcome::Found(last) = connector
-        .lookup(&Lookup {
-            number: "TEST-TR-JOURNEY".to_owned(),
-            kind: RequestType::BillOfLading,
-        })
+        .lookup(&Lookup::new(
+            "TEST-TR-JOURNEY".to_owned(),
+            RequestType::BillOfLading,
+        ))
         .await
     else {
         panic!("the journey is found")

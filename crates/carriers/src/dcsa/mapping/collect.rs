@@ -8,7 +8,7 @@ use tidemark_domain::{
     MilestoneEvent, Timestamp,
 };
 
-use super::{container, equipment_milestone, raw, vessel_milestone};
+use super::{container, equipment_milestone, raw, transport_milestone};
 use crate::dcsa::model::{Call, Event, Kind};
 
 /// A milestone's key: (container index or all, milestone, call or place).
@@ -86,11 +86,7 @@ impl<'a> Collector<'a> {
                     .insert((Some(index), milestone, key), (event.created, record));
             }
             Kind::Transport { arrival, call } => {
-                let milestone = self
-                    .route
-                    .iter()
-                    .position(|(r, _)| r.id == call.id)
-                    .and_then(|position| vessel_milestone(self.route, position, *arrival));
+                let milestone = transport_milestone(self.route, call, *arrival);
                 self.reported
                     .push((None, raw::carrier_event(event, milestone)));
                 let (Classifier::Actual, Some(milestone)) = (event.classifier, milestone) else {

@@ -44,13 +44,7 @@ fn run(events: &[Value]) -> LookupOutcome {
                 .expect("valid")
         })
         .collect();
-    outcome(
-        checked,
-        &Lookup {
-            number: "BL1".into(),
-            kind: RequestType::BillOfLading,
-        },
-    )
+    outcome(checked, &Lookup::new("BL1", RequestType::BillOfLading))
 }
 
 fn snapshot(events: &[Value]) -> Snapshot {
