@@ -4,6 +4,7 @@
 mod common;
 
 mod auth;
+mod carrier_profiles;
 mod compat;
 mod errors;
 mod hygiene;

@@ -41,7 +41,19 @@ impl Tracking {
         scope: tidemark_domain::SandboxScope,
         configure: impl FnOnce(&mut carrier_sim::SimConfig),
     ) -> Option<Self> {
-        Self::spawn_inner(backend, scope, configure, false).await
+        Self::spawn_inner(backend, scope, configure, false, "").await
+    }
+
+    /// A tracking app whose carriers are `endpoints` (the `[endpoints.SCAC]` tables of
+    /// `[carriers]`, `{sim}` standing for the simulator's URL), each reached at the
+    /// simulator as `configure` sets it up; the sandbox line `TEST` beside them.
+    pub async fn spawn_carriers(
+        backend: Backend,
+        configure: impl FnOnce(&mut carrier_sim::SimConfig),
+        endpoints: &str,
+    ) -> Option<Self> {
+        let scope = tidemark_domain::SandboxScope::TestOnly;
+        Self::spawn_inner(backend, scope, configure, false, endpoints).await
     }
 
     /// A tracking app the simulator's terminals are asked to push to (it subscribes).
@@ -51,6 +63,7 @@ impl Tracking {
             tidemark_domain::SandboxScope::AllCarriers,
             |_| {},
             true,
+            "",
         )
         .await
     }
@@ -60,13 +73,26 @@ impl Tracking {
         scope: tidemark_domain::SandboxScope,
         configure: impl FnOnce(&mut carrier_sim::SimConfig),
         pushed: bool,
+        endpoints: &str,
     ) -> Option<Self> {
         let mut config = tidemark_testkit::sim_config(3);
         configure(&mut config);
         let simulated = tidemark_testkit::Simulated::start(config).await;
         let clock = Arc::clone(&simulated.clock);
+        let mut settings = tidemark::config::Config {
+            carriers: toml::from_str(&endpoints.replace("{sim}", &simulated.url))
+                .expect("endpoints"),
+            ..tidemark::config::Config::default()
+        };
         let api = ApiConfig {
-            coverage: tidemark_domain::Coverage::new([], scope),
+            coverage: tidemark_domain::Coverage::new(
+                settings
+                    .carriers
+                    .endpoints
+                    .keys()
+                    .filter_map(|k| tidemark_domain::Scac::parse(k).ok()),
+                scope,
+            ),
             ..ApiConfig::default()
         };
         let sandbox = simulated.sandbox(tidemark::config::SandboxConfig::default().connection);
@@ -74,7 +100,6 @@ impl Tracking {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
-        let mut settings = tidemark::config::Config::default();
         if pushed {
             settings.terminals.callback_base_url = Some(format!(
                 "http://{}",

@@ -1,0 +1,166 @@
+//! Every bundled carrier profile end to end: the simulator plays each line's
+//! authentication and ways, Tidemark is configured with the profile's name, its secrets and
+//! the simulator's URL alone, and a request at each line is tracked through the tracker and
+//! the store (HMM, which answers only a booking given with one of its containers, fails
+//! with `data_unavailable` at once instead of retrying).
+
+use std::collections::BTreeMap;
+
+use carrier_sim::Quirk;
+use serde_json::Value;
+use tidemark_store::testing::Backend;
+
+use crate::common::{Tracking, document, tracking_request};
+
+tidemark_store::backends!(with_profiles, each_profile_tracks_its_line_end_to_end);
+
+async fn with_profiles<F, Fut>(backend: Backend, case: F)
+where
+    F: FnOnce(Tracking) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    if let Some(tracking) = Tracking::spawn_carriers(backend, play, ENDPOINTS).await {
+        case(tracking).await;
+    }
+}
+
+/// The lines, as the simulator plays them.
+fn play(config: &mut carrier_sim::SimConfig) {
+    config.quirks = BTreeMap::from([
+        (
+            "MAEU".into(),
+            vec![Quirk::MissingContainers, Quirk::ForbiddenMeansNoAccess],
+        ),
+        (
+            "HLCU".into(),
+            vec![Quirk::NotManifested500, Quirk::MissingContainers],
+        ),
+        ("CMDU".into(), vec![Quirk::BargeFeederCodes]),
+        (
+            "HDMU".into(),
+            vec![Quirk::BookingAndContainer, Quirk::UnknownLikeUnmanifested],
+        ),
+        ("EGLV".into(), vec![Quirk::PlanForPln]),
+        ("ONEY".into(), vec![Quirk::ContainerLessBookings]),
+    ]);
+    config.oauth_clients = vec![carrier_sim::OAuthClient {
+        client_id: "maersk-id".into(),
+        client_secret: "maersk-secret".into(),
+    }];
+    let one = |name: &str, value: &str| vec![(name.to_owned(), value.to_owned())];
+    config.header_credentials = vec![
+        vec![
+            ("X-IBM-Client-Id".into(), "hl-id".into()),
+            ("X-IBM-Client-Secret".into(), "hl-secret".into()),
+        ],
+        one("keyId", "cma-key"),
+        one("keyId", "ym-key"),
+        one("Ocp-Apim-Subscription-Key", "msc-key"),
+        one("x-Gateway-APIKey", "hmm-key"),
+        one("X-ONE-Key", "one-key"),
+        one("X-EG-Key", "eg-key"),
+    ];
+}
+
+/// Each line by its profile and secrets; the URLs are the simulator's.
+const ENDPOINTS: &str = r#"
+[endpoints.MAEU]
+profile = "maersk"
+base_url = "{sim}/MAEU"
+events_path = "/v2/events"
+token_url = "{sim}/oauth/token"
+client_id = "maersk-id"
+client_secret = "maersk-secret"
+
+[endpoints.HLCU]
+profile = "hapag-lloyd"
+base_url = "{sim}/HLCU"
+client_id = "hl-id"
+client_secret = "hl-secret"
+
+[endpoints.CMDU]
+profile = "cma-cgm"
+base_url = "{sim}/CMDU"
+events_path = "/v2/events"
+api_key = "cma-key"
+
+[endpoints.MSCU]
+profile = "msc"
+base_url = "{sim}/MSCU"
+events_path = "/v2/events"
+api_key = "msc-key"
+
+[endpoints.ZIMU]
+profile = "zim"
+base_url = "{sim}/ZIMU"
+events_path = "/v2/events"
+token_url = "{sim}/oauth/token"
+client_id = "maersk-id"
+client_secret = "maersk-secret"
+api_key = "zim-key"
+
+[endpoints.HDMU]
+profile = "hmm"
+base_url = "{sim}/HDMU"
+events_path = "/v2/events"
+api_key = "hmm-key"
+
+[endpoints.YMLU]
+profile = "yang-ming"
+base_url = "{sim}/YMLU"
+events_path = "/v1/events"
+api_key = "ym-key"
+
+[endpoints.ONEY]
+profile = "one"
+base_url = "{sim}/ONEY"
+auth = { kind = "header", name = "X-ONE-Key", value = "one-key" }
+
+[endpoints.EGLV]
+profile = "evergreen"
+base_url = "{sim}/EGLV"
+events_path = "/v2/events"
+auth = { kind = "header", name = "X-EG-Key", value = "eg-key" }
+"#;
+
+async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
+    t.advance(time::Duration::days(30));
+    let mut ids = Vec::new();
+    for (scac, kind, number) in [
+        ("MAEU", "bill_of_lading", "MAEU240529131"),
+        ("HLCU", "bill_of_lading", "HLCUSHA2401AXYZ1"),
+        ("CMDU", "bill_of_lading", "CMDUSHZ0412345"),
+        ("MSCU", "bill_of_lading", "MEDUA1234567"),
+        ("ZIMU", "bill_of_lading", "ZIMUSHH3001234"),
+        ("YMLU", "bill_of_lading", "YMLUW490123456"),
+        ("ONEY", "booking_number", "ONEYTYOB12345600"),
+        ("EGLV", "container", "EGHU1234562"),
+        ("HDMU", "booking_number", "HDMUPUSA1234567"),
+    ] {
+        let created = document(t.app.create(&tracking_request(kind, number, scac)).await).await;
+        assert_eq!(
+            created["data"]["attributes"]["status"], "pending",
+            "{scac}: {created}"
+        );
+        ids.push((scac, created["data"]["id"].as_str().expect("id").to_owned()));
+    }
+    t.drain().await;
+    for (scac, id) in ids {
+        let request: Value =
+            document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
+        let attributes = &request["data"]["attributes"];
+        if scac == "HDMU" {
+            assert_eq!(attributes["status"], "failed", "{scac}: {attributes}");
+            assert_eq!(attributes["failed_reason"], "data_unavailable", "{scac}");
+            continue;
+        }
+        assert_eq!(attributes["status"], "created", "{scac}: {attributes}");
+        let shipment = &request["included"][0];
+        assert_eq!(shipment["type"], "shipment", "{scac}: {request}");
+        let pol = &shipment["attributes"]["port_of_lading_locode"];
+        assert!(
+            pol.as_str().is_some_and(|p| p.len() == 5),
+            "{scac}: {shipment}"
+        );
+    }
+}
