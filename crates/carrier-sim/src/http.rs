@@ -14,6 +14,7 @@ use crate::{API_VERSION, Simulator};
 
 mod admin;
 mod auth;
+mod event_subscriptions;
 mod events;
 mod listing;
 mod notices;
@@ -41,6 +42,7 @@ pub fn router(sim: Simulator) -> Router {
         .route("/admin/reset", post(reset))
         .route("/admin/arrival-notice-pushes", post(push::push_route))
         .route("/admin/terminal-pushes", post(push::terminal_push_route))
+        .route("/admin/event-pushes", post(event_subscriptions::push_route))
         .route_layer(axum::middleware::from_fn_with_state(
             sim.clone(),
             require_admin,
@@ -48,6 +50,18 @@ pub fn router(sim: Simulator) -> Router {
     Router::new()
         .route("/{scac}/v2/events", get(events_route))
         .route("/{scac}/v1/events", get(v1::events_v1_route))
+        .route(
+            "/{scac}/v2/event-subscriptions",
+            post(event_subscriptions::create_route),
+        )
+        .route(
+            "/{scac}/v2/event-subscriptions/{id}",
+            get(event_subscriptions::read_route).delete(event_subscriptions::delete_route),
+        )
+        .route(
+            "/{scac}/v2/event-subscriptions/{id}/secret",
+            axum::routing::put(event_subscriptions::secret_route),
+        )
         .route("/{scac}/arrival-notices", get(notices::notices_route))
         .route(
             "/terminals/{code}/import-availability",

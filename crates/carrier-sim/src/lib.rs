@@ -16,6 +16,7 @@
 
 pub mod clock;
 pub mod data;
+pub mod event_subscriptions;
 pub mod faults;
 mod http;
 pub mod plays;
@@ -125,6 +126,7 @@ struct State {
     lookups: Mutex<HashMap<(String, String), u32>>,
     terminals: Mutex<terminal::Index>,
     subscriptions: Mutex<terminal::subscriptions::Subscriptions>,
+    event_subscriptions: Mutex<event_subscriptions::EventSubscriptions>,
     tokens: Mutex<HashMap<String, OffsetDateTime>>,
 }
 
@@ -161,6 +163,7 @@ impl Simulator {
                 lookups: Mutex::new(HashMap::new()),
                 terminals: Mutex::new(terminal::Index::default()),
                 subscriptions: Mutex::new(terminal::subscriptions::Subscriptions::default()),
+                event_subscriptions: Mutex::default(),
                 tokens: Mutex::new(HashMap::new()),
                 config,
             }),

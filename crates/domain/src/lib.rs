@@ -51,8 +51,8 @@ pub use raw_event::{CarrierEvent, CarrierEventType, ContainerEvents, EventClassi
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;
 pub use shipment::{
-    Container, ContainerDetails, Equipment, Reference, ReferenceKind, Route, Shipment, StopReason,
-    Tracked, TrackingSource, TransportEvent, TransportEventKind,
+    CarrierPush, Container, ContainerDetails, Equipment, PushSecret, Reference, ReferenceKind,
+    Route, Shipment, StopReason, Tracked, TrackingSource, TransportEvent, TransportEventKind,
 };
 pub use snapshot::{
     CallView, ContainerStatus, ContainerView, Estimate, LookupOutcome, Milestone, MilestoneEvent,

@@ -11,10 +11,12 @@ use serde::{Deserialize, Serialize};
 use crate::{AccountId, Place, Scac, ShipmentId, Timestamp, TrackingRequestId, VesselRef};
 
 mod container;
+mod push;
 mod reference;
 mod transport_event;
 
 pub use container::{Container, ContainerDetails, Equipment};
+pub use push::{CarrierPush, PUSH_SECRET_BYTES, PushSecret};
 pub use reference::{Reference, ReferenceKind};
 pub use transport_event::{TransportEvent, TransportEventKind};
 
@@ -153,6 +155,8 @@ pub struct Shipment {
     pub stopped_at: Option<Timestamp>,
     /// Why tracking stopped.
     pub stopped_reason: Option<StopReason>,
+    /// The carrier's push subscription for it, while one is live.
+    pub carrier_push: Option<CarrierPush>,
     /// When it was created.
     pub created_at: Timestamp,
     /// When it last changed.

@@ -15,6 +15,7 @@ mod jobs;
 mod leases;
 mod model;
 mod notifications;
+mod pushes;
 mod raw_events;
 mod references;
 mod search;
@@ -42,6 +43,7 @@ pub use model::{
     TrackingRequestFilter,
 };
 pub use notifications::{NotificationFilter, NotificationStore};
+pub use pushes::PushStore;
 pub use raw_events::RawEventStore;
 pub use shipments::ShipmentStore;
 pub use tracking_requests::TrackingRequestStore;
@@ -60,6 +62,7 @@ pub trait Store:
     + NotificationStore
     + DeliveryStore
     + LeaseStore
+    + PushStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

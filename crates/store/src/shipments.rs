@@ -14,12 +14,16 @@ use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
 use crate::{containers, references, transport_events};
 
 /// The columns of `shipments`, in the order reads select and the upsert writes them.
-const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
+pub(crate) const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
      normalized_number, scac, ref_numbers, tags, pol_locode, pod_locode, route, source, \
      last_attempted_at, last_succeeded_at, last_changed_at, stopped_at, stopped_reason, \
      created_at, updated_at";
 
-fn parse(row: &Row) -> Result<Shipment, StoreError> {
+/// The carrier's push: read with `COLUMNS`, written only by [`crate::pushes`].
+pub(crate) const PUSH_COLUMNS: &str =
+    "carrier_subscription_id, carrier_push_secret, carrier_secret_set_at";
+
+pub(crate) fn parse(row: &Row) -> Result<Shipment, StoreError> {
     Ok(Shipment {
         id: ShipmentId::from_uuid(row.required_id("id")?),
         account_id: AccountId::from_uuid(row.required_id("account_id")?),
@@ -36,6 +40,7 @@ fn parse(row: &Row) -> Result<Shipment, StoreError> {
         last_changed_at: row.required_time("last_changed_at")?,
         stopped_at: row.time("stopped_at")?,
         stopped_reason: row.parsed_opt("stopped_reason", StopReason::parse)?,
+        carrier_push: crate::pushes::parse(row)?,
         created_at: row.required_time("created_at")?,
         updated_at: row.required_time("updated_at")?,
     })
@@ -83,7 +88,7 @@ pub(crate) fn upsert(shipment: &Shipment) -> Query {
 /// The shipment a tracking request found.
 pub(crate) fn of_request(request: TrackingRequestId) -> Query {
     let mut query = Query::new(&format!(
-        "SELECT {COLUMNS} FROM shipments WHERE tracking_request_id = "
+        "SELECT {COLUMNS}, {PUSH_COLUMNS} FROM shipments WHERE tracking_request_id = "
     ));
     query.bind(request.as_uuid());
     query
@@ -243,7 +248,7 @@ impl<B: Backend> ShipmentStore for B {
             .push_any("pol_locode", filter.pol_locode.iter().cloned())
             .push_any("pod_locode", filter.pod_locode.iter().cloned())
             .push_range("updated_at", filter.updated_at);
-        let select = format!("SELECT {COLUMNS}");
+        let select = format!("SELECT {COLUMNS}, {PUSH_COLUMNS}");
         Paged::newest_first(&select, query)
             .read(self, page, parse)
             .await
@@ -257,7 +262,10 @@ impl<B: Backend> ShipmentStore for B {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let mut query = Query::scoped(&format!("SELECT {COLUMNS} FROM shipments"), account);
+        let mut query = Query::scoped(
+            &format!("SELECT {COLUMNS}, {PUSH_COLUMNS} FROM shipments"),
+            account,
+        );
         query
             .push(" AND id IN ")
             .bind_list(ids.iter().map(ShipmentId::as_uuid))

@@ -20,6 +20,8 @@ mod delivery_reads;
 mod jobs;
 #[path = "conformance/leases.rs"]
 mod leases;
+#[path = "conformance/pushes.rs"]
+mod pushes;
 #[path = "conformance/raw_events.rs"]
 mod raw_events;
 #[path = "conformance/reads.rs"]
@@ -102,6 +104,7 @@ tidemark_store::backends!(
     terminal_views_read_back_and_the_lists_filter_on_them,
     terminal_checks_record_their_events_once_and_fan_out,
     the_open_requests_of_a_bill_are_found_across_accounts,
+    a_carrier_push_is_found_by_its_subscription_and_hears_each_event_once,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -206,6 +209,7 @@ mod cases {
     pub use super::delivery_reads::*;
     pub use super::jobs::*;
     pub use super::leases::*;
+    pub use super::pushes::*;
     pub use super::raw_events::*;
     pub use super::reads::*;
     pub use super::request_lists::*;

@@ -33,6 +33,9 @@ pub struct Policy {
     /// Refresh interval near arrival and while containers wait at the terminal.
     #[serde(with = "humantime_serde")]
     pub refresh_near: Duration,
+    /// Refresh interval while the carrier pushes the shipment's events: a safety net.
+    #[serde(with = "humantime_serde")]
+    pub refresh_pushed: Duration,
     /// How close to the estimated arrival "near" starts.
     #[serde(with = "humantime_serde")]
     pub near_window: Duration,
@@ -57,6 +60,7 @@ impl Default for Policy {
             refresh: Duration::from_secs(3 * 3600),
             refresh_at_sea: Duration::from_secs(6 * 3600),
             refresh_near: Duration::from_secs(3600),
+            refresh_pushed: Duration::from_secs(24 * 3600),
             near_window: Duration::from_secs(48 * 3600),
             stop_after_arrival: Duration::from_secs(56 * 24 * 3600),
             stop_without_updates: Duration::from_secs(56 * 24 * 3600),
@@ -68,7 +72,10 @@ impl Policy {
     /// The longest this policy waits before a shipment's next refresh.
     #[must_use]
     pub fn longest_refresh(&self) -> Duration {
-        self.refresh.max(self.refresh_at_sea).max(self.refresh_near)
+        self.refresh
+            .max(self.refresh_at_sea)
+            .max(self.refresh_near)
+            .max(self.refresh_pushed)
     }
 
     /// The longest this policy waits before a request's next lookup (a manifest re-check

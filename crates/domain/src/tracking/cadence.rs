@@ -29,7 +29,7 @@ pub fn auto_stop(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Option<S
 }
 
 /// When to refresh next: often near arrival and while containers wait at the terminal,
-/// rarely at sea, in between otherwise.
+/// rarely at sea, in between otherwise; only as a safety net while the carrier pushes.
 #[must_use]
 pub fn next_refresh(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Timestamp {
     let statuses: Vec<ContainerStatus> = tracked
@@ -44,7 +44,9 @@ pub fn next_refresh(tracked: &Tracked, now: Timestamp, policy: &Policy) -> Times
             .pod_eta_at
             .is_some_and(|eta| eta <= (now + policy.near_window));
     let at_sea = statuses.contains(&ContainerStatus::OnShip);
-    let wait = if at_terminal || arriving {
+    let wait = if tracked.shipment.carrier_push.is_some() {
+        policy.refresh_pushed
+    } else if at_terminal || arriving {
         policy.refresh_near
     } else if at_sea {
         policy.refresh_at_sea

@@ -189,6 +189,7 @@ fn new_shipment(snapshot: &Snapshot, ctx: &Context<'_>) -> Shipment {
         last_changed_at: now,
         stopped_at: None,
         stopped_reason: None,
+        carrier_push: None,
         created_at: now,
         updated_at: now,
     }
