@@ -104,7 +104,8 @@ tidemark_store::backends!(
     terminal_views_read_back_and_the_lists_filter_on_them,
     terminal_checks_record_their_events_once_and_fan_out,
     the_open_requests_of_a_bill_are_found_across_accounts,
-    a_carrier_push_is_found_by_its_subscription_and_hears_each_event_once,
+    a_carrier_push_is_found_by_its_subscription_and_tended,
+    pushed_events_are_heard_once_by_id,
 );
 
 fn at(seconds: i64) -> Timestamp {

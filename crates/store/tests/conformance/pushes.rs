@@ -11,9 +11,7 @@ use tidemark_store::{CommitOutcome, Store};
 use super::tracking::{found, looked_up, snapshot};
 use super::{account, at};
 
-pub async fn a_carrier_push_is_found_by_its_subscription_and_hears_each_event_once(
-    store: Arc<dyn Store>,
-) {
+pub async fn a_carrier_push_is_found_by_its_subscription_and_tended(store: Arc<dyn Store>) {
     let owner = account(&store, "pushes").await;
     let milestones = snapshot(&[(Milestone::VesselDeparted, 2)]);
     let (_, job, commit) = looked_up(&store, &owner, "586118842", &milestones, 3).await;
@@ -66,6 +64,39 @@ pub async fn a_carrier_push_is_found_by_its_subscription_and_hears_each_event_on
             .is_some()
     );
 
+    let tend = |before| {
+        let store = Arc::clone(&store);
+        async move { store.pushes_to_tend(before, 10).await.expect("tend").len() }
+    };
+    assert_eq!(
+        tend(at(50)).await,
+        0,
+        "a fresh secret on a tracked shipment"
+    );
+    assert_eq!(tend(at(200)).await, 1, "a secret set before is stale");
+    store
+        .set_carrier_push(shipment.id, None)
+        .await
+        .expect("end");
+    assert_eq!(tend(at(200)).await, 0);
+    assert!(
+        store
+            .shipment_of_push(shipment.scac, &push.subscription_id)
+            .await
+            .expect("read")
+            .is_none()
+    );
+}
+
+pub async fn pushed_events_are_heard_once_by_id(store: Arc<dyn Store>) {
+    let owner = account(&store, "pushed").await;
+    let milestones = snapshot(&[(Milestone::VesselDeparted, 2)]);
+    let (_, job, commit) = looked_up(&store, &owner, "586118843", &milestones, 3).await;
+    assert_eq!(
+        super::commit(&store, &job, &commit).await,
+        CommitOutcome::Committed
+    );
+    let shipment = commit.shipment.clone().expect("a shipment");
     let events = vec![("e1".to_owned(), at(10)), ("e2".to_owned(), at(20))];
     assert_eq!(
         store
@@ -96,28 +127,5 @@ pub async fn a_carrier_push_is_found_by_its_subscription_and_hears_each_event_on
             .await
             .expect("newer"),
         1
-    );
-
-    let tend = |before| {
-        let store = Arc::clone(&store);
-        async move { store.pushes_to_tend(before, 10).await.expect("tend").len() }
-    };
-    assert_eq!(
-        tend(at(50)).await,
-        0,
-        "a fresh secret on a tracked shipment"
-    );
-    assert_eq!(tend(at(200)).await, 1, "a secret set before is stale");
-    store
-        .set_carrier_push(shipment.id, None)
-        .await
-        .expect("end");
-    assert_eq!(tend(at(200)).await, 0);
-    assert!(
-        store
-            .shipment_of_push(shipment.scac, &push.subscription_id)
-            .await
-            .expect("read")
-            .is_none()
     );
 }
