@@ -1,4 +1,5 @@
-//! `POST /carrier-callbacks/{scac}/arrival-notices` and
+//! `POST /carrier-callbacks/{scac}` (api.md §7), where a carrier pushes the events of a
+//! DCSA 2.2 event subscription, signed; `POST /carrier-callbacks/{scac}/arrival-notices` and
 //! `POST /carrier-callbacks/{scac}/arrival-notice-notifications` (api.md §4a): where a line
 //! pushes its Arrival Notices (DCSA Arrival Notice 1.0.1, subscriber side); and
 //! `POST /terminal-callbacks/{code}/import-availability`, where a terminal pushes its
@@ -32,6 +33,22 @@ pub enum Callback {
     ArrivalNoticeNotifications,
     /// A terminal's answer to a subscription: `{"checkedAt": …, "containers": […]}`.
     TerminalAvailability,
+    /// A carrier's events pushed to a subscription (DCSA 2.2): `[event, …]`.
+    Events,
+}
+
+/// What the caller of a push presented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Credential<'a> {
+    /// `Authorization: Bearer <token>`.
+    Bearer(&'a str),
+    /// DCSA 2.2's `Subscription-ID` and `Notification-Signature: sha256=<hex>`.
+    Signed {
+        /// The subscription.
+        subscription: &'a str,
+        /// The signature of the raw body.
+        signature: &'a str,
+    },
 }
 
 /// What the receiver made of a push.
@@ -44,6 +61,8 @@ pub enum CallbackReply {
         /// The `feedbackElements` document.
         body: Value,
     },
+    /// Taken (204, no body).
+    Accepted,
     /// Not read, and why (400).
     Refused(String),
     /// The token is not the party's.
@@ -56,12 +75,12 @@ pub enum CallbackReply {
 #[async_trait::async_trait]
 pub trait CarrierCallbacks: Send + Sync + fmt::Debug {
     /// Takes `body`, pushed as `kind` for `party` (a line's SCAC, a terminal's code) by a
-    /// caller presenting `token`.
+    /// caller presenting `credential`.
     async fn receive(
         &self,
         kind: Callback,
         party: &str,
-        token: Option<&str>,
+        credential: Credential<'_>,
         body: Vec<u8>,
     ) -> CallbackReply;
 }
@@ -75,6 +94,7 @@ pub const CALLBACK_BODY_BYTES: usize = 4 * 1024 * 1024;
 /// The callback routes.
 pub fn routes() -> Router<AppState> {
     Router::new()
+        .route("/carrier-callbacks/{scac}", post(carrier_events))
         .route(
             "/carrier-callbacks/{scac}/arrival-notices",
             post(arrival_notices),
@@ -228,6 +248,74 @@ pub async fn arrival_notice_notifications(
     receive(state, scac, request, Callback::ArrivalNoticeNotifications).await
 }
 
+/// What the caller presented: a bearer token, or (for a carrier's events) the
+/// subscription and the signature.
+fn presented(
+    headers: &axum::http::HeaderMap,
+    kind: Callback,
+) -> Result<(Option<String>, String, String), ApiError> {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(|value| value.trim().to_owned())
+            .filter(|value| !value.is_empty())
+    };
+    if kind == Callback::Events {
+        return Ok((
+            None,
+            header("Subscription-ID").ok_or_else(unsigned)?,
+            header("Notification-Signature").ok_or_else(unsigned)?,
+        ));
+    }
+    let token = header(AUTHORIZATION.as_str())
+        .and_then(|value| value.strip_prefix("Bearer ").map(|t| t.trim().to_owned()))
+        .filter(|token| !token.is_empty())
+        .ok_or_else(unauthorized)?;
+    Ok((Some(token), String::new(), String::new()))
+}
+
+/// A carrier's push without a valid signature of a subscription of ours.
+fn unsigned() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        "send the Subscription-ID of a subscription of ours and its Notification-Signature (sha256=<hex HMAC-SHA256 of the body>)",
+        Some(crate::error::ErrorSource::Header(
+            "Notification-Signature".into(),
+        )),
+    )
+}
+
+/// Receives a carrier's events pushed to a subscription Tidemark made (DCSA T&T 2.2
+/// callback; beyond the reference API). The `Notification-Signature` is checked over the
+/// raw body with the subscription's secret; new events queue the shipment's refresh at
+/// once, which commits them as any lookup does.
+#[utoipa::path(post, path = "/carrier-callbacks/{scac}", tag = "Carrier callbacks",
+    operation_id = "receiveCarrierEvents",
+    security(("notification_signature" = [])),
+    params(
+        ("scac" = String, Path, description = "The carrier pushing"),
+        ("Subscription-ID" = String, Header, description = "The subscription the carrier pushes to"),
+        ("Notification-Signature" = String, Header, description = "`sha256=<hex HMAC-SHA256 of the raw body, keyed with the subscription's secret>`"),
+    ),
+    request_body(content = Vec<Object>, description = "DCSA 2.2 events (`transportEvent`, `shipmentEvent`, `equipmentEvent`)", content_type = "application/json"),
+    responses(
+        (status = 204, description = "Taken."),
+        (status = 400, description = "`malformed_json`: not DCSA events.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 401, description = "`unauthorized`: no subscription of ours, or a wrong signature.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 413, description = "`payload_too_large`: over 4 MiB.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 415, description = "`unsupported_media_type`: not JSON.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 503, description = "`unavailable`: not stored; push again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ))]
+pub async fn carrier_events(
+    state: State<AppState>,
+    scac: PathId,
+    request: Request,
+) -> Result<Response, ApiError> {
+    receive(state, scac, request, Callback::Events).await
+}
+
 fn unauthorized() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
@@ -249,22 +337,29 @@ async fn receive(
             "this process does not receive carrier callbacks",
         ));
     };
-    let token = request
-        .headers()
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .map(|token| token.trim().to_owned());
-    if token.as_deref().is_none_or(str::is_empty) {
-        return Err(unauthorized());
-    }
+    let (token, subscription, signature) = presented(request.headers(), kind)?;
     crate::negotiation::check_content_type(request.headers())?;
     let body = read_body(request, CALLBACK_BODY_BYTES, state.config.body_idle_timeout).await?;
-    match callbacks.receive(kind, &scac, token.as_deref(), body).await {
+    let credential = match &token {
+        Some(token) => Credential::Bearer(token),
+        None => Credential::Signed {
+            subscription: &subscription,
+            signature: &signature,
+        },
+    };
+    let unauthorized = || match kind {
+        Callback::Events => unsigned(),
+        _ => unauthorized(),
+    };
+    match callbacks.receive(kind, &scac, credential, body).await {
+        CallbackReply::Accepted => Ok(StatusCode::NO_CONTENT.into_response()),
         CallbackReply::Answered { status, body } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
             let mut response = (status, axum::Json(body)).into_response();
-            if kind != Callback::TerminalAvailability {
+            if matches!(
+                kind,
+                Callback::ArrivalNotices | Callback::ArrivalNoticeNotifications
+            ) {
                 response
                     .headers_mut()
                     .insert("API-Version", HeaderValue::from_static(API_VERSION));

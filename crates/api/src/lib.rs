@@ -42,7 +42,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
-pub use callbacks::{Callback, CallbackReply, CarrierCallbacks};
+pub use callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
 pub use error::ApiError;
 pub use rate_limit::{RateLimitConfig, RateLimiter};
 pub use tidemark_wire::EventRecords;

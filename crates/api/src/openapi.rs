@@ -61,6 +61,7 @@ use crate::{
         webhook_notifications::redeliver,
         health::healthz,
         health::readyz,
+        callbacks::carrier_events,
         callbacks::arrival_notices,
         callbacks::arrival_notice_notifications,
         callbacks::terminal_availability,
@@ -118,6 +119,13 @@ impl Modify for CommonResponses {
                     ))
                     .build(),
             ),
+        );
+        components.add_security_scheme(
+            "notification_signature",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "Notification-Signature",
+                "DCSA 2.2: `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the secret Tidemark gave the carrier's subscription (with `Subscription-ID`)",
+            ))),
         );
         for (path, item) in &mut openapi.paths.paths {
             // Health answers anyone; the callbacks of lines and terminals answer for themselves.

@@ -96,7 +96,7 @@ pub enum Paging {
 }
 
 /// Whether a carrier pushes its events.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Push {
     /// DCSA 2.2 event subscriptions.

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
 mod endpoint;
+mod pushers;
 mod sandboxed;
 mod source;
 pub use endpoint::{AuthConfig, CarrierEndpoint, HeaderConfig};
@@ -23,6 +24,8 @@ use crate::limits::{Limited, RateLimits};
 use crate::profiles::Quirk;
 use crate::terminal::registry::{Terminals, TerminalsConfig};
 use crate::{CarrierConnector, Secret};
+pub use pushers::Pusher;
+use pushers::Pushers;
 
 impl Serialize for Secret {
     /// Secrets serialize redacted: a settings dump never carries them.
@@ -103,6 +106,9 @@ pub struct CarriersConfig {
     /// Real DCSA endpoints by SCAC, by profile or written out; every other SCAC is served
     /// by the sandbox.
     pub endpoints: BTreeMap<String, CarrierEndpoint>,
+    /// Where carriers that push reach Tidemark (`{callback_base_url}/carrier-callbacks/SCAC`):
+    /// without it no carrier is asked to push.
+    pub callback_base_url: Option<String>,
 }
 
 /// A settings problem found at start.
@@ -145,14 +151,18 @@ fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> D
 
 fn limited(config: DcsaConfig, settings: &ConnectionSettings) -> Result<Arc<Limited>, String> {
     let connector = DcsaConnector::new(config).map_err(|error| error.to_string())?;
-    Ok(Arc::new(Limited::new(
-        Arc::new(connector),
+    Ok(limit(Arc::new(connector), settings))
+}
+
+fn limit(connector: Arc<DcsaConnector>, settings: &ConnectionSettings) -> Arc<Limited> {
+    Arc::new(Limited::new(
+        connector,
         RateLimits {
             per_second: settings.per_second,
             burst: settings.burst,
             concurrency: settings.concurrency,
         },
-    )))
+    ))
 }
 
 /// `url` without a user name or password, for logs.
@@ -177,6 +187,7 @@ pub struct Registry {
     sandboxed: Sandboxed<Scac, Limited>,
     terminals: Terminals,
     notices: Publishers,
+    pushers: Pushers,
 }
 
 impl Registry {
@@ -192,6 +203,15 @@ impl Registry {
     ) -> Result<Self, RegistryError> {
         let mut endpoints = HashMap::new();
         let mut base_urls = BTreeMap::new();
+        if let Some(url) = &config.callback_base_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err(RegistryError {
+                entry: "carriers.callback_base_url".to_owned(),
+                problem: format!("{url:?} is not an http(s) URL"),
+            });
+        }
+        let mut pushers = Pushers::new(config.callback_base_url.as_deref());
         let profiles = crate::profiles::Profiles::bundled().map_err(|problem| RegistryError {
             entry: "data/carrier-profiles.toml".to_owned(),
             problem,
@@ -217,8 +237,11 @@ impl Registry {
                 quirks: resolved.quirks,
                 ..dcsa_config(resolved.base_url.clone(), resolved.auth, settings)
             };
-            let connector = limited(dcsa, settings).map_err(error)?;
-            endpoints.insert(scac, connector);
+            let connector = Arc::new(DcsaConnector::new(dcsa).map_err(|e| error(e.to_string()))?);
+            if resolved.push == crate::profiles::Push::Dcsa22 {
+                pushers.add(scac, Arc::clone(&connector));
+            }
+            endpoints.insert(scac, limit(connector, settings));
             base_urls.insert(scac, without_credentials(&resolved.base_url));
         }
         let scope = if sandbox.is_some() {
@@ -234,7 +257,14 @@ impl Registry {
             notices: Publishers::build(&ArrivalNoticesConfig::default(), sandbox.clone())?,
             sandbox,
             sandboxed: Sandboxed::default(),
+            pushers,
         })
+    }
+
+    /// `scac`'s subscriptions and the callback URL it is to push to, when it pushes.
+    #[must_use]
+    pub fn pusher(&self, scac: Scac) -> Option<Pusher> {
+        self.pushers.get(scac)
     }
 
     /// These connectors with the terminals of `config` (the simulator's terminals serve

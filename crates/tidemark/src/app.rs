@@ -6,7 +6,9 @@ pub use crate::http_server::{MAX_HEADER_BYTES, ServerSettings, serve};
 use axum::Router;
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
-use tidemark_api::{ApiConfig, AppState, Callback, CallbackReply, CarrierCallbacks, WebhookSender};
+use tidemark_api::{
+    ApiConfig, AppState, Callback, CallbackReply, CarrierCallbacks, Credential, WebhookSender,
+};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
 use tidemark_domain::webhook::{Attempt, Webhook};
@@ -14,7 +16,7 @@ use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
 use tidemark_store::{Store, StoreError};
-use tidemark_workers::{Push, Receipt, Runner, Tracker};
+use tidemark_workers::{Presented, Push, Receipt, Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -47,16 +49,28 @@ impl CarrierCallbacks for Callbacks {
         &self,
         kind: Callback,
         party: &str,
-        token: Option<&str>,
+        credential: Credential<'_>,
         body: Vec<u8>,
     ) -> CallbackReply {
         let push = match kind {
             Callback::ArrivalNotices => Push::Notices,
             Callback::ArrivalNoticeNotifications => Push::Notifications,
             Callback::TerminalAvailability => Push::Availability,
+            Callback::Events => Push::Events,
         };
-        match self.0.receive(push, party, token, &body).await {
+        let presented = match credential {
+            Credential::Bearer(token) => Presented::Bearer(token),
+            Credential::Signed {
+                subscription,
+                signature,
+            } => Presented::Signed {
+                subscription,
+                signature,
+            },
+        };
+        match self.0.receive(push, party, presented, &body).await {
             Receipt::Answered { status, body } => CallbackReply::Answered { status, body },
+            Receipt::Accepted => CallbackReply::Accepted,
             Receipt::Refused(detail) => CallbackReply::Refused(detail),
             Receipt::Unauthorized => CallbackReply::Unauthorized,
             Receipt::Unavailable => CallbackReply::Unavailable,

@@ -8,6 +8,7 @@
 //! queues an `arrival_notice` job per request, which reads the notice from the line's
 //! publisher (the tracker's `notice` job).
 
+mod events;
 mod line;
 mod terminal;
 
@@ -31,6 +32,22 @@ pub enum Push {
     Notifications,
     /// A terminal's answer, pushed to a subscription.
     Availability,
+    /// A carrier's events, pushed to a subscription (DCSA 2.2).
+    Events,
+}
+
+/// What the caller of a push presented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presented<'a> {
+    /// `Authorization: Bearer <token>`.
+    Bearer(&'a str),
+    /// DCSA 2.2's `Subscription-ID` and `Notification-Signature`.
+    Signed {
+        /// The subscription.
+        subscription: &'a str,
+        /// `sha256=<hex>`.
+        signature: &'a str,
+    },
 }
 
 /// What the inbox made of a push.
@@ -44,6 +61,8 @@ pub enum Receipt {
         /// The answer.
         body: serde_json::Value,
     },
+    /// Taken (204).
+    Accepted,
     /// Not read: why (a terminal's push out of the protocol).
     Refused(String),
     /// The caller is not the party, nor the simulator playing it.
@@ -94,19 +113,34 @@ impl Inbox {
     }
 
     /// Takes `body`, pushed as `push` for `party` (a line's SCAC, a terminal's code) by a
-    /// caller presenting `token`.
+    /// caller presenting `presented`.
     pub async fn receive(
         &self,
         push: Push,
         party: &str,
-        token: Option<&str>,
+        presented: Presented<'_>,
         body: &[u8],
     ) -> Receipt {
-        let taken = match push {
-            Push::Notices | Push::Notifications => {
+        let token = match presented {
+            Presented::Bearer(token) => Some(token),
+            Presented::Signed { .. } => None,
+        };
+        let taken = match (push, presented) {
+            (
+                Push::Events,
+                Presented::Signed {
+                    subscription,
+                    signature,
+                },
+            ) => {
+                self.take_events_push(party, subscription, signature, body)
+                    .await
+            }
+            (Push::Events, Presented::Bearer(_)) => Ok(Receipt::Unauthorized),
+            (Push::Notices | Push::Notifications, _) => {
                 self.take_line_push(push, party, token, body).await
             }
-            Push::Availability => self.take_terminal_push(party, token, body).await,
+            (Push::Availability, _) => self.take_terminal_push(party, token, body).await,
         };
         match taken {
             Ok(receipt) => receipt,

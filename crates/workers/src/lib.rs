@@ -13,6 +13,6 @@ mod tracker;
 
 pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;
-pub use inbox::{Inbox, Push, Receipt};
+pub use inbox::{Inbox, Presented, Push, Receipt};
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

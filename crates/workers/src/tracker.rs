@@ -29,6 +29,7 @@ use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
 
 mod notice;
+mod push;
 mod terminal;
 
 /// How the tracker works.
@@ -66,6 +67,8 @@ pub struct Tracker {
     held: Held,
     /// Applies the notices `arrival_notice` jobs read, as pushed ones are.
     inbox: Inbox,
+    /// When carriers' pushes are next tended (ended, their secrets replaced).
+    tend_at: std::sync::Mutex<Option<Timestamp>>,
 }
 
 impl Tracker {
@@ -97,6 +100,7 @@ impl Tracker {
             settings,
             events_recorded: None,
             held: Held::default(),
+            tend_at: std::sync::Mutex::new(None),
         }
     }
 
@@ -150,24 +154,7 @@ impl Tracker {
                 ))),
             };
         };
-        // The sandbox line's scripted numbers (`TEST-TR-…`) are booking references to the
-        // simulator, whatever the client called them: DCSA caps transport document
-        // references at 20 characters, and the scripted numbers are longer.
-        let kind = if scac == Scac::SANDBOX {
-            RequestType::BookingNumber
-        } else {
-            request.request_type
-        };
-        let mut lookup = Lookup::new(request.request_number.normalized(), kind);
-        lookup.known.containers = prior
-            .map(|tracked| {
-                tracked
-                    .containers
-                    .iter()
-                    .map(|c| c.number.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let lookup = lookup_of(request, scac, prior);
         let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
         log_lookup(request, scac, &outcome, started.elapsed());
@@ -256,6 +243,7 @@ impl Tracker {
                 if recorded && let Some(bell) = &self.events_recorded {
                     bell.notify_one();
                 }
+                self.subscribe_at_carrier(&planned).await?;
             }
             CommitOutcome::LeaseLost => {
                 tracing::warn!(request = %request.id, "lost the job's lease; another worker has it");
@@ -268,6 +256,29 @@ impl Tracker {
         }
         Ok(())
     }
+}
+
+/// What the carrier is asked about `request`, with what earlier answers told.
+fn lookup_of(request: &TrackingRequest, scac: Scac, prior: Option<&Tracked>) -> Lookup {
+    // The sandbox line's scripted numbers (`TEST-TR-…`) are booking references to the
+    // simulator, whatever the client called them: DCSA caps transport document
+    // references at 20 characters, and the scripted numbers are longer.
+    let kind = if scac == Scac::SANDBOX {
+        RequestType::BookingNumber
+    } else {
+        request.request_type
+    };
+    let mut lookup = Lookup::new(request.request_number.normalized(), kind);
+    lookup.known.containers = prior
+        .map(|tracked| {
+            tracked
+                .containers
+                .iter()
+                .map(|c| c.number.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    lookup
 }
 
 /// One line per lookup: its carrier, outcome, duration and attempt.
@@ -309,6 +320,7 @@ impl Worker for Tracker {
     }
 
     async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<ClaimedJob>, WorkerError> {
+        self.tend_pushes(now).await?;
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         let mut jobs = Vec::new();
         // First lookups, then refreshes, then terminal checks, as far as there is room.

@@ -7,6 +7,7 @@
 mod mapping;
 mod model;
 pub mod quirks;
+pub mod subscriptions;
 mod v1;
 
 use std::time::Duration;

@@ -9,7 +9,7 @@ use crate::Secret;
 use crate::auth::Auth;
 use crate::dcsa::DEFAULT_EVENTS_PATH;
 use crate::dcsa::Quirks;
-use crate::profiles::{AuthStyle, DcsaVersion, Profile, Profiles, Quirk};
+use crate::profiles::{AuthStyle, DcsaVersion, Profile, Profiles, Push, Quirk};
 
 /// How Tidemark authenticates at a carrier's endpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,6 +105,10 @@ pub struct CarrierEndpoint {
     /// The carrier's departures from the standard, instead of the profile's (`[]` for none).
     #[serde(default)]
     pub quirks: Option<Vec<Quirk>>,
+    /// Whether the carrier pushes, instead of the profile's (`"dcsa_2_2"` for a carrier
+    /// that offers DCSA 2.2 event subscriptions).
+    #[serde(default)]
+    pub push: Option<Push>,
     /// Credentials written out whole, instead of the profile's style and the secrets below.
     #[serde(default)]
     pub auth: Option<AuthConfig>,
@@ -135,6 +139,8 @@ pub(super) struct Resolved {
     pub(super) version: DcsaVersion,
     /// Its departures from the standard.
     pub(super) quirks: Quirks,
+    /// Whether it pushes.
+    pub(super) push: Push,
     /// The entry's own limits and timeouts, else the section's defaults held to the rate
     /// the profile says the carrier allows.
     pub(super) settings: ConnectionSettings,
@@ -210,6 +216,10 @@ impl CarrierEndpoint {
             auth,
             version,
             quirks,
+            push: self
+                .push
+                .or_else(|| profile.map(|p| p.push))
+                .unwrap_or(Push::None),
             settings,
         })
     }

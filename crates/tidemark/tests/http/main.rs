@@ -5,6 +5,7 @@ mod common;
 
 mod auth;
 mod carrier_profiles;
+mod carrier_push;
 mod compat;
 mod errors;
 mod hygiene;

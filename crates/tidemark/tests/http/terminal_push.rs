@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 use tidemark_domain::{Clock, JobKind};
-use tidemark_testkit::{SIM_ADMIN_KEY, SIM_KEY};
+use tidemark_testkit::SIM_KEY;
 
 use tidemark_store::testing::Backend;
 
@@ -29,18 +29,9 @@ where
     }
 }
 
-/// Has every simulated terminal push to its subscribers, with `fault`; what each said.
+/// [`Tracking::sim_pushes`] of `terminal-pushes`.
 async fn push(t: &Tracking, fault: Option<&str>) -> Vec<Value> {
-    let response = reqwest::Client::new()
-        .post(format!("{}/admin/terminal-pushes", t.sim_url))
-        .header("Admin-Key", SIM_ADMIN_KEY)
-        .json(&json!({"fault": fault}))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200);
-    let body: Value = response.json().await.expect("json");
-    body["pushes"].as_array().cloned().expect("pushes")
+    t.sim_pushes("terminal-pushes", fault).await
 }
 
 async fn containers(t: &Tracking) -> Vec<Value> {

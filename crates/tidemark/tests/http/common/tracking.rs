@@ -79,9 +79,17 @@ impl Tracking {
         configure(&mut config);
         let simulated = tidemark_testkit::Simulated::start(config).await;
         let clock = Arc::clone(&simulated.clock);
+        // The simulator's terminals and carriers push to this app (a subscription names
+        // where).
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let app_url = format!("http://{}", listener.local_addr().expect("address"));
+        let endpoints = endpoints
+            .replace("{sim}", &simulated.url)
+            .replace("{app}", &app_url);
         let mut settings = tidemark::config::Config {
-            carriers: toml::from_str(&endpoints.replace("{sim}", &simulated.url))
-                .expect("endpoints"),
+            carriers: toml::from_str(&endpoints).expect("endpoints"),
             ..tidemark::config::Config::default()
         };
         let api = ApiConfig {
@@ -96,15 +104,8 @@ impl Tracking {
             ..ApiConfig::default()
         };
         let sandbox = simulated.sandbox(tidemark::config::SandboxConfig::default().connection);
-        // The simulator's terminals push to this app (a subscription names where).
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
         if pushed {
-            settings.terminals.callback_base_url = Some(format!(
-                "http://{}",
-                listener.local_addr().expect("address")
-            ));
+            settings.terminals.callback_base_url = Some(app_url);
         }
         let registry = app::registry(&settings, Some(sandbox), scope).expect("registry");
         let inbox_registry = Arc::clone(&registry);
@@ -153,6 +154,21 @@ impl Tracking {
     pub fn advance(&self, by: time::Duration) {
         self.clock.advance(by);
         self.sim.clock().advance(by);
+    }
+
+    /// Has the simulator push (`POST /admin/{what}`: `terminal-pushes`, `event-pushes`)
+    /// to every subscriber, with `fault`; what each subscriber said.
+    pub async fn sim_pushes(&self, what: &str, fault: Option<&str>) -> Vec<serde_json::Value> {
+        let response = reqwest::Client::new()
+            .post(format!("{}/admin/{what}", self.sim_url))
+            .header("Admin-Key", tidemark_testkit::SIM_ADMIN_KEY)
+            .json(&json!({"fault": fault}))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status(), 200);
+        let body: serde_json::Value = response.json().await.expect("json");
+        body["pushes"].as_array().cloned().expect("pushes")
     }
 
     /// Subscribes a webhook at `url` to every event.
