@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod lifecycle;
 pub mod limits;
 pub mod number_shapes;
+pub mod quota;
 pub mod raw_event;
 pub mod request_number;
 pub mod scac;

@@ -16,6 +16,7 @@ mod leases;
 mod model;
 mod notifications;
 mod pushes;
+mod quotas;
 mod raw_events;
 mod references;
 mod search;
@@ -44,6 +45,7 @@ pub use model::{
 };
 pub use notifications::{NotificationFilter, NotificationStore};
 pub use pushes::PushStore;
+pub use quotas::QuotaStore;
 pub use raw_events::RawEventStore;
 pub use shipments::ShipmentStore;
 pub use tracking_requests::TrackingRequestStore;
@@ -63,6 +65,7 @@ pub trait Store:
     + DeliveryStore
     + LeaseStore
     + PushStore
+    + QuotaStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

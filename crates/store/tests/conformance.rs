@@ -22,6 +22,8 @@ mod jobs;
 mod leases;
 #[path = "conformance/pushes.rs"]
 mod pushes;
+#[path = "conformance/quotas.rs"]
+mod quotas;
 #[path = "conformance/raw_events.rs"]
 mod raw_events;
 #[path = "conformance/reads.rs"]
@@ -106,6 +108,7 @@ tidemark_store::backends!(
     the_open_requests_of_a_bill_are_found_across_accounts,
     a_carrier_push_is_found_by_its_subscription_and_tended,
     pushed_events_are_heard_once_by_id,
+    concurrent_takers_share_one_quota,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -211,6 +214,7 @@ mod cases {
     pub use super::jobs::*;
     pub use super::leases::*;
     pub use super::pushes::*;
+    pub use super::quotas::*;
     pub use super::raw_events::*;
     pub use super::reads::*;
     pub use super::request_lists::*;
