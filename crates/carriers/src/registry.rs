@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use tidemark_domain::quota::Quota;
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
 mod endpoint;
@@ -48,6 +49,9 @@ pub struct ConnectionSettings {
     pub per_second: NonZeroU32,
     /// Requests at once after a quiet spell.
     pub burst: NonZeroU32,
+    /// Requests per UTC day, when the carrier counts them (Hapag-Lloyd: 6,000); with the
+    /// rate and burst, held by every process on the database together.
+    pub per_day: Option<NonZeroU32>,
     /// Lookups in flight at once.
     pub concurrency: NonZeroU32,
     /// How long to wait for a connection (`"5s"`; `connect_timeout_secs` before).
@@ -71,6 +75,7 @@ impl Default for ConnectionSettings {
         Self {
             per_second: limits.per_second,
             burst: limits.burst,
+            per_day: None,
             concurrency: limits.concurrency,
             connect_timeout: dcsa.connect_timeout,
             timeout: dcsa.timeout,
@@ -188,6 +193,7 @@ pub struct Registry {
     terminals: Terminals,
     notices: Publishers,
     pushers: Pushers,
+    quotas: HashMap<Scac, Quota>,
 }
 
 impl Registry {
@@ -212,6 +218,7 @@ impl Registry {
             });
         }
         let mut pushers = Pushers::new(config.callback_base_url.as_deref());
+        let mut quotas = HashMap::new();
         let profiles = crate::profiles::Profiles::bundled().map_err(|problem| RegistryError {
             entry: "data/carrier-profiles.toml".to_owned(),
             problem,
@@ -241,7 +248,22 @@ impl Registry {
             if resolved.push == crate::profiles::Push::Dcsa22 {
                 pushers.add(scac, Arc::clone(&connector));
             }
-            endpoints.insert(scac, limit(connector, settings));
+            quotas.insert(
+                scac,
+                Quota {
+                    per_second: settings.per_second,
+                    burst: settings.burst,
+                    per_day: settings.per_day,
+                },
+            );
+            // The rate and burst are the shared quota's, held by the tracker across
+            // processes; in here only the lookups in flight are capped.
+            let shared = ConnectionSettings {
+                per_second: NonZeroU32::MAX,
+                burst: NonZeroU32::MAX,
+                ..settings.clone()
+            };
+            endpoints.insert(scac, limit(connector, &shared));
             base_urls.insert(scac, without_credentials(&resolved.base_url));
         }
         let scope = if sandbox.is_some() {
@@ -258,7 +280,15 @@ impl Registry {
             sandbox,
             sandboxed: Sandboxed::default(),
             pushers,
+            quotas,
         })
+    }
+
+    /// The quota every process together keeps to at `scac`'s own endpoint (the sandbox's
+    /// lines have none: the simulator is ours).
+    #[must_use]
+    pub fn quota(&self, scac: Scac) -> Option<Quota> {
+        self.quotas.get(&scac).copied()
     }
 
     /// `scac`'s subscriptions and the callback URL it is to push to, when it pushes.

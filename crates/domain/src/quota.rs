@@ -11,6 +11,9 @@ use crate::Timestamp;
 const MICROS_PER_SECOND: i64 = 1_000_000;
 const MICROS_PER_DAY: i64 = 86_400 * MICROS_PER_SECOND;
 
+/// How many turns of the rate a held-back lookup's retry is spread over.
+pub const SPREAD_TURNS: i64 = 30;
+
 /// What a carrier allows all of Tidemark's processes together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quota {
@@ -58,8 +61,20 @@ impl Quota {
         at.unix_micros().div_euclid(MICROS_PER_DAY)
     }
 
-    /// Whether a call may go at `now` from `state`, and the state after it.
+    /// When a lookup held back at `until` is tried again: `until`, plus a share (by
+    /// `salt`) of the time the next [`SPREAD_TURNS`] calls take (at least a second), so
+    /// a backlog spreads over the turns to come instead of rushing each one at once.
     #[must_use]
+    pub fn retry_at(&self, until: Timestamp, salt: u64) -> Timestamp {
+        let spread = (self.interval_us() * SPREAD_TURNS).max(MICROS_PER_SECOND);
+        let share = salt % u64::try_from(spread).unwrap_or(1);
+        until + std::time::Duration::from_micros(share)
+    }
+
+    /// Whether a call may go at `now` from `state`, and the state after it.
+    ///
+    /// # Errors
+    /// When none may: until when (the rate's next turn, or the next UTC day).
     pub fn take(&self, state: Option<QuotaState>, now: Timestamp) -> Result<QuotaState, Timestamp> {
         let now_us = now.unix_micros();
         let today = Self::day_of(now);
@@ -126,6 +141,22 @@ mod tests {
             }
         }
         assert!((40..=43).contains(&calls), "{calls}");
+    }
+
+    #[test]
+    fn held_back_lookups_spread_over_the_turns_to_come() {
+        let quota = quota(5, 5, None);
+        let until = at(0);
+        let times: Vec<Timestamp> = (0..100u64)
+            .map(|salt| quota.retry_at(until, salt * 60_013))
+            .collect();
+        assert!(
+            times
+                .iter()
+                .all(|t| *t >= until && *t < at(6 * MICROS_PER_SECOND))
+        );
+        let distinct: std::collections::BTreeSet<_> = times.iter().collect();
+        assert!(distinct.len() > 90, "spread, not bunched");
     }
 
     #[test]

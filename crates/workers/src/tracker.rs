@@ -135,34 +135,47 @@ impl Tracker {
     }
 
     /// Asks the carrier about `request`. `outcome` is `None` when no carrier could be
-    /// detected for it.
-    async fn ask(&self, request: &TrackingRequest, prior: Option<&Tracked>) -> LookupAnswer {
+    /// detected for it; `Err` says until when the carrier's quota, shared by every
+    /// process, has no call left.
+    async fn ask(
+        &self,
+        request: &TrackingRequest,
+        prior: Option<&Tracked>,
+    ) -> Result<Result<LookupAnswer, Timestamp>, WorkerError> {
         let Some(scac) = request.scac.or_else(|| self.detect(request)) else {
-            return LookupAnswer {
+            return Ok(Ok(LookupAnswer {
                 scac: None,
                 source: TrackingSource::ShippingLine,
                 outcome: None,
-            };
+            }));
         };
         let Some((connector, source)) = self.carriers.connector(&scac) else {
             tracing::warn!(%scac, "no connector for this carrier: configure an endpoint or the sandbox");
-            return LookupAnswer {
+            return Ok(Ok(LookupAnswer {
                 scac: Some(scac),
                 source: TrackingSource::ShippingLine,
                 outcome: Some(LookupOutcome::Temporary(TemporaryReason::Unreachable(
                     "no connector configured".to_owned(),
                 ))),
-            };
+            }));
         };
+        if let Some(quota) = self.carriers.quota(scac)
+            && let Err(until) = self
+                .store
+                .take_quota(scac, &quota, self.clock.now())
+                .await?
+        {
+            return Ok(Err(quota.retry_at(until, rand::random())));
+        }
         let lookup = lookup_of(request, scac, prior);
         let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
         log_lookup(request, scac, &outcome, started.elapsed());
-        LookupAnswer {
+        Ok(Ok(LookupAnswer {
             scac: Some(scac),
             source: source.into(),
             outcome: Some(outcome),
-        }
+        }))
     }
 
     /// The carrier auto-detection names for `request`, if this instance can track it.
@@ -207,7 +220,15 @@ impl Tracker {
             return Ok(());
         }
         let prior = self.store.tracked(request.id).await?;
-        let answer = self.ask(&request, prior.as_ref()).await;
+        let answer = match self.ask(&request, prior.as_ref()).await? {
+            Ok(answer) => answer,
+            Err(until) => {
+                // The carrier's quota is spent for now: the lookup waits, nothing failed.
+                tracing::debug!(request = %request.id, %until, "carrier quota spent; the lookup waits");
+                self.store.reschedule_job(job, until).await?;
+                return Ok(());
+            }
+        };
         let now = self.clock.now();
         let decide = |cause| {
             let mut change =

@@ -208,6 +208,11 @@ impl CarrierEndpoint {
                 settings.per_second = settings.per_second.min(cap);
                 settings.burst = settings.burst.min(cap);
             }
+            if settings.per_day.is_none() {
+                settings.per_day = profile
+                    .and_then(|p| p.per_day)
+                    .and_then(std::num::NonZeroU32::new);
+            }
             settings
         });
         Ok(Resolved {

@@ -28,6 +28,8 @@ pub fn sim_config() -> SimConfig {
 pub struct Harness {
     pub store: Arc<dyn Store>,
     pub sim: Simulator,
+    /// The simulator's base URL.
+    pub sim_url: String,
     pub clock: Arc<ManualClock>,
     pub runner: Runner<Tracker>,
     pub account: Account,
@@ -99,7 +101,7 @@ impl Harness {
         let store = database.connect().await;
         let simulated = Simulated::start(config).await;
         let registry = registry(&simulated);
-        let Simulated { sim, clock, .. } = simulated;
+        let Simulated { sim, clock, url } = simulated;
         let matrix = Arc::new(CarrierMatrix::bundled().expect("matrix"));
         let tracker = Tracker::new(
             Arc::clone(&store),
@@ -122,6 +124,7 @@ impl Harness {
         Some(Self {
             store,
             sim,
+            sim_url: url,
             clock,
             runner,
             account,

@@ -8,6 +8,7 @@ mod support;
 
 mod concurrency;
 mod lifecycle;
+mod quotas;
 mod retries;
 mod terminal;
 mod voyage;
@@ -15,6 +16,7 @@ mod voyage;
 mod cases {
     pub use crate::concurrency::*;
     pub use crate::lifecycle::*;
+    pub use crate::quotas::*;
     pub use crate::retries::*;
     pub use crate::terminal::*;
     pub use crate::voyage::*;
@@ -40,6 +42,7 @@ mod started {
         two_trackers_never_work_one_job_at_once,
         terminal_checks_follow_a_box_from_the_approach_to_its_pickup,
         a_failing_terminal_leaves_the_request_alone,
+        three_trackers_keep_to_one_carrier_quota_together,
     );
 }
 
