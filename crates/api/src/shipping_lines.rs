@@ -51,9 +51,31 @@ pub struct ShippingLineAttributes {
     pub tracking_source: Option<&'static str>,
     /// The DCSA Track & Trace version spoken to the carrier's endpoint (null otherwise).
     pub tracking_dcsa_version: Option<&'static str>,
-    /// How the carrier's endpoint is used: `poll` (null without an endpoint).
+    /// How the carrier's endpoint is used: `poll`, or `push` (the carrier pushes its events
+    /// to a DCSA 2.2 subscription, polling being the safety net); null without an
+    /// endpoint.
     #[schema(pattern = "^(poll|push)$")]
     pub tracking_mode: Option<&'static str>,
+    /// The carrier profile the endpoint is configured by (`maersk`, `hapag-lloyd`, …;
+    /// `data/carrier-profiles.toml`), or null.
+    pub tracking_profile: Option<String>,
+    /// How Tidemark authenticates at the endpoint (`api_key keyId`, `oauth2 +
+    /// Consumer-Key`, …), without its secrets; null without an endpoint.
+    pub tracking_auth_style: Option<String>,
+    /// The quota every Tidemark process on this database keeps to together at the
+    /// endpoint; null without an endpoint.
+    pub tracking_quota: Option<QuotaView>,
+}
+
+/// A carrier's quota, as this instance keeps to it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuotaView {
+    /// Calls per second, sustained.
+    pub per_second: u32,
+    /// Calls at once after a quiet spell.
+    pub burst: u32,
+    /// Calls per UTC day, or null when not counted.
+    pub per_day: Option<u32>,
 }
 
 /// A `shipping_line` resource.
@@ -81,6 +103,7 @@ fn resource(carrier: &Carrier, coverage: &Coverage) -> ShippingLineResource {
     let id = id(carrier);
     let source = coverage.source(carrier.scac);
     let endpoint = source == Some(LineSource::Carrier);
+    let described = coverage.endpoint(carrier.scac);
     ShippingLineResource {
         id: id.to_string(),
         type_: "shipping_line",
@@ -101,8 +124,19 @@ fn resource(carrier: &Carrier, coverage: &Coverage) -> ShippingLineResource {
             contact_url: None,
             tracking_available: source.is_some(),
             tracking_source: source.map(LineSource::as_str),
-            tracking_dcsa_version: endpoint.then_some("2.2"),
-            tracking_mode: endpoint.then_some("poll"),
+            tracking_dcsa_version: described
+                .map(|d| d.dcsa_version)
+                .or_else(|| endpoint.then_some("2.2")),
+            tracking_mode: described
+                .map(|d| if d.push { "push" } else { "poll" })
+                .or_else(|| endpoint.then_some("poll")),
+            tracking_profile: described.and_then(|d| d.profile.clone()),
+            tracking_auth_style: described.map(|d| d.auth_style.clone()),
+            tracking_quota: described.map(|d| QuotaView {
+                per_second: d.quota.per_second.get(),
+                burst: d.quota.burst.get(),
+                per_day: d.quota.per_day.map(std::num::NonZeroU32::get),
+            }),
         },
         links: SelfLink {
             self_: format!("/v2/shipping_lines/{id}"),

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tidemark_domain::quota::Quota;
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
+mod described;
 mod endpoint;
 mod pushers;
 mod sandboxed;
@@ -25,6 +26,7 @@ use crate::limits::{Limited, RateLimits};
 use crate::profiles::Quirk;
 use crate::terminal::registry::{Terminals, TerminalsConfig};
 use crate::{CarrierConnector, Secret};
+pub use described::{auth_style, describe};
 pub use pushers::Pusher;
 use pushers::Pushers;
 
@@ -193,7 +195,6 @@ pub struct Registry {
     terminals: Terminals,
     notices: Publishers,
     pushers: Pushers,
-    quotas: HashMap<Scac, Quota>,
 }
 
 impl Registry {
@@ -218,7 +219,7 @@ impl Registry {
             });
         }
         let mut pushers = Pushers::new(config.callback_base_url.as_deref());
-        let mut quotas = HashMap::new();
+        let mut details = BTreeMap::new();
         let profiles = crate::profiles::Profiles::bundled().map_err(|problem| RegistryError {
             entry: "data/carrier-profiles.toml".to_owned(),
             problem,
@@ -232,6 +233,14 @@ impl Registry {
             let resolved = endpoint
                 .resolve(&profiles, &config.defaults)
                 .map_err(error)?;
+            details.insert(
+                scac,
+                described::line_endpoint(
+                    endpoint.profile.as_deref(),
+                    &resolved,
+                    config.callback_base_url.is_some(),
+                ),
+            );
             let settings = &resolved.settings;
             if settings.timeout.is_zero() || settings.page_size == 0 || settings.max_pages == 0 {
                 return Err(error(
@@ -248,14 +257,6 @@ impl Registry {
             if resolved.push == crate::profiles::Push::Dcsa22 {
                 pushers.add(scac, Arc::clone(&connector));
             }
-            quotas.insert(
-                scac,
-                Quota {
-                    per_second: settings.per_second,
-                    burst: settings.burst,
-                    per_day: settings.per_day,
-                },
-            );
             // The rate and burst are the shared quota's, held by the tracker across
             // processes; in here only the lookups in flight are capped.
             let shared = ConnectionSettings {
@@ -272,7 +273,7 @@ impl Registry {
             SandboxScope::Off
         };
         Ok(Self {
-            coverage: Coverage::new(endpoints.keys().copied(), scope),
+            coverage: Coverage::new(endpoints.keys().copied(), scope).with_details(details),
             endpoints,
             base_urls,
             terminals: Terminals::build(&TerminalsConfig::default(), sandbox.clone())?,
@@ -280,7 +281,6 @@ impl Registry {
             sandbox,
             sandboxed: Sandboxed::default(),
             pushers,
-            quotas,
         })
     }
 
@@ -288,7 +288,7 @@ impl Registry {
     /// lines have none: the simulator is ours).
     #[must_use]
     pub fn quota(&self, scac: Scac) -> Option<Quota> {
-        self.quotas.get(&scac).copied()
+        self.coverage.endpoint(scac).map(|endpoint| endpoint.quota)
     }
 
     /// `scac`'s subscriptions and the callback URL it is to push to, when it pushes.

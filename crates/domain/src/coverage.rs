@@ -3,7 +3,7 @@
 //! real number with invented data unless the operator asked for it, so the sandbox serves
 //! the sandbox line `TEST` only, and every other SCAC only when told to.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::Scac;
 
@@ -45,6 +45,23 @@ impl LineSource {
 pub struct Coverage {
     endpoints: BTreeSet<Scac>,
     sandbox: SandboxScope,
+    details: BTreeMap<Scac, LineEndpoint>,
+}
+
+/// How a line's own endpoint is reached, as configured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineEndpoint {
+    /// The carrier profile named, if any.
+    pub profile: Option<String>,
+    /// The DCSA Track & Trace version spoken (`2.2`, `1.1.0`).
+    pub dcsa_version: &'static str,
+    /// How Tidemark authenticates (`api_key keyId`, `header_pair`, `oauth2`, …).
+    pub auth_style: String,
+    /// Whether the carrier pushes its events (DCSA 2.2 subscriptions), polling being the
+    /// safety net; else it is polled.
+    pub push: bool,
+    /// The quota every process keeps to together.
+    pub quota: crate::quota::Quota,
 }
 
 impl Coverage {
@@ -54,7 +71,21 @@ impl Coverage {
         Self {
             endpoints: endpoints.into_iter().collect(),
             sandbox,
+            details: BTreeMap::new(),
         }
+    }
+
+    /// This coverage with how each endpoint is reached.
+    #[must_use]
+    pub fn with_details(mut self, details: BTreeMap<Scac, LineEndpoint>) -> Self {
+        self.details = details;
+        self
+    }
+
+    /// How `scac`'s own endpoint is reached, when it has one described.
+    #[must_use]
+    pub fn endpoint(&self, scac: Scac) -> Option<&LineEndpoint> {
+        self.details.get(&scac)
     }
 
     /// Where `scac`'s data comes from; `None` when this instance cannot track it.

@@ -35,7 +35,7 @@ pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};
 pub use carriers::{Carrier, CarrierMatrix, Lessor, MatrixError};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use container_number::ContainerNumber;
-pub use coverage::{Coverage, LineSource, SandboxScope};
+pub use coverage::{Coverage, LineEndpoint, LineSource, SandboxScope};
 pub use events::{DomainEvent, EventDetail, EventName, Subject};
 pub use ids::{
     AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, RawEventId, ShipmentId,

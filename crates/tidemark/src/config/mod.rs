@@ -278,7 +278,9 @@ impl Config {
             .endpoints
             .keys()
             .filter_map(|key| Scac::parse(key).ok());
-        Coverage::new(endpoints, self.sandbox_scope())
+        // An entry that does not resolve stops the start (`validate`); told, it is bare.
+        let details = tidemark_carriers::registry::describe(&self.carriers).unwrap_or_default();
+        Coverage::new(endpoints, self.sandbox_scope()).with_details(details)
     }
 
     /// How the HTTP server treats slow clients and shutdowns.

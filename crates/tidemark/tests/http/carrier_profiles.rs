@@ -124,6 +124,7 @@ auth = { kind = "header", name = "X-EG-Key", value = "eg-key" }
 "#;
 
 async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
+    says_how_each_line_is_tracked(&t).await;
     t.advance(time::Duration::days(30));
     let mut ids = Vec::new();
     for (scac, kind, number) in [
@@ -163,4 +164,34 @@ async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
             "{scac}: {shipment}"
         );
     }
+}
+
+/// `GET /v2/shipping_lines/{scac}` says how this instance reaches each line.
+async fn says_how_each_line_is_tracked(t: &Tracking) {
+    for (scac, profile, version, auth, per_day) in [
+        (
+            "HLCU",
+            "hapag-lloyd",
+            "2.2",
+            "headers X-IBM-Client-Id + X-IBM-Client-Secret",
+            Some(6000),
+        ),
+        ("YMLU", "yang-ming", "1.1.0", "api_key keyId", None),
+        ("MAEU", "maersk", "2.2", "oauth2 + Consumer-Key", None),
+    ] {
+        let line = document(t.app.get(&format!("/v2/shipping_lines/{scac}")).await).await;
+        let attributes = &line["data"]["attributes"];
+        assert_eq!(attributes["tracking_source"], "carrier", "{scac}");
+        assert_eq!(attributes["tracking_profile"], profile, "{scac}");
+        assert_eq!(attributes["tracking_dcsa_version"], version, "{scac}");
+        assert_eq!(attributes["tracking_auth_style"], auth, "{scac}");
+        assert_eq!(attributes["tracking_mode"], "poll", "{scac}");
+        assert_eq!(
+            attributes["tracking_quota"]["per_day"],
+            serde_json::json!(per_day),
+            "{scac}"
+        );
+    }
+    let sandbox = document(t.app.get("/v2/shipping_lines/TEST").await).await;
+    assert!(sandbox["data"]["attributes"]["tracking_quota"].is_null());
 }

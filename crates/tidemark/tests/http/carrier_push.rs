@@ -88,6 +88,8 @@ fn bill_with_news(t: &Tracking) -> (String, time::OffsetDateTime) {
 }
 
 async fn a_signed_push_has_the_shipment_read_at_once_and_polling_slows(t: Tracking) {
+    let line = document(t.app.get("/v2/shipping_lines/MAEU").await).await;
+    assert_eq!(line["data"]["attributes"]["tracking_mode"], "push");
     t.advance(time::Duration::days(3));
     let (bill, news) = bill_with_news(&t);
     let request = track(&t, &bill, "MAEU").await;

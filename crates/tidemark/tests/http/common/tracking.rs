@@ -100,6 +100,9 @@ impl Tracking {
                     .keys()
                     .filter_map(|k| tidemark_domain::Scac::parse(k).ok()),
                 scope,
+            )
+            .with_details(
+                tidemark_carriers::registry::describe(&settings.carriers).expect("described"),
             ),
             ..ApiConfig::default()
         };

@@ -1,0 +1,86 @@
+//! What each `[carriers.endpoints.SCAC]` entry amounts to, told without building a
+//! connector: its profile, DCSA version, authentication style, push or poll, and quota,
+//! for the API's shipping lines and `tidemark carriers list`.
+
+use std::collections::BTreeMap;
+
+use tidemark_domain::quota::Quota;
+use tidemark_domain::{LineEndpoint, Scac};
+
+use super::endpoint::Resolved;
+use super::{CarriersConfig, RegistryError};
+use crate::auth::Auth;
+use crate::profiles::{DcsaVersion, Profiles, Push};
+
+/// How `auth` authenticates, in words, without its secrets.
+#[must_use]
+pub fn auth_style(auth: &Auth) -> String {
+    let names = |headers: &[(String, crate::Secret)]| {
+        headers
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    match auth {
+        Auth::None => "none".to_owned(),
+        Auth::Header { name, .. } => format!("api_key {name}"),
+        Auth::Headers(headers) => format!("headers {}", names(headers)),
+        Auth::OAuth2 { headers, .. } if headers.is_empty() => "oauth2".to_owned(),
+        Auth::OAuth2 { headers, .. } => format!("oauth2 + {}", names(headers)),
+    }
+}
+
+/// The endpoint `resolved` from the entry naming `profile`, as told.
+pub(super) fn line_endpoint(
+    profile: Option<&str>,
+    resolved: &Resolved,
+    callbacks: bool,
+) -> LineEndpoint {
+    let settings = &resolved.settings;
+    LineEndpoint {
+        profile: profile.map(str::to_owned),
+        dcsa_version: match resolved.version {
+            DcsaVersion::V1_1 => "1.1.0",
+            _ => "2.2",
+        },
+        auth_style: auth_style(&resolved.auth),
+        push: callbacks && resolved.push == Push::Dcsa22,
+        quota: Quota {
+            per_second: settings.per_second,
+            burst: settings.burst,
+            per_day: settings.per_day,
+        },
+    }
+}
+
+/// Every entry of `config`, as told.
+///
+/// # Errors
+/// The first entry that does not resolve (as the registry would refuse it).
+pub fn describe(config: &CarriersConfig) -> Result<BTreeMap<Scac, LineEndpoint>, RegistryError> {
+    let profiles = Profiles::bundled().map_err(|problem| RegistryError {
+        entry: "data/carrier-profiles.toml".to_owned(),
+        problem,
+    })?;
+    let mut described = BTreeMap::new();
+    for (key, endpoint) in &config.endpoints {
+        let error = |problem: String| RegistryError {
+            entry: format!("carriers.endpoints.{key}"),
+            problem,
+        };
+        let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
+        let resolved = endpoint
+            .resolve(&profiles, &config.defaults)
+            .map_err(error)?;
+        described.insert(
+            scac,
+            line_endpoint(
+                endpoint.profile.as_deref(),
+                &resolved,
+                config.callback_base_url.is_some(),
+            ),
+        );
+    }
+    Ok(described)
+}
