@@ -80,6 +80,45 @@ pub fn unexpected(status: StatusCode) -> TemporaryReason {
     TemporaryReason::Unreachable(format!("status {}", status.as_u16()))
 }
 
+/// Why a request got no answer, in words an operator can act on: the host name does not
+/// resolve, the TLS handshake failed, the connection was refused, or it timed out. Only
+/// the causes' kinds are named, never the URL (it may carry credentials).
+pub fn why(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        return "timed out".to_owned();
+    }
+    let mut causes = Vec::new();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        causes.push(cause.to_string().to_lowercase());
+        source = cause.source();
+    }
+    let said = |words: &[&str]| causes.iter().any(|c| words.iter().any(|w| c.contains(w)));
+    if said(&[
+        "dns",
+        "failed to lookup",
+        "name or service not known",
+        "no such host",
+    ]) {
+        "DNS: the host name does not resolve".to_owned()
+    } else if said(&[
+        "certificate",
+        "tls",
+        "ssl",
+        "handshake",
+        "corrupt message",
+        "invalidcontenttype",
+    ]) {
+        "TLS: the handshake failed (certificate, or not TLS at that port)".to_owned()
+    } else if said(&["refused"]) {
+        "connection refused".to_owned()
+    } else if error.is_connect() {
+        "connection failed".to_owned()
+    } else {
+        "no answer".to_owned()
+    }
+}
+
 impl Endpoint {
     /// An endpoint reached with `auth`, within these timeouts, reading at most
     /// `max_response_bytes` of an answer.
@@ -152,16 +191,10 @@ impl Endpoint {
                     AuthError::Unrecognized(detail) => TemporaryReason::Unrecognized(detail),
                 })
             })?;
-        request.send().await.map_err(|error| {
-            let detail = if error.is_timeout() {
-                "timed out".to_owned()
-            } else if error.is_connect() {
-                "connection failed".to_owned()
-            } else {
-                error.to_string()
-            };
-            Failure::Temporary(TemporaryReason::Unreachable(detail))
-        })
+        request
+            .send()
+            .await
+            .map_err(|error| Failure::Temporary(TemporaryReason::Unreachable(why(&error))))
     }
 
     /// The whole answer, at most the endpoint's cap of it.

@@ -1,4 +1,5 @@
-//! The command line: `serve`, `migrate`, `accounts`, `keys`, `infer` and `openapi`.
+//! The command line: `serve`, `migrate`, `accounts`, `keys`, `carriers`, `infer` and
+//! `openapi`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,6 +42,9 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// The carriers configured at their own endpoints: how each is reached, and a check.
+    #[command(subcommand)]
+    Carriers(CarriersCommand),
     /// Infer the type and carrier of numbers, offline; one JSON line per number, with the
     /// endpoint's answer (`-` reads one number per line from stdin).
     Infer {
@@ -92,6 +96,21 @@ pub enum AccountsCommand {
     },
     /// List accounts.
     List,
+}
+
+/// `carriers …`
+#[derive(Debug, Subcommand)]
+pub enum CarriersCommand {
+    /// Each configured carrier: profile, DCSA version, authentication, push or poll, its
+    /// quota and today's use.
+    List,
+    /// Asks the carrier one harmless question (a token first, when it takes OAuth2) and
+    /// says what is wrong, if anything: DNS, TLS, the credentials, access, the answer's
+    /// shape. Exits with 1 when the carrier cannot be used.
+    Check {
+        /// The carrier's SCAC, as configured under `[carriers.endpoints]`.
+        scac: String,
+    },
 }
 
 /// `keys …`

@@ -53,6 +53,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate => commands::migrate(&config).await,
         Command::Accounts(command) => commands::accounts::run(&config, command).await,
         Command::Keys(command) => commands::keys::run(&config, command).await,
+        Command::Carriers(command) => commands::carriers::run(&config, command).await,
         Command::Infer { numbers } => commands::infer::run(&config, &numbers),
         Command::Openapi => commands::openapi(&config),
     }

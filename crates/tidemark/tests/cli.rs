@@ -1,5 +1,7 @@
 //! The `tidemark` command as a person or a script runs it.
 
+#[path = "cli/carriers.rs"]
+mod carriers;
 mod serve;
 #[path = "cli/serving.rs"]
 mod serving;
@@ -45,6 +47,8 @@ fn every_command_has_help() {
         vec!["keys", "revoke", "--help"],
         vec!["openapi", "--help"],
         vec!["infer", "--help"],
+        vec!["carriers", "list", "--help"],
+        vec!["carriers", "check", "--help"],
     ] {
         let text = stdout(&tidemark(dir.path(), &args));
         assert!(text.contains("Usage:"), "{args:?}: {text}");

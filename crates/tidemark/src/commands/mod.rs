@@ -1,6 +1,7 @@
 //! One module per command group.
 
 pub mod accounts;
+pub mod carriers;
 pub mod infer;
 pub mod keys;
 pub mod serve;
