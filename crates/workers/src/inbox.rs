@@ -80,6 +80,7 @@ pub struct Inbox {
     render: EventRecords,
     policy: Policy,
     events_recorded: Option<Arc<Notify>>,
+    work_queued: Option<Arc<Notify>>,
 }
 
 /// How often a notice is decided again when a lookup commits meanwhile.
@@ -102,6 +103,7 @@ impl Inbox {
             render: EventRecords::new(matrix),
             policy,
             events_recorded: None,
+            work_queued: None,
         }
     }
 
@@ -110,6 +112,21 @@ impl Inbox {
     pub fn ring_on_events(mut self, bell: Arc<Notify>) -> Self {
         self.events_recorded = Some(bell);
         self
+    }
+
+    /// Rings `bell` after a push queued work for the tracker (a shipment to read again, a
+    /// notice to fetch), so a tracker in this process starts at once.
+    #[must_use]
+    pub fn ring_on_work(mut self, bell: Arc<Notify>) -> Self {
+        self.work_queued = Some(bell);
+        self
+    }
+
+    /// Tells a tracker in this process that work was queued.
+    pub(crate) fn work_queued(&self) {
+        if let Some(bell) = &self.work_queued {
+            bell.notify_one();
+        }
     }
 
     /// Takes `body`, pushed as `push` for `party` (a line's SCAC, a terminal's code) by a

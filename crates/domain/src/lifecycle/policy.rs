@@ -72,10 +72,9 @@ impl Policy {
     /// The longest this policy waits before a shipment's next refresh.
     #[must_use]
     pub fn longest_refresh(&self) -> Duration {
-        self.refresh
-            .max(self.refresh_at_sea)
-            .max(self.refresh_near)
-            .max(self.refresh_pushed)
+        // Not `refresh_pushed`: a start that brings refreshes forward reads a pushed
+        // shipment once more than it must, rather than leaving the others late.
+        self.refresh.max(self.refresh_at_sea).max(self.refresh_near)
     }
 
     /// The longest this policy waits before a request's next lookup (a manifest re-check

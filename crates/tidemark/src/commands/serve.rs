@@ -29,6 +29,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // A tracker and a dispatcher in one process: the tracker's commits that record events
     // wake the dispatcher, which otherwise notices new notifications at its next poll.
     let events_recorded = Arc::new(tokio::sync::Notify::new());
+    // And pushes received by the API that queue work (a carrier's news, a notice that is
+    // out) wake the tracker.
+    let work_queued = Arc::new(tokio::sync::Notify::new());
     let registry = if config.roles.contains(&Role::Tracker) || config.roles.contains(&Role::Api) {
         Some(connectors(&config, &shutdown).await?)
     } else {
@@ -36,9 +39,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     };
     let tracker = match (&registry, config.roles.contains(&Role::Tracker)) {
         (Some(registry), true) => {
-            let bell = Arc::clone(&events_recorded);
+            let bells = (Arc::clone(&events_recorded), Arc::clone(&work_queued));
             let parts = (&store, &carriers, &clock);
-            Some(start_tracker(&config, parts, registry, &shutdown, bell).await?)
+            Some(start_tracker(&config, parts, registry, &shutdown, bells).await?)
         }
         _ => None,
     };
@@ -51,6 +54,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             config.tracking,
         )
         .ring_on_events(Arc::clone(&events_recorded))
+        .ring_on_work(work_queued)
     });
     let dispatcher = if config.roles.contains(&Role::Dispatcher) {
         let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
@@ -116,7 +120,7 @@ async fn start_tracker(
     (store, carriers, clock): (&Arc<dyn Store>, &Arc<CarrierMatrix>, &Arc<dyn Clock>),
     registry: &Arc<tidemark_carriers::registry::Registry>,
     shutdown: &CancellationToken,
-    events_recorded: Arc<tokio::sync::Notify>,
+    (events_recorded, work_queued): (Arc<tokio::sync::Notify>, Arc<tokio::sync::Notify>),
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let runner = app::tracker(
         Arc::clone(store),
@@ -126,7 +130,8 @@ async fn start_tracker(
         &config.tracker,
         config.tracking,
         Some(events_recorded),
-    );
+    )
+    .wake_on(work_queued);
     let moved = runner.worker().align_schedule().await?;
     if moved > 0 {
         tracing::info!(

@@ -58,6 +58,7 @@ impl Inbox {
                 if_absent: false,
             };
             self.store.schedule_job(&refresh).await?;
+            self.work_queued();
         }
         tracing::info!(carrier = %scac, shipment = %shipment.id, events = events.len(), news, "carrier push");
         Ok(Receipt::Accepted)

@@ -94,6 +94,9 @@ impl Inbox {
                 };
                 self.store.schedule_job(&job).await?;
             }
+            if !requests.is_empty() {
+                self.work_queued();
+            }
             tracing::info!(carrier = %scac, requests = requests.len(), "arrival notice notification");
             let message = if requests.is_empty() {
                 "no open tracking request of this transport document".to_owned()
