@@ -21,6 +21,7 @@ mod notices;
 mod push;
 mod terminal;
 mod v1;
+mod v3;
 
 use admin::{
     add_fault, clear_faults, clear_injected, inject, list_faults, lookups, move_clock, read_clock,
@@ -50,6 +51,7 @@ pub fn router(sim: Simulator) -> Router {
     Router::new()
         .route("/{scac}/v2/events", get(events_route))
         .route("/{scac}/v1/events", get(v1::events_v1_route))
+        .route("/{scac}/v3/events", get(v3::events_v3_route))
         .route(
             "/{scac}/v2/event-subscriptions",
             post(event_subscriptions::create_route),

@@ -25,6 +25,7 @@ pub mod scenario;
 pub mod terminal;
 pub mod timeline;
 pub mod v1;
+pub mod v3;
 pub mod world;
 
 use std::collections::{BTreeMap, HashMap};

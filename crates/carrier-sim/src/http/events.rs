@@ -94,6 +94,33 @@ pub(super) async fn events_route(
     page_response(&sim, &uri, &query, page, next)
 }
 
+/// The 2.2 answer to `query`, to be written again in another version's shape: its
+/// status and headers, and its body when it is JSON (a fault's damaged page is not).
+pub(super) async fn answer_as_2_2(
+    sim: Simulator,
+    scac: String,
+    query: String,
+    (method, uri, headers): (Method, Uri, HeaderMap),
+) -> (axum::http::response::Parts, Option<Value>) {
+    /// The largest 2.2 answer written again.
+    const MAX_BODY: usize = 64 * 1024 * 1024;
+    let answer = events_route(
+        State(sim),
+        Path(scac),
+        RawQuery(Some(query)),
+        method,
+        uri,
+        headers,
+    )
+    .await;
+    let (parts, body) = answer.into_parts();
+    let read = axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    (parts, read)
+}
+
 /// A DCSA error answer to give instead of events.
 pub(super) struct Refusal {
     pub(super) status: StatusCode,

@@ -6,11 +6,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::dcsa_error;
-use super::events::events_route;
+use super::events::answer_as_2_2;
 use crate::Simulator;
-
-/// The largest 2.2 answer rewritten.
-const MAX_BODY: usize = 64 * 1024 * 1024;
 
 pub(super) async fn events_v1_route(
     State(sim): State<Simulator>,
@@ -32,29 +29,15 @@ pub(super) async fn events_v1_route(
             );
         }
     };
-    let answer = events_route(
-        State(sim),
-        Path(scac),
-        RawQuery(Some(query)),
-        method,
-        uri,
-        headers,
-    )
-    .await;
-    if answer.status() != StatusCode::OK {
-        return answer;
+    let (mut parts, read) = answer_as_2_2(sim, scac, query, (method, uri, headers)).await;
+    if parts.status != StatusCode::OK {
+        let body = read.map_or_else(String::new, |v| v.to_string());
+        parts.headers.remove("content-length");
+        return Response::from_parts(parts, body.into());
     }
-    let (mut parts, body) = answer.into_parts();
-    let events: Vec<Value> = match axum::body::to_bytes(body, MAX_BODY)
-        .await
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-    {
-        Some(events) => events,
+    let Some(events) = read.and_then(|v| v.as_array().cloned()) else {
         // A fault's damaged page (not JSON) goes out as it was damaged: cut, or garbled.
-        None => {
-            return (StatusCode::OK, "<html>Service temporarily degraded</html>").into_response();
-        }
+        return (StatusCode::OK, "<html>Service temporarily degraded</html>").into_response();
     };
     let old: Vec<Value> = events.iter().map(crate::v1::event).collect();
     parts.headers.remove("Next-Page");

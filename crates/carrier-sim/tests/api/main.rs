@@ -10,6 +10,7 @@ mod paging;
 mod plays;
 mod pushes;
 mod schema;
+mod v3;
 mod world;
 
 use std::sync::LazyLock;

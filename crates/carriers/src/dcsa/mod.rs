@@ -1,14 +1,15 @@
 //! The DCSA Track & Trace 2.2 connector: `GET {base}/v2/events` by booking, transport
 //! document or equipment reference, following `Next-Page` (a cursor token or a URL), with
 //! connect and total timeouts, a cap on the answer's size, and per-carrier credentials.
-//! A carrier's departures from the standard are its [`Quirks`]; one still on DCSA 1.1.0 is
-//! read into 2.2's shape ([`v1`]).
+//! A carrier's departures from the standard are its [`Quirks`]; one still on DCSA 1.1.0, or
+//! already on the 3.0 beta, is read into 2.2's shape ([`v1`], [`v3`]).
 
 mod mapping;
 mod model;
 pub mod quirks;
 pub mod subscriptions;
 mod v1;
+mod v3;
 
 use std::time::Duration;
 
@@ -108,6 +109,15 @@ impl DcsaConnector {
         })
     }
 
+    /// The `API-Version` asked for.
+    const fn api_version(&self) -> &'static str {
+        match self.config.version {
+            DcsaVersion::V1_1 => "1",
+            DcsaVersion::V3Beta => "3.0.0",
+            DcsaVersion::V2_2 | DcsaVersion::DcsaBased => "2",
+        }
+    }
+
     /// The URL of the page after one whose `Next-Page` said `next`.
     fn next_url(&self, first: &Url, next: &str) -> Option<Url> {
         let next = next.trim();
@@ -135,7 +145,7 @@ impl DcsaConnector {
                 client
                     .get(url.clone())
                     .header("Accept", "application/json")
-                    .header("API-Version", "2")
+                    .header("API-Version", self.api_version())
             })
             .await;
         let mut response = match answer {
@@ -171,15 +181,19 @@ impl DcsaConnector {
         }
         let next = response
             .headers()
-            .get("Next-Page")
+            .get(if self.config.version == DcsaVersion::V3Beta {
+                "Next-Page-Cursor"
+            } else {
+                "Next-Page"
+            })
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         let body = self.endpoint.read(&mut response).await.map_err(temporary)?;
-        let events = if self.config.version == DcsaVersion::V1_1 {
-            v1::read(&body, lookup)
-        } else {
-            serde_json::from_slice(&body)
-                .map_err(|error| format!("not a JSON array of events: {error}"))
+        let events = match self.config.version {
+            DcsaVersion::V1_1 => v1::read(&body, lookup),
+            DcsaVersion::V3Beta => v3::read(&body),
+            DcsaVersion::V2_2 | DcsaVersion::DcsaBased => serde_json::from_slice(&body)
+                .map_err(|error| format!("not a JSON array of events: {error}")),
         };
         let events = events.map_err(|problem| temporary(TemporaryReason::Unrecognized(problem)))?;
         Ok((events, next))

@@ -42,7 +42,8 @@ pub(super) fn line_endpoint(
         profile: profile.map(str::to_owned),
         dcsa_version: match resolved.version {
             DcsaVersion::V1_1 => "1.1.0",
-            _ => "2.2",
+            DcsaVersion::V3Beta => "3.0-beta",
+            DcsaVersion::V2_2 | DcsaVersion::DcsaBased => "2.2",
         },
         auth_style: auth_style(&resolved.auth),
         push: callbacks && resolved.push == Push::Dcsa22,

@@ -168,12 +168,6 @@ impl CarrierEndpoint {
             .dcsa_version
             .or_else(|| profile.map(|p| p.dcsa_version))
             .unwrap_or(DcsaVersion::V2_2);
-        if version == DcsaVersion::V3Beta {
-            return Err(
-                "the carrier speaks DCSA Track & Trace 3.0 (beta); Tidemark asks carriers in 2.2 and 1.1.0 so far"
-                    .to_owned(),
-            );
-        }
         let quirks = self
             .quirks
             .clone()

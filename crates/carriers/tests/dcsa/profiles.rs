@@ -98,10 +98,6 @@ fn what_a_profile_cannot_give_stops_the_start() {
             "[endpoints.MAEU]\nprofile = \"maersk-line\"",
             "no profile \"maersk-line\"",
         ),
-        (
-            "[endpoints.YMLU]\nprofile = \"yang-ming\"\napi_key = \"k\"\ndcsa_version = \"3.0-beta\"",
-            "speaks DCSA Track & Trace 3.0",
-        ),
         ("[endpoints.ONEY]\nprofile = \"one\"", "knows no base URL"),
         (
             "[endpoints.ONEY]\nprofile = \"one\"\nbase_url = \"{sim}\"",

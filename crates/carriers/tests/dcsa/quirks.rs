@@ -414,3 +414,24 @@ async fn msc_and_zim_are_reached_by_their_profiles() {
     );
     found(zim.lookup(&bill("ZIMUSHH3001234")).await);
 }
+
+#[tokio::test]
+async fn the_same_shipment_reads_the_same_in_1_1_0_2_2_and_3_0() {
+    let world = playing("MAEU", &[], SAILS, |_| {}).await;
+    world.advance_days(60);
+    let number = bill("MAEU300000123");
+    let at = |path: &str, version: &str, page_size: u32| {
+        let mut config = world.config("MAEU");
+        config.events_path = path.to_owned();
+        config.version = serde_json::from_value(serde_json::json!(version)).expect("version");
+        config.page_size = page_size;
+        DcsaConnector::new(config).expect("valid")
+    };
+    let v2 = found(at("/v2/events", "2.2", 100).lookup(&number).await);
+    // Small pages: 3.0 follows Next-Page-Cursor.
+    let v3 = found(at("/v3/events", "3.0-beta", 7).lookup(&number).await);
+    assert_eq!(v3, v2, "3.0 reads as 2.2 does");
+    let v1 = found(at("/v1/events", "1.1.0", 100).lookup(&number).await);
+    assert_eq!(v1.containers.len(), v2.containers.len());
+    assert_eq!(milestones(&v1, 0), milestones(&v2, 0));
+}

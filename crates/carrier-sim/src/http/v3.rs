@@ -1,0 +1,55 @@
+//! `GET /{SCAC}/v3/events`: the same shipments in DCSA 3.0's shape ([`crate::v3`]): pages
+//! named by `Next-Page-Cursor`, errors as `feedbackElements`.
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::events::answer_as_2_2;
+use crate::Simulator;
+
+fn with_version(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        "API-Version",
+        HeaderValue::from_static(crate::v3::API_VERSION),
+    );
+    response
+}
+
+pub(super) async fn events_v3_route(
+    State(sim): State<Simulator>,
+    Path(scac): Path<String>,
+    RawQuery(raw): RawQuery,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let query = crate::v3::query(raw.as_deref().unwrap_or_default());
+    let (mut parts, read) = answer_as_2_2(sim, scac, query, (method, uri, headers)).await;
+    let status = parts.status;
+    let Some(read) = read else {
+        // A fault's damaged page goes out as damaged.
+        return (status, "<html>Service temporarily degraded</html>").into_response();
+    };
+    let body = if status == StatusCode::OK {
+        let events: Vec<Value> = read
+            .as_array()
+            .map(|events| events.iter().map(crate::v3::event).collect())
+            .unwrap_or_default();
+        json!({ "events": events })
+    } else {
+        let message = read["errors"][0]["message"]
+            .as_str()
+            .unwrap_or("the request failed")
+            .to_owned();
+        json!({"feedbackElements": [{"severity": "ERROR", "message": message}]})
+    };
+    if let Some(next) = parts.headers.remove("Next-Page") {
+        parts.headers.insert("Next-Page-Cursor", next);
+    }
+    parts.headers.remove("Current-Page");
+    parts.headers.remove("content-length");
+    let response = Response::from_parts(parts, axum::Json(body).into_response().into_body());
+    with_version(response)
+}
