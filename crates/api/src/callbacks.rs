@@ -19,10 +19,15 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::extract::{PathId, read_body};
+
+mod schemas;
 use crate::{ApiError, AppState};
+pub use schemas::{
+    AvailabilityPush, AvailabilityReceipt, Feedback, FeedbackElement, NoticesPush,
+    NotificationsPush,
+};
 
 /// What a line pushed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +40,8 @@ pub enum Callback {
     TerminalAvailability,
     /// A carrier's events pushed to a subscription (DCSA 2.2): `[event, …]`.
     Events,
+    /// A carrier's events pushed as DCSA 3.0 does: `{"events": […]}`.
+    EventsV3,
 }
 
 /// What the caller of a push presented.
@@ -96,6 +103,10 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/carrier-callbacks/{scac}", post(carrier_events))
         .route(
+            "/carrier-callbacks/{scac}/v3/events",
+            post(carrier_events_v3),
+        )
+        .route(
             "/carrier-callbacks/{scac}/arrival-notices",
             post(arrival_notices),
         )
@@ -107,50 +118,6 @@ pub fn routes() -> Router<AppState> {
             "/terminal-callbacks/{code}/import-availability",
             post(terminal_availability),
         )
-}
-
-/// DCSA's `PostArrivalNoticesRequest`: the notices, each an `ArrivalNotice` of the standard.
-#[derive(Debug, ToSchema)]
-#[schema(as = DcsaArrivalNotices)]
-pub struct NoticesPush {
-    /// The notices; at most 1,000.
-    #[schema(rename = "arrivalNotices", value_type = Vec<Object>, max_items = 1000)]
-    pub arrival_notices: Vec<Value>,
-}
-
-/// DCSA's `PostArrivalNoticeNotificationsRequest`: each `{issueDateTime,
-/// transportDocumentReference}`.
-#[derive(Debug, ToSchema)]
-#[schema(as = DcsaArrivalNoticeNotifications)]
-pub struct NotificationsPush {
-    /// The notifications; at most 1,000.
-    #[schema(rename = "arrivalNoticeNotifications", value_type = Vec<Object>, max_items = 1000)]
-    pub arrival_notice_notifications: Vec<Value>,
-}
-
-/// A terminal's answer pushed to a subscription (`docs/terminals.md`, "The answer").
-#[derive(Debug, ToSchema)]
-#[schema(as = TerminalAnswerPush)]
-pub struct AvailabilityPush {
-    /// When the terminal looked.
-    #[schema(rename = "checkedAt", format = DateTime)]
-    pub checked_at: Option<String>,
-    /// One entry per container, as the protocol's answer has them; at most 100.
-    #[schema(value_type = Vec<Object>, max_items = 100)]
-    pub containers: Vec<Value>,
-}
-
-/// What Tidemark made of a terminal's push.
-#[derive(Debug, ToSchema)]
-#[schema(as = TerminalPushReceipt)]
-pub struct AvailabilityReceipt {
-    /// The containers the terminal knew.
-    pub containers: u64,
-    /// The open tracking requests following any of them.
-    #[schema(rename = "trackingRequests")]
-    pub tracking_requests: u64,
-    /// Of those, how many took the answer.
-    pub applied: u64,
 }
 
 /// Receives a terminal's answer to a subscription (the terminal protocol, beyond the
@@ -175,29 +142,6 @@ pub async fn terminal_availability(
     request: Request,
 ) -> Result<Response, ApiError> {
     receive(state, code, request, Callback::TerminalAvailability).await
-}
-
-/// DCSA's `feedbackElements` answer (`PostArrivalNoticesResponse`, `PostArrivalNoticesError`).
-#[derive(Debug, ToSchema)]
-#[schema(as = DcsaFeedback)]
-pub struct Feedback {
-    /// One element per object not processed, or on how one was; `propertyPath` names it.
-    #[schema(rename = "feedbackElements")]
-    pub feedback_elements: Vec<FeedbackElement>,
-}
-
-/// One `FeedbackElement`.
-#[derive(Debug, ToSchema)]
-#[schema(as = DcsaFeedbackElement)]
-pub struct FeedbackElement {
-    /// `ERROR`, `WARN` or `INFO`.
-    #[schema(pattern = "^(ERROR|WARN|INFO)$")]
-    pub severity: String,
-    /// What happened.
-    pub message: String,
-    /// The JSONPath of the object concerned, e.g. `$.arrivalNotices[2]`.
-    #[schema(rename = "propertyPath")]
-    pub property_path: Option<String>,
 }
 
 /// Receives a line's Arrival Notices (DCSA AN 1.0.1 `POST /arrival-notices`, subscriber
@@ -316,6 +260,31 @@ pub async fn carrier_events(
     receive(state, scac, request, Callback::Events).await
 }
 
+/// Receives a carrier's events pushed as DCSA T&T 3.0 does (the consumer's `POST /events`,
+/// beta of 2026-05-25; beyond the reference API), with the token configured for the
+/// carrier (`[carriers.callbacks.SCAC]`). Every open request of the carrier tracking a
+/// document or a container the events name is read again at once.
+#[utoipa::path(post, path = "/carrier-callbacks/{scac}/v3/events", tag = "Carrier callbacks",
+    operation_id = "receiveCarrierEventsV3",
+    security(("callback_token" = [])),
+    params(("scac" = String, Path, description = "The carrier pushing")),
+    request_body(content = Object, description = "DCSA 3.0 `PostEventsRequest`: `{\"events\": […]}`, at most 1,000", content_type = "application/json"),
+    responses(
+        (status = 200, description = "Taken; what was done in `feedbackElements` (`PostEventsResponse`).", body = Feedback),
+        (status = 400, description = "Nothing in the push could be read (`PostEventsError`).", body = Feedback),
+        (status = 401, description = "`unauthorized`: no token, or not the carrier's.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 413, description = "`payload_too_large`: over 4 MiB.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 415, description = "`unsupported_media_type`: not JSON.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 503, description = "`unavailable`: not stored; push again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ))]
+pub async fn carrier_events_v3(
+    state: State<AppState>,
+    scac: PathId,
+    request: Request,
+) -> Result<Response, ApiError> {
+    receive(state, scac, request, Callback::EventsV3).await
+}
+
 fn unauthorized() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
@@ -356,13 +325,17 @@ async fn receive(
         CallbackReply::Answered { status, body } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
             let mut response = (status, axum::Json(body)).into_response();
-            if matches!(
-                kind,
-                Callback::ArrivalNotices | Callback::ArrivalNoticeNotifications
-            ) {
+            let version = match kind {
+                Callback::ArrivalNotices | Callback::ArrivalNoticeNotifications => {
+                    Some(API_VERSION)
+                }
+                Callback::EventsV3 => Some("3.0.0"),
+                Callback::TerminalAvailability | Callback::Events => None,
+            };
+            if let Some(version) = version {
                 response
                     .headers_mut()
-                    .insert("API-Version", HeaderValue::from_static(API_VERSION));
+                    .insert("API-Version", HeaderValue::from_static(version));
             }
             Ok(response)
         }

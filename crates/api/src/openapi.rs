@@ -62,6 +62,7 @@ use crate::{
         health::healthz,
         health::readyz,
         callbacks::carrier_events,
+        callbacks::carrier_events_v3,
         callbacks::arrival_notices,
         callbacks::arrival_notice_notifications,
         callbacks::terminal_availability,
@@ -115,7 +116,7 @@ impl Modify for CommonResponses {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "The party's own: `[arrival_notices.callbacks.SCAC]`, `[terminals.callbacks.CODE]`",
+                        "The party's own: `[arrival_notices.callbacks.SCAC]`, `[terminals.callbacks.CODE]`, `[carriers.callbacks.SCAC]`",
                     ))
                     .build(),
             ),

@@ -4,17 +4,18 @@
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tidemark_domain::quota::Quota;
 use tidemark_domain::{Coverage, LineSource, SandboxScope, Scac};
 
+mod connection;
 mod described;
 mod endpoint;
 mod pushers;
 mod sandboxed;
 mod source;
+pub use connection::ConnectionSettings;
 pub use endpoint::{AuthConfig, CarrierEndpoint, HeaderConfig};
 pub(crate) use sandboxed::Sandboxed;
 pub use source::Source;
@@ -40,51 +41,6 @@ impl Serialize for Secret {
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(Self::new)
-    }
-}
-
-/// Limits and timeouts of one carrier connection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ConnectionSettings {
-    /// Sustained requests per second to the carrier.
-    pub per_second: NonZeroU32,
-    /// Requests at once after a quiet spell.
-    pub burst: NonZeroU32,
-    /// Requests per UTC day, when the carrier counts them (Hapag-Lloyd: 6,000); with the
-    /// rate and burst, held by every process on the database together.
-    pub per_day: Option<NonZeroU32>,
-    /// Lookups in flight at once.
-    pub concurrency: NonZeroU32,
-    /// How long to wait for a connection (`"5s"`; `connect_timeout_secs` before).
-    #[serde(with = "humantime_serde")]
-    pub connect_timeout: Duration,
-    /// How long to wait for a whole answer (`"30s"`; `timeout_secs` before).
-    #[serde(with = "humantime_serde")]
-    pub timeout: Duration,
-    /// Largest answer read, in bytes.
-    pub max_response_bytes: usize,
-    /// Events asked per page.
-    pub page_size: u32,
-    /// Most pages followed per lookup.
-    pub max_pages: u32,
-}
-
-impl Default for ConnectionSettings {
-    fn default() -> Self {
-        let limits = RateLimits::default();
-        let dcsa = DcsaConfig::new("http://localhost", Auth::None);
-        Self {
-            per_second: limits.per_second,
-            burst: limits.burst,
-            per_day: None,
-            concurrency: limits.concurrency,
-            connect_timeout: dcsa.connect_timeout,
-            timeout: dcsa.timeout,
-            max_response_bytes: dcsa.max_response_bytes,
-            page_size: dcsa.page_size,
-            max_pages: dcsa.max_pages,
-        }
     }
 }
 
@@ -116,6 +72,9 @@ pub struct CarriersConfig {
     /// Where carriers that push reach Tidemark (`{callback_base_url}/carrier-callbacks/SCAC`):
     /// without it no carrier is asked to push.
     pub callback_base_url: Option<String>,
+    /// The tokens carriers push their DCSA 3.0 events with (`POST
+    /// /carrier-callbacks/SCAC/v3/events`), by SCAC: `[carriers.callbacks.SCAC] token`.
+    pub callbacks: BTreeMap<String, crate::callbacks::CallbackConfig>,
 }
 
 /// A settings problem found at start.
@@ -210,15 +169,11 @@ impl Registry {
     ) -> Result<Self, RegistryError> {
         let mut endpoints = HashMap::new();
         let mut base_urls = BTreeMap::new();
-        if let Some(url) = &config.callback_base_url
-            && !(url.starts_with("http://") || url.starts_with("https://"))
-        {
-            return Err(RegistryError {
-                entry: "carriers.callback_base_url".to_owned(),
-                problem: format!("{url:?} is not an http(s) URL"),
-            });
-        }
-        let mut pushers = Pushers::new(config.callback_base_url.as_deref());
+        let mut pushers = Pushers::new(
+            config.callback_base_url.as_deref(),
+            &config.callbacks,
+            sandbox.as_ref(),
+        )?;
         let mut details = BTreeMap::new();
         let profiles = crate::profiles::Profiles::bundled().map_err(|problem| RegistryError {
             entry: "data/carrier-profiles.toml".to_owned(),
@@ -250,10 +205,11 @@ impl Registry {
             let dcsa = DcsaConfig {
                 events_path: resolved.events_path,
                 version: resolved.version,
-                quirks: resolved.quirks,
+                quirks: resolved.quirks.clone(),
                 ..dcsa_config(resolved.base_url.clone(), resolved.auth, settings)
             };
             let connector = Arc::new(DcsaConnector::new(dcsa).map_err(|e| error(e.to_string()))?);
+            pushers.read_with(scac, resolved.quirks);
             if resolved.push == crate::profiles::Push::Dcsa22 {
                 pushers.add(scac, Arc::clone(&connector));
             }
@@ -289,6 +245,21 @@ impl Registry {
     #[must_use]
     pub fn quota(&self, scac: Scac) -> Option<Quota> {
         self.coverage.endpoint(scac).map(|endpoint| endpoint.quota)
+    }
+
+    /// Whose 3.0 pushes a caller presenting `token` for `scac` makes: the carrier's (its
+    /// `[carriers.callbacks.SCAC] token`), or the simulator's for the sandbox's lines.
+    #[must_use]
+    pub fn authorize_push(&self, scac: Scac, token: &str) -> Option<Source> {
+        self.pushers.authorize(scac, token)
+    }
+
+    /// A DCSA 3.0 push of `scac` (`{"events": […]}`), read with its quirks.
+    ///
+    /// # Errors
+    /// Not a 3.0 push, or nothing in it readable.
+    pub fn read_v3_push(&self, scac: Scac, body: &[u8]) -> Result<crate::dcsa::v3::Pushed, String> {
+        self.pushers.read_v3(scac, body)
     }
 
     /// `scac`'s subscriptions and the callback URL it is to push to, when it pushes.

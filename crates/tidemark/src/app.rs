@@ -57,6 +57,7 @@ impl CarrierCallbacks for Callbacks {
             Callback::ArrivalNoticeNotifications => Push::Notifications,
             Callback::TerminalAvailability => Push::Availability,
             Callback::Events => Push::Events,
+            Callback::EventsV3 => Push::EventsV3,
         };
         let presented = match credential {
             Credential::Bearer(token) => Presented::Bearer(token),

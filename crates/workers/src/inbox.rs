@@ -34,6 +34,8 @@ pub enum Push {
     Availability,
     /// A carrier's events, pushed to a subscription (DCSA 2.2).
     Events,
+    /// A carrier's events, pushed as DCSA 3.0 does (`{"events": […]}`).
+    EventsV3,
 }
 
 /// What the caller of a push presented.
@@ -154,6 +156,7 @@ impl Inbox {
                     .await
             }
             (Push::Events, Presented::Bearer(_)) => Ok(Receipt::Unauthorized),
+            (Push::EventsV3, _) => self.take_v3_push(party, token, body).await,
             (Push::Notices | Push::Notifications, _) => {
                 self.take_line_push(push, party, token, body).await
             }

@@ -9,7 +9,7 @@ mod model;
 pub mod quirks;
 pub mod subscriptions;
 mod v1;
-mod v3;
+pub mod v3;
 
 use std::time::Duration;
 

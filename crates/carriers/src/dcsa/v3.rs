@@ -97,6 +97,61 @@ pub(crate) fn downgrade(events: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// What a 3.0 push carries (`POST /events`, `{"events": […]}`): each event's id and update
+/// time, and the documents (bills, bookings) and containers the events name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pushed {
+    /// `(eventID, eventUpdatedDateTime)` of each event that keeps the model.
+    pub events: Vec<(String, tidemark_domain::Timestamp)>,
+    /// The transport documents and bookings named.
+    pub documents: std::collections::BTreeSet<String>,
+    /// The containers named.
+    pub containers: std::collections::BTreeSet<String>,
+}
+
+/// Most events one push may carry.
+pub const MAX_PUSHED: usize = 1_000;
+
+/// A 3.0 push, read with the carrier's `quirks` and checked as a poll's answer is.
+///
+/// # Errors
+/// Not `{"events": […]}`, too many, or none readable.
+pub fn read_pushed(body: &[u8], quirks: &super::Quirks) -> Result<Pushed, String> {
+    let answer: Answer = serde_json::from_slice(body)
+        .map_err(|error| format!("not a DCSA 3.0 push ({{\"events\": […]}}): {error}"))?;
+    if answer.events.len() > MAX_PUSHED {
+        return Err(format!("more than {MAX_PUSHED} events in one push"));
+    }
+    let mut raw = downgrade(answer.events);
+    quirks.normalise(&mut raw);
+    let checked = super::check(raw).map_err(|outcome| match outcome {
+        tidemark_domain::LookupOutcome::Temporary(
+            tidemark_domain::TemporaryReason::Unrecognized(problem),
+        ) => problem,
+        other => other.label().to_owned(),
+    })?;
+    let mut pushed = Pushed::default();
+    for event in checked {
+        pushed
+            .documents
+            .extend(event.documents.iter().map(|(_, value)| value.clone()));
+        match &event.kind {
+            super::model::Kind::Shipment { document_id, .. } => {
+                pushed.documents.insert(document_id.clone());
+            }
+            super::model::Kind::Equipment {
+                container: Some(number),
+                ..
+            } => {
+                pushed.containers.insert(number.clone());
+            }
+            _ => {}
+        }
+        pushed.events.push((event.id, event.created));
+    }
+    Ok(pushed)
+}
+
 fn references(event: &Value) -> Vec<Value> {
     let details = &event["shipmentDetails"];
     details["additionalDocumentReferences"]

@@ -6,6 +6,7 @@ mod common;
 mod auth;
 mod carrier_profiles;
 mod carrier_push;
+mod carrier_push_v3;
 mod compat;
 mod errors;
 mod hygiene;
