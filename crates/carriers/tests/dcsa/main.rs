@@ -10,6 +10,7 @@ mod quirks;
 mod subscriptions;
 mod terminal;
 mod transport;
+mod versions;
 mod voyage;
 
 use std::time::Duration;
