@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# API fuzzing: schemathesis runs every check of its catalogue against a release build
-# serving a fresh SQLite file, with a fresh key, driven by /v2/openapi.json. Sending a
+# API fuzzing: schemathesis runs every check of its catalogue against a build of the
+# service (the debug build the tests leave, unless TIDEMARK_BIN names another) serving a
+# fresh SQLite file, with a fresh key, driven by /v2/openapi.json. Sending a
 # test to a webhook is left out: it POSTs to the webhook's URL, and fuzzed URLs are on the
 # internet (its input is checked by the HTTP tests, crates/tidemark/tests/http). The
 # callbacks of lines and terminals take their own token instead of an API key: they are
@@ -12,7 +13,10 @@ cd "$(dirname "$0")/.."
 MAX_EXAMPLES=${MAX_EXAMPLES:-60}
 
 command -v st >/dev/null || python3 -m pip install -q schemathesis
-cargo build --release -q -p tidemark
+# The tests' debug build (no second, release, compilation in CI): fuzzing checks answers,
+# not speed.
+export TIDEMARK_BIN=${TIDEMARK_BIN:-./target/debug/tidemark}
+[[ "$TIDEMARK_BIN" == ./target/debug/tidemark ]] && cargo build -q -p tidemark
 
 work=$(mktemp -d)
 # shellcheck source=bench/serve.sh
@@ -25,8 +29,9 @@ export TIDEMARK_ROLES=api
 callback_token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 export TIDEMARK_ARRIVAL_NOTICES__CALLBACKS__TEST__TOKEN=$callback_token
 export TIDEMARK_TERMINALS__CALLBACKS__USORFVIG__TOKEN=$callback_token
-./target/release/tidemark migrate
-key=$(./target/release/tidemark keys create --account fuzz --create-account)
+export TIDEMARK_CARRIERS__CALLBACKS__TEST__TOKEN=$callback_token
+"$TIDEMARK_BIN" migrate
+key=$("$TIDEMARK_BIN" keys create --account fuzz --create-account)
 start_tidemark
 
 st --config-file .ci/schemathesis.toml run "http://$address/v2/openapi.json" \
