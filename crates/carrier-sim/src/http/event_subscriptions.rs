@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::auth::authorized;
 use super::dcsa_error;
 use super::listing::Asked;
-use crate::event_subscriptions::{Subscription, secret};
+use crate::event_subscriptions::{EventSubscriptions, Subscription, secret};
 use crate::query::EventQuery;
 use crate::world::Reference;
 use crate::{Simulator, lock};
@@ -115,52 +115,53 @@ fn id_of(text: &str) -> Option<Uuid> {
     Uuid::parse_str(text).ok()
 }
 
-pub(super) async fn read_route(
-    State(sim): State<Simulator>,
-    Path((scac, id)): Path<(String, String)>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+/// The answer of `act` on the subscription `id` of `scac` (`None`: there is none) for a
+/// caller with valid credentials.
+fn on_subscription(
+    sim: &Simulator,
+    (scac, id): (String, String),
+    (method, uri, headers): (&Method, &Uri, &HeaderMap),
+    act: impl FnOnce(&mut EventSubscriptions, &str, Uuid) -> Option<Response>,
 ) -> Response {
-    if !authorized(&sim, &headers) {
+    if !authorized(sim, headers) {
         return refuse(
-            &method,
-            &uri,
+            method,
+            uri,
             StatusCode::UNAUTHORIZED,
             "send valid credentials",
         );
     }
     let scac = scac.to_ascii_uppercase();
     let mut all = lock(&sim.state.event_subscriptions);
-    match id_of(&id).and_then(|id| all.get_mut(&scac, id)) {
-        Some(subscription) => axum::Json(subscription.view()).into_response(),
-        None => refuse(&method, &uri, StatusCode::NOT_FOUND, "no such subscription"),
-    }
+    id_of(&id)
+        .and_then(|id| act(&mut all, &scac, id))
+        .unwrap_or_else(|| refuse(method, uri, StatusCode::NOT_FOUND, "no such subscription"))
 }
 
-pub(super) async fn delete_route(
+pub(super) async fn read_route(
     State(sim): State<Simulator>,
-    Path((scac, id)): Path<(String, String)>,
+    Path(path): Path<(String, String)>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    if !authorized(&sim, &headers) {
-        return refuse(
-            &method,
-            &uri,
-            StatusCode::UNAUTHORIZED,
-            "send valid credentials",
-        );
-    }
-    let scac = scac.to_ascii_uppercase();
-    let removed =
-        id_of(&id).is_some_and(|id| lock(&sim.state.event_subscriptions).remove(&scac, id));
-    if removed {
-        StatusCode::NO_CONTENT.into_response()
-    } else {
-        refuse(&method, &uri, StatusCode::NOT_FOUND, "no such subscription")
-    }
+    on_subscription(&sim, path, (&method, &uri, &headers), |all, scac, id| {
+        all.get_mut(scac, id)
+            .map(|subscription| axum::Json(subscription.view()).into_response())
+    })
+}
+
+pub(super) async fn delete_route(
+    State(sim): State<Simulator>,
+    Path(path): Path<(String, String)>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    on_subscription(&sim, path, (&method, &uri, &headers), |all, scac, id| {
+        all.remove(scac, id)
+            .then(|| StatusCode::NO_CONTENT.into_response())
+    })
 }
 
 #[derive(Debug, Deserialize)]
@@ -170,36 +171,26 @@ pub(super) struct NewSecret {
 
 pub(super) async fn secret_route(
     State(sim): State<Simulator>,
-    Path((scac, id)): Path<(String, String)>,
+    Path(path): Path<(String, String)>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    if !authorized(&sim, &headers) {
-        return refuse(
-            &method,
-            &uri,
-            StatusCode::UNAUTHORIZED,
-            "send valid credentials",
-        );
-    }
-    let key = match serde_json::from_slice::<NewSecret>(&body)
-        .map_err(|error| error.to_string())
-        .and_then(|new| secret(&new.secret))
-    {
-        Ok(key) => key,
-        Err(problem) => return refuse(&method, &uri, StatusCode::BAD_REQUEST, &problem),
-    };
-    let scac = scac.to_ascii_uppercase();
-    let mut all = lock(&sim.state.event_subscriptions);
-    match id_of(&id).and_then(|id| all.get_mut(&scac, id)) {
-        Some(subscription) => {
+    let context = (&method, &uri, &headers);
+    on_subscription(&sim, path, context, |all, scac, id| {
+        let key = match serde_json::from_slice::<NewSecret>(&body)
+            .map_err(|error| error.to_string())
+            .and_then(|new| secret(&new.secret))
+        {
+            Ok(key) => key,
+            Err(problem) => return Some(refuse(&method, &uri, StatusCode::BAD_REQUEST, &problem)),
+        };
+        all.get_mut(scac, id).map(|subscription| {
             subscription.secret = key;
             StatusCode::NO_CONTENT.into_response()
-        }
-        None => refuse(&method, &uri, StatusCode::NOT_FOUND, "no such subscription"),
-    }
+        })
+    })
 }
 
 /// What to break in the pushes.

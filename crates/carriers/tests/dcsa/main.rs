@@ -2,6 +2,7 @@
 //! scenario, every fault, paging, credentials, and a voyage played step by step.
 
 mod auth_styles;
+mod event_push;
 mod faults;
 mod mapping;
 mod notices;
@@ -106,4 +107,33 @@ pub(crate) fn milestones(snapshot: &Snapshot, container: usize) -> Vec<Milestone
         .iter()
         .map(|m| m.milestone)
         .collect()
+}
+
+/// What a receiver was sent: a header's value and the body, per call.
+pub(crate) type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
+
+/// A receiver on loopback keeping each call's `header` and body; its URL.
+pub(crate) async fn receiver(header: &'static str) -> (String, Received) {
+    let received: Received = std::sync::Arc::default();
+    let kept = std::sync::Arc::clone(&received);
+    let app = axum::Router::new().fallback(
+        move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+            let kept = std::sync::Arc::clone(&kept);
+            async move {
+                let value = headers
+                    .get(header)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_owned();
+                kept.lock().expect("lock").push((value, body.to_vec()));
+                "{}"
+            }
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}/push", listener.local_addr().expect("address"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, received)
 }

@@ -3,8 +3,6 @@
 //! the token it was given; a terminal that fails to take it fails by the carriers' rules;
 //! the registry says where a terminal pushes and whose pushes a token makes.
 
-use std::sync::{Arc, Mutex};
-
 use tidemark_carriers::Secret;
 use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::{Sandbox, Source};
@@ -13,36 +11,8 @@ use tidemark_carriers::terminal::{CallbackTarget, TerminalConnector, protocol};
 use tidemark_domain::terminal::TerminalCode;
 
 use super::terminal::{key, served_holds, terminal, terminal_fault};
-use super::{World, sim_config};
+use super::{World, receiver, sim_config};
 use carrier_sim::Fault;
-
-/// What a subscriber received: authorization and body.
-type Received = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
-
-async fn subscriber() -> (String, Received) {
-    let received: Received = Arc::default();
-    let kept = Arc::clone(&received);
-    let app = axum::Router::new().fallback(
-        move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
-            let kept = Arc::clone(&kept);
-            async move {
-                let auth = headers
-                    .get("authorization")
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or_default()
-                    .to_owned();
-                kept.lock().expect("lock").push((auth, body.to_vec()));
-                "{}"
-            }
-        },
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}/push", listener.local_addr().expect("address"));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (url, received)
-}
 
 #[tokio::test]
 async fn a_terminal_takes_a_subscription_and_pushes_what_the_reader_reads() {
@@ -51,7 +21,7 @@ async fn a_terminal_takes_a_subscription_and_pushes_what_the_reader_reads() {
     let world = World::start(config).await;
     let (numbers, code) = served_holds(&world).await;
     let connector = terminal(&world, &code, key());
-    let (url, received) = subscriber().await;
+    let (url, received) = receiver("authorization").await;
     let target = CallbackTarget {
         url,
         token: Secret::new("a-terminal-push-token"),
