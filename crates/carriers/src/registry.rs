@@ -175,19 +175,9 @@ impl Registry {
             sandbox.as_ref(),
         )?;
         let mut details = BTreeMap::new();
-        let profiles = crate::profiles::Profiles::bundled().map_err(|problem| RegistryError {
-            entry: "data/carrier-profiles.toml".to_owned(),
-            problem,
-        })?;
-        for (key, endpoint) in &config.endpoints {
-            let error = |problem: String| RegistryError {
-                entry: format!("carriers.endpoints.{key}"),
-                problem,
-            };
-            let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
-            let resolved = endpoint
-                .resolve(&profiles, &config.defaults)
-                .map_err(error)?;
+        for (key, scac, resolved) in described::resolve_all(config)? {
+            let error = |problem: String| described::entry_error(key, problem);
+            let endpoint = &config.endpoints[key];
             details.insert(
                 scac,
                 described::line_endpoint(

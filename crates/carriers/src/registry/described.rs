@@ -55,33 +55,50 @@ pub(super) fn line_endpoint(
     }
 }
 
+/// Every entry of `config` with its profile filled in: its key, SCAC and resolution.
+///
+/// # Errors
+/// The first entry that does not resolve (a bad SCAC, profile or secret).
+pub(super) fn resolve_all(
+    config: &CarriersConfig,
+) -> Result<Vec<(&str, Scac, Resolved)>, RegistryError> {
+    let profiles = Profiles::bundled().map_err(|problem| RegistryError {
+        entry: "data/carrier-profiles.toml".to_owned(),
+        problem,
+    })?;
+    config
+        .endpoints
+        .iter()
+        .map(|(key, endpoint)| {
+            let error = |problem: String| entry_error(key, problem);
+            let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
+            let resolved = endpoint
+                .resolve(&profiles, &config.defaults)
+                .map_err(error)?;
+            Ok((key.as_str(), scac, resolved))
+        })
+        .collect()
+}
+
+/// A problem of the entry `[carriers.endpoints.KEY]`.
+pub(super) fn entry_error(key: &str, problem: String) -> RegistryError {
+    RegistryError {
+        entry: format!("carriers.endpoints.{key}"),
+        problem,
+    }
+}
+
 /// Every entry of `config`, as told.
 ///
 /// # Errors
 /// The first entry that does not resolve (as the registry would refuse it).
 pub fn describe(config: &CarriersConfig) -> Result<BTreeMap<Scac, LineEndpoint>, RegistryError> {
-    let profiles = Profiles::bundled().map_err(|problem| RegistryError {
-        entry: "data/carrier-profiles.toml".to_owned(),
-        problem,
-    })?;
-    let mut described = BTreeMap::new();
-    for (key, endpoint) in &config.endpoints {
-        let error = |problem: String| RegistryError {
-            entry: format!("carriers.endpoints.{key}"),
-            problem,
-        };
-        let scac = Scac::parse(key).map_err(|_| error("not a SCAC".to_owned()))?;
-        let resolved = endpoint
-            .resolve(&profiles, &config.defaults)
-            .map_err(error)?;
-        described.insert(
-            scac,
-            line_endpoint(
-                endpoint.profile.as_deref(),
-                &resolved,
-                config.callback_base_url.is_some(),
-            ),
-        );
-    }
-    Ok(described)
+    Ok(resolve_all(config)?
+        .into_iter()
+        .map(|(key, scac, resolved)| {
+            let profile = config.endpoints[key].profile.as_deref();
+            let told = line_endpoint(profile, &resolved, config.callback_base_url.is_some());
+            (scac, told)
+        })
+        .collect())
 }
