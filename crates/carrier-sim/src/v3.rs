@@ -3,6 +3,11 @@
 //! `{"events": […]}` with each event redesigned (`eventClassification` with full words,
 //! `eventUpdatedDateTime`, the details of its kind in `shipmentDetails`,
 //! `transportDetails` or `equipmentDetails`), and pages with `Next-Page-Cursor`.
+//!
+//! A 3.0 line also says what 2.2 has no word for: a box discharged at its port of
+//! discharge is selected for a customs scan an hour later, released by customs six hours
+//! after discharge and available for pickup after eight ([`release_events`]), each told
+//! once its time has come.
 
 use serde_json::{Map, Value, json};
 
@@ -203,6 +208,60 @@ pub fn event(event: &Value) -> Value {
         object.remove("seals");
     }
     out
+}
+
+/// The release events that follow a discharge, hours after it.
+const RELEASE: [(i64, &str); 3] = [
+    (1, "CUSTOMS_SELECTED_FOR_SCAN"),
+    (6, "CUSTOMS_RELEASED"),
+    (8, "AVAILABLE_FOR_PICKUP"),
+];
+
+/// The release events (3.0's shape) that followed `discharge`, a 3.0 equipment event, by
+/// `now`: none unless it is an actual discharge at `pod`, the box's port of discharge
+/// (UN/LOCODE) as `pod` tells it from the box's number.
+#[must_use]
+pub fn release_events(
+    discharge: &Value,
+    pod: impl Fn(&str) -> Option<&'static str>,
+    now: time::OffsetDateTime,
+) -> Vec<Value> {
+    let classification = &discharge["eventClassification"];
+    let number = discharge["equipmentDetails"]["equipmentReference"]
+        .as_str()
+        .unwrap_or_default();
+    if classification["equipmentEventType"] != "DISCHARGED"
+        || classification["eventClassifier"] != "ACTUAL"
+        || discharge["eventLocation"]["UNLocationCode"].as_str() != pod(number)
+    {
+        return Vec::new();
+    }
+    let Some(at) = discharge["eventDateTime"].as_str().and_then(|text| {
+        time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()
+    }) else {
+        return Vec::new();
+    };
+    RELEASE
+        .iter()
+        .map(|(hours, code)| (at + time::Duration::hours(*hours), code))
+        .filter(|(when, _)| *when <= now)
+        .map(|(when, code)| {
+            let mut event = discharge.clone();
+            let stamp = crate::timeline::timestamp(when);
+            event["eventID"] = json!(format!(
+                "{}-{}",
+                discharge["eventID"].as_str().unwrap_or_default(),
+                code.to_lowercase()
+            ));
+            event["eventDateTime"] = json!(stamp);
+            event["eventUpdatedDateTime"] = json!(stamp);
+            event["eventClassification"]["equipmentEventType"] = json!(code);
+            if let Some(object) = event.as_object_mut() {
+                object.remove("transportDetails");
+            }
+            event
+        })
+        .collect()
 }
 
 #[cfg(test)]

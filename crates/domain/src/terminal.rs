@@ -4,8 +4,8 @@
 //! DCSA T&T 3.0 events. The rules clients act on live here: when a container is ready
 //! for pickup ([`TerminalView::ready_for_pickup`]), which last free day counts
 //! ([`LastFreeDays::pickup_lfd`]), the status it shows ([`TerminalView::status`]), what
-//! DCSA T&T 3.0's release events do to it ([`after_release_events`]), and what a new view
-//! changes ([`diff`]).
+//! DCSA T&T 3.0's release events say ([`LineEvents`]) and do to it
+//! ([`TerminalView::with_line_events`]), and what a new view changes ([`diff`]).
 
 /// Serializes an enumeration by its `as_str` name and reads it back with its `parse`:
 /// the wire names have one home, the enumeration's own.
@@ -44,7 +44,7 @@ pub use fee::{Amount, Currency, Fee, FeeType};
 pub use hold::{Hold, HoldName, HoldStatus};
 pub use lfd::LastFreeDays;
 pub use notice::{ContainerNotice, LineNotice};
-pub use release::{ReleaseEvent, after_release_events};
+pub use release::{LineEvents, ReleaseEvent};
 pub use report::TerminalReport;
 
 use serde::{Deserialize, Serialize};
@@ -115,6 +115,8 @@ pub struct TerminalView {
     pub pickup_facility: Option<String>,
     /// The shipping line's word from its Arrival Notice ([`notice`]).
     pub line: LineNotice,
+    /// The shipping line's word from its DCSA 3.0 release events ([`release`]).
+    pub line_events: LineEvents,
 }
 
 impl TerminalView {

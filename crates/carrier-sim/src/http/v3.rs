@@ -26,16 +26,37 @@ pub(super) async fn events_v3_route(
     headers: HeaderMap,
 ) -> Response {
     let query = crate::v3::query(raw.as_deref().unwrap_or_default());
-    let (mut parts, read) = answer_as_2_2(sim, scac, query, (method, uri, headers)).await;
+    let (mut parts, read) = answer_as_2_2(sim.clone(), scac, query, (method, uri, headers)).await;
     let status = parts.status;
     let Some(read) = read else {
         // A fault's damaged page goes out as damaged.
         return (status, "<html>Service temporarily degraded</html>").into_response();
     };
     let body = if status == StatusCode::OK {
+        let now = sim.state.clock.now();
+        let pod = |number: &str| -> Option<&'static str> {
+            let index = crate::lock(&sim.state.terminals);
+            let visit = index.visit(number)?;
+            let shipment = sim.state.world.shipment(
+                &visit.scac,
+                &visit.reference,
+                visit.placement,
+                visit.outcome,
+            )?;
+            Some(shipment.destination().locode)
+        };
         let events: Vec<Value> = read
             .as_array()
-            .map(|events| events.iter().map(crate::v3::event).collect())
+            .map(|events| {
+                events
+                    .iter()
+                    .map(crate::v3::event)
+                    .flat_map(|event| {
+                        let release = crate::v3::release_events(&event, pod, now);
+                        std::iter::once(event).chain(release)
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
         json!({ "events": events })
     } else {

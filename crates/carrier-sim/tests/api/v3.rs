@@ -70,6 +70,33 @@ async fn three_point_o_answers_keep_the_standard_and_page_by_cursor() {
             .any(|e| e["eventClassification"]["transportEventType"] == "DEPARTED")
     );
     assert!(events.iter().all(|e| e["eventUpdatedDateTime"].is_string()));
+    // What 2.2 has no word for: each box discharged is scanned, released, then available.
+    let of = |word: &str| -> Vec<&Value> {
+        events
+            .iter()
+            .filter(|e| e["eventClassification"]["equipmentEventType"] == word)
+            .collect()
+    };
+    let discharged = of("DISCHARGED");
+    assert!(!discharged.is_empty());
+    for word in [
+        "CUSTOMS_SELECTED_FOR_SCAN",
+        "CUSTOMS_RELEASED",
+        "AVAILABLE_FOR_PICKUP",
+    ] {
+        let told = of(word);
+        assert_eq!(told.len(), discharged.len(), "{word}");
+        for (release, discharge) in told.iter().zip(&discharged) {
+            assert_eq!(
+                release["equipmentDetails"]["equipmentReference"],
+                discharge["equipmentDetails"]["equipmentReference"]
+            );
+            assert!(
+                release["eventDateTime"].as_str() > discharge["eventDateTime"].as_str(),
+                "{word} after the discharge"
+            );
+        }
+    }
 
     let refused = sim.get("/MAEU/v3/events?limit=7").await;
     assert_eq!(refused.status(), 400);

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Hold, HoldName, HoldStatus, TerminalView, hold};
+use super::{Hold, HoldName, HoldStatus, LineEvents, TerminalView, hold};
 use crate::Timestamp;
 
 /// The line's word on one container, from its latest Arrival Notice.
@@ -67,22 +67,43 @@ impl LineNotice {
     }
 }
 
+/// The holds the line stands for: its notice's and its release events'. Of the two, the
+/// newer speaks for customs (an event's time against the notice's issue); the notice's
+/// freight hold stands either way.
+fn line_holds(notice: &LineNotice, events: &LineEvents) -> Vec<Hold> {
+    let events_newer = match (events.customs_at, notice.issued_at) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(event), Some(issued)) => event >= issued,
+    };
+    let mut holds = notice.holds();
+    if events_newer {
+        holds.retain(|hold| hold.name != HoldName::Customs);
+        holds.extend(events.holds.iter().cloned());
+    } else if notice.customs_released != Some(true) {
+        holds.extend(events.holds.iter().cloned());
+    }
+    holds
+}
+
 impl TerminalView {
     /// The holds the terminal gave, without those standing for the line's word.
     pub(super) fn terminal_holds(&self) -> impl Iterator<Item = Hold> + '_ {
-        let line = self.line.holds();
+        let line = line_holds(&self.line, &self.line_events);
         self.holds
             .iter()
             .filter(move |h| !line.contains(h))
             .cloned()
     }
 
-    /// The terminal's `holds` and the line's word `line`, as one normalized list.
+    /// The terminal's `holds` and the line's word (`notice`, `events`), as one normalized
+    /// list.
     pub(super) fn merged_holds(
         terminal: impl IntoIterator<Item = Hold>,
-        line: &LineNotice,
+        notice: &LineNotice,
+        events: &LineEvents,
     ) -> Vec<Hold> {
-        hold::normalized(terminal.into_iter().chain(line.holds()))
+        hold::normalized(terminal.into_iter().chain(line_holds(notice, events)))
     }
 
     /// This view after the line's `notice` of a container discharged at terminal
@@ -111,7 +132,7 @@ impl TerminalView {
             self.pickup_facility.clone()
         };
         Self {
-            holds: Self::merged_holds(self.terminal_holds(), &line),
+            holds: Self::merged_holds(self.terminal_holds(), &line, &self.line_events),
             last_free_days: super::LastFreeDays {
                 line: notice.last_free_day,
                 ..self.last_free_days

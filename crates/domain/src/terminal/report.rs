@@ -45,10 +45,14 @@ impl TerminalView {
             }),
             None => self.pod_terminal.clone(),
         };
+        // The line's word on availability counts while the terminal says nothing.
+        let available = report
+            .available
+            .or_else(|| self.line_events.available_at.map(|_| true));
         Self {
-            availability_known: report.available.is_some(),
-            available_for_pickup: report.available,
-            holds: Self::merged_holds(report.holds.iter().cloned(), &self.line),
+            availability_known: available.is_some(),
+            available_for_pickup: available,
+            holds: Self::merged_holds(report.holds.iter().cloned(), &self.line, &self.line_events),
             fees: fee::normalized(report.fees.iter().cloned()),
             last_free_days: super::LastFreeDays {
                 terminal: report.last_free_day,
@@ -62,6 +66,7 @@ impl TerminalView {
                 .clone()
                 .or_else(|| self.line.pickup_facility.clone()),
             line: self.line.clone(),
+            line_events: self.line_events.clone(),
         }
     }
 }

@@ -243,67 +243,9 @@ fn a_view_reads_back_as_written() {
     assert!(serde_json::from_str::<Hold>(r#"{"name": "usda", "status": "hold"}"#).is_err());
 }
 
-#[test]
-fn dcsa_release_events_hold_and_release_in_the_order_they_happened() {
-    use ReleaseEvent::{
-        AvailableForPickup, CustomsReleased, CustomsSelectedForInspection, CustomsSelectedForScan,
-    };
-    let usda = hold(HoldName::Usda, HoldStatus::Hold);
-    let start = TerminalView {
-        holds: vec![usda.clone()],
-        ..TerminalView::default()
-    };
-    let names = |view: &TerminalView| -> Vec<&str> {
-        view.holds.iter().map(|hold| hold.name.as_str()).collect()
-    };
-    for (events, holds, available) in [
-        (vec![], vec!["USDA"], None),
-        (vec![(1, AvailableForPickup)], vec!["USDA"], Some(true)),
-        (
-            vec![(1, CustomsSelectedForInspection)],
-            vec!["customs", "USDA"],
-            None,
-        ),
-        (
-            vec![(1, CustomsSelectedForScan)],
-            vec!["USDA", "VACIS"],
-            None,
-        ),
-        (
-            vec![
-                (2, CustomsReleased),
-                (1, CustomsSelectedForInspection),
-                (1, CustomsSelectedForScan),
-            ],
-            vec!["USDA"],
-            None,
-        ),
-        (
-            vec![(1, CustomsReleased), (2, CustomsSelectedForScan)],
-            vec!["USDA", "VACIS"],
-            None,
-        ),
-    ] {
-        let events: Vec<(Timestamp, ReleaseEvent)> = events
-            .into_iter()
-            .map(|(day, event)| (at(day), event))
-            .collect();
-        let after = after_release_events(&start, &events);
-        assert_eq!(names(&after), holds, "{events:?}");
-        assert_eq!(after.available_for_pickup, available, "{events:?}");
-        assert!(
-            after.holds.contains(&usda),
-            "customs never clears agriculture's hold"
-        );
-    }
-    for event in ReleaseEvent::ALL {
-        assert_eq!(ReleaseEvent::parse(event.code()), Some(event));
-    }
-    assert_eq!(ReleaseEvent::parse("LOADED"), None);
-}
-
 mod diff;
 mod notice;
+mod release;
 
 #[test]
 fn a_terminal_report_replaces_the_terminals_fields_and_keeps_the_lines() {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::events::{EventDetail, EventName, Subject};
 use crate::raw_event::{self, ContainerEvents, Owner};
+use crate::terminal::{DataSource, LineEvents, TerminalView};
 use crate::{
     CallView, Container, ContainerDetails, ContainerId, ContainerView, Estimate, Milestone, Place,
     RawEvent, Route, Shipment, ShipmentId, Snapshot, Timestamp, Tracked, TransportEvent,
@@ -197,7 +198,8 @@ fn new_shipment(snapshot: &Snapshot, ctx: &Context<'_>) -> Shipment {
 
 /// A container of the snapshot against its stored self: the container as it now stands,
 /// and the same when it is new or changed (to be written). A change of its details is
-/// `container.updated`; a container added to a known shipment is `container.created`.
+/// `container.updated`; a container added to a known shipment is `container.created`; what
+/// the line's release events change in its terminal view records the terminal's events.
 fn container(
     builder: &mut Builder<'_>,
     shipment: &Shipment,
@@ -208,10 +210,25 @@ fn container(
 ) -> (Container, Option<Container>) {
     let now = builder.ctx.now;
     let details = details(view, pod);
-    // The carrier's status, as the terminal's view shows it (`available`, `not_available`).
-    let status = stored.map_or_else(|| view.status(), |old| old.terminal.status(view.status()));
-    match stored {
-        Some(old) if old.details == details && old.current_status == status => (old.clone(), None),
+    let before = stored.map_or_else(TerminalView::default, |old| old.terminal.clone());
+    let terminal = before.with_line_events(&LineEvents::of_carrier(&view.raw_events));
+    // The carrier's status, as the terminal's view shows it (`available`, `not_available`);
+    // a box new to Tidemark that nothing is known of at its terminal shows the carrier's.
+    let status = if stored.is_none() && terminal == before {
+        view.status()
+    } else {
+        terminal.status(view.status())
+    };
+    let id = stored.map_or_else(ContainerId::new, |old| old.id);
+    let recorded = super::terminal::recorded(&before, &terminal, DataSource::ShippingLine);
+    let result = match stored {
+        Some(old)
+            if old.details == details
+                && old.current_status == status
+                && old.terminal == terminal =>
+        {
+            (old.clone(), None)
+        }
         Some(old) => {
             let changes = changeset(&old.details, &details);
             if !changes.is_empty() {
@@ -228,6 +245,7 @@ fn container(
             let container = Container {
                 current_status: status,
                 details,
+                terminal,
                 updated_at: now,
                 ..old.clone()
             };
@@ -235,14 +253,14 @@ fn container(
         }
         None => {
             let container = Container {
-                id: ContainerId::new(),
+                id,
                 account_id: shipment.account_id,
                 shipment_id: shipment.id,
                 number: view.number.clone(),
                 current_status: status,
                 ref_numbers: Vec::new(),
                 details,
-                terminal: crate::terminal::TerminalView::default(),
+                terminal,
                 terminal_checked_at: None,
                 terminal_subscribed_until: None,
                 created_at: now,
@@ -258,7 +276,12 @@ fn container(
             }
             (container.clone(), Some(container))
         }
+    };
+    for (name, detail) in recorded {
+        let key = super::terminal::dedupe_key(id, name, now);
+        builder.event(name, Subject::Container(id), detail, key);
     }
+    result
 }
 
 /// The estimated transport events of a container whose estimate changed since `prior`.

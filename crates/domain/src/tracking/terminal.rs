@@ -122,29 +122,14 @@ pub(super) fn check(
         let Some(old) = prior.containers.iter().find(|c| c.id == *id) else {
             continue;
         };
-        let difference = terminal::diff(&old.terminal, view);
-        for event in &difference.events {
-            let detail = EventDetail {
-                changeset: match event {
-                    TerminalEvent::Updated => difference.changeset.clone(),
-                    _ => Default::default(),
-                },
-                data_source: Some(match event {
-                    TerminalEvent::PodTerminalChanged(source) => *source,
-                    TerminalEvent::PickupLfdLine => DataSource::ShippingLine,
-                    _ => answer.source,
-                }),
-                value: event.value(view),
-                ..EventDetail::default()
-            };
-            let name = EventName::of_terminal(*event);
+        for (name, detail) in recorded(&old.terminal, view, answer.source) {
             change.events.push(DomainEvent::new(
                 request.account_id,
                 name,
                 Subject::Container(*id),
                 Some(prior.shipment.id),
                 detail,
-                format!("{id}:{name}:{}", now.unix_micros()),
+                dedupe_key(*id, name, now),
                 now,
             ));
         }
@@ -166,4 +151,39 @@ pub(super) fn check(
         change.containers.push(container);
     }
     change
+}
+
+/// The events a container's terminal view moving from `old` to `new` records, as `source`
+/// told it.
+pub(super) fn recorded(
+    old: &TerminalView,
+    new: &TerminalView,
+    source: DataSource,
+) -> Vec<(EventName, EventDetail)> {
+    let difference = terminal::diff(old, new);
+    difference
+        .events
+        .iter()
+        .map(|event| {
+            let detail = EventDetail {
+                changeset: match event {
+                    TerminalEvent::Updated => difference.changeset.clone(),
+                    _ => Default::default(),
+                },
+                data_source: Some(match event {
+                    TerminalEvent::PodTerminalChanged(source) => *source,
+                    TerminalEvent::PickupLfdLine => DataSource::ShippingLine,
+                    _ => source,
+                }),
+                value: event.value(new),
+                ..EventDetail::default()
+            };
+            (EventName::of_terminal(*event), detail)
+        })
+        .collect()
+}
+
+/// The dedupe key of a terminal event recorded for container `id` at `now`.
+pub(super) fn dedupe_key(id: ContainerId, name: EventName, now: Timestamp) -> String {
+    format!("{id}:{name}:{}", now.unix_micros())
 }

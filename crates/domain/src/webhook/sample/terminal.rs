@@ -44,6 +44,7 @@ fn held(now: Timestamp) -> TerminalView {
         }),
         pickup_facility: None,
         line: crate::terminal::LineNotice::default(),
+        line_events: crate::terminal::LineEvents::default(),
     }
 }
 
