@@ -40,6 +40,7 @@ pub fn router(sim: Simulator) -> Router {
         .route("/admin/faults/{id}", delete(remove_fault))
         .route("/admin/events", post(inject).delete(clear_injected))
         .route("/admin/lookups", get(lookups))
+        .route("/admin/calls", get(admin::calls))
         .route("/admin/reset", post(reset))
         .route("/admin/arrival-notice-pushes", post(push::push_route))
         .route("/admin/terminal-pushes", post(push::terminal_push_route))

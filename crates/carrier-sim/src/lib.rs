@@ -125,6 +125,7 @@ struct State {
     faults: Mutex<faults::Faults>,
     injected: Mutex<HashMap<String, Vec<timeline::TimedEvent>>>,
     lookups: Mutex<HashMap<(String, String), u32>>,
+    calls: Mutex<HashMap<String, Vec<u64>>>,
     terminals: Mutex<terminal::Index>,
     subscriptions: Mutex<terminal::subscriptions::Subscriptions>,
     event_subscriptions: Mutex<event_subscriptions::EventSubscriptions>,
@@ -162,6 +163,7 @@ impl Simulator {
                 faults: Mutex::new(faults),
                 injected: Mutex::new(HashMap::new()),
                 lookups: Mutex::new(HashMap::new()),
+                calls: Mutex::new(HashMap::new()),
                 terminals: Mutex::new(terminal::Index::default()),
                 subscriptions: Mutex::new(terminal::subscriptions::Subscriptions::default()),
                 event_subscriptions: Mutex::default(),
@@ -219,6 +221,32 @@ impl Simulator {
             .get(&(scac.to_ascii_uppercase(), reference.to_owned()))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// When each call to `scac`'s events was made, in milliseconds since the Unix epoch by
+    /// the wall clock (the first million calls): how fast the line is called, whatever
+    /// the simulated clock does.
+    #[must_use]
+    pub fn calls(&self, scac: &str) -> Vec<u64> {
+        lock(&self.state.calls)
+            .get(&scac.to_ascii_uppercase())
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Notes a call to `scac`'s events now.
+    fn note_call(&self, scac: &str) {
+        const KEPT: usize = 1_000_000;
+        let at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| {
+                u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+            });
+        let mut calls = lock(&self.state.calls);
+        let noted = calls.entry(scac.to_owned()).or_default();
+        if noted.len() < KEPT {
+            noted.push(at);
+        }
     }
 
     /// Serves on `listener` until `shutdown` completes.

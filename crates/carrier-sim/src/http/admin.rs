@@ -186,12 +186,26 @@ pub(super) async fn lookups(State(sim): State<Simulator>, RawQuery(raw): RawQuer
     axum::Json(json!({"scac": scac, "reference": reference, "lookups": count})).into_response()
 }
 
+/// `GET /admin/calls?scac=…`: when each call to the line's events was made (Unix
+/// milliseconds, wall clock).
+pub(super) async fn calls(State(sim): State<Simulator>, RawQuery(raw): RawQuery) -> Response {
+    let scac = form_urlencoded::parse(raw.unwrap_or_default().as_bytes())
+        .find(|(key, _)| key == "scac")
+        .map(|(_, value)| value.into_owned());
+    let Some(scac) = scac else {
+        return bad_request("give scac");
+    };
+    let calls = sim.calls(&scac);
+    axum::Json(json!({"scac": scac, "calls": calls})).into_response()
+}
+
 /// Clears faults, injected events, lookup counts and tokens, and puts the clock back at
 /// the epoch in its configured mode.
 pub(super) async fn reset(State(sim): State<Simulator>) -> Response {
     sim.clear_faults();
     lock(&sim.state.injected).clear();
     lock(&sim.state.lookups).clear();
+    lock(&sim.state.calls).clear();
     *lock(&sim.state.terminals) = crate::terminal::Index::default();
     *lock(&sim.state.subscriptions) = crate::terminal::subscriptions::Subscriptions::default();
     lock(&sim.state.tokens).clear();

@@ -39,6 +39,7 @@ pub(super) async fn events_route(
         );
     }
     let scac = scac.to_ascii_uppercase();
+    sim.note_call(&scac);
     if !authorized(&sim, &headers) {
         return error(
             StatusCode::UNAUTHORIZED,

@@ -84,8 +84,21 @@ async fn the_admin_api_injects_events_and_moves_time() {
         )
         .await;
     assert_eq!(lookups["lookups"], 2);
+    // Every call to the line's events, pages and refusals too, by the wall clock.
+    let calls: Value = sim
+        .admin_json(reqwest::Method::GET, "/admin/calls?scac=maeu", None)
+        .await;
+    let noted = calls["calls"].as_array().cloned().expect("calls");
+    assert!(noted.len() >= 2, "{noted:?}");
+    assert!(noted.windows(2).all(|w| w[0].as_u64() <= w[1].as_u64()));
+    let missing = sim.admin(reqwest::Method::GET, "/admin/calls", None).await;
+    assert_eq!(missing.status(), 400);
     let reset: Value = sim
         .admin_json(reqwest::Method::POST, "/admin/reset", None)
         .await;
     assert_eq!(reset["now"], "2026-06-01T00:00:00Z");
+    let calls: Value = sim
+        .admin_json(reqwest::Method::GET, "/admin/calls?scac=MAEU", None)
+        .await;
+    assert_eq!(calls["calls"], json!([]), "reset forgets the calls");
 }
