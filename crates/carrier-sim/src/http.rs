@@ -75,6 +75,7 @@ pub fn router(sim: Simulator) -> Router {
             post(terminal::subscribe_route),
         )
         .route("/oauth/token", post(token))
+        .route("/auth/token", post(auth::exchange))
         .merge(admin)
         .fallback(not_found)
         .with_state(sim)

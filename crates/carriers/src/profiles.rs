@@ -73,11 +73,22 @@ pub enum AuthStyle {
         #[serde(default)]
         scope: Option<String>,
     },
-    /// A client id and secret exchanged for a bearer token at a token URL.
+    /// A client id and secret posted as JSON to a token URL for a bearer token, the
+    /// line's own exchange; the names of its members when they are not `client_id`,
+    /// `client_secret` and one of `access_token`, `token`, `jwt`, `id_token`.
     Token {
         /// The token endpoint, when public.
         #[serde(default)]
         token_url: Option<String>,
+        /// The client id's member in the request.
+        #[serde(default)]
+        id_field: Option<String>,
+        /// The client secret's member in the request.
+        #[serde(default)]
+        secret_field: Option<String>,
+        /// The token's member in the answer.
+        #[serde(default)]
+        token_field: Option<String>,
     },
 }
 
@@ -271,7 +282,7 @@ fn check(name: &str, profile: &Profile) -> Vec<String> {
         Some(
             AuthStyle::Oauth2 { token_url, .. }
             | AuthStyle::Oauth2WithKey { token_url, .. }
-            | AuthStyle::Token { token_url },
+            | AuthStyle::Token { token_url, .. },
         ) => token_url.as_deref(),
         _ => None,
     };

@@ -1,6 +1,8 @@
 //! Who may read events: an `API-Key`, a set of header credentials as a real carrier takes
 //! them (`keyId`, `X-IBM-Client-Id` and `X-IBM-Client-Secret`), or a bearer token from
-//! `POST /oauth/token` (OAuth2 client credentials, tokens living one simulated hour); and
+//! `POST /oauth/token` (OAuth2 client credentials) or `POST /auth/token` (a line's own
+//! exchange: `{"client_id", "client_secret"}` as JSON for `{"token": <a JWT>}`), tokens
+//! living one simulated hour; and
 //! on every call, the token request included, the headers the configuration requires
 //! besides (a `Consumer-Key`).
 
@@ -91,20 +93,58 @@ pub(super) async fn token(
         (_, _, Some(pair)) => pair,
         _ => return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client"),
     };
-    let known = sim
-        .state
+    if !known_client(&sim, &id, &secret) {
+        return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client");
+    }
+    let token = issue(&sim, uuid::Uuid::now_v7().simple().to_string());
+    axum::Json(json!({"access_token": token, "token_type": "Bearer", "expires_in": 3600}))
+        .into_response()
+}
+
+/// `token`, valid for one simulated hour.
+fn issue(sim: &Simulator, token: String) -> String {
+    let expires = sim.state.clock.now() + time::Duration::hours(1);
+    lock(&sim.state.tokens).insert(token.clone(), expires);
+    token
+}
+
+fn known_client(sim: &Simulator, id: &str, secret: &str) -> bool {
+    sim.state
         .config
         .oauth_clients
         .iter()
-        .any(|client| client.client_id == id && client.client_secret == secret);
-    if !known {
-        return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client");
+        .any(|client| client.client_id == id && client.client_secret == secret)
+}
+
+/// A line's own token exchange: `{"client_id", "client_secret"}` as JSON answered with
+/// `{"token": <a JWT>}` whose `exp` is an hour away by the wall clock (as an issuer's
+/// would be; the simulator holds it to its own clock), and no `expires_in`.
+pub(super) async fn exchange(State(sim): State<Simulator>, body: Bytes) -> Response {
+    use base64::Engine as _;
+    let error = |status: StatusCode, message: &str| {
+        (status, axum::Json(json!({"message": message}))).into_response()
+    };
+    let Ok(asked) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return error(StatusCode::BAD_REQUEST, "send JSON");
+    };
+    let text = |name: &str| asked.get(name).and_then(serde_json::Value::as_str);
+    let (Some(id), Some(secret)) = (text("client_id"), text("client_secret")) else {
+        return error(StatusCode::BAD_REQUEST, "send client_id and client_secret");
+    };
+    if !known_client(&sim, id, secret) {
+        return error(StatusCode::UNAUTHORIZED, "unknown client");
     }
-    let token = uuid::Uuid::now_v7().simple().to_string();
-    let expires = sim.state.clock.now() + time::Duration::hours(1);
-    lock(&sim.state.tokens).insert(token.clone(), expires);
-    axum::Json(json!({"access_token": token, "token_type": "Bearer", "expires_in": 3600}))
-        .into_response()
+    let exp = time::OffsetDateTime::now_utc().unix_timestamp() + 3600;
+    let part = |value: serde_json::Value| {
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(value.to_string())
+    };
+    let jwt = format!(
+        "{}.{}.{}",
+        part(json!({"alg": "none", "typ": "JWT"})),
+        part(json!({"sub": id, "exp": exp, "jti": uuid::Uuid::now_v7().simple().to_string()})),
+        "simulated"
+    );
+    axum::Json(json!({"token": issue(&sim, jwt)})).into_response()
 }
 
 fn token_request(body: &[u8]) -> Result<TokenRequest, ()> {

@@ -28,6 +28,7 @@ pub fn auth_style(auth: &Auth) -> String {
         Auth::Headers(headers) => format!("headers {}", names(headers)),
         Auth::OAuth2 { headers, .. } if headers.is_empty() => "oauth2".to_owned(),
         Auth::OAuth2 { headers, .. } => format!("oauth2 + {}", names(headers)),
+        Auth::TokenExchange { .. } => "token".to_owned(),
     }
 }
 

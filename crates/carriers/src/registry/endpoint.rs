@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ConnectionSettings;
 use crate::Secret;
-use crate::auth::Auth;
+use crate::auth::{Auth, ExchangeFields};
 use crate::dcsa::DEFAULT_EVENTS_PATH;
 use crate::dcsa::Quirks;
 use crate::profiles::{AuthStyle, DcsaVersion, Profile, Profiles, Push, Quirk};
@@ -46,6 +46,25 @@ pub enum AuthConfig {
         #[serde(default)]
         headers: Vec<HeaderConfig>,
     },
+    /// A client id and secret posted as JSON to a token URL for a bearer token.
+    Token {
+        /// The token endpoint.
+        token_url: String,
+        /// The client id.
+        client_id: String,
+        /// The client secret.
+        client_secret: Secret,
+        /// The client id's member in the request (`client_id`).
+        #[serde(default)]
+        id_field: Option<String>,
+        /// The client secret's member in the request (`client_secret`).
+        #[serde(default)]
+        secret_field: Option<String>,
+        /// The token's member in the answer (else the first of `access_token`, `token`,
+        /// `jwt`, `id_token`).
+        #[serde(default)]
+        token_field: Option<String>,
+    },
 }
 
 /// One header and its secret value.
@@ -80,6 +99,19 @@ impl From<AuthConfig> for Auth {
                 client_secret,
                 scope,
                 headers: headers(list),
+            },
+            AuthConfig::Token {
+                token_url,
+                client_id,
+                client_secret,
+                id_field,
+                secret_field,
+                token_field,
+            } => Self::TokenExchange {
+                token_url,
+                client_id,
+                client_secret,
+                fields: ExchangeFields::named(id_field, secret_field, token_field),
             },
         }
     }
@@ -281,11 +313,21 @@ impl CarrierEndpoint {
                     headers: vec![(key_header.clone(), key)],
                 }
             }
-            Some(AuthStyle::Token { .. }) => {
-                return Err(
-                    "the profile's token exchange is not published: set auth in full".to_owned(),
-                );
-            }
+            Some(AuthStyle::Token {
+                token_url: url,
+                id_field,
+                secret_field,
+                token_field,
+            }) => Auth::TokenExchange {
+                token_url: token_url(url)?,
+                client_id: client_id()?,
+                client_secret: client_secret()?,
+                fields: ExchangeFields::named(
+                    id_field.clone(),
+                    secret_field.clone(),
+                    token_field.clone(),
+                ),
+            },
         })
     }
 }

@@ -1,6 +1,7 @@
 //! The carriers' authentication styles, each against the simulator enforcing it: an API
-//! key in a header of the carrier's own name, a client id and secret pair of headers, and
-//! OAuth2 client credentials with a key header on every call (the token request too). A
+//! key in a header of the carrier's own name, a client id and secret pair of headers,
+//! OAuth2 client credentials with a key header on every call (the token request too), and a
+//! token from a line's own exchange at its token URL (JSON, a JWT answered). A
 //! wrong or missing part is refused, and no secret shows in `Debug`.
 
 use tidemark_carriers::auth::Auth;
@@ -94,4 +95,44 @@ async fn oauth2_with_a_key_header_on_every_call() {
         value: Secret::new("tidemark"),
     };
     assert!(refused(&lookup(&world, key_only).await));
+}
+
+#[tokio::test]
+async fn a_token_fetched_from_the_line_s_own_token_url() {
+    use tidemark_carriers::auth::ExchangeFields;
+    let world = World::start(sim_config()).await;
+    world.advance_days(30);
+    let exchange = |secret: &str, fields: ExchangeFields| Auth::TokenExchange {
+        token_url: format!("{}/auth/token", world.base),
+        client_id: "tidemark".into(),
+        client_secret: Secret::new(secret),
+        fields,
+    };
+    let usual = || ExchangeFields::named(None, None, None);
+    // Posted as JSON, answered with `{"token": <a JWT>}`: the token found, its `exp` read.
+    let auth = exchange("s3cret", usual());
+    found(lookup(&world, auth.clone()).await);
+    assert!(refused(&lookup(&world, exchange("other", usual())).await));
+    // Names the exchange does not know: refused, so the names are the ones sent.
+    let camel = ExchangeFields::named(Some("clientId".into()), Some("clientSecret".into()), None);
+    assert!(refused(&lookup(&world, exchange("s3cret", camel)).await));
+    // A token member named but absent: not a token.
+    let named = ExchangeFields::named(None, None, Some("access_token".into()));
+    assert!(!matches!(
+        lookup(&world, exchange("s3cret", named)).await,
+        LookupOutcome::Found(_)
+    ));
+    // An OAuth2 form is not this exchange.
+    let form = Auth::OAuth2 {
+        token_url: format!("{}/auth/token", world.base),
+        client_id: "tidemark".into(),
+        client_secret: Secret::new("s3cret"),
+        scope: None,
+        headers: Vec::new(),
+    };
+    assert!(refused(&lookup(&world, form).await));
+    assert!(
+        !format!("{auth:?}").contains("s3cret"),
+        "secrets stay out of Debug"
+    );
 }

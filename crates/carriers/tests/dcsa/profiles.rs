@@ -110,7 +110,11 @@ fn what_a_profile_cannot_give_stops_the_start() {
         ),
         (
             "[endpoints.EGLV]\nprofile = \"evergreen\"\nbase_url = \"{sim}\"",
-            "token exchange",
+            "knows no token URL",
+        ),
+        (
+            "[endpoints.EGLV]\nprofile = \"evergreen\"\nbase_url = \"{sim}\"\ntoken_url = \"{sim}/auth/token\"",
+            "needs client_id",
         ),
         (
             "[endpoints.MAEU]\nbase_url = \"{sim}\"\nsurprise = 1",

@@ -43,10 +43,16 @@ fn play(config: &mut carrier_sim::SimConfig) {
         ("EGLV".into(), vec![Quirk::PlanForPln]),
         ("ONEY".into(), vec![Quirk::ContainerLessBookings]),
     ]);
-    config.oauth_clients = vec![carrier_sim::OAuthClient {
-        client_id: "maersk-id".into(),
-        client_secret: "maersk-secret".into(),
-    }];
+    config.oauth_clients = vec![
+        carrier_sim::OAuthClient {
+            client_id: "maersk-id".into(),
+            client_secret: "maersk-secret".into(),
+        },
+        carrier_sim::OAuthClient {
+            client_id: "eg-id".into(),
+            client_secret: "eg-secret".into(),
+        },
+    ];
     let one = |name: &str, value: &str| vec![(name.to_owned(), value.to_owned())];
     config.header_credentials = vec![
         vec![
@@ -58,7 +64,6 @@ fn play(config: &mut carrier_sim::SimConfig) {
         one("Ocp-Apim-Subscription-Key", "msc-key"),
         one("x-Gateway-APIKey", "hmm-key"),
         one("X-ONE-Key", "one-key"),
-        one("X-EG-Key", "eg-key"),
     ];
 }
 
@@ -120,7 +125,9 @@ auth = { kind = "header", name = "X-ONE-Key", value = "one-key" }
 profile = "evergreen"
 base_url = "{sim}/EGLV"
 events_path = "/v2/events"
-auth = { kind = "header", name = "X-EG-Key", value = "eg-key" }
+token_url = "{sim}/auth/token"
+client_id = "eg-id"
+client_secret = "eg-secret"
 "#;
 
 async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
@@ -178,6 +185,7 @@ async fn says_how_each_line_is_tracked(t: &Tracking) {
         ),
         ("YMLU", "yang-ming", "1.1.0", "api_key keyId", None),
         ("MAEU", "maersk", "2.2", "oauth2 + Consumer-Key", None),
+        ("EGLV", "evergreen", "2.2", "token", None),
     ] {
         let line = document(t.app.get(&format!("/v2/shipping_lines/{scac}")).await).await;
         let attributes = &line["data"]["attributes"];
