@@ -30,17 +30,18 @@ pub struct Lookup {
     pub number: String,
     /// What kind of number it is.
     pub kind: RequestType,
-    /// What earlier answers told of the same shipment, for a carrier that must be asked
-    /// two references together (HMM: a booking and one of its containers).
+    /// The references it may go with, for a carrier that must be asked two together (HMM:
+    /// a booking and one of its containers).
     pub known: Known,
 }
 
-/// The other references of a shipment, as earlier answers gave them.
+/// The other references a shipment may have: those earlier answers gave, and those the
+/// same client tracks at the same carrier.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Known {
-    /// Its booking.
-    pub booking: Option<String>,
-    /// Its containers.
+    /// Bookings it may be.
+    pub bookings: Vec<String>,
+    /// Containers it may hold.
     pub containers: Vec<String>,
 }
 

@@ -62,6 +62,10 @@ pub struct LineEndpoint {
     pub push: bool,
     /// The quota every process keeps to together.
     pub quota: crate::quota::Quota,
+    /// Whether the carrier answers only a booking and one of its containers asked
+    /// together (HMM): a request is asked with the client's requests of the other kind at
+    /// the same carrier.
+    pub asks_pairs: bool,
 }
 
 impl Coverage {

@@ -29,6 +29,7 @@ use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
 
 mod notice;
+mod pairs;
 mod push;
 mod terminal;
 
@@ -167,7 +168,8 @@ impl Tracker {
         {
             return Ok(Err(quota.retry_at(until, rand::random())));
         }
-        let lookup = lookup_of(request, scac, prior);
+        let mut lookup = lookup_of(request, scac, prior);
+        self.with_companions(request, scac, &mut lookup).await?;
         let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
         log_lookup(request, scac, &outcome, started.elapsed());

@@ -203,8 +203,21 @@ impl DcsaConnector {
     /// shape, its quirks undone, checked.
     async fn all_events(&self, lookup: &Lookup) -> Result<Vec<model::Event>, LookupOutcome> {
         let mut raw = Vec::new();
-        for references in self.config.quirks.queries(lookup)? {
-            raw.extend(self.pages(lookup, &references).await?);
+        let queries = self.config.quirks.queries(lookup)?;
+        let several = queries.len() > 1;
+        let mut unknown = None;
+        for references in queries {
+            match self.pages(lookup, &references).await {
+                Ok(events) => raw.extend(events),
+                // A pair that is not one shipment's: another may be.
+                Err(outcome @ LookupOutcome::NotFound) if several => unknown = Some(outcome),
+                Err(outcome) => return Err(outcome),
+            }
+        }
+        if raw.is_empty()
+            && let Some(outcome) = unknown
+        {
+            return Err(outcome);
         }
         self.config.quirks.normalise(&mut raw);
         check(raw)

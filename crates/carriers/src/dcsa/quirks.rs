@@ -2,8 +2,10 @@
 //! rule of its own, applied where the connector asks, reads a status, or reads events:
 //!
 //! - `booking_and_container` (HMM): asked with a booking and a container together, one
-//!   query per container known; with only one of the two known, there is nothing it will
-//!   answer (`DataUnavailable`, logged with the reason).
+//!   query per pair of the bookings and containers it may go with (at most
+//!   [`MAX_CONTAINER_QUERIES`]); a pair that is not one shipment's answers nothing. With
+//!   no companion known yet, the number is "not (yet) known" (`NotFound`, logged with the
+//!   reason): it waits for one as for a manifest.
 //! - `not_manifested_500` (Hapag-Lloyd): a 500 to a bill or booking is "not (yet) known",
 //!   which waits for the manifest as a 404 would, instead of a retried failure.
 //! - `forbidden_means_no_access` (Maersk): a 403 is this shipment withheld from us,
@@ -66,31 +68,33 @@ impl Quirks {
         if !self.has(Quirk::BookingAndContainer) {
             return Ok(vec![vec![(filter(lookup.kind), lookup.number.clone())]]);
         }
-        let booking = match lookup.kind {
-            RequestType::BookingNumber => Some(lookup.number.clone()),
-            _ => lookup.known.booking.clone(),
+        let bookings = match lookup.kind {
+            RequestType::BookingNumber => vec![lookup.number.clone()],
+            _ => lookup.known.bookings.clone(),
         };
         let containers = match lookup.kind {
             RequestType::Container => vec![lookup.number.clone()],
             _ => lookup.known.containers.clone(),
         };
-        let Some(booking) = booking.filter(|_| !containers.is_empty()) else {
+        if bookings.is_empty() || containers.is_empty() {
             tracing::info!(
                 number = %lookup.number,
                 kind = %lookup.kind,
-                "this carrier answers only a booking and one of its containers given together, and the other is not known"
+                "this carrier answers only a booking and one of its containers given together, and no companion is known yet"
             );
-            return Err(LookupOutcome::DataUnavailable);
-        };
-        Ok(containers
-            .into_iter()
-            .take(MAX_CONTAINER_QUERIES)
-            .map(|container| {
-                vec![
-                    (filter(RequestType::BookingNumber), booking.clone()),
-                    (filter(RequestType::Container), container),
-                ]
+            return Err(LookupOutcome::NotFound);
+        }
+        Ok(bookings
+            .iter()
+            .flat_map(|booking| {
+                containers.iter().map(move |container| {
+                    vec![
+                        (filter(RequestType::BookingNumber), booking.clone()),
+                        (filter(RequestType::Container), container.clone()),
+                    ]
+                })
             })
+            .take(MAX_CONTAINER_QUERIES)
             .collect())
     }
 
@@ -168,7 +172,7 @@ mod tests {
     fn a_booking_and_container_carrier_is_asked_with_both_or_not_at_all() {
         let hmm = quirks(&[Quirk::BookingAndContainer]);
         let mut booking = Lookup::new("HDMUB1", RequestType::BookingNumber);
-        assert_eq!(hmm.queries(&booking), Err(LookupOutcome::DataUnavailable));
+        assert_eq!(hmm.queries(&booking), Err(LookupOutcome::NotFound));
         booking.known.containers = vec!["MSKU1234565".into(), "TGHU1234566".into()];
         let queries = hmm.queries(&booking).expect("asked");
         assert_eq!(queries.len(), 2);
@@ -181,8 +185,14 @@ mod tests {
         );
         let mut container = Lookup::new("MSKU1234565", RequestType::Container);
         assert!(hmm.queries(&container).is_err());
-        container.known.booking = Some("HDMUB1".into());
-        assert_eq!(hmm.queries(&container).expect("asked").len(), 1);
+        container.known.bookings = vec!["HDMUB1".into(), "HDMUB2".into()];
+        assert_eq!(hmm.queries(&container).expect("asked").len(), 2);
+        // Every pair, up to the cap.
+        booking.known.containers = (0..60).map(|n| format!("BOX{n}")).collect();
+        assert_eq!(
+            hmm.queries(&booking).expect("asked").len(),
+            MAX_CONTAINER_QUERIES
+        );
         // Any other carrier: the number alone.
         assert_eq!(
             Quirks::default().queries(&container).expect("asked"),

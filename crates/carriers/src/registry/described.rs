@@ -10,7 +10,7 @@ use tidemark_domain::{LineEndpoint, Scac};
 use super::endpoint::Resolved;
 use super::{CarriersConfig, RegistryError};
 use crate::auth::Auth;
-use crate::profiles::{DcsaVersion, Profiles, Push};
+use crate::profiles::{DcsaVersion, Profiles, Push, Quirk};
 
 /// How `auth` authenticates, in words, without its secrets.
 #[must_use]
@@ -53,6 +53,7 @@ pub(super) fn line_endpoint(
             burst: settings.burst,
             per_day: settings.per_day,
         },
+        asks_pairs: resolved.quirks.has(Quirk::BookingAndContainer),
     }
 }
 

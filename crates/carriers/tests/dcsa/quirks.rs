@@ -163,8 +163,8 @@ async fn hmm_is_asked_with_a_booking_and_a_container_together() {
         "profile = \"hmm\"\nbase_url = \"{sim}/HDMU\"\nevents_path = \"/v2/events\"\napi_key = \"hmm-key\"",
     );
     let mut booking = lookup("HDMUPUSA123456", RequestType::BookingNumber);
-    // Alone, the booking cannot be asked: nothing is sent.
-    assert_eq!(hmm.lookup(&booking).await, LookupOutcome::DataUnavailable);
+    // Alone, the booking cannot be asked: nothing is sent, and it is not known yet.
+    assert_eq!(hmm.lookup(&booking).await, LookupOutcome::NotFound);
     assert_eq!(world.sim.lookups("HDMU", &booking.number), 0);
     let boxes = world_shipment(&world, "HDMU", &booking).containers;
     booking.known.containers = boxes.iter().map(|c| c.number.clone()).collect();
@@ -179,6 +179,14 @@ async fn hmm_is_asked_with_a_booking_and_a_container_together() {
     let mut stranger = booking.clone();
     stranger.known.containers = vec!["MSCU1234566".into()];
     assert_eq!(hmm.lookup(&stranger).await, LookupOutcome::NotFound);
+    // Among the client's other boxes, the pair that is this shipment's answers.
+    stranger.known.containers.push(boxes[0].number.clone());
+    let paired = found(hmm.lookup(&stranger).await);
+    assert_eq!(paired.containers.len(), 1);
+    // A box asked with the bookings the client tracks there.
+    let mut container = lookup(&boxes[0].number, RequestType::Container);
+    container.known.bookings = vec!["HDMUOTHER00001".into(), booking.number.clone()];
+    assert_eq!(found(hmm.lookup(&container).await).containers.len(), 1);
 }
 
 #[tokio::test]
