@@ -13,6 +13,7 @@ pub mod error;
 mod extract;
 mod fallback;
 mod health;
+pub mod idempotency;
 mod include;
 pub mod infer_number;
 mod negotiation;
@@ -179,6 +180,7 @@ pub fn router(state: AppState) -> Router {
         .merge(reference_data::routes())
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())
+        .route_layer(from_fn_with_state(state.clone(), idempotency::idempotent))
         .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
     Router::new()

@@ -11,6 +11,7 @@ pub mod codes;
 pub mod container_number;
 pub mod coverage;
 pub mod events;
+pub mod idempotency;
 pub mod ids;
 pub mod inference;
 pub mod jobs;

@@ -11,6 +11,7 @@ mod db;
 mod deliveries;
 mod domain_events;
 mod error;
+mod idempotency;
 mod jobs;
 mod leases;
 mod model;
@@ -37,6 +38,7 @@ pub use db::postgres::PgStore;
 pub use db::sqlite::{SqliteStore, Synchronous};
 pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
 pub use error::StoreError;
+pub use idempotency::{Claim, IdempotencyStore, KeptAnswer};
 pub use jobs::JobStore;
 pub use leases::LeaseStore;
 pub use model::{
@@ -66,6 +68,7 @@ pub trait Store:
     + LeaseStore
     + PushStore
     + QuotaStore
+    + IdempotencyStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

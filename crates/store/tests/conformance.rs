@@ -16,6 +16,8 @@ use time::{Duration, OffsetDateTime};
 mod deliveries;
 #[path = "conformance/delivery_reads.rs"]
 mod delivery_reads;
+#[path = "conformance/idempotency.rs"]
+mod idempotency;
 #[path = "conformance/jobs.rs"]
 mod jobs;
 #[path = "conformance/leases.rs"]
@@ -109,6 +111,8 @@ tidemark_store::backends!(
     a_carrier_push_is_found_by_its_subscription_and_tended,
     pushed_events_are_heard_once_by_id,
     concurrent_takers_share_one_quota,
+    an_idempotency_key_has_one_claimant_and_keeps_its_answer,
+    a_released_or_abandoned_key_is_claimed_again,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -211,6 +215,7 @@ const fn page(number: u32, size: u32) -> PageRequest {
 mod cases {
     pub use super::deliveries::*;
     pub use super::delivery_reads::*;
+    pub use super::idempotency::*;
     pub use super::jobs::*;
     pub use super::leases::*;
     pub use super::pushes::*;

@@ -10,6 +10,7 @@ mod carrier_push_v3;
 mod compat;
 mod errors;
 mod hygiene;
+mod idempotency;
 mod infer_number;
 mod limits;
 mod notice_push;
