@@ -16,6 +16,7 @@ mod health;
 pub mod idempotency;
 mod include;
 pub mod infer_number;
+pub mod metrics;
 mod negotiation;
 pub mod openapi;
 mod params;
@@ -188,6 +189,8 @@ pub fn router(state: AppState) -> Router {
         .merge(callbacks::routes())
         .merge(health::routes())
         .route("/v2/openapi.json", openapi::route(&state.config))
+        .route("/metrics", axum::routing::get(metrics::scrape))
+        .route_layer(from_fn(metrics::record))
         .fallback(fallback::not_found)
         .layer(map_response(fallback::method_not_allowed))
         .layer(from_fn(negotiation::check_accept))

@@ -55,6 +55,12 @@ impl Timestamp {
     pub const fn as_datetime(&self) -> OffsetDateTime {
         self.0
     }
+
+    /// Seconds from `earlier` to this instant (negative when `earlier` is later).
+    #[must_use]
+    pub fn seconds_since(&self, earlier: Self) -> f64 {
+        (self.0 - earlier.0).as_seconds_f64()
+    }
 }
 
 impl std::ops::Add<std::time::Duration> for Timestamp {

@@ -41,6 +41,13 @@ pub trait JobStore: Send + Sync {
 
     /// When the next job of `kind` can be claimed, if there is one.
     async fn next_due(&self, kind: JobKind) -> Result<Option<Timestamp>, StoreError>;
+
+    /// The jobs of `kind` due at `now`, held or not, and when the oldest of them fell due.
+    async fn jobs_due(
+        &self,
+        kind: JobKind,
+        now: Timestamp,
+    ) -> Result<(u64, Option<Timestamp>), StoreError>;
 }
 
 /// The job upsert: a job of the same kind and key is kept, due at the earlier time (or,
@@ -188,6 +195,24 @@ impl<B: Backend> JobStore for B {
             .map(|row| row.time("next"))
             .transpose()?
             .flatten())
+    }
+
+    async fn jobs_due(
+        &self,
+        kind: JobKind,
+        now: Timestamp,
+    ) -> Result<(u64, Option<Timestamp>), StoreError> {
+        let due = Query::with(
+            "SELECT COUNT(*) AS due, MIN(due_at) AS oldest FROM jobs WHERE kind = $1 AND due_at <= $2",
+            vec![Value::from(kind.as_str()), Value::from(now)],
+        );
+        let Some(row) = self.fetch_one(&due).await? else {
+            return Ok((0, None));
+        };
+        Ok((
+            u64::try_from(row.int("due")?).unwrap_or(0),
+            row.time("oldest")?,
+        ))
     }
 }
 

@@ -112,6 +112,19 @@ pub enum Settlement {
     DisableWebhook(String),
 }
 
+impl Settlement {
+    /// Its name in metrics and logs: `succeeded`, `retry`, `failed`, `webhook_disabled`.
+    #[must_use]
+    pub const fn label(&self) -> &'static str {
+        match self {
+            Self::Succeeded => "succeeded",
+            Self::Retry(_) => "retry",
+            Self::Failed => "failed",
+            Self::DisableWebhook(_) => "webhook_disabled",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

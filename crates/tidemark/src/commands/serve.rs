@@ -15,6 +15,8 @@ use crate::{app, output};
 /// Opens the database, starts the roles asked for, and runs until a shutdown signal: the
 /// API stops taking requests and drains them, the tracker finishes the jobs in hand.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    // The metrics recorder, before anything records (`/metrics`).
+    tidemark_api::metrics::handle();
     let carriers = app::carriers(config.carriers_file.as_deref())?;
     tracing::info!(
         carriers = carriers.carriers().len(),

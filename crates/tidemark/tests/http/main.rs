@@ -13,6 +13,7 @@ mod hygiene;
 mod idempotency;
 mod infer_number;
 mod limits;
+mod metrics;
 mod notice_push;
 mod numbers;
 mod operations;

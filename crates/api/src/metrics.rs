@@ -1,0 +1,103 @@
+//! `/metrics` in the Prometheus text format (exposition format 0.0.4), for the process
+//! that serves the API: its requests by route, method and status, and their latency; what
+//! the workers in the process record (lookups by carrier and outcome, webhook deliveries
+//! by outcome, each with its latency); and, read from the database at each scrape, the
+//! jobs due and how long the oldest has waited, whichever process works them.
+//!
+//! The recorder is the process's one global (`metrics`), so every crate records with
+//! the `metrics` macros; it is installed by [`handle`] on first use.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tidemark_domain::JobKind;
+
+use crate::AppState;
+
+/// Latency buckets, in seconds: a millisecond to ten seconds.
+const BUCKETS: [f64; 13] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// The process's Prometheus recorder, installed on first use (a recorder another part of
+/// the process installed first is left alone: this one then renders what it holds).
+pub fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let builder = PrometheusBuilder::new();
+        let builder = match builder.set_buckets(&BUCKETS) {
+            Ok(with_buckets) => with_buckets,
+            Err(error) => {
+                tracing::warn!(%error, "metrics: latency buckets refused; summaries instead");
+                PrometheusBuilder::new()
+            }
+        };
+        let recorder = builder.build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("metrics: another recorder was installed first");
+        }
+        handle
+    })
+}
+
+/// Records each request: `tidemark_http_requests_total` and
+/// `tidemark_http_request_duration_seconds`, by route pattern (`/v2/shipments/:id`: never
+/// the raw path, so ids do not multiply the series), method and status.
+pub async fn record(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |path| label_of(path.as_str()));
+    let method = request.method().as_str().to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    metrics::counter!(
+        "tidemark_http_requests_total",
+        "route" => route.clone(), "method" => method.clone(), "status" => status
+    )
+    .increment(1);
+    metrics::histogram!(
+        "tidemark_http_request_duration_seconds",
+        "route" => route, "method" => method
+    )
+    .record(started.elapsed().as_secs_f64());
+    response
+}
+
+/// A route pattern as a label: `/v2/shipments/{id}` as `/v2/shipments/:id` (braces in a
+/// label value trip some readers of the format).
+fn label_of(pattern: &str) -> String {
+    pattern.replace('{', ":").replace('}', "")
+}
+
+/// `GET /metrics`.
+pub async fn scrape(State(state): State<AppState>) -> Response {
+    let now = state.clock.now();
+    for kind in JobKind::ALL {
+        match state.store.jobs_due(kind, now).await {
+            Ok((due, oldest)) => {
+                #[allow(clippy::cast_precision_loss)]
+                let count = due as f64;
+                metrics::gauge!("tidemark_jobs_due", "kind" => kind.as_str()).set(count);
+                let waited = oldest.map_or(0.0, |at| now.seconds_since(at).max(0.0));
+                metrics::gauge!("tidemark_jobs_oldest_due_seconds", "kind" => kind.as_str())
+                    .set(waited);
+            }
+            Err(error) => tracing::warn!(%error, "metrics: the job backlog could not be read"),
+        }
+    }
+    let handle = handle();
+    handle.run_upkeep();
+    (
+        [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        handle.render(),
+    )
+        .into_response()
+}
