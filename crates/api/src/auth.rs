@@ -1,7 +1,10 @@
 //! Authentication by API key (api.md §1): `Authorization: Token <key>` or `Bearer <key>`.
 //!
-//! The key is looked up by its visible prefix on every request and compared by hash in
-//! constant time, so revocation takes effect at once, across processes.
+//! The key is found by its visible prefix and compared by hash in constant time; keys
+//! once verified are kept in memory ([`keys::KeyCache`]), and a revocation reaches every
+//! process within a second through the database's key counter.
+
+pub mod keys;
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::AUTHORIZATION;
@@ -49,10 +52,9 @@ pub async fn authenticate(
 ) -> Result<Response, ApiError> {
     let key = presented_key(&request)?;
     let record = state
-        .store
-        .api_key_by_prefix(key.prefix())
+        .keys
+        .verified(&key, state.store.as_ref())
         .await?
-        .filter(|record| record.accepts(&key))
         .ok_or_else(|| ApiError::unauthorized("the API key is invalid or revoked"))?;
     tracing::Span::current().record("account", tracing::field::display(record.account_id));
     request.extensions_mut().insert(Caller {

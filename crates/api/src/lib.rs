@@ -111,6 +111,8 @@ pub struct AppState {
     pub callbacks: Option<Arc<dyn CarrierCallbacks>>,
     /// When this process read its settings.
     pub started_at: tidemark_domain::Timestamp,
+    /// The API keys this process verified.
+    pub keys: Arc<auth::keys::KeyCache>,
 }
 
 impl AppState {
@@ -127,6 +129,7 @@ impl AppState {
             webhook_sender,
             callbacks: None,
             started_at: clock.now(),
+            keys: Arc::default(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
             carriers,

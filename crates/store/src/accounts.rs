@@ -52,12 +52,17 @@ pub trait AccountStore: Send + Sync {
     ) -> Result<Vec<ApiKeyRecord>, StoreError>;
 
     /// Revokes the key with this prefix; returns it, or `None` when there is no such key.
-    /// Revoking a revoked key keeps its first revocation time.
+    /// Revoking a revoked key keeps its first revocation time. Moves the keys' change
+    /// counter ([`AccountStore::api_key_revision`]) in the same transaction.
     async fn revoke_api_key(
         &self,
         prefix: &str,
         at: Timestamp,
     ) -> Result<Option<ApiKeyRecord>, StoreError>;
+
+    /// The keys' change counter: it moves whenever a key is revoked, so a process caching
+    /// the keys it verified knows to forget them.
+    async fn api_key_revision(&self) -> Result<i64, StoreError>;
 }
 
 fn account(row: &Row) -> Result<Account, StoreError> {
@@ -221,10 +226,21 @@ impl<B: Backend> AccountStore for B {
              RETURNING id, account_id, prefix, hash, created_at, revoked_at",
             vec![prefix.into(), at.into()],
         );
-        self.returning(revoke)
-            .await?
-            .first()
-            .map(api_key)
-            .transpose()
+        // The processes that cache keys hear of it through the counter, moved with it.
+        let mut unit = Unit::default();
+        let revoked = unit.push(revoke);
+        unit.push(Query::new(
+            "UPDATE api_key_revision SET revision = revision + 1 WHERE id = 1",
+        ));
+        let mut written = self.write(unit).await?;
+        written.rows(revoked).first().map(api_key).transpose()
+    }
+
+    async fn api_key_revision(&self) -> Result<i64, StoreError> {
+        let query = Query::new("SELECT revision FROM api_key_revision WHERE id = 1");
+        match self.fetch_one(&query).await? {
+            Some(row) => row.int("revision"),
+            None => Ok(0),
+        }
     }
 }

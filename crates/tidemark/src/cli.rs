@@ -133,7 +133,7 @@ pub enum KeysCommand {
         #[arg(long, value_name = "NAME_OR_ID")]
         account: Option<String>,
     },
-    /// Revoke a key, effective immediately.
+    /// Revoke a key: refused by every process within a second.
     Revoke {
         /// The key's prefix (as `keys list` shows it) or the whole key.
         key: String,

@@ -2,6 +2,8 @@
 
 #[path = "cli/carriers.rs"]
 mod carriers;
+#[path = "cli/keys.rs"]
+mod keys;
 mod serve;
 #[path = "cli/serving.rs"]
 mod serving;

@@ -31,6 +31,41 @@ impl Served {
     /// Starts `tidemark serve` with `args` and `env`, and waits until it listens and has
     /// printed its first key.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut served = Self::launch(args, env);
+        let mut out = BufReader::new(
+            served
+                .child
+                .as_mut()
+                .and_then(|child| child.stdout.take())
+                .expect("stdout"),
+        );
+        let mut key = None;
+        let mut line = String::new();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while key.is_none() && Instant::now() < deadline {
+            line.clear();
+            if out.read_line(&mut line).expect("read") == 0 {
+                break;
+            }
+            key = line
+                .split_whitespace()
+                .find(|w| w.starts_with("tdm_"))
+                .map(str::to_owned);
+        }
+        served.key = key.expect("the first key is printed");
+        served
+    }
+
+    /// Starts `tidemark serve` over a database another process made (its account and key
+    /// exist already, so none is printed): `key` is the one to use.
+    pub fn start_sharing(args: &[&str], env: &[(&str, &str)], key: &str) -> Self {
+        let mut served = Self::launch(args, env);
+        served.key = key.to_owned();
+        served
+    }
+
+    /// Starts `tidemark serve` and waits until it listens.
+    fn launch(args: &[&str], env: &[(&str, &str)]) -> Self {
         let dir = tempfile::tempdir().expect("dir");
         let mut command = Command::new(env!("CARGO_BIN_EXE_tidemark"));
         command
@@ -63,25 +98,11 @@ impl Served {
         let address = rx
             .recv_timeout(Duration::from_secs(30))
             .expect("the server reports its address");
-        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut key = None;
-        let mut line = String::new();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while key.is_none() && Instant::now() < deadline {
-            line.clear();
-            if out.read_line(&mut line).expect("read") == 0 {
-                break;
-            }
-            key = line
-                .split_whitespace()
-                .find(|w| w.starts_with("tdm_"))
-                .map(str::to_owned);
-        }
         Self {
             child: Some(child),
             dir,
             address,
-            key: key.expect("the first key is printed"),
+            key: String::new(),
             log,
             reader: Some(reader),
         }
