@@ -10,6 +10,9 @@
 #   bash bench/push.sh              # SQLite, 8 shipments, 40 rounds
 #   ROUNDS=100 bash bench/push.sh
 #   BACKEND=postgres bash bench/push.sh
+#   BACKEND=postgres SPLIT=1 bash bench/push.sh   # the dispatcher in a process of its own,
+#                                                  # polling once a minute: woken by
+#                                                  # PostgreSQL's announcements
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-40}
@@ -63,9 +66,21 @@ export TIDEMARK_CARRIERS__ENDPOINTS__MAEU__AUTH__KIND=header
 export TIDEMARK_CARRIERS__ENDPOINTS__MAEU__AUTH__NAME=API-Key
 export TIDEMARK_CARRIERS__ENDPOINTS__MAEU__AUTH__VALUE=sim-key
 export TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE=1000000
-"${TIDEMARK_BIN:-./target/release/tidemark}" serve --listen "127.0.0.1:$port" >"$work/stdout" 2>"$work/stderr" &
-pids+=($!)
-wait_for "$work/stderr" "listening on"
+bin=${TIDEMARK_BIN:-./target/release/tidemark}
+if [[ -n "${SPLIT:-}" ]]; then
+  [[ "$BACKEND" == postgres ]] || { echo "SPLIT needs BACKEND=postgres" >&2; exit 1; }
+  "$bin" serve --roles api,tracker --listen "127.0.0.1:$port" >"$work/stdout" 2>"$work/stderr" &
+  pids+=($!)
+  wait_for "$work/stderr" "listening on"
+  TIDEMARK_DISPATCHER__POLL=60s "$bin" serve --roles dispatcher >"$work/dispatcher.out" 2>"$work/dispatcher.err" &
+  pids+=($!)
+  wait_for "$work/dispatcher.err" "dispatcher started"
+  echo "two processes: api+tracker, and a dispatcher polling once a minute"
+else
+  "$bin" serve --listen "127.0.0.1:$port" >"$work/stdout" 2>"$work/stderr" &
+  pids+=($!)
+  wait_for "$work/stderr" "listening on"
+fi
 key=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
 [[ -n "$key" ]] || { echo "no API key was printed" >&2; exit 1; }
 

@@ -26,6 +26,7 @@ mod shipments;
 pub mod testing;
 mod tracking_requests;
 mod transport_events;
+pub mod wake_ups;
 mod webhooks;
 
 use std::sync::Arc;

@@ -7,6 +7,8 @@ mod keys;
 mod serve;
 #[path = "cli/serving.rs"]
 mod serving;
+#[path = "cli/wake_ups.rs"]
+mod wake_ups;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use tidemark_domain::{CarrierMatrix, Clock};
 use tidemark_store::Store;
+use tidemark_store::wake_ups::{Announcement, ring_on_announcements};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -34,6 +35,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // And pushes received by the API that queue work (a carrier's news, a notice that is
     // out) wake the tracker.
     let work_queued = Arc::new(tokio::sync::Notify::new());
+    ring_on_other_processes(&config, (&events_recorded, &work_queued), &shutdown);
     let registry = if config.roles.contains(&Role::Tracker) || config.roles.contains(&Role::Api) {
         Some(connectors(&config, &shutdown).await?)
     } else {
@@ -92,6 +94,35 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Work another process records rings the same bells as this process's own: the
+/// dispatcher's at a notification due, the tracker's at a job scheduled (PostgreSQL's
+/// announcements; nothing on SQLite, where one process runs).
+fn ring_on_other_processes(
+    config: &Config,
+    (events_recorded, work_queued): (&Arc<tokio::sync::Notify>, &Arc<tokio::sync::Notify>),
+    shutdown: &CancellationToken,
+) {
+    let options = config.connect_options();
+    for (role, announcement, bell) in [
+        (
+            Role::Dispatcher,
+            Announcement::NotificationDue,
+            events_recorded,
+        ),
+        (Role::Tracker, Announcement::JobScheduled, work_queued),
+    ] {
+        if config.roles.contains(&role) {
+            let (options, bell, shutdown) = (options.clone(), Arc::clone(bell), shutdown.clone());
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = shutdown.cancelled() => {}
+                    () = ring_on_announcements(&options, announcement, bell) => {}
+                }
+            });
+        }
+    }
 }
 
 /// The connectors, with the sandbox started when it is enabled.

@@ -36,7 +36,7 @@ async fn a_key_revoked_elsewhere_is_refused_within_a_second(database: TestDataba
     let url = database.options.url.clone();
     let env = [("TIDEMARK_DATABASE_URL", url.as_str())];
     let first = Served::start(&["--roles", "api"], &env);
-    let second = Served::start_sharing(&["--roles", "api"], &env, &first.key);
+    let second = Served::start_sharing(&["--roles", "api"], &env, &first.key, serve::LISTENING);
     // Each verifies the key once and keeps it.
     for _ in 0..3 {
         assert_eq!(status(&first).await, 200);

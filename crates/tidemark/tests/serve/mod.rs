@@ -10,6 +10,9 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// What an API process logs once it listens, before its address.
+pub const LISTENING: &str = "listening on http://";
+
 pub struct Served {
     child: Option<Child>,
     pub dir: tempfile::TempDir,
@@ -31,7 +34,7 @@ impl Served {
     /// Starts `tidemark serve` with `args` and `env`, and waits until it listens and has
     /// printed its first key.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
-        let mut served = Self::launch(args, env);
+        let mut served = Self::launch(args, env, LISTENING);
         let mut out = BufReader::new(
             served
                 .child
@@ -57,15 +60,22 @@ impl Served {
     }
 
     /// Starts `tidemark serve` over a database another process made (its account and key
-    /// exist already, so none is printed): `key` is the one to use.
-    pub fn start_sharing(args: &[&str], env: &[(&str, &str)], key: &str) -> Self {
-        let mut served = Self::launch(args, env);
+    /// exist already, so none is printed): `key` is the one to use. It is started when
+    /// its log says `ready` (`listening on http://` for the API; a worker-only process
+    /// does not listen).
+    pub fn start_sharing(
+        args: &[&str],
+        env: &[(&str, &str)],
+        key: &str,
+        ready: &'static str,
+    ) -> Self {
+        let mut served = Self::launch(args, env, ready);
         served.key = key.to_owned();
         served
     }
 
-    /// Starts `tidemark serve` and waits until it listens.
-    fn launch(args: &[&str], env: &[(&str, &str)]) -> Self {
+    /// Starts `tidemark serve` and waits until its log says `ready`.
+    fn launch(args: &[&str], env: &[(&str, &str)], ready: &'static str) -> Self {
         let dir = tempfile::tempdir().expect("dir");
         let mut command = Command::new(env!("CARGO_BIN_EXE_tidemark"));
         command
@@ -87,7 +97,7 @@ impl Served {
             let log = Arc::clone(&log);
             move || {
                 for line in stderr.lines().map_while(Result::ok) {
-                    if let Some(rest) = line.split("listening on http://").nth(1) {
+                    if let Some(rest) = line.split(ready).nth(1) {
                         let address = rest.split_whitespace().next().unwrap_or_default();
                         let _ = tx.send(address.trim_matches('"').to_owned());
                     }
@@ -97,7 +107,7 @@ impl Served {
         });
         let address = rx
             .recv_timeout(Duration::from_secs(30))
-            .expect("the server reports its address");
+            .expect("the server reports that it started");
         Self {
             child: Some(child),
             dir,

@@ -1,0 +1,68 @@
+//! Wake-ups across processes on PostgreSQL: one `tidemark serve` takes and tracks a
+//! request, another only dispatches, polling once a minute; the notification the first
+//! records reaches the receiver within seconds, because the database announces it
+//! (`LISTEN/NOTIFY`) and the dispatcher wakes.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tidemark_store::testing::{Backend, TestDatabase};
+use tidemark_testkit::Receiver;
+
+use super::*;
+
+/// PostgreSQL's alone: one process serves a SQLite file, and its workers ring each other
+/// in memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(tidemark_postgres_tests),
+    ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
+)]
+async fn a_dispatcher_in_another_process_wakes_on_a_notification() {
+    let database = TestDatabase::create(Backend::Postgres).await;
+    let (receiver, url) = Receiver::start(&[]).await;
+    let database_url = database.options.url.clone();
+    let env = [
+        ("TIDEMARK_DATABASE_URL", database_url.as_str()),
+        ("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8"),
+        ("TIDEMARK_DISPATCHER__POLL", "60s"),
+    ];
+    let tracking = Served::start(&["--roles", "api,tracker"], &env);
+    let dispatching = Served::start_sharing(
+        &["--roles", "dispatcher"],
+        &env,
+        &tracking.key,
+        "dispatcher started",
+    );
+    let client = reqwest::Client::new();
+    let created = client
+        .post(format!("http://{}/v2/webhooks", tracking.address))
+        .header("Authorization", format!("Token {}", tracking.key))
+        .header("Content-Type", "application/vnd.api+json")
+        .body(json!({"data": {"type": "webhook", "attributes": {"url": url}}}).to_string())
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(created.status(), 201);
+    // The first request's news, and then the second's once the dispatcher is idle (it
+    // polls once a minute): each must arrive within seconds.
+    for number in ["TEST-TR-SUCCEEDED", "TEST-TR-JOURNEY"] {
+        let started = Instant::now();
+        assert_eq!(tracking.create(number, "TEST").await.status(), 201);
+        let heard = || {
+            receiver
+                .got()
+                .iter()
+                .any(|(_, body)| String::from_utf8_lossy(body).contains(number))
+        };
+        while !heard() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "no delivery of {number} within 10 s: the dispatcher did not wake (its poll is a minute)\n{}",
+                dispatching.log()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    drop(dispatching);
+}
