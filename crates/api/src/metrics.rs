@@ -2,7 +2,8 @@
 //! that serves the API: its requests by route, method and status, and their latency; what
 //! the workers in the process record (lookups by carrier and outcome, webhook deliveries
 //! by outcome, each with its latency); and, read from the database at each scrape, the
-//! jobs due and how long the oldest has waited, whichever process works them.
+//! jobs due and how long the oldest has waited, each webhook's notifications waiting, and
+//! each carrier's quota used today, whichever process does the work.
 //!
 //! The recorder is the process's one global (`metrics`), so every crate records with
 //! the `metrics` macros; it is installed by [`handle`] on first use.
@@ -79,19 +80,8 @@ fn label_of(pattern: &str) -> String {
 
 /// `GET /metrics`.
 pub async fn scrape(State(state): State<AppState>) -> Response {
-    let now = state.clock.now();
-    for kind in JobKind::ALL {
-        match state.store.jobs_due(kind, now).await {
-            Ok((due, oldest)) => {
-                #[allow(clippy::cast_precision_loss)]
-                let count = due as f64;
-                metrics::gauge!("tidemark_jobs_due", "kind" => kind.as_str()).set(count);
-                let waited = oldest.map_or(0.0, |at| now.seconds_since(at).max(0.0));
-                metrics::gauge!("tidemark_jobs_oldest_due_seconds", "kind" => kind.as_str())
-                    .set(waited);
-            }
-            Err(error) => tracing::warn!(%error, "metrics: the job backlog could not be read"),
-        }
+    if let Err(error) = from_database(&state).await {
+        tracing::warn!(%error, "metrics: the database's figures could not be read");
     }
     let handle = handle();
     handle.run_upkeep();
@@ -100,4 +90,47 @@ pub async fn scrape(State(state): State<AppState>) -> Response {
         handle.render(),
     )
         .into_response()
+}
+
+/// A count as a gauge's value.
+#[allow(clippy::cast_precision_loss, reason = "counts far below 2^52")]
+const fn figure(count: u64) -> f64 {
+    count as f64
+}
+
+/// The gauges read from the database: the job backlog, each webhook's backlog, and each
+/// carrier's quota used today.
+async fn from_database(state: &AppState) -> Result<(), tidemark_store::StoreError> {
+    let now = state.clock.now();
+    for kind in JobKind::ALL {
+        let (due, oldest) = state.store.jobs_due(kind, now).await?;
+        metrics::gauge!("tidemark_jobs_due", "kind" => kind.as_str()).set(figure(due));
+        let waited = oldest.map_or(0.0, |at| now.seconds_since(at).max(0.0));
+        metrics::gauge!("tidemark_jobs_oldest_due_seconds", "kind" => kind.as_str()).set(waited);
+    }
+    for (webhook, waiting) in state.store.webhook_backlogs().await? {
+        metrics::gauge!("tidemark_webhook_backlog", "webhook" => webhook.to_string())
+            .set(figure(waiting));
+    }
+    let today = tidemark_domain::quota::Quota::day_of(now);
+    let coverage = &state.config.coverage;
+    for scac in coverage.endpoints() {
+        let Some(endpoint) = coverage.endpoint(scac) else {
+            continue;
+        };
+        let used = state
+            .store
+            .quota_state(scac)
+            .await?
+            .filter(|quota| quota.day == today)
+            .map_or(0, |quota| quota.used);
+        let carrier = scac.as_str().to_owned();
+        metrics::gauge!("tidemark_carrier_calls_today", "carrier" => carrier.clone())
+            .set(figure(u64::try_from(used).unwrap_or(0)));
+        if let Some(per_day) = endpoint.quota.per_day {
+            metrics::gauge!("tidemark_carrier_calls_per_day", "carrier" => carrier)
+                .set(f64::from(per_day.get()));
+        }
+    }
+    Ok(())
 }

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tidemark_domain::Timestamp;
 use tidemark_domain::webhook::{Attempt, ClaimedNotification, DeliveryStatus, Settlement};
+use tidemark_domain::{Timestamp, WebhookId};
 use uuid::Uuid;
 
 use crate::StoreError;
@@ -33,6 +33,9 @@ pub trait DeliveryStore: Send + Sync {
 
     /// When the next pending notification of an active webhook falls due.
     async fn next_notification_due(&self) -> Result<Option<Timestamp>, StoreError>;
+
+    /// Each active webhook's notifications waiting to be delivered (pending), by webhook.
+    async fn webhook_backlogs(&self) -> Result<Vec<(WebhookId, u64)>, StoreError>;
 
     /// Gives a claimed notification back without an attempt, due again at `due_at` (its
     /// webhook had as many deliveries in flight as it may). False if the claim was lost.
@@ -175,6 +178,24 @@ impl<T: Backend> DeliveryStore for T {
             .map(|row| row.time("due_at"))
             .transpose()
             .map(Option::flatten)
+    }
+
+    async fn webhook_backlogs(&self) -> Result<Vec<(WebhookId, u64)>, StoreError> {
+        let query = Query::new(
+            "SELECT n.webhook_id AS webhook_id, COUNT(*) AS waiting FROM webhook_notifications n \
+             JOIN webhooks w ON w.id = n.webhook_id \
+             WHERE n.delivery_status = 'pending' AND w.active GROUP BY n.webhook_id",
+        );
+        self.fetch(&query)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok((
+                    WebhookId::from_uuid(row.required_id("webhook_id")?),
+                    u64::try_from(row.int("waiting")?).unwrap_or(0),
+                ))
+            })
+            .collect()
     }
 
     async fn release_notification(

@@ -166,6 +166,27 @@ async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
             "{scac}: {shipment}"
         );
     }
+    quota_use_is_told_in_the_metrics(&t).await;
+}
+
+/// `/metrics` tells each carrier's calls today (the quota shared by every process) and
+/// its daily quota, when it has one.
+async fn quota_use_is_told_in_the_metrics(t: &Tracking) {
+    tidemark_api::metrics::handle();
+    let text = t.app.get("/metrics").await.text().await.expect("text");
+    let line = |name: &str| {
+        text.lines()
+            .find(|line| line.starts_with(name))
+            .and_then(|line| line.rsplit(' ').next())
+            .and_then(|value| value.parse::<f64>().ok())
+    };
+    let used = line("tidemark_carrier_calls_today{carrier=\"HLCU\"}").expect("HLCU's calls today");
+    assert!(used >= 1.0, "{text}");
+    assert_eq!(
+        line("tidemark_carrier_calls_per_day{carrier=\"HLCU\"}"),
+        Some(6000.0),
+        "Hapag-Lloyd's daily quota"
+    );
 }
 
 /// HMM answers only a booking and one of its containers asked together: a booking alone

@@ -1,6 +1,7 @@
 //! `/metrics`: the Prometheus text format, read back by an independent parser
 //! (`prometheus-parse`): requests by route pattern, method and status; the tracker's
-//! lookups by carrier and outcome; the jobs due, read from the database.
+//! lookups by carrier and outcome; the jobs due and each webhook's backlog, read from the
+//! database. (Carriers' quota use: `carrier_profiles.rs`.)
 
 use crate::common::{Tracking, with_tracking};
 use crate::shipments::track;
@@ -94,9 +95,18 @@ async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
         .unwrap_or(0.0)
     };
     let counted = found(&after);
+    t.subscribe("https://hooks.example.com/metrics").await;
     track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let tracked = scrape(&t).await;
     assert!(found(&tracked) >= counted + 1.0, "the lookup counted");
+    // Its news waits for the dispatcher (not run here): the webhook's backlog.
+    let waiting = tracked
+        .samples
+        .iter()
+        .filter(|s| s.metric == "tidemark_webhook_backlog")
+        .count();
+    assert_eq!(waiting, 1, "one webhook, with notifications waiting");
+    assert!(sample(&tracked, "tidemark_webhook_backlog", &[]).is_some_and(|n| n >= 1.0));
 
     // The backlog, read from the database: nothing due once drained; a request just
     // created is a lookup due.
