@@ -12,7 +12,7 @@ mod document;
 pub mod error;
 mod extract;
 mod fallback;
-mod health;
+pub mod health;
 pub mod idempotency;
 mod include;
 pub mod infer_number;
@@ -113,6 +113,8 @@ pub struct AppState {
     pub started_at: tidemark_domain::Timestamp,
     /// The API keys this process verified.
     pub keys: Arc<auth::keys::KeyCache>,
+    /// The workers this process runs, for readiness.
+    pub workers: Option<Arc<dyn health::Workers>>,
 }
 
 impl AppState {
@@ -130,12 +132,20 @@ impl AppState {
             callbacks: None,
             started_at: clock.now(),
             keys: Arc::default(),
+            workers: None,
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
             carriers,
             config: Arc::new(config),
             clock,
         }
+    }
+
+    /// This state, ready only while `workers` turn.
+    #[must_use]
+    pub fn with_workers(mut self, workers: Arc<dyn health::Workers>) -> Self {
+        self.workers = Some(workers);
+        self
     }
 
     /// This state, receiving the lines' pushes with `callbacks`.
@@ -172,6 +182,16 @@ fn request_span<B>(request: &Request<B>) -> Span {
         request_id,
         account = tracing::field::Empty,
     )
+}
+
+/// What a process without the API role answers on its health port: `/healthz`,
+/// `/readyz` and `/metrics`.
+pub fn operations_router(state: AppState) -> Router {
+    health::routes()
+        .route("/metrics", axum::routing::get(metrics::scrape))
+        .route_layer(from_fn(metrics::record))
+        .fallback(fallback::not_found)
+        .with_state(state)
 }
 
 /// The whole HTTP application.

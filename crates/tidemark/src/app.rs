@@ -32,11 +32,37 @@ pub fn router(
     sender: Arc<dyn WebhookSender>,
     callbacks: Option<Arc<dyn CarrierCallbacks>>,
 ) -> Router {
+    tidemark_api::router(state(store, carriers, config, clock, sender, callbacks))
+}
+
+/// The API's state over `store`, as [`router`] serves it.
+pub fn state(
+    store: Arc<dyn Store>,
+    carriers: Arc<CarrierMatrix>,
+    config: ApiConfig,
+    clock: Arc<dyn Clock>,
+    sender: Arc<dyn WebhookSender>,
+    callbacks: Option<Arc<dyn CarrierCallbacks>>,
+) -> AppState {
     let state = AppState::new(store, carriers, config, clock, sender);
-    tidemark_api::router(match callbacks {
+    match callbacks {
         Some(callbacks) => state.with_callbacks(callbacks),
         None => state,
-    })
+    }
+}
+
+/// The loops of this process's workers, for its readiness.
+#[derive(Debug)]
+pub struct Loops(pub Vec<Arc<tidemark_workers::Heartbeat>>);
+
+impl tidemark_api::health::Workers for Loops {
+    fn stalled(&self) -> Vec<(&'static str, std::time::Duration)> {
+        self.0
+            .iter()
+            .filter(|beat| beat.stalled())
+            .map(|beat| (beat.name(), beat.silent_for()))
+            .collect()
+    }
 }
 
 /// The lines' and the terminals' pushes, taken by the workers' inbox.

@@ -6,6 +6,7 @@
 
 mod dispatcher;
 mod error;
+mod heartbeat;
 mod inbox;
 mod leases;
 mod runner;
@@ -13,6 +14,7 @@ mod tracker;
 
 pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;
+pub use heartbeat::Heartbeat;
 pub use inbox::{Inbox, Presented, Push, Receipt};
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

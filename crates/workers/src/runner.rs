@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::WorkerError;
+use crate::{Heartbeat, WorkerError};
 
 /// The shortest idle sleep, so a job due "now" but not yet claimable never spins the loop.
 const MIN_WAIT: Duration = Duration::from_millis(5);
@@ -72,11 +72,13 @@ pub struct Runner<W> {
     clock: Arc<dyn Clock>,
     settings: RunnerSettings,
     wake: Option<Arc<Notify>>,
+    heartbeat: Arc<Heartbeat>,
 }
 
 impl<W: Worker> Runner<W> {
     /// A runner of `worker` on `clock`.
     pub fn new(worker: Arc<W>, clock: Arc<dyn Clock>, settings: RunnerSettings) -> Self {
+        let worker_name = worker.name();
         Self {
             worker,
             clock,
@@ -85,7 +87,14 @@ impl<W: Worker> Runner<W> {
                 ..settings
             },
             wake: None,
+            heartbeat: Arc::new(Heartbeat::new(worker_name, settings.poll)),
         }
+    }
+
+    /// The beat of its loop, for readiness.
+    #[must_use]
+    pub fn heartbeat(&self) -> Arc<Heartbeat> {
+        Arc::clone(&self.heartbeat)
     }
 
     /// The worker it runs.
@@ -167,6 +176,7 @@ impl<W: Worker> Runner<W> {
         // the runner's pace.
         let batch = (self.settings.concurrency / 4).max(1);
         while !shutdown.is_cancelled() {
+            self.heartbeat.beat();
             let room = self.settings.concurrency.saturating_sub(in_flight.len());
             // With too few slots free, wait for more to free; otherwise claim, and sleep
             // only when nothing was due.

@@ -41,11 +41,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     } else {
         None
     };
+    let mut loops = Vec::new();
     let tracker = match (&registry, config.roles.contains(&Role::Tracker)) {
         (Some(registry), true) => {
             let bells = (Arc::clone(&events_recorded), Arc::clone(&work_queued));
             let parts = (&store, &carriers, &clock);
-            Some(start_tracker(&config, parts, registry, &shutdown, bells).await?)
+            let (task, beat) = start_tracker(&config, parts, registry, &shutdown, bells).await?;
+            loops.push(beat);
+            Some(task)
         }
         _ => None,
     };
@@ -61,29 +64,21 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .ring_on_work(work_queued)
     });
     let dispatcher = if config.roles.contains(&Role::Dispatcher) {
-        let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
-        let runner = app::dispatcher(
-            Arc::clone(&store),
-            Arc::clone(&clock),
-            config.dispatcher_settings(networks),
-            config.dispatcher.runner(),
-        )?
-        .wake_on(events_recorded);
-        tracing::info!(
-            workers = config.dispatcher.workers.get(),
-            "dispatcher started"
-        );
-        let shutdown = shutdown.clone();
-        Some(tokio::spawn(async move { runner.run(shutdown).await }))
+        let (task, beat) = start_dispatcher(&config, (&store, &clock), events_recorded, &shutdown)?;
+        loops.push(beat);
+        Some(task)
     } else {
         None
     };
-    if config.roles.contains(&Role::Api) {
-        let callbacks = inbox.map(app::callbacks);
-        serve_api(&config, (store, carriers, clock), callbacks, shutdown).await?;
-    } else {
-        shutdown.cancelled().await;
-    }
+    let workers: Arc<dyn tidemark_api::health::Workers> = Arc::new(app::Loops(loops));
+    let callbacks = inbox.map(app::callbacks);
+    serve_http(
+        &config,
+        (store, carriers, clock),
+        (callbacks, workers),
+        shutdown,
+    )
+    .await?;
     if let Some(tracker) = tracker {
         tracker.await.context("the tracker stopped abnormally")?;
     }
@@ -154,7 +149,10 @@ async fn start_tracker(
     registry: &Arc<tidemark_carriers::registry::Registry>,
     shutdown: &CancellationToken,
     (events_recorded, work_queued): (Arc<tokio::sync::Notify>, Arc<tokio::sync::Notify>),
-) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+) -> anyhow::Result<(
+    tokio::task::JoinHandle<()>,
+    Arc<tidemark_workers::Heartbeat>,
+)> {
     let runner = app::tracker(
         Arc::clone(store),
         Arc::clone(registry),
@@ -174,13 +172,87 @@ async fn start_tracker(
     }
     tracing::info!(workers = config.tracker.workers.get(), "tracker started");
     let shutdown = shutdown.clone();
-    Ok(tokio::spawn(async move { runner.run(shutdown).await }))
+    let beat = runner.heartbeat();
+    Ok((
+        tokio::spawn(async move { runner.run(shutdown).await }),
+        beat,
+    ))
+}
+
+fn start_dispatcher(
+    config: &Config,
+    (store, clock): (&Arc<dyn Store>, &Arc<dyn Clock>),
+    events_recorded: Arc<tokio::sync::Notify>,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<(
+    tokio::task::JoinHandle<()>,
+    Arc<tidemark_workers::Heartbeat>,
+)> {
+    let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
+    let runner = app::dispatcher(
+        Arc::clone(store),
+        Arc::clone(clock),
+        config.dispatcher_settings(networks),
+        config.dispatcher.runner(),
+    )?
+    .wake_on(events_recorded);
+    tracing::info!(
+        workers = config.dispatcher.workers.get(),
+        "dispatcher started"
+    );
+    let shutdown = shutdown.clone();
+    let beat = runner.heartbeat();
+    Ok((
+        tokio::spawn(async move { runner.run(shutdown).await }),
+        beat,
+    ))
+}
+
+/// The API when this process serves it; else, when `health_listen` is set, `/healthz`,
+/// `/readyz` and `/metrics` there; else nothing: until `shutdown`.
+async fn serve_http(
+    config: &Config,
+    parts: (Arc<dyn Store>, Arc<CarrierMatrix>, Arc<dyn Clock>),
+    (callbacks, workers): (
+        Option<Arc<dyn tidemark_api::CarrierCallbacks>>,
+        Arc<dyn tidemark_api::health::Workers>,
+    ),
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    if config.roles.contains(&Role::Api) {
+        return serve_api(config, parts, (callbacks, workers), shutdown).await;
+    }
+    let Some(address) = config.health_listen else {
+        shutdown.cancelled().await;
+        return Ok(());
+    };
+    let (store, carriers, clock) = parts;
+    let listener = TcpListener::bind(address)
+        .await
+        .with_context(|| format!("cannot listen on {address}"))?;
+    let address = listener.local_addr()?;
+    let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
+    let sender = app::webhook_sender(config.dispatcher_settings(networks), Arc::clone(&clock))?;
+    let state =
+        app::state(store, carriers, config.api(), clock, sender, None).with_workers(workers);
+    tracing::info!(%address, "health and metrics on http://{address}");
+    app::serve(
+        listener,
+        tidemark_api::operations_router(state),
+        shutdown,
+        config.server(),
+    )
+    .await?;
+    Ok(())
 }
 
 async fn serve_api(
     config: &Config,
     (store, carriers, clock): (Arc<dyn Store>, Arc<CarrierMatrix>, Arc<dyn Clock>),
-    callbacks: Option<Arc<dyn tidemark_api::CarrierCallbacks>>,
+    (callbacks, workers): (
+        Option<Arc<dyn tidemark_api::CarrierCallbacks>>,
+        Arc<dyn tidemark_api::health::Workers>,
+    ),
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind(config.listen)
@@ -203,7 +275,8 @@ async fn serve_api(
 
     let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
     let sender = app::webhook_sender(config.dispatcher_settings(networks), Arc::clone(&clock))?;
-    let router = app::router(store, carriers, config.api(), clock, sender, callbacks);
+    let state = app::state(store, carriers, config.api(), clock, sender, callbacks);
+    let router = tidemark_api::router(state.with_workers(workers));
     tracing::info!(%address, "listening on http://{address}");
     app::serve(listener, router, shutdown, config.server()).await?;
     Ok(())

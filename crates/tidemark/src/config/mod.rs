@@ -74,6 +74,9 @@ pub struct Config {
     pub database_url: DatabaseUrl,
     /// Address the API listens on.
     pub listen: SocketAddr,
+    /// Address where a process without the API role answers `/healthz`, `/readyz` and
+    /// `/metrics` (none by default).
+    pub health_listen: Option<SocketAddr>,
     /// Apply pending migrations when `serve` starts.
     pub migrate_on_start: bool,
     /// How long `serve` waits for requests in flight after a shutdown signal
@@ -119,6 +122,7 @@ impl Default for Config {
         Self {
             database_url: DatabaseUrl("sqlite://tidemark.db".to_owned()),
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            health_listen: None,
             migrate_on_start: true,
             shutdown_grace: Duration::from_secs(30),
             carriers_file: None,
@@ -144,9 +148,10 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 20] = [
     "database_url",
     "listen",
+    "health_listen",
     "migrate_on_start",
     "shutdown_grace",
     "carriers_file",

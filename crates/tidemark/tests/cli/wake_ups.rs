@@ -1,7 +1,8 @@
 //! Wake-ups across processes on PostgreSQL: one `tidemark serve` takes and tracks a
 //! request, another only dispatches, polling once a minute; the notification the first
 //! records reaches the receiver within seconds, because the database announces it
-//! (`LISTEN/NOTIFY`) and the dispatcher wakes.
+//! (`LISTEN/NOTIFY`) and the dispatcher wakes. The worker-only process answers its
+//! readiness and metrics on a port of its own.
 
 use std::time::{Duration, Instant};
 
@@ -28,12 +29,19 @@ async fn a_dispatcher_in_another_process_wakes_on_a_notification() {
         ("TIDEMARK_DISPATCHER__POLL", "60s"),
     ];
     let tracking = Served::start(&["--roles", "api,tracker"], &env);
+    // A worker-only process answers health and metrics on a port of its own.
+    let mut worker_env = env.to_vec();
+    worker_env.push(("TIDEMARK_HEALTH_LISTEN", "127.0.0.1:0"));
     let dispatching = Served::start_sharing(
         &["--roles", "dispatcher"],
-        &env,
+        &worker_env,
         &tracking.key,
-        "dispatcher started",
+        "health and metrics on http://",
     );
+    let ready = reqwest::get(format!("http://{}/readyz", dispatching.address))
+        .await
+        .expect("readyz");
+    assert_eq!(ready.status(), 200);
     let client = reqwest::Client::new();
     let created = client
         .post(format!("http://{}/v2/webhooks", tracking.address))
@@ -64,5 +72,15 @@ async fn a_dispatcher_in_another_process_wakes_on_a_notification() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+    let metrics = reqwest::get(format!("http://{}/metrics", dispatching.address))
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        metrics.contains("tidemark_webhook_deliveries_total{outcome=\"succeeded\"}"),
+        "{metrics}"
+    );
     drop(dispatching);
 }

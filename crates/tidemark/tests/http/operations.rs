@@ -191,3 +191,77 @@ async fn shutdown_lets_a_request_in_flight_finish() {
         "no longer accepting"
     );
 }
+
+/// A worker whose loop has stopped turning makes the process not ready, saying which;
+/// `operations_router` (a worker-only process's health port) answers the same.
+#[tokio::test]
+async fn a_stalled_worker_makes_the_process_not_ready() {
+    use std::sync::Arc;
+    use tidemark::app;
+    use tidemark_workers::Heartbeat;
+
+    let database = tidemark_store::testing::TestDatabase::create(Backend::Sqlite).await;
+    let store = database.connect().await;
+    let clock = app::system_clock();
+    let sender = app::webhook_sender(
+        tidemark_workers::DispatcherSettings::default(),
+        Arc::clone(&clock),
+    )
+    .expect("sender");
+    let turning = Arc::new(Heartbeat::with_limit(
+        "dispatcher",
+        Duration::from_secs(3600),
+    ));
+    turning.beat();
+    let stalled = Arc::new(Heartbeat::with_limit("tracker", Duration::ZERO));
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    for stuck in [false, true] {
+        let mut loops = vec![Arc::clone(&turning)];
+        if stuck {
+            loops.push(Arc::clone(&stalled));
+        }
+        let state = app::state(
+            Arc::clone(&store),
+            app::carriers(None).expect("carriers"),
+            ApiConfig::default(),
+            Arc::clone(&clock),
+            Arc::clone(&sender),
+            None,
+        )
+        .with_workers(Arc::new(app::Loops(loops)));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("address"));
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let served = tokio::spawn(app::serve(
+            listener,
+            tidemark_api::operations_router(state),
+            shutdown.clone(),
+            app::ServerSettings::default(),
+        ));
+        let ready = reqwest::get(format!("{base}/readyz")).await.expect("ready");
+        if stuck {
+            assert_eq!(ready.status(), 503);
+            let body: Value = ready.json().await.expect("json");
+            let detail = body["errors"][0]["detail"].as_str().unwrap_or_default();
+            assert!(detail.contains("tracker"), "{body}");
+        } else {
+            assert_eq!(ready.status(), 200);
+        }
+        let health = reqwest::get(format!("{base}/healthz"))
+            .await
+            .expect("health");
+        assert_eq!(health.status(), 200, "alive either way");
+        let metrics = reqwest::get(format!("{base}/metrics"))
+            .await
+            .expect("metrics");
+        assert_eq!(metrics.status(), 200);
+        let missing = reqwest::get(format!("{base}/v2/tracking_requests"))
+            .await
+            .expect("api");
+        assert_eq!(missing.status(), 404, "no API on the health port");
+        shutdown.cancel();
+        served.await.expect("joins").expect("serves");
+    }
+}
