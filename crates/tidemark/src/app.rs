@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 pub use crate::http_server::{MAX_HEADER_BYTES, ServerSettings, serve};
-use axum::Router;
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
 use tidemark_api::{
@@ -22,20 +21,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, SandboxConfig, TrackerConfig};
 
-/// The HTTP application over `store`; webhook tests go out through `sender`, the lines'
-/// pushes come in through `callbacks` (without, the callback routes answer 404).
-pub fn router(
-    store: Arc<dyn Store>,
-    carriers: Arc<CarrierMatrix>,
-    config: ApiConfig,
-    clock: Arc<dyn Clock>,
-    sender: Arc<dyn WebhookSender>,
-    callbacks: Option<Arc<dyn CarrierCallbacks>>,
-) -> Router {
-    tidemark_api::router(state(store, carriers, config, clock, sender, callbacks))
-}
-
-/// The API's state over `store`, as [`router`] serves it.
+/// The API's state over `store` (`tidemark_api::router` serves it); webhook tests go out
+/// through `sender`, the lines' pushes come in through `callbacks` (without, the callback
+/// routes answer 404).
 pub fn state(
     store: Arc<dyn Store>,
     carriers: Arc<CarrierMatrix>,
