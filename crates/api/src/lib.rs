@@ -115,6 +115,9 @@ pub struct AppState {
     pub keys: Arc<auth::keys::KeyCache>,
     /// The workers this process runs, for readiness.
     pub workers: Option<Arc<dyn health::Workers>>,
+    /// Whether rate limits are kept in the database (PostgreSQL, which several API
+    /// processes may share) rather than in this process's memory (SQLite: one process).
+    pub shared_rate_limits: bool,
 }
 
 impl AppState {
@@ -133,6 +136,7 @@ impl AppState {
             started_at: clock.now(),
             keys: Arc::default(),
             workers: None,
+            shared_rate_limits: store.backend() == "postgres",
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
             carriers,

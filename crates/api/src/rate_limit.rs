@@ -1,8 +1,10 @@
 //! Per-account rate limits (api.md §1 "Rate limits"): one bucket per account and class,
 //! `Retry-After` on 429 and `RateLimit-*` headers on every limited answer.
 //!
-//! Buckets live in this process's memory (GCRA via `governor`); several API processes
-//! each enforce the limit on their own share of traffic.
+//! On PostgreSQL, where several API processes may serve one database, each bucket's state
+//! lives in the database (`RateLimitStore`, the GCRA of `domain/src/rate.rs`), so an
+//! account's limit holds across them. On SQLite, one process: buckets live in its memory
+//! (GCRA via `governor`), with no database write per request.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -34,6 +36,17 @@ pub enum RateClass {
 }
 
 impl RateClass {
+    /// Its name, in a shared bucket's key.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Create => "create",
+            Self::Infer => "infer",
+            Self::Refresh => "refresh",
+            Self::Default => "default",
+        }
+    }
+
     /// The class of a route, by method and route pattern.
     #[must_use]
     pub fn of(method: &Method, route: &str) -> Self {
@@ -128,14 +141,24 @@ impl<C: Clock + Clone> RateLimiter<C> {
         }
     }
 
-    /// Draws one request of `class` for `account`.
-    pub fn check(&self, class: RateClass, account: AccountId) -> Decision {
-        let (limit, bucket) = match class {
+    fn bucket(&self, class: RateClass) -> &(u32, Bucket<C>) {
+        match class {
             RateClass::Create => &self.create,
             RateClass::Infer => &self.infer,
             RateClass::Refresh => &self.refresh,
             RateClass::Default => &self.default,
-        };
+        }
+    }
+
+    /// Requests per minute of `class`.
+    #[must_use]
+    pub fn per_minute(&self, class: RateClass) -> NonZeroU32 {
+        NonZeroU32::new(self.bucket(class).0).unwrap_or(NonZeroU32::MIN)
+    }
+
+    /// Draws one request of `class` for `account`.
+    pub fn check(&self, class: RateClass, account: AccountId) -> Decision {
+        let (limit, bucket) = self.bucket(class);
         let per_request = Duration::from_secs(60) / *limit;
         match bucket.check_key(&account) {
             Ok(state) => {
@@ -188,7 +211,11 @@ pub async fn limit(
         .get::<MatchedPath>()
         .map_or("", MatchedPath::as_str);
     let class = RateClass::of(request.method(), route);
-    let decision = state.limiter.check(class, caller.account_id);
+    let decision = if state.shared_rate_limits {
+        shared(&state, class, caller.account_id).await?
+    } else {
+        state.limiter.check(class, caller.account_id)
+    };
     if !decision.allowed {
         return Err(ApiError::rate_limited(
             decision.retry_after_secs,
@@ -198,6 +225,36 @@ pub async fn limit(
     let mut response = next.run(request).await;
     response.headers_mut().extend(headers(decision));
     Ok(response)
+}
+
+/// Draws one request of `class` for `account` from its bucket in the database.
+async fn shared(
+    state: &AppState,
+    class: RateClass,
+    account: AccountId,
+) -> Result<Decision, ApiError> {
+    let per_minute = state.limiter.per_minute(class);
+    let cell = tidemark_domain::rate::Cell::per_minute(per_minute);
+    let key = format!("{account}:{}", class.as_str());
+    let now = state.clock.now();
+    let now_us = now.unix_micros();
+    let secs = |micros: i64| ceil_secs(Duration::from_micros(u64::try_from(micros).unwrap_or(0)));
+    Ok(match state.store.take_rate(&key, &cell, now).await? {
+        Ok(tat) => Decision {
+            allowed: true,
+            limit: per_minute.get(),
+            remaining: u32::try_from(cell.remaining(tat, now_us)).unwrap_or(0),
+            reset_secs: secs(tat - now_us),
+            retry_after_secs: 0,
+        },
+        Err(until) => Decision {
+            allowed: false,
+            limit: per_minute.get(),
+            remaining: 0,
+            reset_secs: secs(cell.interval_us * cell.burst),
+            retry_after_secs: secs(until.unix_micros() - now_us).max(1),
+        },
+    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod lifecycle;
 pub mod limits;
 pub mod number_shapes;
 pub mod quota;
+pub mod rate;
 pub mod raw_event;
 pub mod request_number;
 pub mod scac;

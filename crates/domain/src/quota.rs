@@ -7,6 +7,7 @@
 use std::num::NonZeroU32;
 
 use crate::Timestamp;
+use crate::rate::Cell;
 
 const MICROS_PER_SECOND: i64 = 1_000_000;
 const MICROS_PER_DAY: i64 = 86_400 * MICROS_PER_SECOND;
@@ -37,16 +38,16 @@ pub struct QuotaState {
 }
 
 impl Quota {
+    /// The rate and its burst ([`crate::rate`]).
+    #[must_use]
+    pub fn cell(&self) -> Cell {
+        Cell::per_second(self.per_second, self.burst)
+    }
+
     /// Microseconds between two calls at the sustained rate.
     #[must_use]
     pub fn interval_us(&self) -> i64 {
-        MICROS_PER_SECOND / i64::from(self.per_second.get())
-    }
-
-    /// How far ahead of now the theoretical arrival time may be for a call to go.
-    #[must_use]
-    pub fn tolerance_us(&self) -> i64 {
-        self.interval_us() * (i64::from(self.burst.get()) - 1)
+        self.cell().interval_us
     }
 
     /// The day's most calls (`i64::MAX` when unlimited).
@@ -89,12 +90,12 @@ impl Quota {
         if used >= self.daily() {
             return Err(Timestamp::from_unix_micros((today + 1) * MICROS_PER_DAY).unwrap_or(now));
         }
-        let tat = state.tat_us.max(now_us);
-        if tat - now_us > self.tolerance_us() {
-            return Err(Timestamp::from_unix_micros(tat - self.tolerance_us()).unwrap_or(now));
-        }
+        let tat_us = self
+            .cell()
+            .take(Some(state.tat_us), now_us)
+            .map_err(|until| Timestamp::from_unix_micros(until).unwrap_or(now))?;
         Ok(QuotaState {
-            tat_us: tat + self.interval_us(),
+            tat_us,
             day: today,
             used: used + 1,
         })

@@ -18,6 +18,7 @@ mod model;
 mod notifications;
 mod pushes;
 mod quotas;
+mod rate_limits;
 mod raw_events;
 mod references;
 mod search;
@@ -49,6 +50,7 @@ pub use model::{
 pub use notifications::{NotificationFilter, NotificationStore};
 pub use pushes::PushStore;
 pub use quotas::QuotaStore;
+pub use rate_limits::RateLimitStore;
 pub use raw_events::RawEventStore;
 pub use shipments::ShipmentStore;
 pub use tracking_requests::TrackingRequestStore;
@@ -70,6 +72,7 @@ pub trait Store:
     + PushStore
     + QuotaStore
     + IdempotencyStore
+    + RateLimitStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

@@ -111,6 +111,7 @@ tidemark_store::backends!(
     a_carrier_push_is_found_by_its_subscription_and_tended,
     pushed_events_are_heard_once_by_id,
     concurrent_takers_share_one_quota,
+    concurrent_requests_share_one_rate_limit,
     an_idempotency_key_has_one_claimant_and_keeps_its_answer,
     a_released_or_abandoned_key_is_claimed_again,
 );

@@ -62,3 +62,42 @@ pub async fn concurrent_takers_share_one_quota(store: Arc<dyn Store>) {
             .is_ok()
     );
 }
+
+pub async fn concurrent_requests_share_one_rate_limit(store: Arc<dyn Store>) {
+    use tidemark_domain::rate::Cell;
+    let cell = Cell::per_minute(NonZeroU32::new(5).expect("rate"));
+    let takers: Vec<_> = (0..20)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.take_rate("account:create", &cell, at(0)).await })
+        })
+        .collect();
+    let mut passed = 0;
+    for taker in takers {
+        if taker.await.expect("joined").expect("taken").is_ok() {
+            passed += 1;
+        }
+    }
+    assert_eq!(passed, 5, "the minute's five, however many ask at once");
+    let wait = store
+        .take_rate("account:create", &cell, at(0))
+        .await
+        .expect("taken")
+        .expect_err("spent");
+    assert_eq!(wait, at(12), "one interval (12 s) on");
+    assert!(
+        store
+            .take_rate("account:create", &cell, at(12))
+            .await
+            .expect("taken")
+            .is_ok()
+    );
+    assert!(
+        store
+            .take_rate("another:create", &cell, at(0))
+            .await
+            .expect("taken")
+            .is_ok(),
+        "each bucket its own"
+    );
+}

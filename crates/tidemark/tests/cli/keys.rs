@@ -1,6 +1,7 @@
-//! API keys across processes: two `tidemark serve` processes on one database each keep the
-//! keys they verified; a key revoked by a third (`tidemark keys revoke`) is refused by
-//! both within a second.
+//! API keys and rate limits across processes: two `tidemark serve` processes on one
+//! database each keep the keys they verified, and a key revoked by a third (`tidemark keys
+//! revoke`) is refused by both within a second; on PostgreSQL an account's rate limit holds
+//! across both.
 
 use std::time::{Duration, Instant};
 
@@ -60,4 +61,47 @@ async fn a_key_revoked_elsewhere_is_refused_within_a_second(database: TestDataba
         }
     }
     assert!(at.elapsed() < Duration::from_secs(1));
+}
+
+/// One account's rate limit holds across two API processes on PostgreSQL: its bucket
+/// lives in the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(tidemark_postgres_tests),
+    ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
+)]
+async fn an_account_s_rate_limit_holds_across_processes() {
+    let database = TestDatabase::create(Backend::Postgres).await;
+    let url = database.options.url.clone();
+    let env = [
+        ("TIDEMARK_DATABASE_URL", url.as_str()),
+        ("TIDEMARK_RATE_LIMITS__CREATE_PER_MINUTE", "10"),
+    ];
+    let first = Served::start(&["--roles", "api"], &env);
+    let second = Served::start_sharing(&["--roles", "api"], &env, &first.key, serve::LISTENING);
+    let started = Instant::now();
+    let mut created = [0, 0];
+    for n in 0..30 {
+        let server = if n % 2 == 0 { &first } else { &second };
+        let response = server
+            .create(&format!("MEDU{:07}", 1_000_000 + n), "MSCU")
+            .await;
+        match response.status().as_u16() {
+            201 | 422 => created[n % 2] += 1,
+            429 => assert!(response.headers().contains_key("retry-after")),
+            other => panic!("unexpected {other}"),
+        }
+    }
+    // Ten at once, then one every six seconds.
+    let allowed = 10 + started.elapsed().as_secs() / 6;
+    let total = created[0] + created[1];
+    assert!(
+        total >= 10 && u64::try_from(total).unwrap_or(u64::MAX) <= allowed,
+        "{created:?} in {:?}",
+        started.elapsed()
+    );
+    assert!(
+        created[0] > 0 && created[1] > 0,
+        "both processes served: {created:?}"
+    );
 }
