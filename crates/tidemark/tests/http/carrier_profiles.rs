@@ -199,13 +199,11 @@ async fn hmm_is_asked_a_booking_and_a_container_together(t: &Tracking) {
         let request = document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
         request["data"]["attributes"]["status"].clone()
     };
-    let id = |created: Value| created["data"]["id"].as_str().expect("id").to_owned();
-    let booking = id(document(
-        t.app
-            .create(&tracking_request("booking_number", BOOKING, "HDMU"))
-            .await,
-    )
-    .await);
+    let create = |kind: &'static str, number: String| async move {
+        let created = document(t.app.create(&tracking_request(kind, &number, "HDMU")).await).await;
+        created["data"]["id"].as_str().expect("id").to_owned()
+    };
+    let booking = create("booking_number", BOOKING.to_owned()).await;
     t.drain().await;
     assert_eq!(
         status(booking.clone()).await,
@@ -223,12 +221,7 @@ async fn hmm_is_asked_a_booking_and_a_container_together(t: &Tracking) {
         )
         .expect("the world has the booking");
     let number = &shipment.containers[0].number;
-    let container = id(document(
-        t.app
-            .create(&tracking_request("container", number, "HDMU"))
-            .await,
-    )
-    .await);
+    let container = create("container", number.clone()).await;
     t.drain().await;
     assert_eq!(
         status(container).await,

@@ -213,8 +213,8 @@ async fn a_stalled_worker_makes_the_process_not_ready() {
         Duration::from_secs(3600),
     ));
     turning.beat();
+    // Never beaten, and allowed no silence: stalled as soon as any time has passed.
     let stalled = Arc::new(Heartbeat::with_limit("tracker", Duration::ZERO));
-    tokio::time::sleep(Duration::from_millis(5)).await;
     for stuck in [false, true] {
         let mut loops = vec![Arc::clone(&turning)];
         if stuck {
