@@ -120,6 +120,16 @@ impl ApiError {
         self.0.status
     }
 
+    /// Each problem's `detail`, for showing to a person (the console).
+    #[must_use]
+    pub fn details(&self) -> Vec<&str> {
+        self.0
+            .errors
+            .iter()
+            .map(|error| error.detail.as_str())
+            .collect()
+    }
+
     /// 400 for a query parameter.
     #[must_use]
     pub fn bad_parameter(code: &str, parameter: &str, detail: impl Into<String>) -> Self {

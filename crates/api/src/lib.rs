@@ -7,6 +7,7 @@
 mod auth;
 mod body;
 pub mod callbacks;
+mod console;
 mod containers;
 mod document;
 pub mod error;
@@ -214,6 +215,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(authenticated)
         .merge(callbacks::routes())
+        .merge(console::routes())
         .merge(health::routes())
         .route("/v2/openapi.json", openapi::route(&state.config))
         .route("/metrics", axum::routing::get(metrics::scrape))

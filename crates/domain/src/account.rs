@@ -106,6 +106,18 @@ impl ApiKeySecret {
         Sha256::digest(self.0.as_bytes()).into()
     }
 
+    /// A token bound to this key for `purpose` (the console's CSRF token): the SHA-256 of
+    /// the purpose and the key, in hex. Whoever holds only the token learns nothing of the
+    /// key, and a page cannot compute it without the key.
+    #[must_use]
+    pub fn bound_token(&self, purpose: &str) -> String {
+        let mut digest = Sha256::new();
+        digest.update(purpose.as_bytes());
+        digest.update([0]);
+        digest.update(self.0.as_bytes());
+        hex::encode(digest.finalize())
+    }
+
     /// The key itself, for showing once to the person who created it.
     #[must_use]
     pub fn expose(&self) -> &str {

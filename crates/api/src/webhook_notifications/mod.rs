@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
-use tidemark_domain::{WebhookId, WebhookNotificationId};
+use tidemark_domain::{AccountId, WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
@@ -158,6 +158,40 @@ async fn one(
     )
 }
 
+/// Makes notification `id` of `account` due again now; the API and the console share it.
+///
+/// # Errors
+/// 404 when `account` has no such notification, 409 `in_flight` while a dispatcher
+/// holds it.
+pub(crate) async fn redeliver_now(
+    state: &AppState,
+    account: AccountId,
+    id: &str,
+) -> Result<WebhookNotification, ApiError> {
+    let not_found = || ApiError::not_found("no webhook notification with this id in this account");
+    let id = WebhookNotificationId::parse(id).ok_or_else(not_found)?;
+    let now = state.clock.now();
+    if !state.store.redeliver_notification(account, id, now).await? {
+        // Either it does not exist here, or a dispatcher holds it.
+        state
+            .store
+            .webhook_notification(account, id)
+            .await?
+            .ok_or_else(not_found)?;
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "in_flight",
+            "a delivery of this notification is under way; try again when it ends",
+            None,
+        ));
+    }
+    state
+        .store
+        .webhook_notification(account, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
 /// Send a notification again now, whatever its state (beyond the reference API).
 ///
 /// Its webhook must be active for the delivery to go out.
@@ -179,32 +213,7 @@ pub async fn redeliver(
     query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
     query.finish()?;
-    let not_found = || ApiError::not_found("no webhook notification with this id in this account");
-    let id = WebhookNotificationId::parse(&id).ok_or_else(not_found)?;
-    let now = state.clock.now();
-    if !state
-        .store
-        .redeliver_notification(caller.account_id, id, now)
-        .await?
-    {
-        // Either it does not exist here, or a dispatcher holds it.
-        state
-            .store
-            .webhook_notification(caller.account_id, id)
-            .await?
-            .ok_or_else(not_found)?;
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "in_flight",
-            "a delivery of this notification is under way; try again when it ends",
-            None,
-        ));
-    }
-    let notification = state
-        .store
-        .webhook_notification(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)?;
+    let notification = redeliver_now(&state, caller.account_id, &id).await?;
     Ok(JsonApi::accepted(
         one(&state, caller, None, notification).await?,
     ))

@@ -208,6 +208,39 @@ pub fn sample_notification(
     Some((notification, document))
 }
 
+/// Signs and sends a sample of event `name` to `webhook` now, as a delivery would, and
+/// says what happened; the API's test and the console's share it.
+///
+/// # Errors
+/// 422 when Tidemark has no sample of `name`.
+pub(crate) async fn send_sample(
+    state: &AppState,
+    webhook: &Webhook,
+    name: EventName,
+) -> Result<(WebhookNotification, Attempt, Value), ApiError> {
+    let now = state.clock.now();
+    let Some((notification, document)) =
+        sample_notification(state, webhook.account_id, webhook.id, name, now)
+    else {
+        return Err(ApiError::unprocessable(vec![(
+            EVENT.into(),
+            ValidationCode::Invalid,
+            format!("there is no sample of {name}"),
+        )]));
+    };
+    let bytes = serde_json::to_vec(&document).unwrap_or_default();
+    let message = notification.id.to_string();
+    let attempt = state.webhook_sender.send(webhook, &message, bytes).await;
+    tracing::info!(
+        webhook = %webhook.id,
+        event = %notification.event,
+        status = attempt.status_code,
+        latency_ms = attempt.latency_ms,
+        "webhook test"
+    );
+    Ok((notification, attempt, document))
+}
+
 /// Send a sample of an event to a webhook now, and see what it answered (beyond the
 /// reference API).
 ///
@@ -235,26 +268,8 @@ pub async fn test(
     query.finish()?;
     let webhook = super::find(&state, caller, &id).await?;
     let name = event(&body)?;
-    let now = state.clock.now();
-    let Some((notification, document)) =
-        sample_notification(&state, caller.account_id, webhook.id, name, now)
-    else {
-        return Err(ApiError::unprocessable(vec![(
-            EVENT.into(),
-            ValidationCode::Invalid,
-            format!("there is no sample of {name}"),
-        )]));
-    };
-    let bytes = serde_json::to_vec(&document).unwrap_or_default();
+    let (notification, attempt, document) = send_sample(&state, &webhook, name).await?;
     let message = notification.id.to_string();
-    let attempt = state.webhook_sender.send(&webhook, &message, bytes).await;
-    tracing::info!(
-        webhook = %webhook.id,
-        event = %notification.event,
-        status = attempt.status_code,
-        latency_ms = attempt.latency_ms,
-        "webhook test"
-    );
     Ok(JsonApi::ok(TestDocument {
         data: TestResource {
             id: message,

@@ -8,6 +8,7 @@ mod carrier_profiles;
 mod carrier_push;
 mod carrier_push_v3;
 mod compat;
+mod console;
 mod errors;
 mod hygiene;
 mod idempotency;

@@ -1,0 +1,181 @@
+//! A container's page: where it stands at the terminal, its holds and fees, and the last
+//! free day counting down; and the one-line summary other pages list.
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use tidemark_domain::{Container, ContainerId, Timestamp};
+
+use super::format::{self, maybe_when, relative, when, words};
+use super::{Chrome, ConsoleError, Viewer, html};
+use crate::AppState;
+
+/// A container as lists show it.
+#[derive(Debug, Clone)]
+pub struct ContainerRow {
+    /// Its id, for the link.
+    pub id: String,
+    /// Its number.
+    pub number: String,
+    /// Its status, in words.
+    pub status: String,
+    /// Its last free day, when known.
+    pub lfd: Option<Deadline>,
+    /// The blocking holds, named: `customs, freight`.
+    pub holds: String,
+}
+
+/// A deadline: when, how far, and whether it has passed.
+#[derive(Debug, Clone)]
+pub struct Deadline {
+    /// When, to the minute.
+    pub at: String,
+    /// When, RFC 3339 (for the page's countdown).
+    pub iso: String,
+    /// How far from now.
+    pub left: String,
+    /// Whether it has passed.
+    pub passed: bool,
+}
+
+impl Deadline {
+    /// `at` as seen at `now`.
+    #[must_use]
+    pub fn new(at: Timestamp, now: Timestamp) -> Self {
+        Self {
+            at: when(at),
+            iso: at.to_string(),
+            left: relative(at, now),
+            passed: at < now,
+        }
+    }
+}
+
+/// The summary of `container` at `now`.
+#[must_use]
+pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
+    ContainerRow {
+        id: container.id.to_string(),
+        number: container.number.clone(),
+        status: words(container.current_status.as_str()),
+        lfd: container
+            .terminal
+            .pickup_lfd()
+            .map(|at| Deadline::new(at, now)),
+        holds: container
+            .terminal
+            .holds
+            .iter()
+            .filter(|hold| hold.blocks())
+            .map(|hold| hold.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// A hold or a fee, as a line of the page.
+#[derive(Debug)]
+struct Line {
+    name: String,
+    state: String,
+    note: String,
+}
+
+/// The container page.
+#[derive(Template)]
+#[template(path = "console/container.html")]
+struct Page {
+    chrome: Chrome,
+    row: ContainerRow,
+    shipment_id: String,
+    availability: String,
+    terminal: String,
+    location: String,
+    pickup_facility: String,
+    appointment: String,
+    checked: String,
+    holds: Vec<Line>,
+    fees: Vec<Line>,
+    lfds: Vec<(&'static str, String)>,
+}
+
+/// What the sources say of the pickup.
+fn availability(container: &Container) -> String {
+    let terminal = &container.terminal;
+    if !terminal.availability_known {
+        return "not known yet".into();
+    }
+    match (terminal.available_for_pickup, terminal.has_holds()) {
+        (Some(true), false) => "available for pickup".into(),
+        (Some(true), true) => "available, but a hold blocks the pickup".into(),
+        _ => "not available".into(),
+    }
+}
+
+/// `GET /console/containers/{id}`.
+pub async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Response, ConsoleError> {
+    let not_found = || ConsoleError::not_found("container");
+    let id = ContainerId::parse(&id).ok_or_else(not_found)?;
+    let container = state
+        .store
+        .container(viewer.account_id, id)
+        .await
+        .map_err(crate::ApiError::from)?
+        .ok_or_else(not_found)?;
+    let now = state.clock.now();
+    let terminal = &container.terminal;
+    let days = &terminal.last_free_days;
+    let page = Page {
+        chrome: Chrome::new(
+            format!("Container {}", container.number),
+            "requests",
+            &viewer,
+        ),
+        row: row(&container, now),
+        shipment_id: container.shipment_id.to_string(),
+        availability: availability(&container),
+        terminal: terminal
+            .pod_terminal
+            .as_ref()
+            .map(|pod| pod.code.clone())
+            .or_else(|| container.details.pod_terminal.clone())
+            .unwrap_or_else(|| "—".into()),
+        location: terminal.location.clone().unwrap_or_else(|| "—".into()),
+        pickup_facility: terminal.pickup_facility.clone().unwrap_or_default(),
+        appointment: maybe_when(terminal.pickup_appointment_at),
+        checked: container
+            .terminal_checked_at
+            .map_or_else(|| "never".into(), |at| relative(at, now)),
+        holds: terminal
+            .holds
+            .iter()
+            .map(|hold| Line {
+                name: hold.name.as_str().to_owned(),
+                state: hold.status.as_str().to_owned(),
+                note: hold.description.clone().unwrap_or_default(),
+            })
+            .collect(),
+        fees: terminal
+            .fees
+            .iter()
+            .map(|fee| Line {
+                name: words(fee.kind.as_str()),
+                state: format!("{} {}", fee.amount, fee.currency.as_str()),
+                note: String::new(),
+            })
+            .collect(),
+        lfds: [
+            ("shipping line", days.line),
+            ("terminal", days.terminal),
+            ("rail", days.rail),
+        ]
+        .into_iter()
+        .filter_map(|(source, at)| at.map(|at| (source, format::when(at))))
+        .collect(),
+    };
+    html(&page)
+}

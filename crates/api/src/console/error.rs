@@ -1,0 +1,80 @@
+//! The console's one error type, answered as an HTML page with the status the API would
+//! give for the same problem.
+
+use askama::Template;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use super::{Chrome, html_answer};
+use crate::ApiError;
+
+/// Something the console could not do, and the status it answers with.
+#[derive(Debug)]
+pub struct ConsoleError {
+    status: StatusCode,
+    messages: Vec<String>,
+}
+
+impl ConsoleError {
+    /// 403: a form that did not come from the viewer's own page.
+    #[must_use]
+    pub fn forbidden(message: &str) -> Self {
+        Self {
+            status: StatusCode::FORBIDDEN,
+            messages: vec![message.to_owned()],
+        }
+    }
+
+    /// 404: nothing of this account has this id.
+    #[must_use]
+    pub fn not_found(what: &str) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            messages: vec![format!("There is no {what} with this id in your account.")],
+        }
+    }
+
+    /// 500: a template failed to render (logged; never the viewer's fault).
+    #[must_use]
+    pub fn render(error: askama::Error) -> Self {
+        tracing::error!(%error, "a console page failed to render");
+        Self {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            messages: vec!["This page could not be shown; the error has been logged.".into()],
+        }
+    }
+}
+
+impl From<ApiError> for ConsoleError {
+    fn from(error: ApiError) -> Self {
+        Self {
+            status: error.status(),
+            messages: error.details().into_iter().map(str::to_owned).collect(),
+        }
+    }
+}
+
+/// The error page.
+#[derive(Template)]
+#[template(path = "console/error.html")]
+struct ErrorPage<'a> {
+    chrome: Chrome,
+    status: u16,
+    messages: &'a [String],
+}
+
+impl IntoResponse for ConsoleError {
+    fn into_response(self) -> Response {
+        let page = ErrorPage {
+            chrome: Chrome {
+                title: self.status.canonical_reason().unwrap_or("Error").to_owned(),
+                section: "",
+                csrf: String::new(),
+            },
+            status: self.status.as_u16(),
+            messages: &self.messages,
+        };
+        let body = page.render().unwrap_or_else(|_| self.messages.join("\n"));
+        html_answer(self.status, body)
+    }
+}

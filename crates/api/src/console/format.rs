@@ -1,0 +1,109 @@
+//! How the console writes times, places and event names for people.
+
+use tidemark_domain::{Place, Timestamp};
+
+/// A time in UTC to the minute: `2026-11-25 04:30 UTC`.
+#[must_use]
+pub fn when(at: Timestamp) -> String {
+    let at = at.as_datetime();
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute()
+    )
+}
+
+/// An optional time, or a dash.
+#[must_use]
+pub fn maybe_when(at: Option<Timestamp>) -> String {
+    at.map_or_else(|| "—".to_owned(), when)
+}
+
+/// How far `at` is from `now`, roughly: `in 2 d 3 h`, `5 h ago`, `in 12 min`.
+#[must_use]
+pub fn relative(at: Timestamp, now: Timestamp) -> String {
+    let seconds = at.unix_seconds() - now.unix_seconds();
+    let span = seconds.unsigned_abs();
+    let (days, hours, minutes) = (span / 86_400, span % 86_400 / 3_600, span % 3_600 / 60);
+    let amount = if days > 0 {
+        format!("{days} d {hours} h")
+    } else if hours > 0 {
+        format!("{hours} h {minutes} min")
+    } else {
+        format!("{minutes} min")
+    };
+    if seconds >= 0 {
+        format!("in {amount}")
+    } else {
+        format!("{amount} ago")
+    }
+}
+
+/// A place as people read it: `Rotterdam (NLRTM)`, or the code alone.
+#[must_use]
+pub fn place(place: &Place) -> String {
+    match &place.name {
+        Some(name) => format!("{name} ({})", place.locode),
+        None => place.locode.clone(),
+    }
+}
+
+/// An optional place, or a dash.
+#[must_use]
+pub fn maybe_place(at: Option<&Place>) -> String {
+    at.map_or_else(|| "—".to_owned(), place)
+}
+
+/// An event's name as a phrase: `container.transport.vessel_departed` → `Vessel departed`.
+#[must_use]
+pub fn event_phrase(name: &str) -> String {
+    let last = name
+        .strip_prefix("container.transport.estimated.")
+        .or_else(|| name.strip_prefix("container.transport."))
+        .unwrap_or(name);
+    let words = last.replace(['_', '.'], " ");
+    let mut chars = words.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// A wire word as a label: `awaiting_manifest` → `awaiting manifest`.
+#[must_use]
+pub fn words(wire: &str) -> String {
+    wire.replace('_', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> Timestamp {
+        Timestamp::parse_rfc3339(text).expect("a time")
+    }
+
+    #[test]
+    fn times_read_as_people_write_them() {
+        assert_eq!(when(at("2026-11-25T04:30:59Z")), "2026-11-25 04:30 UTC");
+        let now = at("2026-11-25T00:00:00Z");
+        assert_eq!(relative(at("2026-11-27T03:00:00Z"), now), "in 2 d 3 h");
+        assert_eq!(relative(at("2026-11-24T19:00:00Z"), now), "5 h 0 min ago");
+        assert_eq!(relative(at("2026-11-25T00:12:00Z"), now), "in 12 min");
+    }
+
+    #[test]
+    fn event_names_read_as_phrases() {
+        assert_eq!(
+            event_phrase("container.transport.vessel_departed"),
+            "Vessel departed"
+        );
+        assert_eq!(
+            event_phrase("container.transport.estimated.vessel_arrived"),
+            "Vessel arrived"
+        );
+        assert_eq!(words("awaiting_manifest"), "awaiting manifest");
+    }
+}

@@ -1,0 +1,192 @@
+//! A shipment's page: its route with the ports, its containers, and a timeline of
+//! milestones per container, what happened told apart from what is expected.
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use tidemark_domain::{
+    Estimate, Milestone, Shipment, ShipmentId, Timestamp, TransportEvent, TransportEventKind,
+};
+
+use super::container::{ContainerRow, row};
+use super::format::{event_phrase, maybe_place, maybe_when, place, when};
+use super::{Chrome, ConsoleError, Viewer, html};
+use crate::{ApiError, AppState};
+
+/// One line of a container's timeline.
+#[derive(Debug)]
+struct Step {
+    what: String,
+    at: String,
+    place: String,
+    vessel: String,
+    /// `actual` or `estimated`.
+    kind: &'static str,
+}
+
+/// A container and its timeline.
+#[derive(Debug)]
+struct Timeline {
+    container: ContainerRow,
+    steps: Vec<Step>,
+}
+
+/// The shipment page.
+#[derive(Template)]
+#[template(path = "console/shipment.html")]
+struct Page {
+    chrome: Chrome,
+    scac: String,
+    tracking: String,
+    ports: Vec<(&'static str, String)>,
+    times: Vec<(&'static str, String)>,
+    vessel: String,
+    timelines: Vec<Timeline>,
+}
+
+fn step(event: &TransportEvent) -> Step {
+    Step {
+        what: event_phrase(&event.kind.name()),
+        at: when(event.timestamp),
+        place: maybe_place(event.location.as_ref()),
+        vessel: event
+            .vessel
+            .as_ref()
+            .map(|vessel| vessel.name.clone().unwrap_or_else(|| vessel.imo.clone()))
+            .unwrap_or_default(),
+        kind: match event.kind {
+            TransportEventKind::Actual(_) => "actual",
+            TransportEventKind::Estimated(_) => "estimated",
+        },
+    }
+}
+
+/// The container's events, oldest first, then what the route still expects of the
+/// voyage: the departure and the arrival while neither has happened to this container.
+fn steps(shipment: &Shipment, events: &[&TransportEvent]) -> Vec<Step> {
+    let mut steps: Vec<Step> = events.iter().map(|event| step(event)).collect();
+    let happened = |milestone: Milestone| {
+        events
+            .iter()
+            .any(|event| event.kind == TransportEventKind::Actual(milestone))
+    };
+    let route = &shipment.route;
+    let expected: [(Milestone, Estimate, Option<Timestamp>, &Option<_>); 2] = [
+        (
+            Milestone::VesselDeparted,
+            Estimate::VesselDeparted,
+            route.pol_etd_at,
+            &route.port_of_lading,
+        ),
+        (
+            Milestone::VesselArrived,
+            Estimate::VesselArrived,
+            route.pod_eta_at,
+            &route.port_of_discharge,
+        ),
+    ];
+    for (milestone, estimate, at, port) in expected {
+        if let Some(at) = at
+            && !happened(milestone)
+        {
+            steps.push(Step {
+                what: format!("{} (expected)", event_phrase(estimate.event_name())),
+                at: when(at),
+                place: maybe_place(port.as_ref()),
+                vessel: route
+                    .pod_vessel
+                    .as_ref()
+                    .and_then(|vessel| vessel.name.clone())
+                    .unwrap_or_default(),
+                kind: "estimated",
+            });
+        }
+    }
+    steps
+}
+
+/// `GET /console/shipments/{id}`.
+pub async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Response, ConsoleError> {
+    let not_found = || ConsoleError::not_found("shipment");
+    let id = ShipmentId::parse(&id).ok_or_else(not_found)?;
+    let account = viewer.account_id;
+    let store = state.store.as_ref();
+    let shipment = store
+        .shipment(account, id)
+        .await
+        .map_err(ApiError::from)?
+        .ok_or_else(not_found)?;
+    let containers = store
+        .containers(account, &[], &[shipment.id])
+        .await
+        .map_err(ApiError::from)?;
+    let ids: Vec<_> = containers.iter().map(|container| container.id).collect();
+    let events = store
+        .transport_events(account, &ids)
+        .await
+        .map_err(ApiError::from)?;
+    let now = state.clock.now();
+    let route = &shipment.route;
+    let page = Page {
+        chrome: Chrome::new(
+            format!("Shipment {}", shipment.bill_of_lading_number),
+            "requests",
+            &viewer,
+        ),
+        scac: shipment.scac.to_string(),
+        tracking: match (shipment.stopped_at, &shipment.stopped_reason) {
+            (Some(at), Some(reason)) => format!("stopped {} ({})", when(at), reason.as_str()),
+            (Some(at), None) => format!("stopped {}", when(at)),
+            (None, _) => format!(
+                "tracked; last checked {}",
+                maybe_when(shipment.last_succeeded_at)
+            ),
+        },
+        ports: [
+            ("Port of loading", route.port_of_lading.as_ref()),
+            ("Port of discharge", route.port_of_discharge.as_ref()),
+            ("Destination", route.destination.as_ref()),
+        ]
+        .into_iter()
+        .filter_map(|(label, at)| at.map(|at| (label, place(at))))
+        .collect(),
+        times: [
+            ("Departure, estimated", route.pol_etd_at),
+            ("Departed", route.pol_atd_at),
+            ("Arrival, estimated", route.pod_eta_at),
+            ("Arrived", route.pod_ata_at),
+        ]
+        .into_iter()
+        .filter_map(|(label, at)| at.map(|at| (label, when(at))))
+        .collect(),
+        vessel: match (&route.pod_vessel, &route.pod_voyage_number) {
+            (Some(vessel), voyage) => format!(
+                "{}{}",
+                vessel.name.clone().unwrap_or_else(|| vessel.imo.clone()),
+                voyage
+                    .as_ref()
+                    .map(|voyage| format!(", voyage {voyage}"))
+                    .unwrap_or_default()
+            ),
+            (None, _) => "—".into(),
+        },
+        timelines: containers
+            .iter()
+            .map(|container| {
+                let own: Vec<&TransportEvent> = events
+                    .iter()
+                    .filter(|event| event.container_id == container.id)
+                    .collect();
+                Timeline {
+                    container: row(container, now),
+                    steps: steps(&shipment, &own),
+                }
+            })
+            .collect(),
+    };
+    html(&page)
+}

@@ -1,0 +1,339 @@
+//! Webhooks in the console: each one's health, its delivery log with every attempt, a
+//! redeliver button per notification and a test send.
+
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use tidemark_domain::webhook::{DeliveryStatus, Webhook};
+use tidemark_domain::{AccountId, EventName, WebhookId};
+use tidemark_store::{NotificationFilter, PageRequest};
+
+use super::format::{event_phrase, maybe_when, when};
+use super::session::see_other;
+use super::{Chrome, ConsoleError, Viewer, html};
+use crate::extract::QueryParams;
+use crate::{ApiError, AppState};
+
+/// Notifications per page of a webhook's log.
+const LOG_PAGE: u32 = 25;
+
+/// Webhooks the console lists (the API's largest page).
+const WEBHOOKS_SHOWN: u32 = 100;
+
+/// A webhook as lists show it.
+#[derive(Debug)]
+pub struct WebhookRow {
+    /// Its id, for the link.
+    pub id: String,
+    /// Where it delivers.
+    pub url: String,
+    /// `active`, or why it is not.
+    pub state: String,
+    /// Whether it is delivering.
+    pub healthy: bool,
+    /// The events it wants, or `every event`.
+    pub events: String,
+    /// Notifications due and not yet delivered.
+    pub backlog: u64,
+    /// Notifications whose every attempt failed.
+    pub failed: u64,
+}
+
+/// How many of a webhook's notifications failed for good.
+async fn failed_deliveries(
+    state: &AppState,
+    account: AccountId,
+    webhook: WebhookId,
+) -> Result<u64, ConsoleError> {
+    let filter = NotificationFilter {
+        delivery_status: vec![DeliveryStatus::Failed],
+        webhook_id: Some(webhook),
+        ..NotificationFilter::default()
+    };
+    let page = PageRequest { number: 1, size: 1 };
+    Ok(state
+        .store
+        .list_webhook_notifications(account, &filter, page)
+        .await
+        .map_err(ApiError::from)?
+        .total)
+}
+
+async fn webhook_row(
+    state: &AppState,
+    webhook: &Webhook,
+    backlogs: &[(WebhookId, u64)],
+) -> Result<WebhookRow, ConsoleError> {
+    let backlog = backlogs
+        .iter()
+        .find(|(id, _)| *id == webhook.id)
+        .map_or(0, |(_, count)| *count);
+    let failed = failed_deliveries(state, webhook.account_id, webhook.id).await?;
+    Ok(WebhookRow {
+        id: webhook.id.to_string(),
+        url: webhook.url.to_string(),
+        state: match (&webhook.disabled_reason, webhook.active) {
+            (Some(reason), _) => format!("disabled: {reason}"),
+            (None, true) => "active".into(),
+            (None, false) => "paused".into(),
+        },
+        healthy: webhook.active && webhook.disabled_reason.is_none(),
+        events: if webhook.events.is_empty() {
+            "every event".into()
+        } else {
+            webhook.events.join(", ")
+        },
+        backlog,
+        failed,
+    })
+}
+
+/// Every webhook of `account`, with its backlog and failures.
+pub async fn webhook_rows(
+    state: &AppState,
+    account: AccountId,
+) -> Result<Vec<WebhookRow>, ConsoleError> {
+    let page = PageRequest {
+        number: 1,
+        size: WEBHOOKS_SHOWN,
+    };
+    let webhooks = state
+        .store
+        .list_webhooks(account, page)
+        .await
+        .map_err(ApiError::from)?;
+    let backlogs = state
+        .store
+        .webhook_backlogs()
+        .await
+        .map_err(ApiError::from)?;
+    let mut rows = Vec::with_capacity(webhooks.items.len());
+    for webhook in &webhooks.items {
+        rows.push(webhook_row(state, webhook, &backlogs).await?);
+    }
+    Ok(rows)
+}
+
+/// The webhooks page.
+#[derive(Template)]
+#[template(path = "console/webhooks.html")]
+struct ListPage {
+    chrome: Chrome,
+    webhooks: Vec<WebhookRow>,
+}
+
+/// `GET /console/webhooks`.
+pub async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Response, ConsoleError> {
+    let page = ListPage {
+        chrome: Chrome::new("Webhooks", "webhooks", &viewer),
+        webhooks: webhook_rows(&state, viewer.account_id).await?,
+    };
+    html(&page)
+}
+
+/// One attempt to deliver a notification.
+#[derive(Debug)]
+struct AttemptRow {
+    at: String,
+    outcome: String,
+    ok: bool,
+    latency_ms: u64,
+}
+
+/// A notification in the log.
+#[derive(Debug)]
+struct NotificationRow {
+    id: String,
+    event: String,
+    status: &'static str,
+    created: String,
+    due: String,
+    attempts: Vec<AttemptRow>,
+}
+
+/// What a test send did.
+#[derive(Debug)]
+struct TestResult {
+    event: String,
+    outcome: String,
+    ok: bool,
+    latency_ms: u64,
+}
+
+/// One webhook's page.
+#[derive(Template)]
+#[template(path = "console/webhook.html")]
+struct WebhookPage {
+    chrome: Chrome,
+    webhook: WebhookRow,
+    notifications: Vec<NotificationRow>,
+    total: u64,
+    page: u32,
+    pages: u32,
+    events: Vec<(String, String)>,
+    tested: Option<TestResult>,
+    notice: String,
+}
+
+fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
+    match (status_code, error) {
+        (Some(code), _) => (format!("HTTP {code}"), (200..300).contains(&code)),
+        (None, Some(error)) => (error.to_owned(), false),
+        (None, None) => ("no answer".into(), false),
+    }
+}
+
+/// The webhook `id` of `viewer`'s account, or 404.
+async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, ConsoleError> {
+    let not_found = || ConsoleError::not_found("webhook");
+    let id = WebhookId::parse(id).ok_or_else(not_found)?;
+    state
+        .store
+        .webhook(viewer.account_id, id)
+        .await
+        .map_err(ApiError::from)?
+        .ok_or_else(not_found)
+}
+
+/// Renders the page of `webhook`, its log at page `number`.
+async fn render(
+    state: &AppState,
+    viewer: &Viewer,
+    webhook: &Webhook,
+    number: u32,
+    tested: Option<TestResult>,
+    notice: String,
+) -> Result<Response, ConsoleError> {
+    let account = viewer.account_id;
+    let filter = NotificationFilter {
+        webhook_id: Some(webhook.id),
+        ..NotificationFilter::default()
+    };
+    let page = PageRequest {
+        number,
+        size: LOG_PAGE,
+    };
+    let log = state
+        .store
+        .list_webhook_notifications(account, &filter, page)
+        .await
+        .map_err(ApiError::from)?;
+    let ids: Vec<_> = log.items.iter().map(|n| n.id).collect();
+    let attempts = state
+        .store
+        .notification_attempts(account, &ids)
+        .await
+        .map_err(ApiError::from)?;
+    let notifications = log
+        .items
+        .iter()
+        .map(|notification| NotificationRow {
+            id: notification.id.to_string(),
+            event: notification.event.clone(),
+            status: notification.delivery_status.as_str(),
+            created: when(notification.created_at),
+            due: maybe_when(notification.due_at),
+            attempts: attempts
+                .iter()
+                .filter(|logged| logged.notification_id == notification.id)
+                .map(|logged| {
+                    let attempt = &logged.attempt;
+                    let (outcome, ok) = outcome(attempt.status_code, attempt.error.as_deref());
+                    AttemptRow {
+                        at: when(attempt.at),
+                        outcome,
+                        ok,
+                        latency_ms: attempt.latency_ms,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let backlogs = state
+        .store
+        .webhook_backlogs()
+        .await
+        .map_err(ApiError::from)?;
+    let page = WebhookPage {
+        chrome: Chrome::new("Webhook", "webhooks", viewer),
+        webhook: webhook_row(state, webhook, &backlogs).await?,
+        notifications,
+        total: log.total,
+        page: number,
+        pages: u32::try_from(log.total.div_ceil(u64::from(LOG_PAGE))).unwrap_or(u32::MAX),
+        events: EventName::catalog()
+            .into_iter()
+            .map(|(name, _)| (name.to_string(), event_phrase(&name.to_string())))
+            .collect(),
+        tested,
+        notice,
+    };
+    html(&page)
+}
+
+/// `GET /console/webhooks/{id}`: the webhook and its delivery log (`?page=N`).
+pub async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    mut query: QueryParams,
+) -> Result<Response, ConsoleError> {
+    let webhook = find(&state, &viewer, &id).await?;
+    let number = query
+        .take("page")
+        .and_then(|text| text.parse::<u32>().ok())
+        .filter(|number| *number >= 1)
+        .unwrap_or(1);
+    let notice = query
+        .take("redelivered")
+        .map(|id| format!("Notification {id} is due again; the dispatcher sends it now."))
+        .unwrap_or_default();
+    render(&state, &viewer, &webhook, number, None, notice).await
+}
+
+/// `POST /console/webhooks/{id}/test`: sends a sample of the chosen event now and shows
+/// what the receiver answered.
+pub async fn test(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ConsoleError> {
+    let form = viewer.form(&headers, &body)?;
+    let webhook = find(&state, &viewer, &id).await?;
+    let name = form
+        .get("event")
+        .and_then(EventName::parse)
+        .ok_or_else(|| ConsoleError::from(ApiError::not_found("Tidemark records no such event")))?;
+    let (notification, attempt, _) =
+        crate::webhooks::test::send_sample(&state, &webhook, name).await?;
+    let (outcome, ok) = outcome(attempt.status_code, attempt.error.as_deref());
+    let tested = TestResult {
+        event: notification.event,
+        outcome,
+        ok,
+        latency_ms: attempt.latency_ms,
+    };
+    render(&state, &viewer, &webhook, 1, Some(tested), String::new()).await
+}
+
+/// `POST /console/notifications/{id}/redeliver`: makes the notification due now and goes
+/// back to its webhook's log.
+pub async fn redeliver(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ConsoleError> {
+    viewer.form(&headers, &body)?;
+    let notification =
+        crate::webhook_notifications::redeliver_now(&state, viewer.account_id, &id).await?;
+    Ok(see_other(&format!(
+        "/console/webhooks/{}?redelivered={}",
+        notification.webhook_id, notification.id
+    )))
+}
