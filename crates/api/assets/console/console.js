@@ -5,6 +5,7 @@
 (function () {
   function relative(ms) {
     const span = Math.abs(ms) / 1000;
+    if (span < 60) { return "just now"; }
     const days = Math.floor(span / 86400);
     const hours = Math.floor((span % 86400) / 3600);
     const minutes = Math.floor((span % 3600) / 60);

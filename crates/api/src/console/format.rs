@@ -27,6 +27,9 @@ pub fn maybe_when(at: Option<Timestamp>) -> String {
 pub fn relative(at: Timestamp, now: Timestamp) -> String {
     let seconds = at.unix_seconds() - now.unix_seconds();
     let span = seconds.unsigned_abs();
+    if span < 60 {
+        return "just now".to_owned();
+    }
     let (days, hours, minutes) = (span / 86_400, span % 86_400 / 3_600, span % 3_600 / 60);
     let amount = if days > 0 {
         format!("{days} d {hours} h")
@@ -92,6 +95,7 @@ mod tests {
         assert_eq!(relative(at("2026-11-27T03:00:00Z"), now), "in 2 d 3 h");
         assert_eq!(relative(at("2026-11-24T19:00:00Z"), now), "5 h 0 min ago");
         assert_eq!(relative(at("2026-11-25T00:12:00Z"), now), "in 12 min");
+        assert_eq!(relative(at("2026-11-24T23:59:30Z"), now), "just now");
     }
 
     #[test]

@@ -5,7 +5,8 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use tidemark_domain::{
-    Estimate, Milestone, Shipment, ShipmentId, Timestamp, TransportEvent, TransportEventKind,
+    Estimate, Milestone, Route, Shipment, ShipmentId, Timestamp, TrackingSource, TransportEvent,
+    TransportEventKind,
 };
 
 use super::container::{ContainerRow, row};
@@ -37,6 +38,7 @@ struct Timeline {
 struct Page {
     chrome: Chrome,
     scac: String,
+    simulated: bool,
     tracking: String,
     ports: Vec<(&'static str, String)>,
     times: Vec<(&'static str, String)>,
@@ -105,6 +107,46 @@ fn steps(shipment: &Shipment, events: &[&TransportEvent]) -> Vec<Step> {
     steps
 }
 
+/// The route's ports, named.
+fn ports(route: &Route) -> Vec<(&'static str, String)> {
+    [
+        ("Port of loading", route.port_of_lading.as_ref()),
+        ("Port of discharge", route.port_of_discharge.as_ref()),
+        ("Destination", route.destination.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(label, at)| at.map(|at| (label, place(at))))
+    .collect()
+}
+
+/// The voyage's departure and arrival, estimated and actual, as far as known.
+fn times(route: &Route) -> Vec<(&'static str, String)> {
+    [
+        ("Departure, estimated", route.pol_etd_at),
+        ("Departed", route.pol_atd_at),
+        ("Arrival, estimated", route.pod_eta_at),
+        ("Arrived", route.pod_ata_at),
+    ]
+    .into_iter()
+    .filter_map(|(label, at)| at.map(|at| (label, when(at))))
+    .collect()
+}
+
+/// The vessel to the port of discharge and its voyage.
+fn vessel(route: &Route) -> String {
+    match (&route.pod_vessel, &route.pod_voyage_number) {
+        (Some(vessel), voyage) => format!(
+            "{}{}",
+            vessel.name.clone().unwrap_or_else(|| vessel.imo.clone()),
+            voyage
+                .as_ref()
+                .map(|voyage| format!(", voyage {voyage}"))
+                .unwrap_or_default()
+        ),
+        (None, _) => "—".into(),
+    }
+}
+
 /// `GET /console/shipments/{id}`.
 pub async fn page(
     State(state): State<AppState>,
@@ -138,6 +180,7 @@ pub async fn page(
             &viewer,
         ),
         scac: shipment.scac.to_string(),
+        simulated: shipment.source == TrackingSource::Sandbox,
         tracking: match (shipment.stopped_at, &shipment.stopped_reason) {
             (Some(at), Some(reason)) => format!("stopped {} ({})", when(at), reason.as_str()),
             (Some(at), None) => format!("stopped {}", when(at)),
@@ -146,34 +189,9 @@ pub async fn page(
                 maybe_when(shipment.last_succeeded_at)
             ),
         },
-        ports: [
-            ("Port of loading", route.port_of_lading.as_ref()),
-            ("Port of discharge", route.port_of_discharge.as_ref()),
-            ("Destination", route.destination.as_ref()),
-        ]
-        .into_iter()
-        .filter_map(|(label, at)| at.map(|at| (label, place(at))))
-        .collect(),
-        times: [
-            ("Departure, estimated", route.pol_etd_at),
-            ("Departed", route.pol_atd_at),
-            ("Arrival, estimated", route.pod_eta_at),
-            ("Arrived", route.pod_ata_at),
-        ]
-        .into_iter()
-        .filter_map(|(label, at)| at.map(|at| (label, when(at))))
-        .collect(),
-        vessel: match (&route.pod_vessel, &route.pod_voyage_number) {
-            (Some(vessel), voyage) => format!(
-                "{}{}",
-                vessel.name.clone().unwrap_or_else(|| vessel.imo.clone()),
-                voyage
-                    .as_ref()
-                    .map(|voyage| format!(", voyage {voyage}"))
-                    .unwrap_or_default()
-            ),
-            (None, _) => "—".into(),
-        },
+        ports: ports(route),
+        times: times(route),
+        vessel: vessel(route),
         timelines: containers
             .iter()
             .map(|container| {

@@ -1,0 +1,356 @@
+//! The web console in headless Chromium, driven over WebDriver (`chromedriver`), against
+//! `tidemark serve` with its sandbox: sign in, create a request for a sandbox number with
+//! the carrier suggested as it is typed, watch it become `created`, open its shipment's
+//! timeline and a container, redeliver a notification and send a test.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`. Without them the test says it was
+//! skipped, unless `TIDEMARK_REQUIRE_BROWSER` is set (as in `.ci/run`), when it fails.
+//! `TIDEMARK_CONSOLE_SCREENSHOTS=<dir>` keeps a screenshot of each page there (the ones
+//! in `docs/console/` were made so).
+
+mod serve;
+
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+use serve::{Served, poll_until};
+use tidemark_testkit::Receiver;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// `chromedriver` in a process group of its own, killed with its browsers when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `chromedriver` when it and Chromium are installed.
+fn driver() -> Option<Driver> {
+    let installed = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
+    if !installed {
+        assert!(
+            std::env::var_os("TIDEMARK_REQUIRE_BROWSER").is_none(),
+            "TIDEMARK_REQUIRE_BROWSER is set but {CHROMIUM} or {CHROMEDRIVER} is missing"
+        );
+        eprintln!("skipped: install Debian's chromium and chromium-driver to run the browser test");
+        return None;
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("chromedriver starts");
+    Some(Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    })
+}
+
+/// A headless Chromium session that fetches nothing beyond loopback.
+async fn browser(driver: &Driver, profile: &Path) -> Client {
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("browserName".into(), json!("chrome"));
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({"binary": CHROMIUM, "args": [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+            format!("--user-data-dir={}", profile.display()),
+        ]}),
+    );
+    let from = Instant::now();
+    loop {
+        let connected = ClientBuilder::new(HttpConnector::new())
+            .capabilities(capabilities.clone())
+            .connect(&driver.url)
+            .await;
+        match connected {
+            Ok(client) => return client,
+            Err(error) => assert!(
+                from.elapsed() < Duration::from_secs(20),
+                "no WebDriver session: {error}"
+            ),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Where screenshots go: the asked directory, else a temporary one.
+fn shots(temporary: &Path) -> PathBuf {
+    std::env::var_os("TIDEMARK_CONSOLE_SCREENSHOTS")
+        .map_or_else(|| temporary.to_owned(), PathBuf::from)
+}
+
+async fn shoot(client: &Client, dir: &Path, name: &str) {
+    let png = client.screenshot().await.expect("screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::create_dir_all(dir).expect("screenshot directory");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot written");
+}
+
+/// The text of the first `css` element, waiting up to 10 s for it to appear (a click
+/// that submits a form returns before the next page is there).
+async fn text(client: &Client, css: &str) -> String {
+    client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|error| panic!("{css}: {error}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+/// Clicks the element `locator` finds.
+async fn click(client: &Client, locator: Locator<'_>) {
+    client
+        .find(locator)
+        .await
+        .unwrap_or_else(|error| panic!("{locator:?}: {error}"))
+        .click()
+        .await
+        .expect("clicked");
+}
+
+/// Reloads the page until `css` shows text containing `wanted`, for at most `limit`.
+async fn reload_until(client: &Client, css: &str, wanted: &str, limit: Duration) {
+    let from = Instant::now();
+    poll_until(
+        from,
+        limit,
+        || format!("{css} never showed {wanted:?}"),
+        || async {
+            client.refresh().await.expect("reload");
+            match client.find(Locator::Css(css)).await {
+                Ok(element) => element.text().await.is_ok_and(|t| t.contains(wanted)),
+                Err(_) => false,
+            }
+        },
+    )
+    .await;
+}
+
+async fn sign_in(client: &Client, base: &str, key: &str) {
+    client.goto(&format!("{base}/console")).await.expect("open");
+    let url = client.current_url().await.expect("url");
+    assert_eq!(
+        url.path(),
+        "/console/sign-in",
+        "signed out, the console asks for a key"
+    );
+    client
+        .find(Locator::Id("key"))
+        .await
+        .expect("key field")
+        .send_keys(key)
+        .await
+        .expect("typed");
+    click(client, Locator::Css("form button[type=submit]")).await;
+    text(client, ".counts").await;
+    assert_eq!(text(client, "h1").await, "Overview");
+    let cookies = client.get_all_cookies().await.expect("cookies");
+    let session = cookies
+        .iter()
+        .find(|cookie| cookie.name() == "tidemark_session")
+        .expect("the session cookie");
+    assert_eq!(session.http_only(), Some(true));
+    assert_eq!(
+        session.same_site().map(|same| same.to_string()).as_deref(),
+        Some("Strict")
+    );
+    let seen = client
+        .execute(
+            "return [document.cookie, localStorage.length, sessionStorage.length];",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(
+        seen,
+        json!(["", 0, 0]),
+        "no script can read the key, none is stored"
+    );
+}
+
+/// Types a number into the create form, waits for the suggestion, and creates a
+/// request for the sandbox number `number`.
+async fn create(client: &Client, base: &str, number: &str) {
+    client
+        .goto(&format!("{base}/console/requests"))
+        .await
+        .expect("open");
+    let field = client
+        .find(Locator::Id("request_number"))
+        .await
+        .expect("field");
+    field.send_keys("MSKU3054388").await.expect("typed");
+    let from = Instant::now();
+    poll_until(
+        from,
+        Duration::from_secs(10),
+        || "no suggestion".into(),
+        || async { text(client, "#suggestion").await.contains("Maersk (MAEU)") },
+    )
+    .await;
+    let scac = client.find(Locator::Id("scac")).await.expect("scac");
+    assert_eq!(
+        scac.prop("value").await.expect("value").as_deref(),
+        Some("MAEU")
+    );
+    field.clear().await.expect("cleared");
+    field.send_keys(number).await.expect("typed");
+    scac.clear().await.expect("cleared");
+    scac.send_keys("TEST").await.expect("typed");
+    client
+        .find(Locator::Id("request_type"))
+        .await
+        .expect("type")
+        .select_by_value("bill_of_lading")
+        .await
+        .expect("selected");
+    click(client, Locator::Css("#create button[type=submit]")).await;
+    assert!(text(client, ".notice").await.contains("created"));
+}
+
+/// Opens the webhook's log, waits for the request's success notification to be
+/// delivered, redelivers it and sees it arrive again; then sends a test.
+async fn redeliver(client: &Client, base: &str, receiver: &Receiver) {
+    client
+        .goto(&format!("{base}/console/webhooks"))
+        .await
+        .expect("open");
+    click(client, Locator::Css("table a[href^='/console/webhooks/']")).await;
+    let row = "#log tr[data-id]:last-child";
+    text(client, "#log").await;
+    reload_until(client, row, "succeeded", Duration::from_secs(30)).await;
+    let id = client
+        .find(Locator::Css(row))
+        .await
+        .expect("row")
+        .attr("data-id")
+        .await
+        .expect("attribute")
+        .expect("an id");
+    let arrivals = || {
+        receiver
+            .got()
+            .iter()
+            .filter(|(headers, _)| headers.get("webhook-id").is_some_and(|v| v == id.as_str()))
+            .count()
+    };
+    assert_eq!(arrivals(), 1);
+    click(client, Locator::Css(&format!("{row} button"))).await;
+    assert!(text(client, ".notice").await.contains("due again"));
+    let from = Instant::now();
+    poll_until(
+        from,
+        Duration::from_secs(15),
+        || "not redelivered".into(),
+        || async { arrivals() == 2 },
+    )
+    .await;
+    client
+        .find(Locator::Css("select[name=event]"))
+        .await
+        .expect("events")
+        .select_by_value("container.transport.vessel_arrived")
+        .await
+        .expect("selected");
+    click(client, Locator::Css("form[action$='/test'] button")).await;
+    let result = text(client, "#test-result").await;
+    assert!(
+        result.contains("HTTP 200") && result.contains("delivered"),
+        "{result}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_in_a_browser() {
+    let Some(driver) = driver() else {
+        return;
+    };
+    let (receiver, url) = Receiver::start(&[]).await;
+    let server = Served::start(&["--webhook-allowed-networks", "127.0.0.0/8"], &[]);
+    let base = format!("http://{}", server.address);
+    let hook = reqwest::Client::new()
+        .post(format!("{base}/v2/webhooks"))
+        .header("Authorization", format!("Token {}", server.key))
+        .header("Content-Type", "application/vnd.api+json")
+        .body(
+            json!({"data": {"type": "webhook", "attributes": {"url": url, "active": true}}})
+                .to_string(),
+        )
+        .send()
+        .await
+        .expect("webhook");
+    assert_eq!(hook.status(), 201);
+    // Two more requests, so that the overview has a failure and a last free day to show.
+    for number in ["TEST-TR-FAILED", "TEST-TR-LFD-EXTENDED"] {
+        assert_eq!(server.create(number, "TEST").await.status(), 201);
+    }
+    let temporary = tempfile::tempdir().expect("dir");
+    let dir = shots(temporary.path());
+    let client = browser(&driver, &temporary.path().join("profile")).await;
+
+    sign_in(&client, &base, &server.key).await;
+    create(&client, &base, "TEST-TR-HOLDS").await;
+    let created = "#requests tr[data-id] [data-status]";
+    reload_until(&client, created, "created", Duration::from_secs(30)).await;
+    shoot(&client, &dir, "requests").await;
+
+    click(&client, Locator::LinkText("TEST-TR-HOLDS")).await;
+    text(&client, ".route").await;
+    assert!(
+        text(&client, "h1")
+            .await
+            .starts_with("Shipment TEST-TR-HOLDS")
+    );
+    assert!(text(&client, ".sandbox").await.starts_with("Simulated"));
+    reload_until(&client, ".timeline", "actual", Duration::from_secs(30)).await;
+    assert!(
+        !client
+            .find_all(Locator::Css(".timeline li.estimated"))
+            .await
+            .expect("steps")
+            .is_empty(),
+        "the arrival is still expected"
+    );
+    shoot(&client, &dir, "shipment").await;
+
+    click(&client, Locator::Css(".timeline h2 a")).await;
+    text(&client, "a[href^='/console/shipments/']").await;
+    assert!(text(&client, "h1").await.starts_with("Container "));
+    reload_until(&client, "main", "customs", Duration::from_secs(30)).await;
+    shoot(&client, &dir, "container").await;
+
+    redeliver(&client, &base, &receiver).await;
+    shoot(&client, &dir, "webhook").await;
+
+    client.goto(&format!("{base}/console")).await.expect("open");
+    assert!(text(&client, ".counts").await.contains("created"));
+    shoot(&client, &dir, "overview").await;
+    client.close().await.expect("closed");
+}
