@@ -120,6 +120,14 @@ impl ApiError {
         self.0.status
     }
 
+    /// The error document this answer carries (the OpenAPI document's examples).
+    #[must_use]
+    pub fn document(&self) -> ErrorDocument {
+        ErrorDocument {
+            errors: self.0.errors.clone(),
+        }
+    }
+
     /// Each problem's `detail`, for showing to a person (the console).
     #[must_use]
     pub fn details(&self) -> Vec<&str> {

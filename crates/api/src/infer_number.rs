@@ -38,7 +38,7 @@ wire_enum_schema!(
 
 /// The request body.
 #[derive(Debug, ToSchema)]
-#[schema(as = InferNumberRequest)]
+#[schema(as = InferNumberRequest, example = json!({"number": "MSKU3054388"}))]
 #[allow(dead_code)]
 pub struct InferNumberRequest {
     /// A container, bill of lading or booking number. Spaces and hyphens are ignored,

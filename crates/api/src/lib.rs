@@ -4,6 +4,7 @@
 //! [`router`] builds the whole application from an [`AppState`]; the binary and the tests
 //! serve the very same router.
 
+mod api_docs;
 mod auth;
 mod body;
 pub mod callbacks;
@@ -216,8 +217,12 @@ pub fn router(state: AppState) -> Router {
         .merge(authenticated)
         .merge(callbacks::routes())
         .merge(console::routes())
+        .merge(api_docs::routes())
         .merge(health::routes())
-        .route("/v2/openapi.json", openapi::route(&state.config))
+        .route(
+            "/v2/openapi.json",
+            openapi::route(&state.config, &state.carriers),
+        )
         .route("/metrics", axum::routing::get(metrics::scrape))
         .route_layer(from_fn(metrics::record))
         .fallback(fallback::not_found)

@@ -352,5 +352,25 @@ async fn the_console_in_a_browser() {
     client.goto(&format!("{base}/console")).await.expect("open");
     assert!(text(&client, ".counts").await.contains("created"));
     shoot(&client, &dir, "overview").await;
+
+    // The API reference, rendered by the script built into the binary (this machine has
+    // no route to the internet: the page renders with the network cut off).
+    client.goto(&format!("{base}/docs")).await.expect("open");
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("[id='tag/Tracking-requests']"))
+        .await
+        .expect("the reference renders its sections");
+    let page = text(&client, "body").await;
+    assert!(
+        page.contains("Create a tracking request"),
+        "the operations are listed"
+    );
+    assert!(
+        page.contains("tracking_request.succeeded"),
+        "the deliveries are listed"
+    );
+    shoot(&client, &dir, "reference").await;
     client.close().await.expect("closed");
 }

@@ -281,6 +281,7 @@ pub struct UpdateShipmentData {
 
 /// The body of `PATCH /v2/shipments/{id}`.
 #[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "shipment", "id": "01938f3c-6a1e-7b2d-9c4f-5e6a7b8c9d0e", "attributes": {"ref_numbers": ["PO-4711"], "tags": ["priority"]}}}))]
 #[expect(
     dead_code,
     reason = "describes the request body in the OpenAPI document"

@@ -212,6 +212,7 @@ pub struct CreateTrackingRequestData {
 
 /// The body of `POST /v2/tracking_requests`.
 #[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "tracking_request", "attributes": {"request_type": "bill_of_lading", "request_number": "TEST-TR-SUCCEEDED", "scac": "TEST", "ref_numbers": ["PO-4711"], "shipment_tags": ["priority"]}}}))]
 #[expect(
     dead_code,
     reason = "describes the request body in the OpenAPI document"
@@ -260,6 +261,7 @@ pub struct UpdateTrackingRequestData {
 
 /// The body of `PATCH /v2/tracking_requests/{id}`.
 #[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "tracking_request", "id": "01938f3c-6a1e-7b2d-9c4f-5e6a7b8c9d0e", "attributes": {"ref_numbers": ["PO-4711", "PO-4712"]}}}))]
 #[expect(
     dead_code,
     reason = "describes the request body in the OpenAPI document"

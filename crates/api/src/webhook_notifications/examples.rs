@@ -79,9 +79,14 @@ pub async fn examples(
     let event = tidemark_domain::webhook::recorded_event(&name)
         .map_err(|why| bad_event(crate::webhooks::test::not_recorded(&name, why)))?;
     let now = state.clock.now();
-    let (_, mut document) =
-        sample_notification(&state, caller.account_id, WebhookId::new(), event, now)
-            .ok_or_else(|| bad_event(format!("there is no sample of {name}")))?;
+    let (_, mut document) = sample_notification(
+        &state.carriers,
+        caller.account_id,
+        WebhookId::new(),
+        event,
+        now,
+    )
+    .ok_or_else(|| bad_event(format!("there is no sample of {name}")))?;
     let mut data = document["data"].take();
     data["relationships"]["webhook"]["data"] = Value::Null;
     let included = match document["included"].take() {

@@ -45,9 +45,13 @@ async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Webhook, Api
         .ok_or_else(not_found)
 }
 
-/// Reads `headers`: an array of `{name, value}` objects.
+/// Reads `headers`: an array of `{name, value}` objects; `null` is none (it clears them on
+/// an update), as the schema allows.
 fn headers(attributes: &mut Attributes<'_>) -> Option<Vec<WebhookHeader>> {
     let raw = attributes.raw("headers")?;
+    if raw.is_null() {
+        return Some(Vec::new());
+    }
     let mut problems: Vec<Problem> = Vec::new();
     let Value::Array(items) = raw else {
         attributes.problems.push((

@@ -115,6 +115,7 @@ pub struct TestInputData {
 
 /// The body of `POST /v2/webhooks/{id}/test`.
 #[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "webhook_test", "attributes": {"event": "container.transport.vessel_arrived"}}}))]
 #[expect(
     dead_code,
     reason = "describes the request body in the OpenAPI document"
@@ -178,7 +179,7 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
 /// through the real lifecycle, rendered by the code that renders real deliveries. `None`
 /// for an event that has no sample.
 pub fn sample_notification(
-    state: &AppState,
+    carriers: &std::sync::Arc<tidemark_domain::CarrierMatrix>,
     account: AccountId,
     webhook: WebhookId,
     name: EventName,
@@ -189,7 +190,7 @@ pub fn sample_notification(
         request: &sample.request,
         tracked: sample.tracked.as_ref(),
     };
-    let render = EventRecords::new(std::sync::Arc::clone(&state.carriers));
+    let render = EventRecords::new(std::sync::Arc::clone(carriers));
     let included = payload::Render::included(&render, &sample.event, &records);
     let notification = WebhookNotification {
         id: WebhookNotificationId::new(),
@@ -220,7 +221,7 @@ pub(crate) async fn send_sample(
 ) -> Result<(WebhookNotification, Attempt, Value), ApiError> {
     let now = state.clock.now();
     let Some((notification, document)) =
-        sample_notification(state, webhook.account_id, webhook.id, name, now)
+        sample_notification(&state.carriers, webhook.account_id, webhook.id, name, now)
     else {
         return Err(ApiError::unprocessable(vec![(
             EVENT.into(),

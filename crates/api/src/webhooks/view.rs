@@ -186,11 +186,18 @@ pub fn catalog(events: Vec<Subscribable>) -> Vec<CategoryResource> {
     reason = "describes the request body in the OpenAPI document"
 )]
 pub struct HeaderInput {
-    /// A header name (an HTTP token).
-    #[schema(max_length = 64)]
+    /// A header name (an HTTP token); not one Tidemark sets itself (`webhook-id`,
+    /// `webhook-timestamp`, `webhook-signature`, `x-tidemark-signature`, `content-type`,
+    /// `content-length`, `host`, `transfer-encoding`, `connection`, `user-agent`), and
+    /// each name once.
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"
+    )]
     name: String,
-    /// Its value.
-    #[schema(max_length = 1024)]
+    /// Its value: no control characters but tab.
+    #[schema(max_length = 1024, pattern = r"^[^\x00-\x08\x0a-\x1f\x7f]*$")]
     value: String,
 }
 
@@ -209,7 +216,7 @@ pub struct WebhookInputAttributes {
     active: Option<bool>,
     /// Events to receive (`GET /v2/webhooks/events`); empty or absent means all.
     events: Option<Vec<String>>,
-    /// Custom headers (at most 10).
+    /// Custom headers (at most 10); `null` or `[]` for none.
     #[schema(max_items = 10)]
     headers: Option<Vec<HeaderInput>>,
 }
@@ -234,6 +241,7 @@ pub struct WebhookInputData {
 
 /// The body of `POST /v2/webhooks` and `PATCH /v2/webhooks/{id}`.
 #[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "webhook", "attributes": {"url": "https://hooks.example.com/tidemark", "active": true, "events": ["tracking_request.succeeded", "container.transport.vessel_arrived"]}}}))]
 #[expect(
     dead_code,
     reason = "describes the request body in the OpenAPI document"

@@ -40,7 +40,9 @@ pub async fn migrate(config: &Config) -> anyhow::Result<()> {
 
 /// `tidemark openapi`.
 pub fn openapi(config: &Config) -> anyhow::Result<()> {
-    let document = tidemark_api::openapi::document(&config.api()).to_pretty_json()?;
+    let carriers = crate::app::carriers(config.carriers_file.as_deref())?;
+    let document =
+        serde_json::to_string_pretty(&tidemark_api::openapi::document(&config.api(), &carriers))?;
     output::line(document)?;
     Ok(())
 }

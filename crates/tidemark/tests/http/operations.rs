@@ -103,6 +103,103 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
     );
 }
 
+/// Every body the document describes, in paths and webhooks, with its pointer.
+fn bodies(document: &Value) -> Vec<(String, &Value)> {
+    let mut found = Vec::new();
+    for section in ["paths", "webhooks"] {
+        for (path, item) in document[section].as_object().expect("section") {
+            for (method, operation) in item.as_object().expect("item") {
+                let requests = operation["requestBody"]["content"].as_object();
+                let answers = operation["responses"].as_object().into_iter().flatten();
+                let media = requests
+                    .into_iter()
+                    .flatten()
+                    .map(|(kind, media)| (kind.clone(), media));
+                let media = media.chain(answers.flat_map(|(status, answer)| {
+                    answer["content"]
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(move |(kind, media)| (format!("{status} {kind}"), media))
+                }));
+                for (what, media) in media {
+                    found.push((format!("{section} {path} {method} {what}"), media));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The reference's needs: a server, every delivery under `webhooks` with a sample body,
+/// and an example of every body, errors included (the linter in CI checks each against
+/// its schema).
+#[tokio::test]
+async fn the_openapi_document_has_servers_webhooks_and_an_example_of_every_body() {
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
+    let document = openapi(&app).await;
+    assert_eq!(document["servers"][0]["url"], "/");
+    let events: Value = app
+        .get("/v2/webhooks/events")
+        .await
+        .json()
+        .await
+        .expect("json");
+    let webhooks = document["webhooks"].as_object().expect("webhooks");
+    let produced: Vec<&str> = events["data"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .flat_map(|category| category["attributes"]["events"].as_array().expect("events"))
+        .filter(|event| event["produced"] == true)
+        .map(|event| event["name"].as_str().expect("name"))
+        .collect();
+    assert!(produced.len() > 30, "{produced:?}");
+    for name in produced {
+        let delivery = webhooks
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} is not under webhooks"));
+        let body = &delivery["post"]["requestBody"]["content"]["application/json"];
+        assert_eq!(
+            body["example"]["data"]["attributes"]["event"], name,
+            "{name}"
+        );
+    }
+    let bodies = bodies(&document);
+    assert!(bodies.len() > 300, "{}", bodies.len());
+    for (what, media) in bodies {
+        assert!(media.get("example").is_some(), "no example: {what}");
+    }
+    let missing = &document["paths"]["/v2/tracking_requests/{id}"]["get"]["responses"]["404"];
+    let error = &missing["content"]["application/vnd.api+json"]["example"]["errors"][0];
+    assert_eq!(
+        (error["status"].as_str(), error["title"].as_str()),
+        (Some("404"), Some("Not Found"))
+    );
+}
+
+/// `/docs` renders the document with the script built into the binary.
+#[tokio::test]
+async fn the_reference_page_is_served_with_its_script() {
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
+    let page = app.get("/docs").await;
+    assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    assert!(policy.contains("connect-src 'self'"), "{policy}");
+    let html = page.text().await.expect("page");
+    assert!(html.contains("spec-url=\"/v2/openapi.json\""));
+    let script = app.get("/docs/redoc.standalone.js").await;
+    assert_eq!(script.status(), 200);
+    assert!(script.bytes().await.expect("script").len() > 500_000);
+}
+
 #[tokio::test]
 async fn the_documented_page_sizes_are_the_configured_ones() {
     let config = ApiConfig {

@@ -13,6 +13,7 @@ tidemark_store::backends!(
     bad_webhooks_are_refused_field_by_field,
     webhooks_belong_to_their_account,
     the_catalog_lists_every_event_with_a_description,
+    custom_headers_are_kept_until_changed_and_null_clears_them,
 );
 
 fn body(attributes: &Value) -> Value {
@@ -99,6 +100,27 @@ async fn a_webhook_is_created_read_listed_changed_and_deleted(app: TestApp) {
     assert!(gone.text().await.expect("body").is_empty());
     errors(app.get(&location).await, 404).await;
     errors(delete(&app, &location, &app.key).await, 404).await;
+}
+
+async fn custom_headers_are_kept_until_changed_and_null_clears_them(app: TestApp) {
+    let attributes = json!({"url": "https://hooks.example.com/tidemark",
+        "headers": [{"name": "X-Team", "value": "ops"}]});
+    let created = document(
+        app.post_json("/v2/webhooks", &app.key, &body(&attributes))
+            .await,
+    )
+    .await;
+    let id = created["data"]["id"].as_str().expect("id");
+    let path = format!("/v2/webhooks/{id}");
+    let patch = |attributes: Value| json!({"data": {"type": "webhook", "id": id, "attributes": attributes}});
+    let kept = document(app.patch(&path, &patch(json!({"active": false}))).await).await;
+    assert_eq!(kept["data"]["attributes"]["headers"], attributes["headers"]);
+    let cleared = document(app.patch(&path, &patch(json!({"headers": null}))).await).await;
+    assert_eq!(cleared["data"]["attributes"]["headers"], json!([]));
+    assert_eq!(
+        document(app.get(&path).await).await["data"],
+        cleared["data"]
+    );
 }
 
 /// Attributes a webhook cannot have, each with the pointer and code of its refusal.

@@ -3,6 +3,15 @@
 //! Error answers every operation can give (401, 406, 429, 500, and for bodies 400, 413,
 //! 415) are added to each operation here once, instead of on every handler.
 
+mod deliveries;
+mod examples;
+mod parameters;
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tidemark_domain::CarrierMatrix;
+
 use crate::ApiConfig;
 
 use axum::http::header::CONTENT_TYPE;
@@ -270,63 +279,81 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
 }
 
 /// The OpenAPI document of an API configured as `config`: the page sizes it states are the
-/// configured ones, not literals beside the handlers.
+/// configured ones, not literals beside the handlers; the deliveries are under `webhooks`,
+/// and every body has an example.
 #[must_use]
-pub fn document(config: &ApiConfig) -> utoipa::openapi::OpenApi {
+pub fn document(config: &ApiConfig, carriers: &Arc<CarrierMatrix>) -> Value {
     let mut openapi = ApiDoc::openapi();
     close_attribute_objects(&mut openapi);
-    list_parameters(&mut openapi, config);
-    openapi
+    parameters::list_parameters(&mut openapi, config);
+    let mut document = serde_json::to_value(&openapi).unwrap_or(Value::Null);
+    if let Some(object) = document.as_object_mut() {
+        // Relative: the API is where this document was fetched from.
+        object.insert(
+            "servers".into(),
+            json!([{"url": "/", "description": "This Tidemark (the host that served this document)"}]),
+        );
+    }
+    if let Some(object) = document.as_object_mut() {
+        object.insert("tags".into(), tags());
+    }
+    let samples = deliveries::add(&mut document, carriers);
+    examples::fill(&mut document, &samples);
+    document
 }
 
-/// States what the configuration and the domain decide of the lists' parameters: each
-/// list's `page[size]` limit and default as configured (the carrier list and a container's
-/// raw events default to a whole page, so clients reading only `data` get them all, every
-/// other list to `page_size_default`), `page[number]`'s limit, and the values of each filter
-/// whose values are a domain enumeration, from the enumeration itself.
-fn list_parameters(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
-    let statuses =
-        tidemark_domain::ContainerStatus::ALL.map(tidemark_domain::ContainerStatus::as_str);
-    let enumerations: [(&str, &[&str]); 1] = [("filter[current_status]", &statuses)];
-    for (path, item) in &mut openapi.paths.paths {
-        let default = if path.ends_with("/raw_events") || path == "/v2/shipping_lines" {
-            config.page_size_max
-        } else {
-            config.page_size_default
-        };
-        let Some(get) = item.get.as_mut() else {
-            continue;
-        };
-        for parameter in get.parameters.iter_mut().flatten() {
-            let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() else {
-                continue;
-            };
-            match parameter.name.as_str() {
-                "page[number]" => {
-                    object.maximum = Some(f64::from(crate::params::MAX_PAGE_NUMBER).into());
-                }
-                "page[size]" => {
-                    object.maximum = Some(f64::from(config.page_size_max).into());
-                    object.default = Some(default.into());
-                    parameter.description = Some(format!(
-                        "Items per page (default {default}, at most {})",
-                        config.page_size_max
-                    ));
-                }
-                name => {
-                    if let Some((_, values)) = enumerations.iter().find(|(key, _)| *key == name) {
-                        object.pattern = Some(crate::params::list_pattern(values));
-                    }
-                }
-            }
-        }
-    }
+/// The sections of the reference, in the order a newcomer reads them.
+fn tags() -> Value {
+    let tag = |name: &str, description: &str| json!({"name": name, "description": description});
+    json!([
+        tag(
+            "Tracking requests",
+            "Ask Tidemark to track a bill of lading, booking or container number with a shipping line; infer a number's type and line."
+        ),
+        tag(
+            "Shipments",
+            "What a tracking request found: the route, the vessel and the dates; stop and resume tracking."
+        ),
+        tag(
+            "Containers",
+            "Each container's status, milestones (transport events), terminal data and the carrier's raw events."
+        ),
+        tag(
+            "Shipping lines",
+            "The lines Tidemark knows, and which it tracks here."
+        ),
+        tag(
+            "Reference data",
+            "Ports, terminals and vessels the resources refer to."
+        ),
+        tag(
+            "Webhooks",
+            "Subscribe to events, read the delivery log, redeliver and test."
+        ),
+        tag(
+            "Webhook deliveries",
+            "What Tidemark POSTs to your webhooks, one entry per event, signed with Standard Webhooks headers."
+        ),
+        tag(
+            "Operations",
+            "Health and readiness, for load balancers and orchestrators."
+        ),
+        tag(
+            "Carrier callbacks",
+            "Where shipping lines and terminals push to Tidemark, each with its own token."
+        ),
+    ])
 }
 
 /// `GET /v2/openapi.json`: the document rendered once, when the router is built.
-pub fn route(config: &ApiConfig) -> axum::routing::MethodRouter<crate::AppState> {
+pub fn route(
+    config: &ApiConfig,
+    carriers: &Arc<CarrierMatrix>,
+) -> axum::routing::MethodRouter<crate::AppState> {
     // Rendered once; each answer shares the bytes instead of copying them.
-    let document = bytes::Bytes::from(document(config).to_pretty_json().unwrap_or_default());
+    let document = bytes::Bytes::from(
+        serde_json::to_vec_pretty(&document(config, carriers)).unwrap_or_default(),
+    );
     axum::routing::get(move || {
         let document = document.clone();
         async move { ([(CONTENT_TYPE, "application/json")], document) }

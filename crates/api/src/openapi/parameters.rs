@@ -1,0 +1,49 @@
+//! The lists' parameters as the configuration and the domain decide them.
+
+use utoipa::openapi::{RefOr, Schema};
+
+use crate::ApiConfig;
+
+/// States what the configuration and the domain decide of the lists' parameters: each
+/// list's `page[size]` limit and default as configured (the carrier list and a container's
+/// raw events default to a whole page, so clients reading only `data` get them all, every
+/// other list to `page_size_default`), `page[number]`'s limit, and the values of each filter
+/// whose values are a domain enumeration, from the enumeration itself.
+pub fn list_parameters(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
+    let statuses =
+        tidemark_domain::ContainerStatus::ALL.map(tidemark_domain::ContainerStatus::as_str);
+    let enumerations: [(&str, &[&str]); 1] = [("filter[current_status]", &statuses)];
+    for (path, item) in &mut openapi.paths.paths {
+        let default = if path.ends_with("/raw_events") || path == "/v2/shipping_lines" {
+            config.page_size_max
+        } else {
+            config.page_size_default
+        };
+        let Some(get) = item.get.as_mut() else {
+            continue;
+        };
+        for parameter in get.parameters.iter_mut().flatten() {
+            let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut() else {
+                continue;
+            };
+            match parameter.name.as_str() {
+                "page[number]" => {
+                    object.maximum = Some(f64::from(crate::params::MAX_PAGE_NUMBER).into());
+                }
+                "page[size]" => {
+                    object.maximum = Some(f64::from(config.page_size_max).into());
+                    object.default = Some(default.into());
+                    parameter.description = Some(format!(
+                        "Items per page (default {default}, at most {})",
+                        config.page_size_max
+                    ));
+                }
+                name => {
+                    if let Some((_, values)) = enumerations.iter().find(|(key, _)| *key == name) {
+                        object.pattern = Some(crate::params::list_pattern(values));
+                    }
+                }
+            }
+        }
+    }
+}
