@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load benchmark of the API against a release build on loopback (SQLite, fresh file).
-# Every figure is compared with GET /healthz measured in the same run (the ceiling).
+# Every figure is compared with GET /healthz measured in the same run (the ceiling); the
+# console's shipment page (HTML, signed in by cookie) is measured on a second server.
 #
 #   bash bench/run.sh            # 64 connections, 10 s per endpoint
 #   DURATION=5s bash bench/run.sh
@@ -48,6 +49,30 @@ run infer -s bench/infer.lua "$base/v2/tracking_requests/infer_number"
 stored=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["total"])')
 
+# The console's shipment page needs a shipment: a second server on a fresh database with
+# the tracker, one sandbox request (a voyage with a container on hold), found at once.
+stop_tidemark
+mkdir "$work/console" && work_api=$work && work=$work/console
+export TIDEMARK_ROLES=api,tracker
+start_tidemark
+export TIDEMARK_BENCH_KEY=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)
+console="http://$address"
+curl -sf -o /dev/null -X POST "$console/v2/tracking_requests" -H "Authorization: Token $TIDEMARK_BENCH_KEY" \
+  -H 'Content-Type: application/vnd.api+json' \
+  -d '{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-HOLDS","scac":"TEST"}}}'
+shipment=""
+for _ in $(seq 1 100); do
+  shipment=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$console/v2/shipments" \
+    | python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(d[0]["id"] if d else "")')
+  [[ -n "$shipment" ]] && break
+  sleep 0.2
+done
+[[ -n "$shipment" ]] || { echo "the sandbox found no shipment" >&2; exit 1; }
+page=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: tidemark_session=$TIDEMARK_BENCH_KEY" "$console/console/shipments/$shipment")
+[[ "$page" == 200 ]] || { echo "the console's shipment page answered $page" >&2; exit 1; }
+work=$work_api
+run console -s bench/console.lua "$console/console/shipments/$shipment"
+
 python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" <<'PY'
 import re, sys, pathlib
 work, stored, duration, connections = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
@@ -64,7 +89,8 @@ def parse(name):
     return rps, p50, p99, int(errors.group(1)) if errors else 0, int(created.group(1)) if created else None
 rows = [("GET /healthz (ceiling)", "healthz"), ("POST /v2/tracking_requests", "create"),
         ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list"),
-        ("POST /v2/tracking_requests/infer_number", "infer")]
+        ("POST /v2/tracking_requests/infer_number", "infer"),
+        ("GET /console/shipments/{id} (HTML)", "console")]
 results = {key: parse(key) for _, key in rows}
 ceiling = results["healthz"][0]
 print(f"wrk, {connections} connections, {duration} per endpoint, release build, SQLite (WAL, synchronous=FULL)\n")

@@ -94,9 +94,24 @@ impl Default for ApiConfig {
     }
 }
 
-/// What every handler shares.
+/// What every handler shares: one reference-counted [`Shared`], so that the clone each
+/// layer and extractor makes per request is one counter, not one per member (measured:
+/// cloning and dropping the members' dozen counters took a seventh of infer-number's
+/// time under load).
 #[derive(Debug, Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The members of [`AppState`].
+#[derive(Debug, Clone)]
+pub struct Shared {
     /// The database.
     pub store: Arc<dyn Store>,
     /// Known carriers.
@@ -132,7 +147,7 @@ impl AppState {
         clock: Arc<dyn Clock>,
         webhook_sender: Arc<dyn WebhookSender>,
     ) -> Self {
-        Self {
+        Self(Arc::new(Shared {
             webhook_sender,
             callbacks: None,
             started_at: clock.now(),
@@ -144,20 +159,20 @@ impl AppState {
             carriers,
             config: Arc::new(config),
             clock,
-        }
+        }))
     }
 
     /// This state, ready only while `workers` turn.
     #[must_use]
     pub fn with_workers(mut self, workers: Arc<dyn health::Workers>) -> Self {
-        self.workers = Some(workers);
+        Arc::make_mut(&mut self.0).workers = Some(workers);
         self
     }
 
     /// This state, receiving the lines' pushes with `callbacks`.
     #[must_use]
     pub fn with_callbacks(mut self, callbacks: Arc<dyn CarrierCallbacks>) -> Self {
-        self.callbacks = Some(callbacks);
+        Arc::make_mut(&mut self.0).callbacks = Some(callbacks);
         self
     }
 }

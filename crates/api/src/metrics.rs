@@ -8,13 +8,17 @@
 //! The recorder is the process's one global (`metrics`), so every crate records with
 //! the `metrics` macros; it is installed by [`handle`] on first use.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
+use axum::http::Method;
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tidemark_domain::JobKind;
 
@@ -51,25 +55,67 @@ pub fn handle() -> &'static PrometheusHandle {
 /// `tidemark_http_request_duration_seconds`, by route pattern (`/v2/shipments/:id`: never
 /// the raw path, so ids do not multiply the series), method and status.
 pub async fn record(request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |path| label_of(path.as_str()));
-    let method = request.method().as_str().to_owned();
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
-    metrics::counter!(
-        "tidemark_http_requests_total",
-        "route" => route.clone(), "method" => method.clone(), "status" => status
-    )
-    .increment(1);
-    metrics::histogram!(
-        "tidemark_http_request_duration_seconds",
-        "route" => route, "method" => method
-    )
-    .record(started.elapsed().as_secs_f64());
+    let status = response.status().as_u16();
+    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+    let (count, latency) = handles(route, method, status);
+    count.increment(1);
+    latency.record(started.elapsed().as_secs_f64());
     response
+}
+
+/// A method as a label: the standard ones by name, any other as `other` (so a client
+/// cannot multiply the series).
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PATCH => "PATCH",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    }
+}
+
+/// A request's counter and latency histogram: registered once per thread and series, then
+/// reused, so that a request builds no labels and takes no lock.
+fn handles(route: &str, method: &'static str, status: u16) -> (Counter, Histogram) {
+    type Series = HashMap<(&'static str, u16), (Counter, Histogram)>;
+    thread_local! {
+        static HANDLES: RefCell<HashMap<String, Series>> = RefCell::new(HashMap::new());
+    }
+    let register = || {
+        handle();
+        let label = label_of(route);
+        (
+            metrics::counter!(
+                "tidemark_http_requests_total",
+                "route" => label.clone(), "method" => method, "status" => status.to_string()
+            ),
+            metrics::histogram!(
+                "tidemark_http_request_duration_seconds",
+                "route" => label, "method" => method
+            ),
+        )
+    };
+    HANDLES.with_borrow_mut(|routes| {
+        if let Some(series) = routes.get_mut(route) {
+            return series
+                .entry((method, status))
+                .or_insert_with(register)
+                .clone();
+        }
+        let series = routes.entry(route.to_owned()).or_default();
+        series
+            .entry((method, status))
+            .or_insert_with(register)
+            .clone()
+    })
 }
 
 /// A route pattern as a label: `/v2/shipments/{id}` as `/v2/shipments/:id` (braces in a
