@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
-use serve::{Served, poll_until};
+use serve::Served;
 use tidemark_testkit::Receiver;
+use tidemark_testkit::poll_until;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -80,21 +81,27 @@ async fn browser(driver: &Driver, profile: &Path) -> Client {
             format!("--user-data-dir={}", profile.display()),
         ]}),
     );
-    let from = Instant::now();
-    loop {
-        let connected = ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities.clone())
-            .connect(&driver.url)
-            .await;
-        match connected {
-            Ok(client) => return client,
-            Err(error) => assert!(
-                from.elapsed() < Duration::from_secs(20),
-                "no WebDriver session: {error}"
-            ),
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // chromedriver takes a moment to listen: ask until it answers, for at most 20 s.
+    let client = std::cell::RefCell::new(None);
+    let last = std::cell::RefCell::new(String::new());
+    poll_until(
+        Instant::now(),
+        Duration::from_secs(20),
+        || format!("no WebDriver session: {}", last.borrow()),
+        || async {
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&driver.url)
+                .await
+            {
+                Ok(connected) => *client.borrow_mut() = Some(connected),
+                Err(error) => *last.borrow_mut() = error.to_string(),
+            }
+            client.borrow().is_some()
+        },
+    )
+    .await;
+    client.into_inner().expect("connected")
 }
 
 /// Where screenshots go: the asked directory, else a temporary one.

@@ -123,8 +123,7 @@ pub async fn page(
     let container = state
         .store
         .container(viewer.account_id, id)
-        .await
-        .map_err(crate::ApiError::from)?
+        .await?
         .ok_or_else(not_found)?;
     let now = state.clock.now();
     let terminal = &container.terminal;

@@ -54,6 +54,12 @@ impl From<ApiError> for ConsoleError {
     }
 }
 
+impl From<tidemark_store::StoreError> for ConsoleError {
+    fn from(error: tidemark_store::StoreError) -> Self {
+        ApiError::from(error).into()
+    }
+}
+
 /// The error page.
 #[derive(Template)]
 #[template(path = "console/error.html")]

@@ -14,7 +14,7 @@ use super::format::words;
 use super::requests::{RequestRow, request_row};
 use super::webhooks::{WebhookRow, webhook_rows};
 use super::{Chrome, ConsoleError, Viewer, html};
-use crate::{ApiError, AppState};
+use crate::AppState;
 
 /// How many rows each list of the overview shows.
 const ROWS: u32 = 10;
@@ -60,8 +60,7 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         };
         let found = store
             .list_tracking_requests(account, &filter, first(1))
-            .await
-            .map_err(ApiError::from)?;
+            .await?;
         statuses.push(Count {
             label: words(status.as_str()),
             value: found.total,
@@ -69,10 +68,7 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         });
     }
     let containers = async |filter: ContainerFilter| -> Result<_, ConsoleError> {
-        let found = store
-            .list_containers(account, &filter, first(ROWS))
-            .await
-            .map_err(ApiError::from)?;
+        let found = store.list_containers(account, &filter, first(ROWS)).await?;
         Ok((
             found.total,
             found.items.iter().map(|c| row(c, now)).collect::<Vec<_>>(),
@@ -103,8 +99,7 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
     };
     let failures = store
         .list_tracking_requests(account, &failed, first(ROWS))
-        .await
-        .map_err(ApiError::from)?
+        .await?
         .items
         .iter()
         .map(|request| request_row(request, now))

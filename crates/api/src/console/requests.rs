@@ -126,8 +126,7 @@ async fn render(
     let found = state
         .store
         .list_tracking_requests(viewer.account_id, &filter, page)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     let now = state.clock.now();
     let page = Page {
         chrome: Chrome::new("Tracking requests", "requests", viewer),

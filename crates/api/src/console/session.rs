@@ -68,7 +68,7 @@ impl FromRequestParts<AppState> for Viewer {
             .keys
             .verified(&key, state.store.as_ref())
             .await
-            .map_err(|error| ConsoleError::from(crate::ApiError::from(error)).into_response())?
+            .map_err(|error| ConsoleError::from(error).into_response())?
             .ok_or_else(signed_out)?;
         tracing::Span::current().record("account", tracing::field::display(record.account_id));
         Ok(Self {
@@ -187,8 +187,7 @@ pub async fn sign_in(
     if state
         .keys
         .verified(&key, state.store.as_ref())
-        .await
-        .map_err(crate::ApiError::from)?
+        .await?
         .is_none()
     {
         return refused();

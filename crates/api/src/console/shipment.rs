@@ -12,7 +12,7 @@ use tidemark_domain::{
 use super::container::{ContainerRow, row};
 use super::format::{event_phrase, maybe_place, maybe_when, place, when};
 use super::{Chrome, ConsoleError, Viewer, html};
-use crate::{ApiError, AppState};
+use crate::AppState;
 
 /// One line of a container's timeline.
 #[derive(Debug)]
@@ -157,20 +157,10 @@ pub async fn page(
     let id = ShipmentId::parse(&id).ok_or_else(not_found)?;
     let account = viewer.account_id;
     let store = state.store.as_ref();
-    let shipment = store
-        .shipment(account, id)
-        .await
-        .map_err(ApiError::from)?
-        .ok_or_else(not_found)?;
-    let containers = store
-        .containers(account, &[], &[shipment.id])
-        .await
-        .map_err(ApiError::from)?;
+    let shipment = store.shipment(account, id).await?.ok_or_else(not_found)?;
+    let containers = store.containers(account, &[], &[shipment.id]).await?;
     let ids: Vec<_> = containers.iter().map(|container| container.id).collect();
-    let events = store
-        .transport_events(account, &ids)
-        .await
-        .map_err(ApiError::from)?;
+    let events = store.transport_events(account, &ids).await?;
     let now = state.clock.now();
     let route = &shipment.route;
     let page = Page {

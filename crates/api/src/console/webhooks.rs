@@ -56,8 +56,7 @@ async fn failed_deliveries(
     Ok(state
         .store
         .list_webhook_notifications(account, &filter, page)
-        .await
-        .map_err(ApiError::from)?
+        .await?
         .total)
 }
 
@@ -99,16 +98,8 @@ pub async fn webhook_rows(
         number: 1,
         size: WEBHOOKS_SHOWN,
     };
-    let webhooks = state
-        .store
-        .list_webhooks(account, page)
-        .await
-        .map_err(ApiError::from)?;
-    let backlogs = state
-        .store
-        .webhook_backlogs()
-        .await
-        .map_err(ApiError::from)?;
+    let webhooks = state.store.list_webhooks(account, page).await?;
+    let backlogs = state.store.webhook_backlogs().await?;
     let mut rows = Vec::with_capacity(webhooks.items.len());
     for webhook in &webhooks.items {
         rows.push(webhook_row(state, webhook, &backlogs).await?);
@@ -192,8 +183,7 @@ async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, Co
     state
         .store
         .webhook(viewer.account_id, id)
-        .await
-        .map_err(ApiError::from)?
+        .await?
         .ok_or_else(not_found)
 }
 
@@ -218,14 +208,9 @@ async fn render(
     let log = state
         .store
         .list_webhook_notifications(account, &filter, page)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     let ids: Vec<_> = log.items.iter().map(|n| n.id).collect();
-    let attempts = state
-        .store
-        .notification_attempts(account, &ids)
-        .await
-        .map_err(ApiError::from)?;
+    let attempts = state.store.notification_attempts(account, &ids).await?;
     let notifications = log
         .items
         .iter()
@@ -251,11 +236,7 @@ async fn render(
                 .collect(),
         })
         .collect();
-    let backlogs = state
-        .store
-        .webhook_backlogs()
-        .await
-        .map_err(ApiError::from)?;
+    let backlogs = state.store.webhook_backlogs().await?;
     let page = WebhookPage {
         chrome: Chrome::new("Webhook", "webhooks", viewer),
         webhook: webhook_row(state, webhook, &backlogs).await?,

@@ -53,7 +53,7 @@ async fn a_key_revoked_elsewhere_is_refused_within_a_second(database: TestDataba
     let at = Instant::now();
     for server in [&first, &second] {
         let what = || "a revoked key still accepted".to_owned();
-        serve::poll_until(at, Duration::from_secs(1), what, || async {
+        tidemark_testkit::poll_until(at, Duration::from_secs(1), what, || async {
             status(server).await == 401
         })
         .await;

@@ -69,7 +69,8 @@ async fn a_dispatcher_in_another_process_wakes_on_a_notification() {
                 dispatching.log()
             )
         };
-        serve::poll_until(started, Duration::from_secs(10), what, || async { heard() }).await;
+        tidemark_testkit::poll_until(started, Duration::from_secs(10), what, || async { heard() })
+            .await;
     }
     let metrics = reqwest::get(format!("http://{}/metrics", dispatching.address))
         .await

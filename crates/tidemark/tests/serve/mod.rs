@@ -10,23 +10,6 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Polls `check` every 20 ms until it holds; fails, saying `what`, once `limit` has passed
-/// since `from`.
-pub async fn poll_until<F, Fut>(
-    from: Instant,
-    limit: Duration,
-    what: impl Fn() -> String,
-    mut check: F,
-) where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    while !check().await {
-        assert!(from.elapsed() < limit, "not within {limit:?}: {}", what());
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 /// What an API process logs once it listens, before its address.
 pub const LISTENING: &str = "listening on http://";
 
