@@ -3,7 +3,9 @@
 //! `POST /oauth/token`, and the admin API (with the line's Arrival Notice pushes).
 
 use axum::Router;
-use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use serde_json::json;
@@ -81,6 +83,41 @@ pub fn router(sim: Simulator) -> Router {
         .with_state(sim)
 }
 
+/// What a route of a line's API (`/{SCAC}/…`) reads of a call: the line's code in the
+/// path, the query as sent, and the method, URI and headers (an error names the first
+/// two; the credentials are in the headers).
+pub(super) struct LineCall {
+    scac: String,
+    query: String,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+}
+
+impl LineCall {
+    /// A DCSA error answer to this call.
+    fn error(&self, status: StatusCode, reason: &str, message: &str) -> Response {
+        dcsa_error(&self.method, &self.uri, status, reason, message)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for LineCall {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Path(scac) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(Self {
+            scac,
+            query: parts.uri.query().unwrap_or_default().to_owned(),
+            method: parts.method.clone(),
+            uri: parts.uri.clone(),
+            headers: parts.headers.clone(),
+        })
+    }
+}
+
 /// A DCSA error answer (ERROR_DOMAIN 1.0.0).
 fn dcsa_error(
     method: &Method,
@@ -100,10 +137,15 @@ fn dcsa_error(
     with_version((status, axum::Json(body)).into_response())
 }
 
-fn with_version(mut response: Response) -> Response {
+fn with_version(response: Response) -> Response {
+    with_api_version(response, API_VERSION)
+}
+
+/// `response` saying which version of the standard answered.
+fn with_api_version(mut response: Response, version: &'static str) -> Response {
     response
         .headers_mut()
-        .insert("API-Version", HeaderValue::from_static(API_VERSION));
+        .insert("API-Version", HeaderValue::from_static(version));
     response
 }
 

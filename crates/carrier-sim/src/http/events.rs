@@ -3,14 +3,14 @@
 
 use std::time::Duration as StdDuration;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::auth::authorized;
 use super::listing::{Asked, played};
-use super::{dcsa_error, with_version};
+use super::{LineCall, with_version};
 use crate::faults::{Fault, Party};
 use crate::query::{EventQuery, cursor};
 use crate::scenario::{Script, script};
@@ -21,40 +21,33 @@ fn valid_scac(scac: &str) -> bool {
     (2..=4).contains(&scac.len()) && scac.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-pub(super) async fn events_route(
-    State(sim): State<Simulator>,
-    Path(scac): Path<String>,
-    RawQuery(raw): RawQuery,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let error =
-        |status, reason: &str, message: &str| dcsa_error(&method, &uri, status, reason, message);
-    if !valid_scac(&scac) {
+pub(super) async fn events_route(State(sim): State<Simulator>, call: LineCall) -> Response {
+    let error = |status, reason: &str, message: &str| call.error(status, reason, message);
+    let (method, uri) = (&call.method, &call.uri);
+    if !valid_scac(&call.scac) {
         return error(
             StatusCode::NOT_FOUND,
             "notFound",
             "no carrier has this code",
         );
     }
-    let scac = scac.to_ascii_uppercase();
+    let scac = call.scac.to_ascii_uppercase();
     sim.note_call(&scac);
-    if !authorized(&sim, &headers) {
+    if !authorized(&sim, &call.headers) {
         return error(
             StatusCode::UNAUTHORIZED,
             "unauthorized",
             "send a valid API-Key header",
         );
     }
-    let mut query = match EventQuery::parse(raw.as_deref().unwrap_or_default()) {
+    let mut query = match EventQuery::parse(&call.query) {
         Ok(query) => query,
         Err(invalid) => return error(StatusCode::BAD_REQUEST, invalid.reason, &invalid.message),
     };
     let plays = sim.plays(&scac);
     let container = match plays.narrow(&mut query) {
         Ok(container) => container,
-        Err(answer) => return played(&method, &uri, answer),
+        Err(answer) => return played(method, uri, answer),
     };
     let Some(reference) = query.references.first().cloned() else {
         return error(StatusCode::BAD_REQUEST, "invalidQuery", "name the shipment");
@@ -69,7 +62,7 @@ pub(super) async fn events_route(
                 refusal.message,
             ));
         }
-        Some(Early::EmptyPage) => return page_response(&sim, &uri, &query, Vec::new(), Some(0)),
+        Some(Early::EmptyPage) => return page_response(&sim, uri, &query, Vec::new(), Some(0)),
         None => {}
     }
     let asked = Asked {
@@ -81,7 +74,7 @@ pub(super) async fn events_route(
     };
     let mut visible = match asked.events(lookup, container.as_deref()) {
         Ok(events) => events,
-        Err(answer) => return played(&method, &uri, answer),
+        Err(answer) => return played(method, uri, answer),
     };
     reshape(fault.as_ref(), &mut visible);
     let total = visible.len();
@@ -92,28 +85,19 @@ pub(super) async fn events_route(
     if let Some(damaged) = damage(fault.as_ref(), &mut page) {
         return damaged;
     }
-    page_response(&sim, &uri, &query, page, next)
+    page_response(&sim, uri, &query, page, next)
 }
 
 /// The 2.2 answer to `query`, to be written again in another version's shape: its
 /// status and headers, and its body when it is JSON (a fault's damaged page is not).
 pub(super) async fn answer_as_2_2(
     sim: Simulator,
-    scac: String,
+    call: LineCall,
     query: String,
-    (method, uri, headers): (Method, Uri, HeaderMap),
 ) -> (axum::http::response::Parts, Option<Value>) {
     /// The largest 2.2 answer written again.
     const MAX_BODY: usize = 64 * 1024 * 1024;
-    let answer = events_route(
-        State(sim),
-        Path(scac),
-        RawQuery(Some(query)),
-        method,
-        uri,
-        headers,
-    )
-    .await;
+    let answer = events_route(State(sim), LineCall { query, ..call }).await;
     let (parts, body) = answer.into_parts();
     let read = axum::body::to_bytes(body, MAX_BODY)
         .await

@@ -2,13 +2,13 @@
 //! Notices (DCSA AN 1.0.1, publisher side) of the bills asked, in two types each, one a
 //! page (`Next-Page-Cursor`), behind the carriers' credentials, with the faults asked for.
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use super::LineCall;
 use super::auth::authorized;
-use super::dcsa_error;
 use super::events::{Early, before_answering, shipment_of};
 use crate::faults::{Fault, Party};
 use crate::terminal::notice::{arrival_notice, first_issued};
@@ -18,28 +18,19 @@ use crate::{Simulator, lock};
 /// The API version of the Arrival Notice standard served.
 const AN_VERSION: &str = "1.0.1";
 
-pub(super) async fn notices_route(
-    State(sim): State<Simulator>,
-    Path(scac): Path<String>,
-    RawQuery(raw): RawQuery,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let error =
-        |status, reason: &str, message: &str| dcsa_error(&method, &uri, status, reason, message);
-    if !authorized(&sim, &headers) {
+pub(super) async fn notices_route(State(sim): State<Simulator>, call: LineCall) -> Response {
+    let error = |status, reason: &str, message: &str| call.error(status, reason, message);
+    if !authorized(&sim, &call.headers) {
         return error(
             StatusCode::UNAUTHORIZED,
             "unauthorized",
             "send a valid API-Key header",
         );
     }
-    let scac = scac.to_ascii_uppercase();
-    let query: Vec<(String, String)> =
-        form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes())
-            .into_owned()
-            .collect();
+    let scac = call.scac.to_ascii_uppercase();
+    let query: Vec<(String, String)> = form_urlencoded::parse(call.query.as_bytes())
+        .into_owned()
+        .collect();
     let bills: Vec<String> = query
         .iter()
         .filter(|(key, _)| key == "transportDocumentReferences")

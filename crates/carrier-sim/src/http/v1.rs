@@ -1,35 +1,20 @@
 //! `GET /{SCAC}/v1/events`: the same shipments in DCSA 1.1.0's shape ([`crate::v1`]).
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::dcsa_error;
+use super::LineCall;
 use super::events::answer_as_2_2;
 use crate::Simulator;
 
-pub(super) async fn events_v1_route(
-    State(sim): State<Simulator>,
-    Path(scac): Path<String>,
-    RawQuery(raw): RawQuery,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let query = match crate::v1::query(raw.as_deref().unwrap_or_default()) {
+pub(super) async fn events_v1_route(State(sim): State<Simulator>, call: LineCall) -> Response {
+    let query = match crate::v1::query(&call.query) {
         Ok(query) => query,
-        Err(message) => {
-            return dcsa_error(
-                &method,
-                &uri,
-                StatusCode::BAD_REQUEST,
-                "invalidQuery",
-                &message,
-            );
-        }
+        Err(message) => return call.error(StatusCode::BAD_REQUEST, "invalidQuery", &message),
     };
-    let (mut parts, read) = answer_as_2_2(sim, scac, query, (method, uri, headers)).await;
+    let (mut parts, read) = answer_as_2_2(sim, call, query).await;
     if parts.status != StatusCode::OK {
         let body = read.map_or_else(String::new, |v| v.to_string());
         parts.headers.remove("content-length");

@@ -1,32 +1,18 @@
 //! `GET /{SCAC}/v3/events`: the same shipments in DCSA 3.0's shape ([`crate::v3`]): pages
 //! named by `Next-Page-Cursor`, errors as `feedbackElements`.
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::events::answer_as_2_2;
+use super::{LineCall, with_api_version};
 use crate::Simulator;
 
-fn with_version(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        "API-Version",
-        HeaderValue::from_static(crate::v3::API_VERSION),
-    );
-    response
-}
-
-pub(super) async fn events_v3_route(
-    State(sim): State<Simulator>,
-    Path(scac): Path<String>,
-    RawQuery(raw): RawQuery,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let query = crate::v3::query(raw.as_deref().unwrap_or_default());
-    let (mut parts, read) = answer_as_2_2(sim.clone(), scac, query, (method, uri, headers)).await;
+pub(super) async fn events_v3_route(State(sim): State<Simulator>, call: LineCall) -> Response {
+    let query = crate::v3::query(&call.query);
+    let (mut parts, read) = answer_as_2_2(sim.clone(), call, query).await;
     let status = parts.status;
     let Some(read) = read else {
         // A fault's damaged page goes out as damaged.
@@ -72,5 +58,5 @@ pub(super) async fn events_v3_route(
     parts.headers.remove("Current-Page");
     parts.headers.remove("content-length");
     let response = Response::from_parts(parts, axum::Json(body).into_response().into_body());
-    with_version(response)
+    with_api_version(response, crate::v3::API_VERSION)
 }
