@@ -23,6 +23,7 @@ pub mod rate;
 pub mod raw_event;
 pub mod request_number;
 pub mod scac;
+mod shared_secret;
 pub mod shipment;
 pub mod snapshot;
 pub mod terminal;

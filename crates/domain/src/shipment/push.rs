@@ -5,13 +5,10 @@
 
 use std::fmt;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use hmac::{Hmac, KeyInit, Mac};
-use rand::RngCore;
-use sha2::Sha256;
+use hmac::Mac;
 
 use crate::Timestamp;
+use crate::shared_secret::SharedSecret;
 
 /// The secret's length, in bytes (DCSA's reference implementation takes 32 to 64).
 pub const PUSH_SECRET_BYTES: usize = 32;
@@ -30,21 +27,13 @@ pub struct CarrierPush {
 /// A shared secret, as the carrier is given it: base64 of random bytes. Never shown in
 /// `Debug` output or logs.
 #[derive(Clone, PartialEq, Eq)]
-pub struct PushSecret {
-    text: String,
-    key: Vec<u8>,
-}
+pub struct PushSecret(SharedSecret);
 
 impl PushSecret {
     /// A new secret of [`PUSH_SECRET_BYTES`] random bytes.
     #[must_use]
     pub fn generate() -> Self {
-        let mut key = vec![0u8; PUSH_SECRET_BYTES];
-        rand::rng().fill_bytes(&mut key);
-        Self {
-            text: STANDARD.encode(&key),
-            key,
-        }
+        Self(SharedSecret::generate("", PUSH_SECRET_BYTES))
     }
 
     /// A stored secret.
@@ -52,33 +41,21 @@ impl PushSecret {
     /// # Errors
     /// When `text` is not base64 of 32 to 64 bytes.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let key = STANDARD
-            .decode(text)
-            .map_err(|_| "a push secret is base64".to_owned())?;
-        if !(32..=64).contains(&key.len()) {
-            return Err("a push secret is 32 to 64 bytes".to_owned());
-        }
-        Ok(Self {
-            text: text.to_owned(),
-            key,
-        })
+        SharedSecret::parse(text, "", 32..=64)
+            .map(Self)
+            .ok_or_else(|| "a push secret is base64 of 32 to 64 bytes".to_owned())
     }
 
     /// The secret as the carrier is given it (base64).
     #[must_use]
     pub fn expose(&self) -> &str {
-        &self.text
-    }
-
-    fn mac(&self) -> Hmac<Sha256> {
-        // HMAC takes keys of any length, so this never fails.
-        <Hmac<Sha256> as KeyInit>::new_from_slice(&self.key).unwrap_or_else(|_| unreachable!())
+        self.0.expose()
     }
 
     /// The `Notification-Signature` of `body`.
     #[must_use]
     pub fn signature(&self, body: &[u8]) -> String {
-        let mut mac = self.mac();
+        let mut mac = self.0.mac();
         mac.update(body);
         format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
     }
@@ -94,7 +71,7 @@ impl PushSecret {
         else {
             return false;
         };
-        let mut mac = self.mac();
+        let mut mac = self.0.mac();
         mac.update(body);
         mac.verify_slice(&given).is_ok()
     }
@@ -108,6 +85,9 @@ impl fmt::Debug for PushSecret {
 
 #[cfg(test)]
 mod tests {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+
     use super::*;
 
     #[test]

@@ -12,11 +12,9 @@ use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use hmac::{Hmac, KeyInit, Mac};
-use rand::RngCore;
-use sha2::Sha256;
+use hmac::Mac;
 
-type HmacSha256 = Hmac<Sha256>;
+use crate::shared_secret::{SharedSecret, hmac};
 
 /// The prefix of a symmetric Standard Webhooks secret.
 pub const SECRET_PREFIX: &str = "whsec_";
@@ -31,21 +29,13 @@ pub struct SecretError;
 
 /// A webhook's signing secret. `Debug` never shows it.
 #[derive(Clone, PartialEq, Eq)]
-pub struct WebhookSecret {
-    text: String,
-    key: Vec<u8>,
-}
+pub struct WebhookSecret(SharedSecret);
 
 impl WebhookSecret {
     /// A new secret: `whsec_` and the base64 of 32 random bytes.
     #[must_use]
     pub fn generate() -> Self {
-        let mut key = vec![0_u8; SECRET_BYTES];
-        rand::rng().fill_bytes(&mut key);
-        Self {
-            text: format!("{SECRET_PREFIX}{}", STANDARD.encode(&key)),
-            key,
-        }
+        Self(SharedSecret::generate(SECRET_PREFIX, SECRET_BYTES))
     }
 
     /// A secret as stored or shown.
@@ -53,33 +43,22 @@ impl WebhookSecret {
     /// # Errors
     /// When `text` is not a secret of this form.
     pub fn parse(text: &str) -> Result<Self, SecretError> {
-        let encoded = text.strip_prefix(SECRET_PREFIX).ok_or(SecretError)?;
-        let key = STANDARD.decode(encoded).map_err(|_| SecretError)?;
-        if !(24..=64).contains(&key.len()) {
-            return Err(SecretError);
-        }
-        Ok(Self {
-            text: text.to_owned(),
-            key,
-        })
+        SharedSecret::parse(text, SECRET_PREFIX, 24..=64)
+            .map(Self)
+            .ok_or(SecretError)
     }
 
     /// The secret as the client sees it (`whsec_…`).
     #[must_use]
     pub fn expose(&self) -> &str {
-        &self.text
-    }
-
-    fn mac(key: &[u8]) -> HmacSha256 {
-        // HMAC takes keys of any length, so this never fails.
-        <HmacSha256 as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
+        self.0.expose()
     }
 
     /// The `webhook-signature` header value for message `id` sent at `timestamp` (Unix
     /// seconds) with `body`.
     #[must_use]
     pub fn standard_signature(&self, id: &str, timestamp: i64, body: &[u8]) -> String {
-        let mut mac = Self::mac(&self.key);
+        let mut mac = self.0.mac();
         mac.update(id.as_bytes());
         mac.update(b".");
         mac.update(timestamp.to_string().as_bytes());
@@ -91,7 +70,7 @@ impl WebhookSecret {
     /// The hex HMAC-SHA256 of `body`, keyed with the secret as shown.
     #[must_use]
     pub fn hex_signature(&self, body: &[u8]) -> String {
-        let mut mac = Self::mac(self.text.as_bytes());
+        let mut mac = hmac(self.expose().as_bytes());
         mac.update(body);
         hex::encode(mac.finalize().into_bytes())
     }
@@ -151,13 +130,19 @@ mod tests {
 
     #[test]
     fn the_hex_signature_is_the_hmac_of_the_body_keyed_with_the_secret_text() {
-        // RFC 4231 test case 2 shape: a known key and message give a known digest.
-        let secret = WebhookSecret {
-            text: "Jefe".to_owned(),
-            key: Vec::new(),
-        };
+        // Keyed with the text as shown: the same as HMAC keyed with those bytes, computed
+        // apart; and RFC 4231 test case 2's key and message give its digest.
+        let secret = WebhookSecret::generate();
+        let mut apart = hmac(secret.expose().as_bytes());
+        apart.update(b"body");
         assert_eq!(
-            secret.hex_signature(b"what do ya want for nothing?"),
+            secret.hex_signature(b"body"),
+            hex::encode(apart.finalize().into_bytes())
+        );
+        let mut rfc = hmac(b"Jefe");
+        rfc.update(b"what do ya want for nothing?");
+        assert_eq!(
+            hex::encode(rfc.finalize().into_bytes()),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         );
     }
