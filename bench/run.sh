@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load benchmark of the API against a release build on loopback (SQLite, fresh file).
-# Every figure is compared with GET /healthz measured in the same run (the ceiling); the
-# console's shipment page (HTML, signed in by cookie) is measured on a second server.
+# Every figure is compared with GET /healthz (the ceiling) measured on the same server just
+# before it, so that a slow or busy spell of the machine moves both; the console's
+# shipment page (HTML, signed in by cookie) is measured on a second server.
 #
 #   bash bench/run.sh            # 64 connections, 10 s per endpoint
 #   DURATION=5s bash bench/run.sh
@@ -16,7 +17,8 @@ if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)…" >&2
   apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null
 fi
-cargo build --release -q -p tidemark
+# TIDEMARK_BIN names another binary to measure (see bench/serve.sh); otherwise this tree's.
+[[ -n "${TIDEMARK_BIN:-}" ]] || cargo build --release -q -p tidemark
 
 work=$(mktemp -d)
 # shellcheck source=bench/serve.sh
@@ -38,14 +40,17 @@ run() { # name, wrk arguments…
   local name=$1; shift
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" >"$work/$name.txt" 2>&1
 }
+measure() { # name, wrk arguments…: the ceiling on the same server, then the endpoint
+  run "$1.ceiling" "${base}/healthz"
+  run "$@"
+}
 
-run healthz "$base/healthz"
-run create -s bench/create.lua "$base/v2/tracking_requests"
+measure create -s bench/create.lua "$base/v2/tracking_requests"
 one=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
-run get_one -s bench/auth.lua "$base/v2/tracking_requests/$one"
-run list -s bench/auth.lua "$base/v2/tracking_requests?page%5Bsize%5D=30"
-run infer -s bench/infer.lua "$base/v2/tracking_requests/infer_number"
+measure get_one -s bench/auth.lua "$base/v2/tracking_requests/$one"
+measure list -s bench/auth.lua "$base/v2/tracking_requests?page%5Bsize%5D=30"
+measure infer -s bench/infer.lua "$base/v2/tracking_requests/infer_number"
 stored=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["total"])')
 
@@ -70,8 +75,8 @@ done
 [[ -n "$shipment" ]] || { echo "the sandbox found no shipment" >&2; exit 1; }
 page=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: tidemark_session=$TIDEMARK_BENCH_KEY" "$console/console/shipments/$shipment")
 [[ "$page" == 200 ]] || { echo "the console's shipment page answered $page" >&2; exit 1; }
-work=$work_api
-run console -s bench/console.lua "$console/console/shipments/$shipment"
+work=$work_api base=$console
+measure console -s bench/console.lua "$console/console/shipments/$shipment"
 
 python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" <<'PY'
 import re, sys, pathlib
@@ -87,18 +92,19 @@ def parse(name):
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
     created = re.search(r"created_201 (\d+)", text)
     return rps, p50, p99, int(errors.group(1)) if errors else 0, int(created.group(1)) if created else None
-rows = [("GET /healthz (ceiling)", "healthz"), ("POST /v2/tracking_requests", "create"),
+rows = [("POST /v2/tracking_requests", "create"),
         ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list"),
         ("POST /v2/tracking_requests/infer_number", "infer"),
         ("GET /console/shipments/{id} (HTML)", "console")]
 results = {key: parse(key) for _, key in rows}
-ceiling = results["healthz"][0]
+ceilings = {key: parse(f"{key}.ceiling")[0] for _, key in rows}
 print(f"wrk, {connections} connections, {duration} per endpoint, release build, SQLite (WAL, synchronous=FULL)\n")
-print("| endpoint | req/s | p50 ms | p99 ms | vs ceiling | non-2xx |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| endpoint | req/s | p50 ms | p99 ms | ceiling just before (GET /healthz) | vs ceiling | non-2xx |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for label, key in rows:
     rps, p50, p99, errors, _ = results[key]
-    print(f"| {label} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {rps / ceiling:.0%} | {errors} |")
+    ceiling = ceilings[key]
+    print(f"| {label} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {ceiling:,.0f} | {rps / ceiling:.0%} | {errors} |")
 created = results["create"][4]
 print(f"\n201 answers: {created}; tracking requests in the database afterwards: {stored} "
       f"({'every 201 is stored' if stored >= created else 'MISSING ROWS'})")

@@ -6,16 +6,14 @@
 
 pub mod keys;
 
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{FromRequestParts, Request};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use axum::middleware::Next;
-use axum::response::Response;
 use tidemark_domain::{AccountId, ApiKeySecret};
 
 use crate::{ApiError, AppState};
 
-/// The authenticated caller, put into the request by [`authenticate`].
+/// The authenticated caller, put into the request by [`admit`].
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
     /// The account every query is scoped to.
@@ -44,23 +42,24 @@ fn presented_key(request: &Request) -> Result<ApiKeySecret, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("the API key is invalid or revoked"))
 }
 
-/// Middleware: admits requests with a valid, unrevoked key and records the caller.
-pub async fn authenticate(
-    State(state): State<AppState>,
-    mut request: Request,
-    next: Next,
-) -> Result<Response, ApiError> {
-    let key = presented_key(&request)?;
+/// Admits a request with a valid, unrevoked key: the caller, also put into the request's
+/// extensions for the handlers and recorded on the request's span.
+///
+/// # Errors
+/// 401 when no valid key is presented; the database.
+pub async fn admit(state: &AppState, request: &mut Request) -> Result<Caller, ApiError> {
+    let key = presented_key(request)?;
     let record = state
         .keys
         .verified(&key, state.store.as_ref())
         .await?
         .ok_or_else(|| ApiError::unauthorized("the API key is invalid or revoked"))?;
     tracing::Span::current().record("account", tracing::field::display(record.account_id));
-    request.extensions_mut().insert(Caller {
+    let caller = Caller {
         account_id: record.account_id,
-    });
-    Ok(next.run(request).await)
+    };
+    request.extensions_mut().insert(caller);
+    Ok(caller)
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Caller {

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::header::{CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -48,13 +48,15 @@ fn header_error(status: StatusCode, code: &str, detail: impl Into<String>) -> Ap
     )
 }
 
-/// The middleware: a POST with the header is answered once per key.
+/// Runs `request` (the caller's, authenticated) through `next`, answering a POST with the
+/// header once per key.
 ///
 /// # Errors
 /// A malformed key (400), a key reused for another request (422), a first request still
 /// being answered after [`WAIT`] (409), an unreadable body, the database.
-pub async fn idempotent(
-    State(state): State<AppState>,
+pub async fn answer(
+    state: &AppState,
+    caller: Caller,
     request: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
@@ -66,9 +68,6 @@ pub async fn idempotent(
     };
     let key = IdempotencyKey::parse(raw.as_bytes())
         .map_err(|problem| header_error(StatusCode::BAD_REQUEST, "invalid", problem))?;
-    let Some(caller) = request.extensions().get::<Caller>().copied() else {
-        return Ok(next.run(request).await);
-    };
     let (parts, body) = request.into_parts();
     let probe = Request::from_parts(parts.clone(), body);
     let bytes = crate::extract::read_body(
@@ -99,7 +98,7 @@ pub async fn idempotent(
         match claim {
             Claim::Taken => {
                 let request = Request::from_parts(parts, Body::from(bytes));
-                return answer_once(&state, &key, &fingerprint, account, next.run(request).await)
+                return answer_once(state, &key, &fingerprint, account, next.run(request).await)
                     .await;
             }
             Claim::Answered {

@@ -14,6 +14,7 @@ mod document;
 pub mod error;
 mod extract;
 mod fallback;
+mod gate;
 pub mod health;
 pub mod idempotency;
 mod include;
@@ -225,9 +226,7 @@ pub fn router(state: AppState) -> Router {
         .merge(reference_data::routes())
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())
-        .route_layer(from_fn_with_state(state.clone(), idempotency::idempotent))
-        .route_layer(from_fn_with_state(state.clone(), rate_limit::limit))
-        .route_layer(from_fn_with_state(state.clone(), auth::authenticate));
+        .route_layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .merge(authenticated)
         .merge(callbacks::routes())

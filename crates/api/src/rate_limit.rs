@@ -9,10 +9,8 @@
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method};
-use axum::middleware::Next;
-use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
@@ -185,46 +183,58 @@ impl<C: Clock + Clone> RateLimiter<C> {
     }
 }
 
-fn headers(decision: Decision) -> HeaderMap {
-    let mut headers = HeaderMap::new();
-    for (name, value) in [
-        ("ratelimit-limit", u64::from(decision.limit)),
-        ("ratelimit-remaining", u64::from(decision.remaining)),
-        ("ratelimit-reset", decision.reset_secs),
-    ] {
-        headers.insert(HeaderName::from_static(name), HeaderValue::from(value));
-    }
-    headers
+/// The `RateLimit-*` headers of `decision`.
+fn headers(decision: Decision) -> [(HeaderName, HeaderValue); 3] {
+    [
+        (LIMIT.clone(), HeaderValue::from(decision.limit)),
+        (REMAINING.clone(), HeaderValue::from(decision.remaining)),
+        (RESET.clone(), HeaderValue::from(decision.reset_secs)),
+    ]
 }
 
-/// Middleware (after authentication): charges the caller's bucket for this route.
-pub async fn limit(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Result<Response, ApiError> {
-    let Some(caller) = request.extensions().get::<Caller>().copied() else {
-        return Ok(next.run(request).await);
-    };
+const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+
+/// Charges the caller's bucket for this request's route (after authentication).
+///
+/// # Errors
+/// 429 with `Retry-After` and the limit's headers when the bucket is empty; the database.
+/// (Not an `async fn`: the future must not hold the request, whose body is not `Sync`.)
+pub fn charge<'a>(
+    state: &'a AppState,
+    request: &Request,
+    caller: Caller,
+) -> impl Future<Output = Result<Decision, ApiError>> + Send + use<'a> {
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map_or("", MatchedPath::as_str);
-    let class = RateClass::of(request.method(), route);
+    draw(state, RateClass::of(request.method(), route), caller)
+}
+
+/// Draws one request of `class` from the caller's bucket: in memory, or in the database.
+async fn draw(state: &AppState, class: RateClass, caller: Caller) -> Result<Decision, ApiError> {
     let decision = if state.shared_rate_limits {
-        shared(&state, class, caller.account_id).await?
+        shared(state, class, caller.account_id).await?
     } else {
         state.limiter.check(class, caller.account_id)
     };
-    if !decision.allowed {
-        return Err(ApiError::rate_limited(
+    if decision.allowed {
+        Ok(decision)
+    } else {
+        Err(ApiError::rate_limited(
             decision.retry_after_secs,
-            headers(decision),
-        ));
+            HeaderMap::from_iter(headers(decision)),
+        ))
     }
-    let mut response = next.run(request).await;
-    response.headers_mut().extend(headers(decision));
-    Ok(response)
+}
+
+/// Puts the limit's headers on an answer.
+pub fn stamp(answer: &mut HeaderMap, decision: Decision) {
+    for (name, value) in headers(decision) {
+        answer.insert(name, value);
+    }
 }
 
 /// Draws one request of `class` for `account` from its bucket in the database.

@@ -90,7 +90,7 @@ impl ApiKeySecret {
     pub fn parse(text: &str) -> Option<Self> {
         let random = text.strip_prefix(KEY_SCHEME)?;
         let shaped =
-            random.len() == KEY_RANDOM_CHARS && random.bytes().all(|b| BASE62.contains(&b));
+            random.len() == KEY_RANDOM_CHARS && random.bytes().all(|b| b.is_ascii_alphanumeric());
         shaped.then(|| Self(text.to_owned()))
     }
 
