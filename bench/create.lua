@@ -1,5 +1,6 @@
 -- POST /v2/tracking_requests with a unique booking number per request, counting 201s.
--- Each wrk thread has its own Lua state: numbers are unique per thread by a prefix.
+-- Each wrk thread has its own Lua state: numbers are unique per thread by a prefix, and
+-- per round of bench/run.sh by BENCH_ROUND.
 -- Globals on purpose: wrk reads and writes them across Lua states with thread:get/set.
 counter = 0
 created = 0
@@ -8,7 +9,7 @@ prefix = 0
 
 function setup(thread)
   prefix = prefix + 1
-  thread:set("prefix", prefix)
+  thread:set("prefix", (os.getenv("BENCH_ROUND") or "") .. prefix)
   table.insert(threads, thread)
 end
 
@@ -20,7 +21,7 @@ end
 
 function request()
   counter = counter + 1
-  local number = string.format("B%d%012d", prefix, counter)
+  local number = string.format("B%s%012d", prefix, counter)
   local body = '{"data":{"type":"tracking_request","attributes":{"request_type":"booking_number","request_number":"'
     .. number .. '","scac":"MAEU"}}}'
   return wrk.format(nil, "/v2/tracking_requests", nil, body)

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Load benchmark of the API against a release build on loopback (SQLite, fresh file).
 # Every figure is compared with GET /healthz (the ceiling) measured on the same server just
-# before it, so that a slow or busy spell of the machine moves both; the console's
-# shipment page (HTML, signed in by cookie) is measured on a second server.
+# before it, so that a slow or busy spell of the machine moves both. Each endpoint is
+# measured in ROUNDS alternations of ceiling and endpoint; the round with the median share
+# is reported, with the lowest and highest share (on two cores shared with wrk, one round's
+# share moves by ten points). The console's shipment page (HTML, signed in by cookie) is
+# measured on a second server.
 #
-#   bash bench/run.sh            # 64 connections, 10 s per endpoint
-#   DURATION=5s bash bench/run.sh
+#   bash bench/run.sh            # 64 connections, 3 rounds of 5 s per endpoint
+#   ROUNDS=5 DURATION=10s bash bench/run.sh
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-DURATION=${DURATION:-10s}
+DURATION=${DURATION:-5s}
+ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 
@@ -40,9 +44,12 @@ run() { # name, wrk arguments…
   local name=$1; shift
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" >"$work/$name.txt" 2>&1
 }
-measure() { # name, wrk arguments…: the ceiling on the same server, then the endpoint
-  run "$1.ceiling" "${base}/healthz"
-  run "$@"
+measure() { # name, wrk arguments…: rounds of the ceiling on the same server, then the endpoint
+  local name=$1; shift
+  for round in $(seq 1 "$ROUNDS"); do
+    run "$name.ceiling.$round" "${base}/healthz"
+    BENCH_ROUND=$round run "$name.$round" "$@"
+  done
 }
 
 measure create -s bench/create.lua "$base/v2/tracking_requests"
@@ -78,9 +85,10 @@ page=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: tidemark_session=$TIDE
 work=$work_api base=$console
 measure console -s bench/console.lua "$console/console/shipments/$shipment"
 
-python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" <<'PY'
+python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" "$ROUNDS" <<'PY'
 import re, sys, pathlib
 work, stored, duration, connections = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+rounds = int(sys.argv[5])
 def ms(text):
     value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
@@ -96,16 +104,19 @@ rows = [("POST /v2/tracking_requests", "create"),
         ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list"),
         ("POST /v2/tracking_requests/infer_number", "infer"),
         ("GET /console/shipments/{id} (HTML)", "console")]
-results = {key: parse(key) for _, key in rows}
-ceilings = {key: parse(f"{key}.ceiling")[0] for _, key in rows}
-print(f"wrk, {connections} connections, {duration} per endpoint, release build, SQLite (WAL, synchronous=FULL)\n")
-print("| endpoint | req/s | p50 ms | p99 ms | ceiling just before (GET /healthz) | vs ceiling | non-2xx |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print(f"wrk, {connections} connections, {rounds} rounds of {duration} per endpoint, release build, "
+      "SQLite (WAL, synchronous=FULL)\n")
+print("| endpoint | req/s | p50 ms | p99 ms | ceiling just before (GET /healthz) | vs ceiling | lowest–highest | non-2xx |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+created = 0
 for label, key in rows:
-    rps, p50, p99, errors, _ = results[key]
-    ceiling = ceilings[key]
-    print(f"| {label} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {ceiling:,.0f} | {rps / ceiling:.0%} | {errors} |")
-created = results["create"][4]
+    measured = [(parse(f"{key}.{r}"), parse(f"{key}.ceiling.{r}")[0]) for r in range(1, rounds + 1)]
+    shares = sorted(result[0] / ceiling for result, ceiling in measured)
+    (rps, p50, p99, _, _), ceiling = sorted(measured, key=lambda m: m[0][0] / m[1])[len(measured) // 2]
+    errors = sum(result[3] for result, _ in measured)
+    created += sum(result[4] or 0 for result, _ in measured) if key == "create" else 0
+    print(f"| {label} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {ceiling:,.0f} | {rps / ceiling:.0%} "
+          f"| {shares[0]:.0%}–{shares[-1]:.0%} | {errors} |")
 print(f"\n201 answers: {created}; tracking requests in the database afterwards: {stored} "
       f"({'every 201 is stored' if stored >= created else 'MISSING ROWS'})")
 PY
