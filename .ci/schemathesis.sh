@@ -7,12 +7,15 @@
 # callbacks of lines and terminals take their own token instead of an API key: they are
 # fuzzed in a second run, as the line TEST and the terminal USORFVIG with the token
 # configured here.
+# Each call gets a fresh Idempotency-Key when the one drawn is well formed
+# (.ci/schemathesis_hooks.py says why).
 #   bash .ci/schemathesis.sh            # MAX_EXAMPLES per operation (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX_EXAMPLES=${MAX_EXAMPLES:-60}
 
 command -v st >/dev/null || python3 -m pip install -q schemathesis
+export PYTHONPATH="$PWD/.ci${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=schemathesis_hooks
 # The tests' debug build (no second, release, compilation in CI): fuzzing checks answers,
 # not speed.
 export TIDEMARK_BIN=${TIDEMARK_BIN:-./target/debug/tidemark}

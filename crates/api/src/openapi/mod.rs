@@ -109,6 +109,17 @@ fn add(operation: &mut Operation, status: &str, response: RefOr<Response>) {
         .or_insert(response);
 }
 
+/// Adds `text` to the description of the answer of `status`, or adds that answer.
+fn mention(operation: &mut Operation, status: &str, text: &str) {
+    match operation.responses.responses.get_mut(status) {
+        Some(RefOr::T(response)) => {
+            response.description = format!("{} Or {text}", response.description)
+        }
+        Some(RefOr::Ref(_)) => {}
+        None => add(operation, status, error_response(text, &[])),
+    }
+}
+
 impl Modify for CommonResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
@@ -169,6 +180,19 @@ impl Modify for CommonResponses {
                     add_caller_errors(operation, names_a_resource);
                     add_body_errors(operation, is_patch, !names_a_resource);
                 }
+            }
+            if let Some(post) = item.post.as_mut().filter(|_| !public) {
+                parameters::idempotency_key(post);
+                mention(
+                    post,
+                    "409",
+                    "`idempotency_in_progress`: the first request with this `Idempotency-Key` is still being answered.",
+                );
+                mention(
+                    post,
+                    "422",
+                    "`idempotency_key_reused`: this `Idempotency-Key` was sent with another request.",
+                );
             }
         }
     }

@@ -1,6 +1,9 @@
-//! The lists' parameters as the configuration and the domain decide them.
+//! The lists' parameters as the configuration and the domain decide them, and the
+//! `Idempotency-Key` header every authenticated POST takes.
 
-use utoipa::openapi::{RefOr, Schema};
+use tidemark_domain::idempotency::MAX_KEY_LENGTH;
+use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
+use utoipa::openapi::{ObjectBuilder, RefOr, Required, Schema, Type};
 
 use crate::ApiConfig;
 
@@ -46,4 +49,31 @@ pub fn list_parameters(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfi
             }
         }
     }
+}
+
+/// Adds the optional `Idempotency-Key` header (`api/src/idempotency.rs`) to an
+/// authenticated POST.
+pub fn idempotency_key(operation: &mut Operation) {
+    let schema = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(MAX_KEY_LENGTH))
+        .pattern(Some("^[!-~]+$"));
+    let header = ParameterBuilder::new()
+        .name(crate::idempotency::HEADER)
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(
+            "A key of your choosing (a UUID, say) that makes a retry safe: the same key with \
+             the same request replays the first answer for 24 hours, with \
+             `Idempotent-Replayed: true`; with another request it is refused (422 \
+             `idempotency_key_reused`); while the first is still being answered a retry waits, \
+             then gets 409 `idempotency_in_progress`.",
+        ))
+        .schema(Some(schema))
+        .build();
+    operation
+        .parameters
+        .get_or_insert_with(Vec::new)
+        .push(header);
 }

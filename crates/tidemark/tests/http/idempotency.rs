@@ -43,6 +43,10 @@ async fn a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused(
     assert_eq!(again.status(), 201);
     assert_eq!(again.headers()["idempotent-replayed"], "true");
     assert_eq!(again.headers().get("location").cloned(), location);
+    assert!(
+        again.headers().contains_key("ratelimit-remaining"),
+        "a replay is charged"
+    );
     assert_eq!(
         document(again).await,
         first,
@@ -52,11 +56,12 @@ async fn a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused(
 
     // The key with another body, or at another path: refused.
     let other = tracking_request("booking_number", "TEST-TR-JOURNEY", "TEST");
-    let reused = errors(
-        post(&t, &key, "k-1", "/v2/tracking_requests", &other).await,
-        422,
-    )
-    .await;
+    let reused = post(&t, &key, "k-1", "/v2/tracking_requests", &other).await;
+    assert!(
+        reused.headers().contains_key("ratelimit-remaining"),
+        "every answer past authentication carries the limit"
+    );
+    let reused = errors(reused, 422).await;
     assert_eq!(reused[0]["code"], "idempotency_key_reused");
     assert_eq!(reused[0]["source"]["header"], "Idempotency-Key");
     assert_eq!(requests(&t).await, 1);

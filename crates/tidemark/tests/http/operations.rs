@@ -103,6 +103,30 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
     );
 }
 
+#[tokio::test]
+async fn every_authenticated_post_documents_its_idempotency_key() {
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
+    let document = openapi(&app).await;
+    let mut posts = 0;
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        let names = |operation: &Value| -> Vec<String> {
+            let parameters = operation["parameters"].as_array().into_iter().flatten();
+            parameters.map(|p| p["name"].to_string()).collect()
+        };
+        let key = "\"Idempotency-Key\"".to_owned();
+        assert!(!names(&item["get"]).contains(&key), "GET {path}");
+        if item["post"].is_null() {
+            continue;
+        }
+        let documented = names(&item["post"]).contains(&key);
+        assert_eq!(documented, !path.contains("-callbacks/"), "POST {path}");
+        posts += usize::from(documented);
+    }
+    assert!(posts >= 4, "{posts} authenticated POSTs");
+}
+
 /// Every body the document describes, in paths and webhooks, with its pointer.
 fn bodies(document: &Value) -> Vec<(String, &Value)> {
     let mut found = Vec::new();
