@@ -18,7 +18,8 @@ pub async fn gate(State(state): State<AppState>, mut request: Request, next: Nex
         Ok(caller) => caller,
         Err(error) => return error.into_response(),
     };
-    let decision = match rate_limit::charge(&state, &request, caller).await {
+    let class = rate_limit::class(&request);
+    let decision = match rate_limit::charge(&state, class, caller).await {
         Ok(decision) => decision,
         Err(error) => return error.into_response(),
     };

@@ -196,25 +196,26 @@ const LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
 const REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
 const RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
-/// Charges the caller's bucket for this request's route (after authentication).
-///
-/// # Errors
-/// 429 with `Retry-After` and the limit's headers when the bucket is empty; the database.
-/// (Not an `async fn`: the future must not hold the request, whose body is not `Sync`.)
-pub fn charge<'a>(
-    state: &'a AppState,
-    request: &Request,
-    caller: Caller,
-) -> impl Future<Output = Result<Decision, ApiError>> + Send + use<'a> {
+/// The class of `request`'s route.
+#[must_use]
+pub fn class(request: &Request) -> RateClass {
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map_or("", MatchedPath::as_str);
-    draw(state, RateClass::of(request.method(), route), caller)
+    RateClass::of(request.method(), route)
 }
 
-/// Draws one request of `class` from the caller's bucket: in memory, or in the database.
-async fn draw(state: &AppState, class: RateClass, caller: Caller) -> Result<Decision, ApiError> {
+/// Charges the caller's bucket of `class` (after authentication): in memory, or in the
+/// database.
+///
+/// # Errors
+/// 429 with `Retry-After` and the limit's headers when the bucket is empty; the database.
+pub async fn charge(
+    state: &AppState,
+    class: RateClass,
+    caller: Caller,
+) -> Result<Decision, ApiError> {
     let decision = if state.shared_rate_limits {
         shared(state, class, caller.account_id).await?
     } else {

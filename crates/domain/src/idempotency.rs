@@ -10,6 +10,10 @@ pub const KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 36
 /// The longest key.
 pub const MAX_KEY_LENGTH: usize = 255;
 
+/// The characters a key may hold (visible ASCII, as [`IdempotencyKey::parse`] checks), as a
+/// regular expression for the OpenAPI document.
+pub const KEY_PATTERN: &str = "^[!-~]+$";
+
 /// A client's idempotency key: 1 to [`MAX_KEY_LENGTH`] visible ASCII characters (a UUID,
 /// say).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -58,6 +62,15 @@ pub fn fingerprint(method: &str, path_and_query: &str, body: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stated_pattern_is_the_characters_parse_accepts() {
+        assert_eq!(KEY_PATTERN, "^[!-~]+$");
+        for byte in 0..=u8::MAX {
+            let in_range = (b'!'..=b'~').contains(&byte);
+            assert_eq!(IdempotencyKey::parse(&[byte]).is_ok(), in_range, "{byte}");
+        }
+    }
 
     #[test]
     fn keys_are_visible_ascii_of_bounded_length() {

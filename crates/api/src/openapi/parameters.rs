@@ -1,7 +1,7 @@
 //! The lists' parameters as the configuration and the domain decide them, and the
 //! `Idempotency-Key` header every authenticated POST takes.
 
-use tidemark_domain::idempotency::MAX_KEY_LENGTH;
+use tidemark_domain::idempotency::{KEY_PATTERN, MAX_KEY_LENGTH};
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
 use utoipa::openapi::{ObjectBuilder, RefOr, Required, Schema, Type};
 
@@ -58,7 +58,7 @@ pub fn idempotency_key(operation: &mut Operation) {
         .schema_type(Type::String)
         .min_length(Some(1))
         .max_length(Some(MAX_KEY_LENGTH))
-        .pattern(Some("^[!-~]+$"));
+        .pattern(Some(KEY_PATTERN));
     let header = ParameterBuilder::new()
         .name(crate::idempotency::HEADER)
         .parameter_in(ParameterIn::Header)
