@@ -22,21 +22,31 @@ use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{PathId, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{
-    Paging, list_document, one_of, take_flag, take_include, take_list, take_page, take_range,
+    Include, Includes, Paging, list_document, one_of, take_flag, take_include, take_list,
+    take_page, take_range,
 };
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
 
 /// Relationships a container can include.
-const INCLUDES: &[&str] = &[
-    "shipment",
-    "pod_terminal",
-    "pickup_facility",
-    "transport_events",
-];
+pub struct ContainerIncludes;
+
+impl Includes for ContainerIncludes {
+    const NAMES: &'static [&'static str] = &[
+        "shipment",
+        "pod_terminal",
+        "pickup_facility",
+        "transport_events",
+    ];
+}
 
 /// Relationships a transport event can include.
-const EVENT_INCLUDES: &[&str] = &["location", "terminal", "vessel", "shipment", "container"];
+pub struct EventIncludes;
+
+impl Includes for EventIncludes {
+    const NAMES: &'static [&'static str] =
+        &["location", "terminal", "vessel", "shipment", "container"];
+}
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -100,7 +110,7 @@ async fn included(
     tag = "Containers",
     params(
         Paging,
-        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
+        Include<ContainerIncludes>,
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, description = "Comma-separated statuses"),
         ("filter[available_for_pickup]" = Option<bool>, Query, description = "Available for pickup as the terminal says (true), or known not to be (false)"),
@@ -118,7 +128,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<ContainerResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_include(&mut query, ContainerIncludes::NAMES)?;
     let filter = ContainerFilter {
         number: query
             .take("filter[number]")
@@ -164,7 +174,7 @@ static STATUSES: std::sync::LazyLock<String> =
     tag = "Containers",
     params(
         ("id" = String, Path, description = "The container's id"),
-        ("include" = Option<String>, Query, pattern = r"^((shipment|pod_terminal|pickup_facility|transport_events)(,(shipment|pod_terminal|pickup_facility|transport_events))*)?$", description = "Related records to include"),
+        Include<ContainerIncludes>,
     ),
     responses((status = 200, description = "The container.", body = Document<ContainerResource>, content_type = "application/vnd.api+json")),
 )]
@@ -175,7 +185,7 @@ pub async fn show(
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_include(&mut query, ContainerIncludes::NAMES)?;
     query.finish()?;
     let container = find(&state, caller, &id).await?;
     let included = included(
@@ -203,7 +213,7 @@ pub async fn show(
     params(
         ("id" = String, Path, description = "The container's id"),
         Paging,
-        ("include" = Option<String>, Query, pattern = r"^((location|terminal|vessel|shipment|container)(,(location|terminal|vessel|shipment|container))*)?$", description = "Related records to include"),
+        Include<EventIncludes>,
     ),
     responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>, content_type = "application/vnd.api+json")),
 )]
@@ -214,7 +224,7 @@ pub async fn transport_events(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<TransportEventResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, EVENT_INCLUDES)?;
+    let include = take_include(&mut query, EventIncludes::NAMES)?;
     query.finish()?;
     let container = find(&state, caller, &id).await?;
     let result = state

@@ -2,6 +2,8 @@
 //! `Idempotency-Key` header every authenticated POST takes.
 
 use tidemark_domain::idempotency::{KEY_PATTERN, MAX_KEY_LENGTH};
+use tidemark_domain::webhook::DeliveryStatus;
+use tidemark_domain::{ContainerStatus, RequestStatus, RequestType};
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
 use utoipa::openapi::{ObjectBuilder, RefOr, Required, Schema, Type};
 
@@ -13,9 +15,28 @@ use crate::ApiConfig;
 /// other list to `page_size_default`), `page[number]`'s limit, and the values of each filter
 /// whose values are a domain enumeration, from the enumeration itself.
 pub fn list_parameters(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfig) {
-    let statuses =
-        tidemark_domain::ContainerStatus::ALL.map(tidemark_domain::ContainerStatus::as_str);
-    let enumerations: [(&str, &[&str]); 1] = [("filter[current_status]", &statuses)];
+    let container_statuses = ContainerStatus::ALL.map(ContainerStatus::as_str);
+    let request_statuses = RequestStatus::ALL.each_ref().map(RequestStatus::as_str);
+    let request_types = RequestType::ALL.each_ref().map(RequestType::as_str);
+    let delivery_statuses = DeliveryStatus::ALL.map(DeliveryStatus::as_str);
+    let enumerations: [(&str, &str, &[&str]); 4] = [
+        (
+            "/v2/containers",
+            "filter[current_status]",
+            &container_statuses,
+        ),
+        ("/v2/tracking_requests", "filter[status]", &request_statuses),
+        (
+            "/v2/tracking_requests",
+            "filter[request_type]",
+            &request_types,
+        ),
+        (
+            "/v2/webhook_notifications",
+            "filter[delivery_status]",
+            &delivery_statuses,
+        ),
+    ];
     for (path, item) in &mut openapi.paths.paths {
         let default = if path.ends_with("/raw_events") || path == "/v2/shipping_lines" {
             config.page_size_max
@@ -42,7 +63,10 @@ pub fn list_parameters(openapi: &mut utoipa::openapi::OpenApi, config: &ApiConfi
                     ));
                 }
                 name => {
-                    if let Some((_, values)) = enumerations.iter().find(|(key, _)| *key == name) {
+                    let values = enumerations
+                        .iter()
+                        .find(|(list, key, _)| list == path && *key == name);
+                    if let Some((_, _, values)) = values {
                         object.pattern = Some(crate::params::list_pattern(values));
                     }
                 }

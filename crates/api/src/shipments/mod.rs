@@ -22,20 +22,25 @@ use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Included};
 use crate::params::{
-    Paging, list_document, take_flag, take_include, take_list, take_page, take_range,
+    Include, Includes, Paging, list_document, take_flag, take_include, take_list, take_page,
+    take_range,
 };
 use crate::{ApiError, AppState};
 use view::ShipmentResource;
 
 /// Relationships a shipment can include.
-const INCLUDES: &[&str] = &[
-    "containers",
-    "port_of_lading",
-    "port_of_discharge",
-    "destination",
-    "pod_terminal",
-    "destination_terminal",
-];
+pub struct ShipmentIncludes;
+
+impl Includes for ShipmentIncludes {
+    const NAMES: &'static [&'static str] = &[
+        "containers",
+        "port_of_lading",
+        "port_of_discharge",
+        "destination",
+        "pod_terminal",
+        "destination_terminal",
+    ];
+}
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -126,7 +131,7 @@ async fn document(
     tag = "Shipments",
     params(
         Paging,
-        ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
+        Include<ShipmentIncludes>,
         ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number (spaces and case ignored)"),
         ("q" = Option<String>, Query, description = "Free text: part of the tracked number, a reference number or a container number"),
         ("filter[tracking_stopped]" = Option<bool>, Query, description = "Stopped (true) or still tracked (false)"),
@@ -144,7 +149,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<ShipmentResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_include(&mut query, ShipmentIncludes::NAMES)?;
     let locode = |text: &str| {
         let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
         ok.then(|| text.to_ascii_uppercase())
@@ -188,7 +193,7 @@ pub async fn list(
     tag = "Shipments",
     params(
         ("id" = String, Path, description = "The shipment's id"),
-        ("include" = Option<String>, Query, pattern = r"^((containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal)(,(containers|port_of_lading|port_of_discharge|destination|pod_terminal|destination_terminal))*)?$", description = "Related records to include"),
+        Include<ShipmentIncludes>,
     ),
     responses((status = 200, description = "The shipment.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json")),
 )]
@@ -199,7 +204,7 @@ pub async fn show(
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_include(&mut query, ShipmentIncludes::NAMES)?;
     query.finish()?;
     let shipment = find(&state, caller, &id).await?;
     document(

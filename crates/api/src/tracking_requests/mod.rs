@@ -16,17 +16,28 @@ use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::Included;
-use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
+use crate::params::{
+    Include, Includes, Paging, list_document, take_include, take_list, take_page, take_range,
+};
 use crate::{ApiError, AppState};
 use view::TrackingRequestResource;
 
 /// Relationships a tracking request can include.
-const INCLUDES: &[&str] = &["tracked_object"];
+pub struct RequestIncludes;
+
+impl Includes for RequestIncludes {
+    const NAMES: &'static [&'static str] = &["tracked_object"];
+    const DESCRIPTION: &'static str = "`tracked_object` (the default; `include=` for nothing)";
+}
 
 /// Reads `include`: `tracked_object` unless the client says otherwise (`include=` for
 /// nothing), as the reference API does.
 fn take_includes(query: &mut QueryParams) -> Result<Vec<String>, ApiError> {
-    Ok(take_include(query, INCLUDES)?.unwrap_or_else(|| vec![INCLUDES[0].to_owned()]))
+    let names = RequestIncludes::NAMES;
+    Ok(
+        take_include(query, names)?
+            .unwrap_or_else(|| names.iter().map(|&n| n.to_owned()).collect()),
+    )
 }
 
 /// The routes of this resource.
@@ -109,10 +120,10 @@ pub async fn create(
     tag = "Tracking requests",
     params(
         Paging,
-        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object` (the default; `include=` for nothing)"),
-        ("filter[status]" = Option<String>, Query, pattern = r"^((pending|awaiting_manifest|created|failed|tracking_stopped)(,(pending|awaiting_manifest|created|failed|tracking_stopped))*)?$", description = "Comma-separated statuses"),
+        Include<RequestIncludes>,
+        ("filter[status]" = Option<String>, Query, description = "Comma-separated statuses"),
         ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
-        ("filter[request_type]" = Option<String>, Query, pattern = r"^((bill_of_lading|booking_number|container)(,(bill_of_lading|booking_number|container))*)?$", description = "Comma-separated request types"),
+        ("filter[request_type]" = Option<String>, Query, description = "Comma-separated request types"),
         ("filter[request_number]" = Option<String>, Query, description = "A request number, in any spelling of it (case, spaces, a container's hyphens)"),
         ("q" = Option<String>, Query, description = "Free text: part of the request number or of a reference number"),
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
@@ -179,7 +190,7 @@ pub async fn list(
     tag = "Tracking requests",
     params(
         ("id" = String, Path, description = "The tracking request's id"),
-        ("include" = Option<String>, Query, pattern = r"^(tracked_object(,tracked_object)*)?$", description = "`tracked_object` (the default; `include=` for nothing)"),
+        Include<RequestIncludes>,
     ),
     responses(
         (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),

@@ -12,13 +12,15 @@ use tidemark_store::NotificationFilter;
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument};
 use crate::extract::{PathId, QueryParams};
-use crate::params::{Paging, list_document, take_include, take_list, take_page, take_range};
+use crate::params::{
+    Include, Includes, Paging, list_document, take_include, take_list, take_page, take_range,
+};
 use crate::{ApiError, AppState};
 
 pub mod examples;
 pub mod view;
 
-use view::{INCLUDES, NotificationResource, path};
+use view::{NotificationIncludes, NotificationResource, path};
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -40,9 +42,9 @@ pub fn routes() -> Router<AppState> {
     tag = "Webhooks",
     params(
         Paging,
-        ("include" = Option<String>, Query, pattern = r"^((webhook|reference_object|webhook_notification_logs)(,(webhook|reference_object|webhook_notification_logs))*)?$", description = "Related records to include"),
+        Include<NotificationIncludes>,
         ("filter[event]" = Option<String>, Query, pattern = r"^([a-z0-9_.]{1,128}(,[a-z0-9_.]{1,128})*)?$", description = "Comma-separated event names"),
-        ("filter[delivery_status]" = Option<String>, Query, pattern = r"^((pending|succeeded|failed)(,(pending|succeeded|failed))*)?$", description = "Comma-separated statuses"),
+        ("filter[delivery_status]" = Option<String>, Query, description = "Comma-separated statuses"),
         ("filter[webhook_id]" = Option<String>, Query, format = Uuid, description = "One webhook's notifications"),
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
         ("filter[created_at][end]" = Option<String>, Query, format = DateTime, description = "Created at or before"),
@@ -55,7 +57,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<NotificationResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_include(&mut query, NotificationIncludes::NAMES)?;
     let events = take_list(&mut query, "filter[event]", "event names", |name| {
         let known = name.len() <= 128
             && name
@@ -117,7 +119,7 @@ pub async fn list(
     tag = "Webhooks",
     params(
         ("id" = String, Path, description = "The notification's id"),
-        ("include" = Option<String>, Query, pattern = r"^((webhook|reference_object|webhook_notification_logs)(,(webhook|reference_object|webhook_notification_logs))*)?$", description = "Related records to include"),
+        Include<NotificationIncludes>,
     ),
     responses((status = 200, description = "The notification.", body = Document<NotificationResource>, content_type = "application/vnd.api+json")),
 )]
@@ -127,7 +129,7 @@ pub async fn show(
     PathId(id): PathId,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
-    let include = take_include(&mut query, INCLUDES)?;
+    let include = take_include(&mut query, NotificationIncludes::NAMES)?;
     query.finish()?;
     let not_found = || ApiError::not_found("no webhook notification with this id in this account");
     let id = WebhookNotificationId::parse(&id).ok_or_else(not_found)?;

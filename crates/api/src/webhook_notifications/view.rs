@@ -19,7 +19,12 @@ pub const TYPE: &str = "webhook_notification";
 pub const LOG_TYPE: &str = "webhook_notification_log";
 
 /// Relationships a notification can include.
-pub const INCLUDES: &[&str] = &["webhook", "reference_object", "webhook_notification_logs"];
+pub struct NotificationIncludes;
+
+impl crate::params::Includes for NotificationIncludes {
+    const NAMES: &'static [&'static str] =
+        &["webhook", "reference_object", "webhook_notification_logs"];
+}
 
 /// A notification's attributes.
 #[derive(Debug, Serialize, ToSchema)]

@@ -8,6 +8,9 @@ use crate::document::{ListDocument, ListMeta, PageLinks, Pagination};
 use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
+mod include;
+pub use include::{Include, Includes, take_include};
+
 /// The highest `page[number]` accepted (documented in the OpenAPI document).
 pub const MAX_PAGE_NUMBER: u32 = 1_000_000;
 
@@ -226,43 +229,6 @@ pub fn take_range(query: &mut QueryParams, name: &str) -> Result<TimeRange, ApiE
         start: bound("start")?,
         end: bound("end")?,
     })
-}
-
-/// Reads `include`, accepting only the paths this resource has.
-///
-/// # Errors
-/// 400 `invalid_include` for any other path.
-pub fn take_include(
-    query: &mut QueryParams,
-    allowed: &[&str],
-) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(text) = query.take("include") else {
-        return Ok(None);
-    };
-    let mut paths = Vec::new();
-    // As the documented pattern has it: paths separated by commas, nothing around them;
-    // an empty value includes nothing.
-    for path in text.split(',').filter(|_| !text.is_empty()) {
-        if !allowed.contains(&path) {
-            let detail = if allowed.is_empty() {
-                "this endpoint has no relationships to include".to_owned()
-            } else {
-                format!(
-                    "{path:?} cannot be included here; choose from {}",
-                    allowed.join(", ")
-                )
-            };
-            return Err(ApiError::bad_parameter(
-                "invalid_include",
-                "include",
-                detail,
-            ));
-        }
-        if !paths.iter().any(|p| p == path) {
-            paths.push(path.to_owned());
-        }
-    }
-    Ok(Some(paths))
 }
 
 #[cfg(test)]
