@@ -90,8 +90,8 @@ mod tests {
 
     #[test]
     fn the_documented_parameter_is_made_from_the_names() {
-        let parameters = serde_json::to_value(<Include<Pair>>::into_params(|| None))
-            .unwrap_or_default();
+        let parameters =
+            serde_json::to_value(<Include<Pair>>::into_params(|| None)).unwrap_or_default();
         assert_eq!(
             parameters,
             serde_json::json!([{

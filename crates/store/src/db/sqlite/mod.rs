@@ -6,6 +6,7 @@
 //! calling thread (`readers`), which WAL mode never blocks. Migrations run through sqlx
 //! before either opens.
 
+mod anchor;
 mod readers;
 mod statement;
 mod writer;
@@ -88,12 +89,12 @@ impl SqliteStore {
             Synchronous::Full => "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
             Synchronous::Normal => "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
         })?;
+        let read =
+            readers::Readers::new(path, usize::try_from(options.max_connections).unwrap_or(8));
+        let anchor = anchor::Anchor::new(read.open()?);
         Ok(Self {
-            read: Arc::new(readers::Readers::new(
-                path,
-                usize::try_from(options.max_connections).unwrap_or(8),
-            )),
-            writer: writer::Writer::start(connection)?,
+            read: Arc::new(read),
+            writer: writer::Writer::start(connection, anchor)?,
         })
     }
 }
@@ -138,5 +139,41 @@ impl Store for SqliteStore {
 
     fn backend(&self) -> &'static str {
         "sqlite"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tidemark_domain::{Account, AccountId, AccountName, Timestamp};
+
+    use super::*;
+    use crate::AccountStore as _;
+
+    /// The writer lets go of its read anchor before writing (`anchor`): held across the
+    /// writes on an older snapshot, it would keep the new frames from the database file.
+    #[tokio::test]
+    async fn after_writes_every_frame_can_be_checkpointed() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("tidemark.db");
+        let options = ConnectOptions::new(format!("sqlite://{}", path.display()));
+        let store = SqliteStore::connect(&options).await.expect("the store");
+        for index in 0..3 {
+            let account = Account {
+                id: AccountId::new(),
+                name: AccountName::parse(&format!("anchor {index}")).expect("a name"),
+                created_at: Timestamp::from_datetime(time::OffsetDateTime::UNIX_EPOCH),
+            };
+            store.create_account(&account).await.expect("written");
+        }
+        let outside = Connection::open(&path).expect("another connection");
+        outside.busy_timeout(Duration::ZERO).expect("no wait");
+        let (busy, log, done): (i64, i64, i64) = outside
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
+            .expect("a checkpoint");
+        assert_eq!(busy, 0);
+        assert!(log > 0, "the writes are in the WAL");
+        assert_eq!(done, log, "every frame reached the database file");
     }
 }

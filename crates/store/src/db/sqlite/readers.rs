@@ -36,7 +36,8 @@ impl Readers {
         }
     }
 
-    fn open(&self) -> Result<Connection, StoreError> {
+    /// A new read-only connection to the file.
+    pub(super) fn open(&self) -> Result<Connection, StoreError> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_URI;

@@ -14,6 +14,7 @@
 use rusqlite::{Connection, ErrorCode};
 use tokio::sync::{mpsc, oneshot};
 
+use super::anchor::Anchor;
 use super::statement;
 use crate::StoreError;
 use crate::db::{Unit, Written};
@@ -33,12 +34,16 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer thread on `connection`; it ends when the last handle is dropped.
-    pub(super) fn start(connection: Connection) -> Result<Self, StoreError> {
+    /// Starts the writer thread on `connection`, holding `anchor` while idle (see
+    /// `anchor`); it ends when the last handle is dropped.
+    pub(super) fn start(
+        connection: Connection,
+        anchor: Option<Anchor>,
+    ) -> Result<Self, StoreError> {
         let (sender, receiver) = mpsc::channel(4 * MAX_BATCH);
         std::thread::Builder::new()
             .name("sqlite-writer".to_owned())
-            .spawn(move || run(&connection, receiver))
+            .spawn(move || run(&connection, anchor, receiver))
             .map_err(|error| StoreError::corrupt(format!("the writer thread: {error}")))?;
         Ok(Self { sender })
     }
@@ -54,9 +59,28 @@ impl Writer {
     }
 }
 
-fn run(connection: &Connection, mut receiver: mpsc::Receiver<Pending>) {
+/// Releases the anchor before a batch; one that cannot be released is closed.
+fn release(anchor: &mut Option<Anchor>) {
+    if let Some(held) = anchor.as_mut()
+        && let Err(error) = held.release()
+    {
+        tracing::warn!(%error, "the read anchor could not be released; reads go without it");
+        *anchor = None;
+    }
+}
+
+fn run(connection: &Connection, mut anchor: Option<Anchor>, mut receiver: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while let Some(first) = receiver.blocking_recv() {
+    loop {
+        if receiver.is_empty()
+            && let Some(idle) = anchor.as_mut()
+        {
+            idle.hold();
+        }
+        let Some(first) = receiver.blocking_recv() else {
+            break;
+        };
+        release(&mut anchor);
         batch.push(first);
         while batch.len() < MAX_BATCH {
             match receiver.try_recv() {
