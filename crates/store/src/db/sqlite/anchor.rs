@@ -88,7 +88,9 @@ mod tests {
         let path = dir.path().join("anchor.db");
         let writer = open(&path, OpenFlags::default());
         // A checkpoint that cannot complete says so at once.
-        writer.busy_timeout(std::time::Duration::ZERO).expect("no wait");
+        writer
+            .busy_timeout(std::time::Duration::ZERO)
+            .expect("no wait");
         writer
             .execute_batch(&format!(
                 "PRAGMA journal_mode = {mode}; CREATE TABLE numbers (n INTEGER)"
