@@ -9,11 +9,14 @@
 //! the lock and unlock calls and the waits on that mutex were about a third of a point
 //! read's cost (`bench/run.sh`, `GET /v2/tracking_requests/{id}`).
 //!
-//! The writer releases it before each batch and takes it again after the commit: held
-//! only while this process does not write, it never keeps a checkpoint from completing
-//! or the WAL from starting over. It changes what nobody reads: each reader still begins
-//! its own transaction on the latest commit. Only in WAL mode, where readers never block
-//! the writer; anything that goes wrong leaves it released, costing only speed.
+//! The writer takes it when it has been idle a moment and releases it before its next
+//! batch, so it never keeps this process's checkpoints from completing or its WAL from
+//! starting over. While another connection writes (another process, another store on the
+//! same file), it is let go within [`Anchor::tend`]'s period and not taken again until the
+//! other has been quiet for one: held, it would keep the other's checkpoints short of
+//! its snapshot. It changes what nobody reads: each reader still begins its own
+//! transaction on the latest commit. Only in WAL mode, where readers never block the
+//! writer; anything that goes wrong leaves it released, costing only speed.
 
 use rusqlite::Connection;
 
@@ -21,6 +24,9 @@ use rusqlite::Connection;
 pub(super) struct Anchor {
     connection: Connection,
     held: bool,
+    /// The writer connection's `data_version` when last looked at: it moves only when
+    /// another connection commits.
+    others: Option<i64>,
 }
 
 impl Anchor {
@@ -32,11 +38,31 @@ impl Anchor {
         mode.eq_ignore_ascii_case("wal").then_some(Self {
             connection,
             held: false,
+            others: None,
         })
     }
 
+    /// Called while the writer is idle, now and then: holds the read transaction if no
+    /// other connection committed since the last call, lets it go otherwise.
+    ///
+    /// # Errors
+    /// When a held transaction could not be ended (see [`Anchor::release`]).
+    pub(super) fn tend(&mut self, writer: &Connection) -> Result<(), rusqlite::Error> {
+        let seen = writer
+            .query_row("PRAGMA data_version", [], |row| row.get::<_, i64>(0))
+            .ok();
+        let quiet = seen.is_some() && seen == self.others;
+        self.others = seen;
+        if quiet {
+            self.hold();
+            Ok(())
+        } else {
+            self.release()
+        }
+    }
+
     /// Begins the read transaction on the latest commit, unless it is held.
-    pub(super) fn hold(&mut self) {
+    fn hold(&mut self) {
         if self.held {
             return;
         }
@@ -149,6 +175,31 @@ mod tests {
         anchor.hold();
         assert!(anchor.is_held(), "taken again on the latest snapshot");
         assert!(!checkpoint_is_blocked(&writer));
+    }
+
+    #[test]
+    fn it_is_let_go_while_another_connection_writes() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let (path, writer) = database(&dir, "WAL");
+        let other = open(&path, OpenFlags::default());
+        let mut anchor =
+            Anchor::new(open(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)).expect("WAL mode");
+        anchor.tend(&writer).expect("tended");
+        assert!(!anchor.is_held(), "not before one quiet period");
+        anchor.tend(&writer).expect("tended");
+        assert!(anchor.is_held(), "nobody else wrote");
+        writer
+            .execute("INSERT INTO numbers VALUES (1)", [])
+            .expect("the writer's own write");
+        anchor.tend(&writer).expect("tended");
+        assert!(anchor.is_held(), "the writer's own commits do not count");
+        other
+            .execute("INSERT INTO numbers VALUES (2)", [])
+            .expect("another connection's write");
+        anchor.tend(&writer).expect("tended");
+        assert!(!anchor.is_held(), "let go while another connection writes");
+        anchor.tend(&writer).expect("tended");
+        assert!(anchor.is_held(), "taken again once the other was quiet");
     }
 
     #[test]

@@ -24,11 +24,12 @@ use crate::db::{Unit, Written};
 /// Most units in one transaction.
 const MAX_BATCH: usize = 256;
 
-/// How long the writer waits with nothing to write before it takes the read anchor: under
-/// a stream of writes (batches a millisecond or so apart) it never takes it, since taking
-/// it just after a commit costs the writer a new read mark each time (about a sixth fewer
-/// creates a second when it was taken whenever the queue was empty).
+/// How long the writer waits with nothing to write before it tends the read anchor
+/// (`anchor`), and then how often while it stays idle. Under a stream of writes (batches a
+/// millisecond or so apart) it never takes it: taken just after each commit, it cost the
+/// writer a new read mark per batch and creates about a sixth of their rate.
 const IDLE: Duration = Duration::from_millis(50);
+const TEND: Duration = Duration::from_secs(1);
 
 struct Pending {
     unit: Unit,
@@ -67,40 +68,55 @@ impl Writer {
     }
 }
 
-/// Releases the anchor before a batch; one that cannot be released is closed.
-fn release(anchor: &mut Option<Anchor>) {
-    if let Some(held) = anchor.as_mut()
-        && let Err(error) = held.release()
-    {
+/// Closes an anchor that could not be released (closing its connection ends its
+/// transaction): reads go on without it.
+fn close_on_error(anchor: &mut Option<Anchor>, outcome: Result<(), rusqlite::Error>) {
+    if let Err(error) = outcome {
         tracing::warn!(%error, "the read anchor could not be released; reads go without it");
         *anchor = None;
     }
 }
 
+/// The next unit to write, tending the anchor while none comes; `None` once every handle
+/// is dropped.
+fn next(
+    connection: &Connection,
+    anchor: &mut Option<Anchor>,
+    clock: Option<&tokio::runtime::Runtime>,
+    receiver: &mut mpsc::Receiver<Pending>,
+) -> Option<Pending> {
+    let Some(clock) = clock else {
+        return receiver.blocking_recv();
+    };
+    let mut wait = IDLE;
+    loop {
+        let Some(tended) = anchor.as_mut() else {
+            return receiver.blocking_recv();
+        };
+        let received = clock.block_on(async { tokio::time::timeout(wait, receiver.recv()).await });
+        if let Ok(next) = received {
+            return next;
+        }
+        let outcome = tended.tend(connection);
+        close_on_error(anchor, outcome);
+        wait = TEND;
+    }
+}
+
 fn run(connection: &Connection, mut anchor: Option<Anchor>, mut receiver: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    // A clock to wait by before taking the anchor; without one, the anchor is not taken.
+    // A clock to wait by before tending the anchor; without one, it is never taken.
     let clock = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .ok();
     loop {
-        let next = match (anchor.as_mut(), &clock) {
-            (Some(idle), Some(clock)) => {
-                match clock.block_on(async { tokio::time::timeout(IDLE, receiver.recv()).await }) {
-                    Ok(next) => next,
-                    Err(_) => {
-                        idle.hold();
-                        receiver.blocking_recv()
-                    }
-                }
-            }
-            _ => receiver.blocking_recv(),
-        };
+        let next = next(connection, &mut anchor, clock.as_ref(), &mut receiver);
         let Some(first) = next else {
             break;
         };
-        release(&mut anchor);
+        let outcome = anchor.as_mut().map_or(Ok(()), Anchor::release);
+        close_on_error(&mut anchor, outcome);
         batch.push(first);
         while batch.len() < MAX_BATCH {
             match receiver.try_recv() {
