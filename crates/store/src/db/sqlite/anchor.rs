@@ -23,7 +23,6 @@ use rusqlite::Connection;
 /// The held read transaction, on a read-only connection of its own.
 pub(super) struct Anchor {
     connection: Connection,
-    held: bool,
     /// The writer connection's `data_version` when last looked at: it moves only when
     /// another connection commits.
     others: Option<i64>,
@@ -37,7 +36,6 @@ impl Anchor {
             .ok()?;
         mode.eq_ignore_ascii_case("wal").then_some(Self {
             connection,
-            held: false,
             others: None,
         })
     }
@@ -63,19 +61,16 @@ impl Anchor {
 
     /// Begins the read transaction on the latest commit, unless it is held.
     fn hold(&mut self) {
-        if self.held {
+        if self.is_held() {
             return;
         }
         let begun = self.connection.execute_batch("BEGIN").and_then(|()| {
             self.connection
                 .query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
         });
-        match begun {
-            Ok(()) => self.held = true,
-            Err(error) => {
-                tracing::debug!(%error, "the read anchor was not taken");
-                let _ = self.release();
-            }
+        if let Err(error) = begun {
+            tracing::debug!(%error, "the read anchor was not taken");
+            let _ = self.release();
         }
     }
 
@@ -85,16 +80,14 @@ impl Anchor {
     /// When it could not be ended; the caller then drops the anchor, whose connection's
     /// closing ends it.
     pub(super) fn release(&mut self) -> Result<(), rusqlite::Error> {
-        self.held = false;
-        if self.connection.is_autocommit() {
+        if !self.is_held() {
             return Ok(());
         }
         self.connection.execute_batch("ROLLBACK")
     }
 
     /// Whether the read transaction is open.
-    #[cfg(test)]
-    pub(super) fn is_held(&self) -> bool {
+    fn is_held(&self) -> bool {
         !self.connection.is_autocommit()
     }
 }
@@ -125,6 +118,13 @@ mod tests {
         (path, writer)
     }
 
+    /// A database in WAL mode, its writer and an anchor on it.
+    fn anchored(dir: &tempfile::TempDir) -> (std::path::PathBuf, Connection, Anchor) {
+        let (path, writer) = database(dir, "WAL");
+        let anchor = Anchor::new(open(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)).expect("WAL mode");
+        (path, writer, anchor)
+    }
+
     fn count(connection: &Connection) -> i64 {
         connection
             .query_row("SELECT count(*) FROM numbers", [], |row| row.get(0))
@@ -143,9 +143,7 @@ mod tests {
     #[test]
     fn readers_see_commits_made_while_it_is_held() {
         let dir = tempfile::tempdir().expect("a directory");
-        let (path, writer) = database(&dir, "WAL");
-        let mut anchor =
-            Anchor::new(open(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)).expect("WAL mode");
+        let (path, writer, mut anchor) = anchored(&dir);
         anchor.hold();
         assert!(anchor.is_held());
         writer
@@ -159,9 +157,7 @@ mod tests {
     #[test]
     fn released_it_lets_the_wal_start_over() {
         let dir = tempfile::tempdir().expect("a directory");
-        let (path, writer) = database(&dir, "WAL");
-        let mut anchor =
-            Anchor::new(open(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)).expect("WAL mode");
+        let (_, writer, mut anchor) = anchored(&dir);
         anchor.hold();
         writer
             .execute("INSERT INTO numbers VALUES (1)", [])
@@ -180,10 +176,8 @@ mod tests {
     #[test]
     fn it_is_let_go_while_another_connection_writes() {
         let dir = tempfile::tempdir().expect("a directory");
-        let (path, writer) = database(&dir, "WAL");
+        let (path, writer, mut anchor) = anchored(&dir);
         let other = open(&path, OpenFlags::default());
-        let mut anchor =
-            Anchor::new(open(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)).expect("WAL mode");
         anchor.tend(&writer).expect("tended");
         assert!(!anchor.is_held(), "not before one quiet period");
         anchor.tend(&writer).expect("tended");
