@@ -17,7 +17,7 @@ use crate::wire_enum_schema;
 use tidemark_domain::{Container, ContainerId, ContainerStatus, ReferenceKind};
 use utoipa::ToSchema;
 
-use crate::document::{Related, RelatedLink, SelfLink, ToOne};
+use crate::document::{RelatedLink, SelfLink, ToOne};
 use crate::time;
 
 wire_enum_schema!(
@@ -281,19 +281,15 @@ pub fn resource(
 }
 
 /// A container's relationships: the terminal of discharge is the terminal's own word when
-/// it has given one, else the line's.
+/// it has given one, else the line's (`Container::terminal_code`).
 fn relationships(container: &Container) -> ContainerRelationships {
     ContainerRelationships {
         shipment: ToOne::of("shipment", Some(container.shipment_id)),
         pod_terminal: ToOne::of(
             "terminal",
             container
-                .terminal
-                .pod_terminal
-                .as_ref()
-                .map(|terminal| terminal.code.as_str())
-                .or(container.details.pod_terminal.as_deref())
-                .map(|code| ReferenceKind::Terminal.id(code)),
+                .terminal_code()
+                .map(|code| ReferenceKind::Terminal.id(code.as_str())),
         ),
         pickup_facility: ToOne::of(
             "terminal",
@@ -303,15 +299,7 @@ fn relationships(container: &Container) -> ContainerRelationships {
                 .as_deref()
                 .map(|code| ReferenceKind::Terminal.id(code)),
         ),
-        transport_events: RelatedLink {
-            links: Related {
-                related: format!("{}/transport_events", path(container.id)),
-            },
-        },
-        raw_events: RelatedLink {
-            links: Related {
-                related: format!("{}/raw_events", path(container.id)),
-            },
-        },
+        transport_events: RelatedLink::at(format!("{}/transport_events", path(container.id))),
+        raw_events: RelatedLink::at(format!("{}/raw_events", path(container.id))),
     }
 }

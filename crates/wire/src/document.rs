@@ -36,11 +36,26 @@ pub struct ToMany {
     pub data: Vec<ResourceIdentifier>,
 }
 
-/// A relationship given by its link only (its members are a list of their own).
+/// A relationship given by its link (its members are a list of their own), and by its
+/// members too when the document includes them.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RelatedLink {
     /// Where the related resources are listed.
     pub links: Related,
+    /// The related resources, when they are included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<ResourceIdentifier>>,
+}
+
+impl RelatedLink {
+    /// The relationship listed at `related`.
+    #[must_use]
+    pub const fn at(related: String) -> Self {
+        Self {
+            links: Related { related },
+            data: None,
+        }
+    }
 }
 
 /// The `related` link of a relationship.

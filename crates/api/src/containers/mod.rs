@@ -9,44 +9,21 @@ use axum::extract::{OriginalUri, State};
 use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde::Serialize;
-use serde_json::Value;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{
-    Container, ContainerId, ContainerStatus, JobKind, NewJob, ReferenceKind, ShipmentId,
-};
+use tidemark_domain::{Container, ContainerId, ContainerStatus, JobKind, NewJob};
 use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{PathId, QueryParams};
-use crate::include::{self, Included};
+use crate::include::{self, ContainerIncludes, EventIncludes, Records};
 use crate::params::{
-    Include, Includes, Paging, list_document, one_of, take_flag, take_include, take_list,
-    take_page, take_range,
+    Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
+    take_range,
 };
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
-
-/// Relationships a container can include.
-pub struct ContainerIncludes;
-
-impl Includes for ContainerIncludes {
-    const NAMES: &'static [&'static str] = &[
-        "shipment",
-        "pod_terminal",
-        "pickup_facility",
-        "transport_events",
-    ];
-}
-
-/// Relationships a transport event can include.
-pub struct EventIncludes;
-
-impl Includes for EventIncludes {
-    const NAMES: &'static [&'static str] =
-        &["location", "terminal", "vessel", "shipment", "container"];
-}
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -72,34 +49,6 @@ async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Container, A
         .container(caller.account_id, id)
         .await?
         .ok_or_else(not_found)
-}
-
-async fn included(
-    state: &AppState,
-    caller: Caller,
-    include: Option<&Vec<String>>,
-    containers: &[Container],
-) -> Result<Option<Vec<Value>>, ApiError> {
-    let Some(paths) = include else {
-        return Ok(None);
-    };
-    let mut included = Included::new(state, caller.account_id);
-    let wants = |path: &str| paths.iter().any(|p| p == path);
-    if wants("shipment") {
-        let ids: Vec<ShipmentId> = containers.iter().map(|c| c.shipment_id).collect();
-        included.shipments(&ids).await?;
-    }
-    if wants("pod_terminal") {
-        let codes = containers
-            .iter()
-            .filter_map(|c| c.details.pod_terminal.clone());
-        included.references(ReferenceKind::Terminal, codes).await?;
-    }
-    if wants("transport_events") {
-        let ids: Vec<ContainerId> = containers.iter().map(|c| c.id).collect();
-        included.transport_events(&ids).await?;
-    }
-    Ok(Some(included.finish()))
 }
 
 /// List containers, newest first.
@@ -128,7 +77,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<ContainerResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, ContainerIncludes::NAMES)?;
+    let include = take_include::<ContainerIncludes>(&mut query)?;
     let filter = ContainerFilter {
         number: query
             .take("filter[number]")
@@ -150,15 +99,17 @@ pub async fn list(
         .store
         .list_containers(caller.account_id, &filter, page)
         .await?;
-    let included = included(&state, caller, include.as_ref(), &result.items).await?;
-    let data = include::containers(&state, caller.account_id, &result.items).await?;
+    let records = Records::Containers(&result.items);
+    let compound = include::included(&state, caller.account_id, include.as_ref(), records).await?;
+    let mut data = include::containers(&state, caller.account_id, &result.items).await?;
+    compound.link(&mut data);
     Ok(JsonApi::ok(list_document(
         "/v2/containers",
         &query,
         page,
         result.total,
         data,
-        included,
+        compound.included,
     )))
 }
 
@@ -185,22 +136,16 @@ pub async fn show(
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
-    let include = take_include(&mut query, ContainerIncludes::NAMES)?;
+    let include = take_include::<ContainerIncludes>(&mut query)?;
     query.finish()?;
     let container = find(&state, caller, &id).await?;
-    let included = included(
-        &state,
-        caller,
-        include.as_ref(),
-        std::slice::from_ref(&container),
-    )
-    .await?;
-    let data = include::containers(&state, caller.account_id, &[container])
-        .await?
-        .pop()
-        .ok_or_else(not_found)?;
+    let records = Records::Containers(std::slice::from_ref(&container));
+    let compound = include::included(&state, caller.account_id, include.as_ref(), records).await?;
+    let mut data = include::containers(&state, caller.account_id, &[container]).await?;
+    compound.link(&mut data);
+    let data = data.pop().ok_or_else(not_found)?;
     Ok(JsonApi::ok(
-        Document::new(data, request_link(&uri)).including(included),
+        Document::new(data, request_link(&uri)).including(compound.included),
     ))
 }
 
@@ -224,48 +169,17 @@ pub async fn transport_events(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<TransportEventResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, EventIncludes::NAMES)?;
+    let include = take_include::<EventIncludes>(&mut query)?;
     query.finish()?;
     let container = find(&state, caller, &id).await?;
     let result = state
         .store
         .list_transport_events(caller.account_id, container.id, page)
         .await?;
-    let included = match include {
-        None => None,
-        Some(paths) => {
-            let wants = |path: &str| paths.iter().any(|p| p == path);
-            let mut included = Included::new(&state, caller.account_id);
-            let places = || result.items.iter().filter_map(|e| e.location.as_ref());
-            if wants("location") {
-                included
-                    .references(ReferenceKind::Port, places().map(|p| p.locode.clone()))
-                    .await?;
-            }
-            if wants("terminal") {
-                included
-                    .references(
-                        ReferenceKind::Terminal,
-                        places().filter_map(|p| p.facility.clone()),
-                    )
-                    .await?;
-            }
-            if wants("vessel") {
-                let imos = result
-                    .items
-                    .iter()
-                    .filter_map(|e| e.vessel.as_ref().map(|v| v.imo.clone()));
-                included.references(ReferenceKind::Vessel, imos).await?;
-            }
-            if wants("shipment") {
-                included.shipments(&[container.shipment_id]).await?;
-            }
-            if wants("container") {
-                included.containers(&[container.id], &[]).await?;
-            }
-            Some(included.finish())
-        }
-    };
+    let records = Records::TransportEvents(&result.items, &container);
+    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+        .await?
+        .included;
     let path = format!("{}/transport_events", view::path(container.id));
     let data = result.items.iter().map(view::transport_event).collect();
     Ok(JsonApi::ok(list_document(

@@ -13,34 +13,20 @@ use axum::extract::{OriginalUri, State};
 use axum::routing::{get, patch};
 use serde_json::Value;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{Place, ReferenceKind, Scac, Shipment, ShipmentId, TrackingRequestPatch};
+use tidemark_domain::{Scac, Shipment, ShipmentId, TrackingRequestPatch};
 use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
-use crate::include::{self, Included};
+use crate::include::{self, Records, ShipmentIncludes};
 use crate::params::{
-    Include, Includes, Paging, list_document, take_flag, take_include, take_list, take_page,
+    Include, IncludePaths, Paging, list_document, take_flag, take_include, take_list, take_page,
     take_range,
 };
 use crate::{ApiError, AppState};
 use view::ShipmentResource;
-
-/// Relationships a shipment can include.
-pub struct ShipmentIncludes;
-
-impl Includes for ShipmentIncludes {
-    const NAMES: &'static [&'static str] = &[
-        "containers",
-        "port_of_lading",
-        "port_of_discharge",
-        "destination",
-        "pod_terminal",
-        "destination_terminal",
-    ];
-}
 
 /// The routes of this resource.
 pub fn routes() -> Router<AppState> {
@@ -64,60 +50,17 @@ async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Shipment, Ap
         .ok_or_else(not_found)
 }
 
-/// The `included` member for `shipments`.
-pub async fn included(
-    state: &AppState,
-    caller: Caller,
-    include: Option<&Vec<String>>,
-    shipments: &[Shipment],
-) -> Result<Option<Vec<Value>>, ApiError> {
-    let Some(paths) = include else {
-        return Ok(None);
-    };
-    let mut included = Included::new(state, caller.account_id);
-    let wants = |path: &str| paths.iter().any(|p| p == path);
-    if wants("containers") {
-        let ids: Vec<ShipmentId> = shipments.iter().map(|s| s.id).collect();
-        included.containers(&[], &ids).await?;
-    }
-    let mut ports = Vec::new();
-    let place = |choose: fn(&tidemark_domain::Route) -> Option<&Place>| {
-        shipments
-            .iter()
-            .filter_map(move |s| choose(&s.route).map(|p| p.locode.clone()))
-    };
-    if wants("port_of_lading") {
-        ports.extend(place(|r| r.port_of_lading.as_ref()));
-    }
-    if wants("port_of_discharge") {
-        ports.extend(place(|r| r.port_of_discharge.as_ref()));
-    }
-    if wants("destination") {
-        ports.extend(place(|r| r.destination.as_ref()));
-    }
-    included.references(ReferenceKind::Port, ports).await?;
-    if wants("pod_terminal") || wants("destination_terminal") {
-        let terminals = shipments.iter().filter_map(|s| {
-            s.route
-                .port_of_discharge
-                .as_ref()
-                .and_then(|p| p.facility.clone())
-        });
-        included
-            .references(ReferenceKind::Terminal, terminals)
-            .await?;
-    }
-    Ok(Some(included.finish()))
-}
-
 async fn document(
     state: &AppState,
     caller: Caller,
     shipment: Shipment,
-    include: Option<&Vec<String>>,
+    include: Option<&IncludePaths>,
     link: String,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    let included = included(state, caller, include, std::slice::from_ref(&shipment)).await?;
+    let records = Records::Shipments(std::slice::from_ref(&shipment));
+    let included = include::included(state, caller.account_id, include, records)
+        .await?
+        .included;
     let mut resources = include::shipments(state, caller.account_id, &[shipment]).await?;
     let data = resources.pop().ok_or_else(not_found)?;
     Ok(JsonApi::ok(Document::new(data, link).including(included)))
@@ -149,7 +92,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<ShipmentResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, ShipmentIncludes::NAMES)?;
+    let include = take_include::<ShipmentIncludes>(&mut query)?;
     let locode = |text: &str| {
         let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
         ok.then(|| text.to_ascii_uppercase())
@@ -173,7 +116,10 @@ pub async fn list(
         .store
         .list_shipments(caller.account_id, &filter, page)
         .await?;
-    let included = included(&state, caller, include.as_ref(), &result.items).await?;
+    let records = Records::Shipments(&result.items);
+    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+        .await?
+        .included;
     let data = include::shipments(&state, caller.account_id, &result.items).await?;
     Ok(JsonApi::ok(list_document(
         "/v2/shipments",
@@ -204,7 +150,7 @@ pub async fn show(
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    let include = take_include(&mut query, ShipmentIncludes::NAMES)?;
+    let include = take_include::<ShipmentIncludes>(&mut query)?;
     query.finish()?;
     let shipment = find(&state, caller, &id).await?;
     document(

@@ -7,37 +7,25 @@ use axum::Router;
 use axum::extract::{OriginalUri, State};
 use axum::routing::get;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{
-    RequestStatus, RequestType, Scac, ShipmentId, TrackingRequest, TrackingRequestId,
-};
+use tidemark_domain::{RequestStatus, RequestType, Scac, TrackingRequest, TrackingRequestId};
 use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
-use crate::include::Included;
+use crate::include::{self, Records, RequestIncludes};
 use crate::params::{
-    Include, Includes, Paging, list_document, take_include, take_list, take_page, take_range,
+    Include, IncludePaths, Paging, list_document, take_include, take_list, take_page, take_range,
 };
 use crate::{ApiError, AppState};
 use view::TrackingRequestResource;
 
-/// Relationships a tracking request can include.
-pub struct RequestIncludes;
-
-impl Includes for RequestIncludes {
-    const NAMES: &'static [&'static str] = &["tracked_object"];
-    const DESCRIPTION: &'static str = "`tracked_object` (the default; `include=` for nothing)";
-}
-
-/// Reads `include`: `tracked_object` unless the client says otherwise (`include=` for
-/// nothing), as the reference API does.
-fn take_includes(query: &mut QueryParams) -> Result<Vec<String>, ApiError> {
-    let names = RequestIncludes::NAMES;
-    Ok(
-        take_include(query, names)?
-            .unwrap_or_else(|| names.iter().map(|&n| n.to_owned()).collect()),
-    )
+/// Reads `include`: `tracked_object` unless the client says otherwise; `include=` for
+/// nothing, which leaves `included` out, as the reference API does.
+fn take_includes(query: &mut QueryParams) -> Result<Option<IncludePaths>, ApiError> {
+    let paths = take_include::<RequestIncludes>(query)?
+        .unwrap_or_else(|| IncludePaths::of(&["tracked_object"]));
+    Ok((!paths.is_empty()).then_some(paths))
 }
 
 /// The routes of this resource.
@@ -51,30 +39,6 @@ pub fn routes() -> Router<AppState> {
 fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
     TrackingRequestId::parse(id)
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))
-}
-
-/// The `included` member: absent when nothing is to be included, else present (possibly
-/// empty) with the shipments the requests found.
-async fn included(
-    state: &AppState,
-    caller: Caller,
-    include: &[String],
-    requests: &[&TrackingRequest],
-) -> Result<Option<Vec<serde_json::Value>>, ApiError> {
-    if include.is_empty() {
-        return Ok(None);
-    }
-    let ids: Vec<ShipmentId> = requests
-        .iter()
-        .filter_map(|r| r.tracked_object.map(ShipmentId::from_uuid))
-        .collect();
-    if ids.is_empty() {
-        // Nothing found yet (the default include on a pending request): nothing to read.
-        return Ok(Some(Vec::new()));
-    }
-    let mut included = Included::new(state, caller.account_id);
-    included.shipments(&ids).await?;
-    Ok(Some(included.finish()))
 }
 
 /// Create a tracking request.
@@ -178,7 +142,14 @@ pub async fn list(
         page,
         result.total,
         result.items.iter().map(view::resource).collect(),
-        included(&state, caller, &include, &requests).await?,
+        include::included(
+            &state,
+            caller.account_id,
+            include.as_ref(),
+            Records::TrackingRequests(&requests),
+        )
+        .await?
+        .included,
     )))
 }
 
@@ -211,9 +182,12 @@ pub async fn show(
         .tracking_request(caller.account_id, id)
         .await?
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))?;
+    let records = Records::TrackingRequests(&[&request]);
+    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+        .await?
+        .included;
     Ok(JsonApi::ok(
-        Document::new(view::resource(&request), request_link(&uri))
-            .including(included(&state, caller, &include, &[&request]).await?),
+        Document::new(view::resource(&request), request_link(&uri)).including(included),
     ))
 }
 

@@ -13,7 +13,7 @@ use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument};
 use crate::extract::{PathId, QueryParams};
 use crate::params::{
-    Include, Includes, Paging, list_document, take_include, take_list, take_page, take_range,
+    Include, IncludePaths, Paging, list_document, take_include, take_list, take_page, take_range,
 };
 use crate::{ApiError, AppState};
 
@@ -57,7 +57,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<NotificationResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
-    let include = take_include(&mut query, NotificationIncludes::NAMES)?;
+    let include = take_include::<NotificationIncludes>(&mut query)?;
     let events = take_list(&mut query, "filter[event]", "event names", |name| {
         let known = name.len() <= 128
             && name
@@ -129,7 +129,7 @@ pub async fn show(
     PathId(id): PathId,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
-    let include = take_include(&mut query, NotificationIncludes::NAMES)?;
+    let include = take_include::<NotificationIncludes>(&mut query)?;
     query.finish()?;
     let not_found = || ApiError::not_found("no webhook notification with this id in this account");
     let id = WebhookNotificationId::parse(&id).ok_or_else(not_found)?;
@@ -147,7 +147,7 @@ pub async fn show(
 async fn one(
     state: &AppState,
     caller: Caller,
-    include: Option<&Vec<String>>,
+    include: Option<&IncludePaths>,
     notification: WebhookNotification,
 ) -> Result<Document<NotificationResource>, ApiError> {
     let notifications = std::slice::from_ref(&notification);

@@ -10,6 +10,7 @@ use tidemark_domain::{AccountId, DomainEventId, WebhookId, WebhookNotificationId
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToMany, ToOne};
+use crate::params::{IncludePaths, Includes};
 use crate::{ApiError, AppState};
 
 /// The JSON:API type of a notification.
@@ -21,9 +22,12 @@ pub const LOG_TYPE: &str = "webhook_notification_log";
 /// Relationships a notification can include.
 pub struct NotificationIncludes;
 
-impl crate::params::Includes for NotificationIncludes {
-    const NAMES: &'static [&'static str] =
-        &["webhook", "reference_object", "webhook_notification_logs"];
+impl Includes for NotificationIncludes {
+    const RECORDS: &'static [(&'static str, &'static [&'static str])] = &[
+        ("webhook", &[]),
+        ("reference_object", &[]),
+        ("webhook_notification_logs", &[]),
+    ];
 }
 
 /// A notification's attributes.
@@ -230,14 +234,14 @@ pub async fn logs(
 pub async fn included(
     state: &AppState,
     account: AccountId,
-    include: Option<&Vec<String>>,
+    include: Option<&IncludePaths>,
     notifications: &[WebhookNotification],
     logs: &[LoggedAttempt],
 ) -> Result<Option<Vec<Value>>, ApiError> {
     let Some(paths) = include else {
         return Ok(None);
     };
-    let wants = |name: &str| paths.iter().any(|p| p == name);
+    let wants = |name: &str| paths.wants(name);
     let mut included = Vec::new();
     if wants("webhook") {
         let mut seen = HashSet::new();

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, codes, document, errors, tracking_request};
+use crate::common::{Tracking, codes, document, errors};
 
 use crate::common::with_tracking;
 
@@ -76,16 +76,10 @@ fn check(body: &Value, fields: &BTreeMap<String, Fields>) -> BTreeSet<String> {
     seen
 }
 
-/// Creates `number` at the sandbox and drains the queue; returns the request's id.
+/// Tracks `number` at the sandbox; returns the request's id.
 async fn track(t: &Tracking, number: &str) -> String {
-    let created = document(
-        t.app
-            .create(&tracking_request("bill_of_lading", number, "TEST"))
-            .await,
-    )
-    .await;
-    t.drain().await;
-    created["data"]["id"].as_str().expect("id").to_owned()
+    let request = crate::shipments::track(t, number, "TEST").await;
+    request["data"]["id"].as_str().expect("id").to_owned()
 }
 
 fn first_id(body: &Value, kind: &str) -> String {

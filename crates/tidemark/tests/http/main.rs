@@ -12,6 +12,7 @@ mod console;
 mod errors;
 mod hygiene;
 mod idempotency;
+mod includes;
 mod infer_number;
 mod limits;
 mod metrics;

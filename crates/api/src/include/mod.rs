@@ -1,6 +1,13 @@
 //! Building resources that need related records (a shipment lists its containers, a
 //! container shows its shipment's last lookup) and the `included` member of compound
 //! documents (api.md §1 "include"): each related record once, fetched in one query per kind.
+//! Which relationships each resource has and how they are followed: [`relations`].
+
+mod relations;
+
+pub use relations::{
+    ContainerIncludes, EventIncludes, Records, RequestIncludes, ShipmentIncludes, included,
+};
 
 use std::collections::{HashMap, HashSet};
 
@@ -61,7 +68,7 @@ pub async fn containers(
 
 /// The `included` member being built.
 #[derive(Debug)]
-pub struct Included<'a> {
+struct Included<'a> {
     state: &'a AppState,
     account: AccountId,
     seen: HashSet<(&'static str, String)>,
@@ -74,8 +81,7 @@ fn value(resource: &impl Serialize) -> Value {
 
 impl<'a> Included<'a> {
     /// An empty `included` for `account`.
-    #[must_use]
-    pub fn new(state: &'a AppState, account: AccountId) -> Self {
+    fn new(state: &'a AppState, account: AccountId) -> Self {
         Self {
             state,
             account,
@@ -91,26 +97,31 @@ impl<'a> Included<'a> {
     }
 
     /// The finished member.
-    #[must_use]
-    pub fn finish(self) -> Vec<Value> {
+    fn finish(self) -> Vec<Value> {
         self.items
     }
 
-    /// Adds shipments by id.
-    pub async fn shipments(&mut self, ids: &[ShipmentId]) -> Result<(), ApiError> {
+    /// Adds shipments by id; returns them, for the paths that go on from them.
+    async fn shipments(&mut self, ids: &[ShipmentId]) -> Result<Vec<Shipment>, ApiError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
         let found = self.state.store.shipments(self.account, ids).await?;
         for resource in shipments(self.state, self.account, &found).await? {
             self.push("shipment", resource.id.clone(), value(&resource));
         }
-        Ok(())
+        Ok(found)
     }
 
-    /// Adds containers by id and the containers of shipments.
-    pub async fn containers(
+    /// Adds containers by id and the containers of shipments; returns them.
+    async fn containers(
         &mut self,
         ids: &[ContainerId],
         of_shipments: &[ShipmentId],
-    ) -> Result<(), ApiError> {
+    ) -> Result<Vec<Container>, ApiError> {
+        if ids.is_empty() && of_shipments.is_empty() {
+            return Ok(Vec::new());
+        }
         let found = self
             .state
             .store
@@ -119,11 +130,17 @@ impl<'a> Included<'a> {
         for resource in containers(self.state, self.account, &found).await? {
             self.push("container", resource.id.clone(), value(&resource));
         }
-        Ok(())
+        Ok(found)
     }
 
-    /// Adds the transport events of containers.
-    pub async fn transport_events(&mut self, of: &[ContainerId]) -> Result<(), ApiError> {
+    /// Adds the transport events of containers; returns them.
+    async fn transport_events(
+        &mut self,
+        of: &[ContainerId],
+    ) -> Result<Vec<TransportEvent>, ApiError> {
+        if of.is_empty() {
+            return Ok(Vec::new());
+        }
         let events: Vec<TransportEvent> =
             self.state.store.transport_events(self.account, of).await?;
         for event in &events {
@@ -133,11 +150,11 @@ impl<'a> Included<'a> {
                 value(&container_view::transport_event(event)),
             );
         }
-        Ok(())
+        Ok(events)
     }
 
     /// Adds ports, terminals or vessels by code.
-    pub async fn references(
+    async fn references(
         &mut self,
         kind: ReferenceKind,
         codes: impl IntoIterator<Item = String>,
@@ -147,6 +164,9 @@ impl<'a> Included<'a> {
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
+        if codes.is_empty() {
+            return Ok(());
+        }
         let terminals = match kind {
             ReferenceKind::Port => self.state.store.terminals_at(&codes).await?,
             _ => Vec::new(),
