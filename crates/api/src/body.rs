@@ -3,7 +3,7 @@
 
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
-use tidemark_domain::{FieldError, ValidationCode};
+use tidemark_domain::{FieldError, Limits, TrackingRequestPatch, ValidationCode};
 
 use crate::ApiError;
 
@@ -25,6 +25,60 @@ pub fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiEr
         }
     }
     ApiError::unprocessable(problems)
+}
+
+/// Reads the body of a `PATCH` to a tracked record's client lists: its `ref_numbers` and,
+/// where the record has them, its tags (attribute `tags`), each checked like a tracking
+/// request's and tags kept once each. Nothing else can change.
+///
+/// # Errors
+/// 400 for a body that is no document of `type_` and `id`; 422 for the lists.
+pub fn client_lists(
+    document: &Value,
+    type_: &str,
+    id: &str,
+    limits: &Limits,
+    with_tags: bool,
+) -> Result<TrackingRequestPatch, ApiError> {
+    let data = data(document)?;
+    check_type(data, type_)?;
+    check_id(data, id)?;
+    let mut attributes = Attributes::of(data);
+    let patch = TrackingRequestPatch {
+        ref_numbers: attributes.strings("ref_numbers"),
+        shipment_tags: if with_tags {
+            attributes.strings("tags")
+        } else {
+            None
+        },
+    };
+    attributes.reject_unknown();
+    let mut problems = attributes.problems;
+    match patch.validate(limits) {
+        Ok(patch) if problems.is_empty() => Ok(TrackingRequestPatch {
+            shipment_tags: patch.shipment_tags.map(|mut tags| {
+                let mut seen = std::collections::HashSet::new();
+                tags.retain(|tag| seen.insert(tag.clone()));
+                tags
+            }),
+            ..patch
+        }),
+        Ok(_) => Err(ApiError::unprocessable(problems)),
+        Err(errors) => {
+            for error in errors {
+                // The request's `shipment_tags` are the record's `tags`.
+                let pointer =
+                    crate::error::field_pointer(&error.field).replace("/shipment_tags", "/tags");
+                if !problems
+                    .iter()
+                    .any(|(p, _, _)| pointer.starts_with(p.as_str()))
+                {
+                    problems.push((pointer, error.code, error.detail));
+                }
+            }
+            Err(ApiError::unprocessable(problems))
+        }
+    }
 }
 
 /// The `data` object of a JSON:API document.

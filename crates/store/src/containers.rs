@@ -1,6 +1,6 @@
 //! Containers: their columns, rows, the tracker's upsert and the API's reads, written once.
 
-use tidemark_domain::{AccountId, Container, ContainerId, ContainerStatus, ShipmentId};
+use tidemark_domain::{AccountId, Container, ContainerId, ContainerStatus, ShipmentId, Timestamp};
 
 use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
 use crate::{ContainerFilter, Page, PageRequest, StoreError};
@@ -116,4 +116,24 @@ pub(crate) async fn by_id<B: Backend + ?Sized>(
         .bind_list(of_shipments.iter().map(ShipmentId::as_uuid))
         .push(") ORDER BY created_at, id");
     parse_all(backend.fetch(&query).await?, parse)
+}
+
+/// Replaces the client's `ref_numbers` of `account`'s container `id`; `None` when it has no
+/// such container.
+pub(crate) async fn update_ref_numbers<B: Backend + ?Sized>(
+    backend: &B,
+    account: AccountId,
+    id: ContainerId,
+    ref_numbers: &[String],
+    at: Timestamp,
+) -> Result<Option<Container>, StoreError> {
+    let lists = [("ref_numbers", Some(ref_numbers))];
+    let update = crate::shipments::client_lists("containers", account, id.as_uuid(), &lists, at);
+    if backend.execute(update).await? == 0 {
+        return Ok(None);
+    }
+    Ok(by_id(backend, account, &[id], &[])
+        .await?
+        .into_iter()
+        .next())
 }

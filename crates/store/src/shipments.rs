@@ -46,6 +46,32 @@ pub(crate) fn parse(row: &Row) -> Result<Shipment, StoreError> {
     })
 }
 
+/// Replaces the given lists of the client's (`ref_numbers`, `tags`) on `account`'s row `id`
+/// of `table` (shipments, containers), touching its `updated_at`.
+pub(crate) fn client_lists(
+    table: &str,
+    account: AccountId,
+    id: uuid::Uuid,
+    lists: &[(&str, Option<&[String]>)],
+    at: Timestamp,
+) -> Query {
+    let mut update = Query::new(&format!("UPDATE {table} SET updated_at = "));
+    update.bind(at);
+    for (column, list) in lists {
+        if let Some(list) = list {
+            update
+                .push(&format!(", {column} = "))
+                .bind(Value::json(list));
+        }
+    }
+    update
+        .push(" WHERE id = ")
+        .bind(id)
+        .push(" AND account_id = ")
+        .bind(account.as_uuid());
+    update
+}
+
 /// Creates or updates a shipment; the client's `ref_numbers` and `tags` are never
 /// overwritten by the tracker.
 pub(crate) fn upsert(shipment: &Shipment) -> Query {
@@ -140,6 +166,15 @@ pub trait ShipmentStore: Send + Sync {
         &self,
         account: AccountId,
         id: ContainerId,
+    ) -> Result<Option<Container>, StoreError>;
+
+    /// Replaces a container's `ref_numbers`; `None` when there is no such container.
+    async fn update_container(
+        &self,
+        account: AccountId,
+        id: ContainerId,
+        ref_numbers: &[String],
+        at: tidemark_domain::Timestamp,
     ) -> Result<Option<Container>, StoreError>;
 
     /// A page of `account`'s containers, newest first.
@@ -281,19 +316,8 @@ impl<B: Backend> ShipmentStore for B {
         tags: Option<&[String]>,
         at: Timestamp,
     ) -> Result<Option<Shipment>, StoreError> {
-        let mut update = Query::new("UPDATE shipments SET updated_at = ");
-        update.bind(at);
-        if let Some(list) = ref_numbers {
-            update.push(", ref_numbers = ").bind(Value::json(&list));
-        }
-        if let Some(list) = tags {
-            update.push(", tags = ").bind(Value::json(&list));
-        }
-        update
-            .push(" WHERE id = ")
-            .bind(id.as_uuid())
-            .push(" AND account_id = ")
-            .bind(account.as_uuid());
+        let lists = [("ref_numbers", ref_numbers), ("tags", tags)];
+        let update = client_lists("shipments", account, id.as_uuid(), &lists, at);
         if self.execute(update).await? == 0 {
             return Ok(None);
         }
@@ -310,6 +334,16 @@ impl<B: Backend> ShipmentStore for B {
             .await?
             .into_iter()
             .next())
+    }
+
+    async fn update_container(
+        &self,
+        account: AccountId,
+        id: ContainerId,
+        ref_numbers: &[String],
+        at: Timestamp,
+    ) -> Result<Option<Container>, StoreError> {
+        containers::update_ref_numbers(self, account, id, ref_numbers, at).await
     }
 
     async fn list_containers(

@@ -203,6 +203,9 @@ pub struct ContainerResource {
     pub links: SelfLink,
 }
 
+/// The JSON:API type of a container.
+pub const TYPE: &str = "container";
+
 /// Where a container lives.
 #[must_use]
 pub fn path(id: ContainerId) -> String {
@@ -219,7 +222,7 @@ pub fn resource(
     let equipment = details.equipment();
     ContainerResource {
         id: container.id.to_string(),
-        type_: "container",
+        type_: TYPE,
         attributes: ContainerAttributes {
             number: container.number.clone(),
             ref_numbers: container.ref_numbers.clone(),
@@ -302,4 +305,46 @@ fn relationships(container: &Container) -> ContainerRelationships {
         transport_events: RelatedLink::at(format!("{}/transport_events", path(container.id))),
         raw_events: RelatedLink::at(format!("{}/raw_events", path(container.id))),
     }
+}
+
+/// What an update of a container may change.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct UpdateContainerAttributes {
+    /// Replaces the reference numbers.
+    #[schema(max_items = 50)]
+    ref_numbers: Option<Vec<crate::tracking_request::ListItem>>,
+}
+
+/// The resource object of an update.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct UpdateContainerData {
+    /// Must be `container`.
+    #[schema(rename = "type", pattern = "^container$")]
+    type_: String,
+    /// If given, must be the id in the path.
+    #[schema(format = Uuid)]
+    id: Option<String>,
+    /// The changes; none means nothing changes.
+    #[schema(nullable = false)]
+    attributes: Option<UpdateContainerAttributes>,
+}
+
+/// The body of `PATCH /v2/containers/{id}`.
+#[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "container", "id": "01938f3c-6a1e-7b2d-9c4f-5e6a7b8c9d0e", "attributes": {"ref_numbers": ["PO-4711"]}}}))]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct UpdateContainerDocument {
+    /// The changes.
+    data: UpdateContainerData,
 }

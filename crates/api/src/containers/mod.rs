@@ -15,8 +15,9 @@ use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
+use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{PathId, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, ContainerIncludes, EventIncludes, Records};
 use crate::params::{
     Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
@@ -29,7 +30,7 @@ use view::{ContainerResource, TransportEventResource};
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v2/containers", get(list))
-        .route("/v2/containers/{id}", get(show))
+        .route("/v2/containers/{id}", get(show).patch(update))
         .route(
             "/v2/containers/{id}/transport_events",
             get(transport_events),
@@ -147,6 +148,45 @@ pub async fn show(
     Ok(JsonApi::ok(
         Document::new(data, request_link(&uri)).including(compound.included),
     ))
+}
+
+/// Replace a container's `ref_numbers`.
+#[utoipa::path(
+    patch,
+    path = "/v2/containers/{id}",
+    operation_id = "updateContainer",
+    tag = "Containers",
+    params(("id" = String, Path, description = "The container's id")),
+    request_body(content = view::UpdateContainerDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 200, description = "The updated container.", body = Document<ContainerResource>, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
+    query.finish()?;
+    let current = find(&state, caller, &id).await?;
+    let id = current.id.to_string();
+    let patch = body::client_lists(&body, view::TYPE, &id, &state.config.limits, false)?;
+    let updated = match patch.ref_numbers {
+        None => current,
+        Some(refs) => state
+            .store
+            .update_container(caller.account_id, current.id, &refs, state.clock.now())
+            .await?
+            .ok_or_else(not_found)?,
+    };
+    let link = view::path(updated.id);
+    let data = include::containers(&state, caller.account_id, &[updated])
+        .await?
+        .pop()
+        .ok_or_else(not_found)?;
+    Ok(JsonApi::ok(Document::new(data, link)))
 }
 
 /// A container's transport events, oldest first.

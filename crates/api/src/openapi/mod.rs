@@ -50,6 +50,7 @@ use crate::{
         shipments::resume_tracking,
         containers::list,
         containers::show,
+        containers::update,
         containers::transport_events,
         containers::raw_events::list,
         containers::refresh,

@@ -11,13 +11,12 @@ pub use tidemark_wire::shipment as view;
 use axum::Router;
 use axum::extract::{OriginalUri, State};
 use axum::routing::{get, patch};
-use serde_json::Value;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{Scac, Shipment, ShipmentId, TrackingRequestPatch};
+use tidemark_domain::{Scac, Shipment, ShipmentId};
 use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
-use crate::body::{self, Attributes};
+use crate::body::{self};
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Records, ShipmentIncludes};
@@ -163,49 +162,6 @@ pub async fn show(
     .await
 }
 
-/// Parses `PATCH /v2/shipments/{id}`: `ref_numbers` and `tags`, checked like a tracking
-/// request's lists; tags are kept unique.
-fn parse_update(
-    document: &Value,
-    current: &Shipment,
-    state: &AppState,
-) -> Result<TrackingRequestPatch, ApiError> {
-    let data = body::data(document)?;
-    body::check_type(data, view::TYPE)?;
-    body::check_id(data, &current.id.to_string())?;
-    let mut attributes = Attributes::of(data);
-    let patch = TrackingRequestPatch {
-        ref_numbers: attributes.strings("ref_numbers"),
-        shipment_tags: attributes.strings("tags"),
-    };
-    attributes.reject_unknown();
-    let mut problems = attributes.problems;
-    match patch.validate(&state.config.limits) {
-        Ok(patch) if problems.is_empty() => Ok(TrackingRequestPatch {
-            shipment_tags: patch.shipment_tags.map(|mut tags| {
-                let mut seen = std::collections::HashSet::new();
-                tags.retain(|tag| seen.insert(tag.clone()));
-                tags
-            }),
-            ..patch
-        }),
-        Ok(_) => Err(ApiError::unprocessable(problems)),
-        Err(errors) => {
-            for error in errors {
-                let pointer =
-                    crate::error::field_pointer(&error.field).replace("/shipment_tags", "/tags");
-                if !problems
-                    .iter()
-                    .any(|(p, _, _)| pointer.starts_with(p.as_str()))
-                {
-                    problems.push((pointer, error.code, error.detail));
-                }
-            }
-            Err(ApiError::unprocessable(problems))
-        }
-    }
-}
-
 /// Replace a shipment's `ref_numbers` and/or `tags`.
 #[utoipa::path(
     patch,
@@ -227,7 +183,8 @@ pub async fn update(
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;
     let current = find(&state, caller, &id).await?;
-    let patch = parse_update(&body, &current, &state)?;
+    let id = current.id.to_string();
+    let patch = body::client_lists(&body, view::TYPE, &id, &state.config.limits, true)?;
     let updated = state
         .store
         .update_shipment(

@@ -225,7 +225,7 @@ async fn containers_read_back(
     );
 }
 
-/// A shipment's tags change in its own account only.
+/// A shipment's tags and a container's reference numbers change in their own account only.
 async fn shipment_updates_stay_in_their_account(
     store: &Arc<dyn Store>,
     owner: &Account,
@@ -245,6 +245,29 @@ async fn shipment_updates_stay_in_their_account(
     assert!(
         store
             .update_shipment(stranger.id, shipment.id, None, Some(&tags), at(9))
+            .await
+            .expect("update")
+            .is_none()
+    );
+
+    let container = &commit.containers[0];
+    let refs = vec!["PO-1".to_owned(), "PO-2".to_owned()];
+    let updated = store
+        .update_container(owner.id, container.id, &refs, at(10))
+        .await
+        .expect("update")
+        .expect("exists");
+    assert_eq!(updated.ref_numbers, refs);
+    assert_eq!(updated.updated_at, at(10));
+    assert_eq!(
+        updated.details, container.details,
+        "the carrier's data stays"
+    );
+    let read = store.container(owner.id, container.id).await.expect("read");
+    assert_eq!(read, Some(updated));
+    assert!(
+        store
+            .update_container(stranger.id, container.id, &[], at(11))
             .await
             .expect("update")
             .is_none()
