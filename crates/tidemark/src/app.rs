@@ -10,7 +10,7 @@ use tidemark_api::{
 };
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
-use tidemark_domain::webhook::{Attempt, Webhook};
+use tidemark_domain::webhook::{Exchange, Webhook};
 use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
@@ -105,7 +105,7 @@ struct TestSender(tidemark_workers::Sender);
 
 #[async_trait::async_trait]
 impl WebhookSender for TestSender {
-    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Attempt {
+    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange {
         self.0.send(webhook, id, body).await
     }
 }

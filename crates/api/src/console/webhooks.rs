@@ -289,8 +289,9 @@ pub async fn test(
         .get("event")
         .and_then(EventName::parse)
         .ok_or_else(|| ConsoleError::from(ApiError::not_found("Tidemark records no such event")))?;
-    let (notification, attempt, _) =
+    let (notification, exchange, _) =
         crate::webhooks::test::send_sample(&state, &webhook, name).await?;
+    let attempt = exchange.attempt;
     let (outcome, ok) = outcome(attempt.status_code, attempt.error.as_deref());
     let tested = TestResult {
         event: notification.event,

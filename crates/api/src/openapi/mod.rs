@@ -65,6 +65,7 @@ use crate::{
         webhooks::remove,
         webhooks::test::test,
         webhooks::ips::ips,
+        webhooks::trigger::trigger,
         webhook_notifications::examples::examples,
         webhook_notifications::list,
         webhook_notifications::show,

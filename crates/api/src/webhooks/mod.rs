@@ -3,6 +3,7 @@
 
 pub mod ips;
 pub mod test;
+pub mod trigger;
 pub mod view;
 
 use axum::Router;
@@ -28,6 +29,7 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/webhooks", get(list).post(create))
         .route("/v2/webhooks/events", get(events))
         .route("/v2/webhooks/ips", get(ips::ips))
+        .route("/v2/webhooks/trigger", post(trigger::trigger))
         .route("/v2/webhooks/{id}", get(show).patch(update).delete(remove))
         .route("/v2/webhooks/{id}/test", post(test::test))
 }

@@ -9,7 +9,7 @@ use axum::extract::State;
 use serde::Serialize;
 use serde_json::Value;
 use tidemark_domain::webhook::payload::{self, Records};
-use tidemark_domain::webhook::{Attempt, DeliveryStatus, Webhook, WebhookNotification, sample};
+use tidemark_domain::webhook::{DeliveryStatus, Exchange, Webhook, WebhookNotification, sample};
 use tidemark_domain::{
     AccountId, EventName, Timestamp, ValidationCode, WebhookId, WebhookNotificationId,
 };
@@ -29,7 +29,7 @@ pub const TYPE: &str = "webhook_test";
 #[async_trait::async_trait]
 pub trait WebhookSender: Send + Sync + fmt::Debug {
     /// POSTs `body` to `webhook` as message `id`, signed, and says what happened.
-    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Attempt;
+    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange;
 }
 
 /// What a test sent and what came back.
@@ -218,7 +218,7 @@ pub(crate) async fn send_sample(
     state: &AppState,
     webhook: &Webhook,
     name: EventName,
-) -> Result<(WebhookNotification, Attempt, Value), ApiError> {
+) -> Result<(WebhookNotification, Exchange, Value), ApiError> {
     let now = state.clock.now();
     let Some((notification, document)) =
         sample_notification(&state.carriers, webhook.account_id, webhook.id, name, now)
@@ -231,15 +231,15 @@ pub(crate) async fn send_sample(
     };
     let bytes = serde_json::to_vec(&document).unwrap_or_default();
     let message = notification.id.to_string();
-    let attempt = state.webhook_sender.send(webhook, &message, bytes).await;
+    let exchange = state.webhook_sender.send(webhook, &message, bytes).await;
     tracing::info!(
         webhook = %webhook.id,
         event = %notification.event,
-        status = attempt.status_code,
-        latency_ms = attempt.latency_ms,
+        status = exchange.attempt.status_code,
+        latency_ms = exchange.attempt.latency_ms,
         "webhook test"
     );
-    Ok((notification, attempt, document))
+    Ok((notification, exchange, document))
 }
 
 /// Send a sample of an event to a webhook now, and see what it answered (beyond the
@@ -269,7 +269,8 @@ pub async fn test(
     query.finish()?;
     let webhook = super::find(&state, caller, &id).await?;
     let name = event(&body)?;
-    let (notification, attempt, document) = send_sample(&state, &webhook, name).await?;
+    let (notification, exchange, document) = send_sample(&state, &webhook, name).await?;
+    let attempt = exchange.attempt;
     let message = notification.id.to_string();
     Ok(JsonApi::ok(TestDocument {
         data: TestResource {

@@ -14,7 +14,8 @@ pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_
 pub use catalog::{NotRecorded, Subscribable, recorded_event, subscribable};
 pub use model::{MAX_HEADERS, Webhook, WebhookDraft, WebhookHeader};
 pub use notification::{
-    Attempt, ClaimedNotification, DeliveryStatus, LoggedAttempt, Settlement, WebhookNotification,
+    Attempt, ClaimedNotification, DeliveryStatus, Exchange, LoggedAttempt, Settlement,
+    WebhookNotification,
 };
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};

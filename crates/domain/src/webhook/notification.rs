@@ -87,6 +87,18 @@ pub struct Attempt {
     pub response_body: Option<String>,
 }
 
+/// One request sent to a receiver, as a webhook test shows it: the attempt, and the
+/// headers each way (as text; a value that is not text is shown lossily).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exchange {
+    /// What happened.
+    pub attempt: Attempt,
+    /// The headers sent, signatures included.
+    pub request_headers: Vec<(String, String)>,
+    /// The headers of the answer, when there was one.
+    pub response_headers: Vec<(String, String)>,
+}
+
 /// An attempt as the delivery log keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedAttempt {

@@ -253,6 +253,23 @@ pub use tidemark_testkit::SIM_ADMIN_KEY;
 mod tracking;
 pub use tracking::{Tracking, with_tracking};
 
+/// Runs `case` with a fresh app on `backend` that sends webhooks to loopback receivers
+/// (`tidemark_testkit::Receiver`), and knows every carrier.
+pub async fn with_receivers<F, Fut>(backend: Backend, case: F)
+where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let config = ApiConfig {
+        webhook_networks: tidemark_domain::webhook::Networks::parse_list("127.0.0.0/8")
+            .expect("networks"),
+        ..all_carriers()
+    };
+    if let Some(app) = TestApp::spawn_with(backend, config).await {
+        case(app).await;
+    }
+}
+
 /// Runs `case` with a fresh app on `backend` (skipped when the backend is unavailable).
 pub async fn with_app<F, Fut>(backend: Backend, case: F)
 where

@@ -34,4 +34,5 @@ mod tracking_requests;
 mod webhook_delivery;
 mod webhook_reference;
 mod webhook_tests;
+mod webhook_trigger;
 mod webhooks;

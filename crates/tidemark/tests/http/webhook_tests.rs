@@ -2,41 +2,22 @@
 //! the chosen event, sent as deliveries are, and what the receiver answered.
 
 use serde_json::{Value, json};
-use tidemark_api::ApiConfig;
-use tidemark_domain::webhook::Networks;
-use tidemark_store::testing::Backend;
 use tidemark_testkit::Receiver;
 
-use crate::common::{TestApp, codes, document, errors};
+use crate::common::{TestApp, codes, document, errors, with_receivers};
 use crate::webhook_delivery::{find, id_of, types};
 
-// With loopback receivers allowed.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_a_test_sends_a_signed_sample_and_reports_the_answer() {
-    a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(
-    not(tidemark_postgres_tests),
-    ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
-)]
-async fn postgres_a_test_sends_a_signed_sample_and_reports_the_answer() {
-    a_test_sends_a_signed_sample_and_reports_the_answer(Backend::Postgres).await;
-}
+tidemark_store::backends!(
+    with_receivers,
+    a_test_sends_a_signed_sample_and_reports_the_answer,
+    terminal_samples_have_the_reference_shapes,
+);
 
 fn test_body(event: &Value) -> Value {
     json!({"data": {"type": "webhook_test", "attributes": {"event": event}}})
 }
 
-async fn a_test_sends_a_signed_sample_and_reports_the_answer(backend: Backend) {
-    let config = ApiConfig {
-        webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
-        ..crate::common::all_carriers()
-    };
-    let Some(app) = TestApp::spawn_with(backend, config).await else {
-        return;
-    };
+async fn a_test_sends_a_signed_sample_and_reports_the_answer(app: TestApp) {
     let (receiver, url) = Receiver::answering(&[(202, "thanks"), (500, "down")]).await;
     // Subscribed to nothing it is tested with, and off: a test goes out all the same.
     let created = document(
@@ -234,22 +215,10 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_terminal_samples_have_the_reference_shapes() {
-    terminal_samples_have_the_reference_shapes(Backend::Sqlite).await;
-}
-
 /// The terminal's events as the reference API sends them (compat-api.md §4.3): the last
 /// free day's with its records and a `transport_event` whose `value` is the new day, the
 /// appointment's with that `transport_event` only, availability's with no `included`.
-async fn terminal_samples_have_the_reference_shapes(backend: Backend) {
-    let config = ApiConfig {
-        webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
-        ..crate::common::all_carriers()
-    };
-    let Some(app) = TestApp::spawn_with(backend, config).await else {
-        return;
-    };
+async fn terminal_samples_have_the_reference_shapes(app: TestApp) {
     let (_receiver, url) = Receiver::answering(&[(204, ""); 4]).await;
     let created = document(
         app.post_json(

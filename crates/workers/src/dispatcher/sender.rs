@@ -6,11 +6,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
-use tidemark_domain::webhook::{Attempt, Webhook};
+use tidemark_domain::webhook::{Attempt, Exchange, Webhook};
 use tidemark_domain::{Clock, Timestamp};
 
 use super::DispatcherSettings;
 use super::client;
+
+/// Most of an answer's headers kept for a test to show, and most bytes of each value.
+const ANSWER_HEADERS: usize = 64;
+const HEADER_VALUE_BYTES: usize = 1024;
 
 /// What the receiver did, before it is judged.
 #[derive(Debug)]
@@ -20,6 +24,10 @@ pub(crate) struct Outcome {
     pub(crate) error: Option<String>,
     pub(crate) body: Option<String>,
     pub(crate) latency: Duration,
+    /// The headers sent; none when nothing was.
+    pub(crate) sent_headers: Vec<(String, String)>,
+    /// The answer's first headers.
+    pub(crate) answer_headers: Vec<(String, String)>,
 }
 
 impl Outcome {
@@ -30,6 +38,8 @@ impl Outcome {
             error: Some(error),
             body: None,
             latency: started.elapsed(),
+            sent_headers: Vec::new(),
+            answer_headers: Vec::new(),
         }
     }
 
@@ -78,10 +88,50 @@ impl Sender {
         &self.settings
     }
 
-    /// POSTs `body` to `webhook` as the message `id`, signed now, and records the attempt.
-    pub async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Attempt {
+    /// POSTs `body` to `webhook` as the message `id`, signed now: the attempt, and the
+    /// headers each way.
+    pub async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange {
         let now = self.clock.now();
-        self.post(webhook, id, now, body).await.attempt(now)
+        let mut outcome = self.post(webhook, id, now, body).await;
+        let request_headers = std::mem::take(&mut outcome.sent_headers);
+        let response_headers = std::mem::take(&mut outcome.answer_headers);
+        Exchange {
+            attempt: outcome.attempt(now),
+            request_headers,
+            response_headers,
+        }
+    }
+
+    /// The headers of a POST of `body` to `webhook` as message `id` at `timestamp`: the
+    /// media type, both signatures, then the webhook's own.
+    fn headers(
+        &self,
+        webhook: &Webhook,
+        id: &str,
+        timestamp: i64,
+        body: &[u8],
+    ) -> Vec<(String, String)> {
+        let secret = &webhook.secret;
+        let mut headers = vec![
+            ("content-type".to_owned(), "application/json".to_owned()),
+            ("webhook-id".to_owned(), id.to_owned()),
+            ("webhook-timestamp".to_owned(), timestamp.to_string()),
+            (
+                "webhook-signature".to_owned(),
+                secret.standard_signature(id, timestamp, body),
+            ),
+            (
+                self.settings.signature_header.as_str().to_owned(),
+                secret.hex_signature(body),
+            ),
+        ];
+        headers.extend(
+            webhook
+                .headers
+                .iter()
+                .map(|header| (header.name.clone(), header.value.clone())),
+        );
+        headers
     }
 
     /// POSTs `body` to `webhook`, signed with the time `now`, and reads at most the
@@ -97,30 +147,31 @@ impl Sender {
         if let Err(error) = client::check_literal(&webhook.url, &self.settings.networks) {
             return Outcome::failed(error.to_string(), started);
         }
-        let timestamp = now.unix_seconds();
-        let secret = &webhook.secret;
-        let mut request = self
-            .client
-            .post(webhook.url.as_url().clone())
-            .header("content-type", "application/json")
-            .header("webhook-id", id)
-            .header("webhook-timestamp", timestamp.to_string())
-            .header(
-                "webhook-signature",
-                secret.standard_signature(id, timestamp, &body),
-            )
-            .header(
-                self.settings.signature_header.as_str(),
-                secret.hex_signature(&body),
-            );
-        for header in &webhook.headers {
-            request = request.header(header.name.as_str(), header.value.as_str());
+        let sent_headers = self.headers(webhook, id, now.unix_seconds(), &body);
+        let mut request = self.client.post(webhook.url.as_url().clone());
+        for (name, value) in &sent_headers {
+            request = request.header(name.as_str(), value.as_str());
         }
         let mut response = match request.body(body).send().await {
-            Err(error) => return Outcome::failed(describe(error), started),
+            Err(error) => {
+                return Outcome {
+                    sent_headers,
+                    ..Outcome::failed(describe(error), started)
+                };
+            }
             Ok(response) => response,
         };
         let status = response.status();
+        let answer_headers = response
+            .headers()
+            .iter()
+            .take(ANSWER_HEADERS)
+            .map(|(name, value)| {
+                let value = value.as_bytes();
+                let value = String::from_utf8_lossy(&value[..value.len().min(HEADER_VALUE_BYTES)]);
+                (name.as_str().to_owned(), value.into_owned())
+            })
+            .collect();
         let retry_after = response
             .headers()
             .get("retry-after")
@@ -146,6 +197,8 @@ impl Sender {
             error,
             body: Some(String::from_utf8_lossy(&kept).into_owned()),
             latency: started.elapsed(),
+            sent_headers,
+            answer_headers,
         }
     }
 }
