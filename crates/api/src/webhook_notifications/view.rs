@@ -5,7 +5,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
-use tidemark_domain::webhook::{DeliveryStatus, LoggedAttempt, WebhookNotification, payload};
+use tidemark_domain::webhook::{
+    Attempt, DeliveryStatus, LoggedAttempt, WebhookNotification, payload,
+};
 use tidemark_domain::{AccountId, DomainEventId, WebhookId, WebhookNotificationId};
 use utoipa::ToSchema;
 
@@ -80,9 +82,9 @@ pub struct NotificationResource {
     pub links: SelfLink,
 }
 
-/// What one delivery attempt found.
+/// What one delivery attempt found (a webhook test's too).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct LogAttributes {
+pub struct AttemptAttributes {
     /// When it started.
     #[schema(format = DateTime)]
     pub attempted_at: String,
@@ -94,6 +96,20 @@ pub struct LogAttributes {
     pub latency_ms: u64,
     /// The first 4 KiB of the answer.
     pub response_body: Option<String>,
+}
+
+impl AttemptAttributes {
+    /// How `attempt` is shown.
+    #[must_use]
+    pub fn of(attempt: Attempt) -> Self {
+        Self {
+            attempted_at: attempt.at.to_string(),
+            status_code: attempt.status_code,
+            error: attempt.error,
+            latency_ms: attempt.latency_ms,
+            response_body: attempt.response_body,
+        }
+    }
 }
 
 /// A delivery attempt's relationships.
@@ -113,7 +129,7 @@ pub struct LogResource {
     #[schema(rename = "type", pattern = "^webhook_notification_log$")]
     pub type_: &'static str,
     /// Its attributes.
-    pub attributes: LogAttributes,
+    pub attributes: AttemptAttributes,
     /// Its relationships.
     pub relationships: LogRelationships,
 }
@@ -181,13 +197,7 @@ pub fn log_resource(log: &LoggedAttempt) -> LogResource {
     LogResource {
         id: log.id.to_string(),
         type_: LOG_TYPE,
-        attributes: LogAttributes {
-            attempted_at: log.attempt.at.to_string(),
-            status_code: log.attempt.status_code,
-            error: log.attempt.error.clone(),
-            latency_ms: log.attempt.latency_ms,
-            response_body: log.attempt.response_body.clone(),
-        },
+        attributes: AttemptAttributes::of(log.attempt.clone()),
         relationships: LogRelationships {
             webhook_notification: ToOne {
                 data: Some(identifier(TYPE, log.notification_id.to_string())),

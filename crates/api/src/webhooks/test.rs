@@ -19,6 +19,7 @@ use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{JsonApi, ResourceIdentifier, ToOne};
 use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::webhook_notifications::view::AttemptAttributes;
 use crate::{ApiError, AppState, EventRecords};
 
 /// The JSON:API type of a test.
@@ -42,17 +43,9 @@ pub struct TestAttributes {
     pub url: String,
     /// Whether the receiver answered 2xx.
     pub delivered: bool,
-    /// When it was sent.
-    #[schema(format = DateTime)]
-    pub attempted_at: String,
-    /// The receiver's status code, when it answered.
-    pub status_code: Option<u16>,
-    /// What went wrong before an answer: timeout, refused address, connection error.
-    pub error: Option<String>,
-    /// How long it took, in milliseconds.
-    pub latency_ms: u64,
-    /// The first 4 KiB of the answer.
-    pub response_body: Option<String>,
+    /// What came of it, as the delivery log shows an attempt.
+    #[serde(flatten)]
+    pub attempt: AttemptAttributes,
     /// The body sent: a `webhook_notification` document, as deliveries carry.
     #[schema(value_type = Object)]
     pub request_body: Value,
@@ -282,11 +275,7 @@ pub async fn test(
                 delivered: attempt
                     .status_code
                     .is_some_and(|code| (200..300).contains(&code)),
-                attempted_at: attempt.at.to_string(),
-                status_code: attempt.status_code,
-                error: attempt.error,
-                latency_ms: attempt.latency_ms,
-                response_body: attempt.response_body,
+                attempt: AttemptAttributes::of(attempt),
                 request_body: document,
             },
             relationships: TestRelationships {
