@@ -86,8 +86,12 @@ impl SqliteStore {
         connection.busy_timeout(Duration::from_secs(5))?;
         connection.set_prepared_statement_cache_capacity(128);
         connection.execute_batch(match options.sqlite_synchronous {
-            Synchronous::Full => "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
-            Synchronous::Normal => "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+            Synchronous::Full => {
+                "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;"
+            }
+            Synchronous::Normal => {
+                "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;"
+            }
         })?;
         let read =
             readers::Readers::new(path, usize::try_from(options.max_connections).unwrap_or(8));
