@@ -1,5 +1,7 @@
 //! Free-text search (`q`) of tracking requests and shipments, as `LIKE` patterns.
 
+use crate::db::Query;
+
 /// The `LIKE` patterns of a free-text search of tracking requests (`q`): the request
 /// number in each of its matching forms, and the reference numbers as stored (JSON text, so
 /// the text is matched as JSON would write it and cannot straddle two numbers).
@@ -43,5 +45,27 @@ impl Search {
             numbers,
             reference: containing(inner),
         }
+    }
+
+    /// Narrows `query` to the rows that `text` finds: ` AND (…)`, true when any of
+    /// `numbers` (the SQL before and after one `LIKE` pattern) matches a form of the
+    /// number, or the reference numbers contain the text.
+    pub(crate) fn narrow(query: &mut Query, text: &str, numbers: &[(&str, &str)]) {
+        let search = Self::of(text);
+        query.push(" AND (");
+        for pattern in &search.numbers {
+            for (before, after) in numbers {
+                query
+                    .push(before)
+                    .bind(pattern.clone())
+                    .push(" ESCAPE '\\'")
+                    .push(after)
+                    .push(" OR ");
+            }
+        }
+        query
+            .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
+            .bind(search.reference)
+            .push(" ESCAPE '\\')");
     }
 }

@@ -252,22 +252,15 @@ impl<B: Backend> ShipmentStore for B {
                 .push(")");
         }
         if let Some(text) = &filter.search {
-            let search = Search::of(text);
-            query.push(" AND (");
-            for pattern in &search.numbers {
-                query
-                    .push("normalized_number LIKE ")
-                    .bind(pattern.clone())
-                    .push(" ESCAPE '\\' OR UPPER(bill_of_lading_number) LIKE ")
-                    .bind(pattern.clone())
-                    .push(" ESCAPE '\\' OR id IN (SELECT shipment_id FROM containers WHERE number LIKE ")
-                    .bind(pattern.clone())
-                    .push(" ESCAPE '\\') OR ");
-            }
-            query
-                .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
-                .bind(search.reference)
-                .push(" ESCAPE '\\')");
+            let numbers = [
+                ("normalized_number LIKE ", ""),
+                ("UPPER(bill_of_lading_number) LIKE ", ""),
+                (
+                    "id IN (SELECT shipment_id FROM containers WHERE number LIKE ",
+                    ")",
+                ),
+            ];
+            Search::narrow(&mut query, text, &numbers);
         }
         match filter.tracking_stopped {
             Some(true) => {

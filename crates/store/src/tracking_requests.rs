@@ -198,16 +198,7 @@ fn push_filter(query: &mut Query, filter: &TrackingRequestFilter) {
         )
         .push_any("number_normalized", filter.request_number.iter().cloned());
     if let Some(text) = &filter.search {
-        let search = Search::of(text);
-        query.push(" AND (");
-        for pattern in search.numbers {
-            query.push("number_normalized LIKE ").bind(pattern);
-            query.push(" ESCAPE '\\' OR ");
-        }
-        query
-            .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
-            .bind(search.reference);
-        query.push(" ESCAPE '\\')");
+        Search::narrow(query, text, &[("number_normalized LIKE ", "")]);
     }
     query
         .push_range("created_at", filter.created_at)
