@@ -25,6 +25,7 @@ pub mod openapi;
 mod params;
 pub mod rate_limit;
 mod reference_data;
+mod routing_data;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
@@ -224,6 +225,7 @@ pub fn router(state: AppState) -> Router {
         .merge(shipments::routes())
         .merge(containers::routes())
         .merge(reference_data::routes())
+        .merge(routing_data::routes())
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())
         .route_layer(from_fn_with_state(state.clone(), gate::gate));

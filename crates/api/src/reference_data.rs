@@ -21,7 +21,7 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/vessels/{id}", get(show_vessel))
 }
 
-async fn find(
+pub(crate) async fn find(
     state: &AppState,
     kind: ReferenceKind,
     key: &str,

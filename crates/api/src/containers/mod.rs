@@ -43,7 +43,11 @@ fn not_found() -> ApiError {
     ApiError::not_found("no container has this id")
 }
 
-async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Container, ApiError> {
+pub(crate) async fn find(
+    state: &AppState,
+    caller: Caller,
+    id: &str,
+) -> Result<Container, ApiError> {
     let id = ContainerId::parse(id).ok_or_else(not_found)?;
     state
         .store

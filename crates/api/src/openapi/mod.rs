@@ -24,8 +24,8 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    callbacks, containers, health, infer_number, reference_data, shipments, shipping_lines,
-    tracking_requests, webhook_notifications, webhooks,
+    callbacks, containers, health, infer_number, reference_data, routing_data, shipments,
+    shipping_lines, tracking_requests, webhook_notifications, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -57,6 +57,9 @@ use crate::{
         reference_data::show_port,
         reference_data::show_terminal,
         reference_data::show_vessel,
+        routing_data::container_map,
+        routing_data::future_positions,
+        routing_data::future_positions_with_coordinates,
         webhooks::create,
         webhooks::list,
         webhooks::events,

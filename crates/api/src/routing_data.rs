@@ -1,0 +1,105 @@
+//! The reference API's routing data (compat-api.md §3.2, §3.9): a container's map
+//! (`/v2/containers/{id}/map_geojson`) and a vessel's future positions
+//! (`/v2/vessels/{id}/future_positions`, `…_with_coordinates`). The reference sells them
+//! separately and answers 403 to an account without them; Tidemark has no routing data,
+//! so it answers the same 403 for a container or vessel that exists (404 otherwise), and a
+//! client that handles the reference's refusal handles Tidemark's. A 404 here would tell
+//! the client the container or vessel is gone.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use tidemark_domain::ReferenceKind;
+
+use crate::auth::Caller;
+use crate::extract::{PathId, QueryParams};
+use crate::{ApiError, AppState};
+
+/// The routes of the routing data.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/containers/{id}/map_geojson", get(container_map))
+        .route("/v2/vessels/{id}/future_positions", get(future_positions))
+        .route(
+            "/v2/vessels/{id}/future_positions_with_coordinates",
+            get(future_positions_with_coordinates),
+        )
+}
+
+/// 403 `routing_data_unavailable`.
+fn unavailable() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "routing_data_unavailable",
+        "Tidemark has no routing data (vessel positions, routes, maps)",
+        None,
+    )
+}
+
+/// A container's route as GeoJSON, in the reference API: not offered.
+#[utoipa::path(
+    get,
+    path = "/v2/containers/{id}/map_geojson",
+    operation_id = "getContainerMap",
+    tag = "Containers",
+    params(("id" = String, Path, description = "The container's id")),
+    responses(
+        (status = 403, description = "`routing_data_unavailable`: Tidemark has no routing data, as the reference API answers an account without it.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 404, description = "No such container.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn container_map(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+    query: QueryParams,
+) -> Result<(), ApiError> {
+    query.finish()?;
+    crate::containers::find(&state, caller, &id).await?;
+    Err(unavailable())
+}
+
+/// A vessel's estimated positions, in the reference API: not offered.
+#[utoipa::path(
+    get,
+    path = "/v2/vessels/{id}/future_positions",
+    operation_id = "getVesselFuturePositions",
+    tag = "Reference data",
+    params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
+    responses(
+        (status = 403, description = "`routing_data_unavailable`: Tidemark has no routing data, as the reference API answers an account without it.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 404, description = "No such vessel.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn future_positions(
+    State(state): State<AppState>,
+    _caller: Caller,
+    PathId(key): PathId,
+    query: QueryParams,
+) -> Result<(), ApiError> {
+    query.finish()?;
+    crate::reference_data::find(&state, ReferenceKind::Vessel, &key, "vessel").await?;
+    Err(unavailable())
+}
+
+/// A vessel's estimated positions from a point, in the reference API: not offered.
+#[utoipa::path(
+    get,
+    path = "/v2/vessels/{id}/future_positions_with_coordinates",
+    operation_id = "getVesselFuturePositionsWithCoordinates",
+    tag = "Reference data",
+    params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
+    responses(
+        (status = 403, description = "`routing_data_unavailable`, as for `future_positions`.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 404, description = "No such vessel.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn future_positions_with_coordinates(
+    state: State<AppState>,
+    caller: Caller,
+    key: PathId,
+    query: QueryParams,
+) -> Result<(), ApiError> {
+    future_positions(state, caller, key, query).await
+}
