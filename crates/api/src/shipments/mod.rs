@@ -16,7 +16,7 @@ use tidemark_domain::{Scac, Shipment, ShipmentId};
 use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
-use crate::body::{self};
+use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::include::{self, Records, ShipmentIncludes};
