@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, codes, document, errors};
+use crate::common::{Tracking, codes, document, errors, tracking_request};
 
 use crate::common::with_tracking;
 
@@ -19,6 +19,7 @@ tidemark_store::backends!(
     the_reference_clients_default_calls_answer,
     unknown_parameters_are_ignored_and_unknown_filters_refused,
     routing_data_is_refused_as_the_reference_refuses_it,
+    a_create_with_the_reference_customer_is_taken,
 );
 
 #[derive(Deserialize)]
@@ -249,4 +250,38 @@ async fn routing_data_is_refused_as_the_reference_refuses_it(t: Tracking) {
     ] {
         errors(t.app.get(path).await, 404).await;
     }
+}
+
+/// The reference's create example carries a customer party: accepted (clients sending it
+/// keep working) though Tidemark has no parties; custom field values, for definitions
+/// Tidemark does not have, are refused as the reference refuses unknown ones.
+async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
+    let mut body = tracking_request("bill_of_lading", "TEST-TR-SUCCEEDED", "TEST");
+    body["data"]["relationships"] = json!({"customer": {"data": {"type": "party", "id": "0192a3b4-0000-7000-8000-000000000001"}}});
+    let created = t.app.create(&body).await;
+    assert_eq!(created.status(), 201);
+    assert_eq!(
+        document(created).await["data"]["relationships"]["customer"]["data"],
+        Value::Null
+    );
+
+    let mut body = tracking_request("bill_of_lading", "TEST-TR-FAILED", "TEST");
+    body["data"]["attributes"]["initial_custom_fields"] =
+        json!({"shipment": [{"api_slug": "po", "value": "PO-1"}]});
+    let refused = codes(&errors(t.app.create(&body).await, 422).await);
+    assert_eq!(
+        refused,
+        [(
+            "invalid".to_owned(),
+            "/data/attributes/initial_custom_fields".to_owned()
+        )]
+    );
+    let refused = codes(&errors(t.app.get("/v2/shipments?filter[customer_id]=x").await, 400).await);
+    assert_eq!(
+        refused[0],
+        (
+            "invalid_filter".to_owned(),
+            "filter[customer_id]".to_owned()
+        )
+    );
 }
