@@ -142,8 +142,9 @@ fn read(body: &Value) -> Result<Ask, ApiError> {
     });
     for name in members.keys() {
         if !["url", "event", "secret"].contains(&name.as_str()) {
-            let detail = format!("{name} is not a member of a trigger: url, event, secret");
-            problems.push((format!("/{name}"), ValidationCode::Invalid, detail));
+            let detail = format!("{name:?} is not a member of a trigger: url, event, secret");
+            let pointer = format!("/{}", crate::body::escape_pointer(name));
+            problems.push((pointer, ValidationCode::Invalid, detail));
         }
     }
     match (url, event) {

@@ -145,6 +145,11 @@ async fn bad_asks_are_refused(app: &TestApp, url: &str) {
             "invalid",
             "/active",
         ),
+        (
+            json!({"url": url, "event": event, "a/b~c": 1}),
+            "invalid",
+            "/a~1b~0c",
+        ),
     ] {
         let found = codes(&errors(trigger(app, &ask.to_string()).await, 422).await);
         assert!(
