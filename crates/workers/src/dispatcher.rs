@@ -8,8 +8,8 @@ mod sender;
 mod settler;
 
 pub use client::{HostResolver, SystemResolver};
-use sender::Outcome;
 pub use sender::Sender;
+use sender::{AnswerHeaders, Outcome};
 use settler::Settler;
 
 use std::collections::HashMap;
@@ -202,7 +202,10 @@ impl Dispatcher {
         let body = serde_json::to_vec(&payload::document(notification, &claimed.included))
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         let id = notification.id.to_string();
-        let outcome = self.sender.post(&webhook, &id, now, body).await;
+        let outcome = self
+            .sender
+            .post(&webhook, &id, now, body, AnswerHeaders::Dropped)
+            .await;
         // The request is over: its slot frees before the settlement commits. The claim
         // counts this notification as held until then, so no claim in between can hand
         // this process more deliveries for the webhook than the slots it has.

@@ -103,9 +103,6 @@ impl<'a> Included<'a> {
 
     /// Adds shipments by id; returns them, for the paths that go on from them.
     async fn shipments(&mut self, ids: &[ShipmentId]) -> Result<Vec<Shipment>, ApiError> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
         let found = self.state.store.shipments(self.account, ids).await?;
         for resource in shipments(self.state, self.account, &found).await? {
             self.push("shipment", resource.id.clone(), value(&resource));
@@ -119,9 +116,6 @@ impl<'a> Included<'a> {
         ids: &[ContainerId],
         of_shipments: &[ShipmentId],
     ) -> Result<Vec<Container>, ApiError> {
-        if ids.is_empty() && of_shipments.is_empty() {
-            return Ok(Vec::new());
-        }
         let found = self
             .state
             .store
@@ -138,9 +132,6 @@ impl<'a> Included<'a> {
         &mut self,
         of: &[ContainerId],
     ) -> Result<Vec<TransportEvent>, ApiError> {
-        if of.is_empty() {
-            return Ok(Vec::new());
-        }
         let events: Vec<TransportEvent> =
             self.state.store.transport_events(self.account, of).await?;
         for event in &events {
@@ -164,9 +155,6 @@ impl<'a> Included<'a> {
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
-        if codes.is_empty() {
-            return Ok(());
-        }
         let terminals = match kind {
             ReferenceKind::Port => self.state.store.terminals_at(&codes).await?,
             _ => Vec::new(),

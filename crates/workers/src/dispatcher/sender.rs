@@ -16,6 +16,14 @@ use super::client;
 const ANSWER_HEADERS: usize = 64;
 const HEADER_VALUE_BYTES: usize = 1024;
 
+/// Whether a POST keeps the answer's headers: a test shows them, a delivery has no use
+/// for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AnswerHeaders {
+    Kept,
+    Dropped,
+}
+
 /// What the receiver did, before it is judged.
 #[derive(Debug)]
 pub(crate) struct Outcome {
@@ -26,7 +34,7 @@ pub(crate) struct Outcome {
     pub(crate) latency: Duration,
     /// The headers sent; none when nothing was.
     pub(crate) sent_headers: Vec<(String, String)>,
-    /// The answer's first headers.
+    /// The answer's first headers, when kept.
     pub(crate) answer_headers: Vec<(String, String)>,
 }
 
@@ -92,7 +100,7 @@ impl Sender {
     /// headers each way.
     pub async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange {
         let now = self.clock.now();
-        let mut outcome = self.post(webhook, id, now, body).await;
+        let mut outcome = self.post(webhook, id, now, body, AnswerHeaders::Kept).await;
         let request_headers = std::mem::take(&mut outcome.sent_headers);
         let response_headers = std::mem::take(&mut outcome.answer_headers);
         Exchange {
@@ -135,13 +143,14 @@ impl Sender {
     }
 
     /// POSTs `body` to `webhook`, signed with the time `now`, and reads at most the
-    /// configured bytes of the answer.
+    /// configured bytes of the answer (its headers too when `keep` says so).
     pub(crate) async fn post(
         &self,
         webhook: &Webhook,
         id: &str,
         now: Timestamp,
         body: Vec<u8>,
+        keep: AnswerHeaders,
     ) -> Outcome {
         let started = Instant::now();
         if let Err(error) = client::check_literal(&webhook.url, &self.settings.networks) {
@@ -162,9 +171,10 @@ impl Sender {
             Ok(response) => response,
         };
         let status = response.status();
-        let answer_headers = response
-            .headers()
-            .iter()
+        let answer_headers = (keep == AnswerHeaders::Kept)
+            .then(|| response.headers().iter())
+            .into_iter()
+            .flatten()
             .take(ANSWER_HEADERS)
             .map(|(name, value)| {
                 let value = value.as_bytes();
