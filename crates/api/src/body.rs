@@ -51,6 +51,7 @@ pub fn client_lists(
         } else {
             None
         },
+        customer: None,
     };
     attributes.reject_unknown();
     let mut problems = attributes.problems;

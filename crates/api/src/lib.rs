@@ -23,6 +23,7 @@ pub mod metrics;
 mod negotiation;
 pub mod openapi;
 mod params;
+mod parties;
 pub mod rate_limit;
 mod reference_data;
 mod routing_data;
@@ -228,6 +229,7 @@ pub fn router(state: AppState) -> Router {
         .merge(routing_data::routes())
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())
+        .merge(parties::routes())
         .route_layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .merge(authenticated)

@@ -95,6 +95,10 @@ uuid_id!(
     WebhookId
 );
 uuid_id!(
+    /// A client's customer (the reference API's party).
+    PartyId
+);
+uuid_id!(
     /// One domain event's delivery to one webhook; the `webhook-id` header of every attempt.
     WebhookNotificationId
 );

@@ -18,6 +18,7 @@ pub mod jobs;
 pub mod lifecycle;
 pub mod limits;
 pub mod number_shapes;
+pub mod party;
 pub mod quota;
 pub mod rate;
 pub mod raw_event;
@@ -41,7 +42,7 @@ pub use container_number::ContainerNumber;
 pub use coverage::{Coverage, LineEndpoint, LineSource, SandboxScope};
 pub use events::{DomainEvent, EventDetail, EventName, Subject};
 pub use ids::{
-    AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, RawEventId, ShipmentId,
+    AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, PartyId, RawEventId, ShipmentId,
     TrackingRequestId, TransportEventId, WebhookId, WebhookNotificationId,
 };
 pub use inference::{
@@ -51,6 +52,7 @@ pub use inference::{
 pub use jobs::{ClaimedJob, JobKind, NewJob};
 pub use limits::Limits;
 pub use number_shapes::{Shape, ShapeType};
+pub use party::{CompanyName, Party};
 pub use raw_event::{CarrierEvent, CarrierEventType, ContainerEvents, EventClassifier, RawEvent};
 pub use request_number::{RequestNumber, RequestType};
 pub use scac::Scac;

@@ -7,7 +7,8 @@ use std::fmt;
 use uuid::Uuid;
 
 use crate::{
-    AccountId, NewTrackingRequest, RequestNumber, RequestType, Scac, Timestamp, TrackingRequestId,
+    AccountId, NewTrackingRequest, PartyId, RequestNumber, RequestType, Scac, Timestamp,
+    TrackingRequestId,
 };
 
 /// Where a tracking request stands.
@@ -163,6 +164,8 @@ pub struct TrackingRequest {
     pub retry_count: Option<u32>,
     /// The shipment it tracks, once found.
     pub tracked_object: Option<Uuid>,
+    /// The client's customer it is for (`relationships.customer`).
+    pub customer: Option<PartyId>,
     /// When it was created.
     pub created_at: Timestamp,
     /// When it last changed.
@@ -187,6 +190,7 @@ impl TrackingRequest {
             is_retrying: false,
             retry_count: None,
             tracked_object: None,
+            customer: new.customer,
             created_at: now,
             updated_at: now,
         }

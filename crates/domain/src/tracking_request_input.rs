@@ -5,7 +5,7 @@ use crate::container_number::{ContainerNumber, InvalidContainerNumber};
 use crate::request_number::InvalidRequestNumber;
 use crate::validation::check_text;
 use crate::{
-    CarrierMatrix, Coverage, Field, FieldError, Limits, RequestNumber, RequestType, Scac,
+    CarrierMatrix, Coverage, Field, FieldError, Limits, PartyId, RequestNumber, RequestType, Scac,
     ValidationCode,
 };
 
@@ -41,6 +41,8 @@ pub struct NewTrackingRequest {
     pub ref_numbers: Vec<String>,
     /// Shipment tags.
     pub shipment_tags: Vec<String>,
+    /// The client's customer, a party the caller checked is the account's.
+    pub customer: Option<PartyId>,
 }
 
 impl NewTrackingRequest {
@@ -105,6 +107,7 @@ impl NewTrackingRequest {
                     auto_detect_scac: draft.auto_detect_scac,
                     ref_numbers,
                     shipment_tags,
+                    customer: None,
                 })
             }
             _ => Err(errors),
@@ -268,6 +271,8 @@ pub struct TrackingRequestPatch {
     pub ref_numbers: Option<Vec<String>>,
     /// New `shipment_tags`.
     pub shipment_tags: Option<Vec<String>>,
+    /// A new customer (`Some(None)` for none), a party the caller checked is the account's.
+    pub customer: Option<Option<PartyId>>,
 }
 
 impl TrackingRequestPatch {
@@ -287,6 +292,7 @@ impl TrackingRequestPatch {
             Ok(Self {
                 ref_numbers,
                 shipment_tags,
+                customer: self.customer,
             })
         } else {
             Err(errors)

@@ -93,6 +93,8 @@ pub(crate) async fn list<B: Backend + ?Sized>(
         .push_eq("has_holds", filter.has_holds)
         .push_range("pickup_lfd", filter.pickup_lfd)
         .push_range("updated_at", filter.updated_at);
+    let (ids, names) = (&filter.customer_id, &filter.customer_name);
+    crate::parties::narrow_to_customers(&mut query, "shipment_id", ids, names);
     Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
         .read(backend, page, parse)
         .await

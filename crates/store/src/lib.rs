@@ -16,6 +16,7 @@ mod jobs;
 mod leases;
 mod model;
 mod notifications;
+mod parties;
 mod pushes;
 mod quotas;
 mod rate_limits;
@@ -48,6 +49,7 @@ pub use model::{
     TrackingRequestFilter,
 };
 pub use notifications::{NotificationFilter, NotificationStore};
+pub use parties::PartyStore;
 pub use pushes::PushStore;
 pub use quotas::QuotaStore;
 pub use rate_limits::RateLimitStore;
@@ -66,6 +68,7 @@ pub trait Store:
     + ShipmentStore
     + RawEventStore
     + WebhookStore
+    + PartyStore
     + NotificationStore
     + DeliveryStore
     + LeaseStore

@@ -1,6 +1,6 @@
 //! Query parameters and results shared by both backends.
 
-use tidemark_domain::{ContainerStatus, RequestStatus, RequestType, Scac, Timestamp};
+use tidemark_domain::{ContainerStatus, PartyId, RequestStatus, RequestType, Scac, Timestamp};
 
 /// A closed interval of time; either end may be open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -91,6 +91,8 @@ pub struct ShipmentFilter {
     pub pod_locode: Vec<String>,
     /// Updated within.
     pub updated_at: TimeRange,
+    /// Its tracking request is for any of these customers.
+    pub customer_id: Vec<PartyId>,
 }
 
 /// Filters of `GET /v2/containers`.
@@ -108,4 +110,8 @@ pub struct ContainerFilter {
     pub pickup_lfd: TimeRange,
     /// Updated within.
     pub updated_at: TimeRange,
+    /// Its shipment's tracking request is for any of these customers.
+    pub customer_id: Vec<PartyId>,
+    /// … or for a customer of any of these names (exact).
+    pub customer_name: Vec<String>,
 }

@@ -11,7 +11,7 @@ use tidemark_domain::{
 use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
 use crate::search::Search;
 use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
-use crate::{containers, references, transport_events};
+use crate::{containers, parties, references, transport_events};
 
 /// The columns of `shipments`, in the order reads select and the upsert writes them.
 pub(crate) const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
@@ -262,15 +262,14 @@ impl<B: Backend> ShipmentStore for B {
             ];
             Search::narrow(&mut query, text, &numbers);
         }
-        match filter.tracking_stopped {
-            Some(true) => {
-                query.push(" AND stopped_at IS NOT NULL");
-            }
-            Some(false) => {
-                query.push(" AND stopped_at IS NULL");
-            }
-            None => {}
+        if let Some(stopped) = filter.tracking_stopped {
+            query.push(if stopped {
+                " AND stopped_at IS NOT NULL"
+            } else {
+                " AND stopped_at IS NULL"
+            });
         }
+        parties::narrow_to_customers(&mut query, "tracking_request_id", &filter.customer_id, &[]);
         query
             .push_any("scac", filter.scac.iter().map(ToString::to_string))
             .push_any("pol_locode", filter.pol_locode.iter().cloned())

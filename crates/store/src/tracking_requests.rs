@@ -3,8 +3,8 @@
 
 use async_trait::async_trait;
 use tidemark_domain::{
-    AccountId, FailedReason, JobId, JobKind, RequestNumber, RequestStatus, RequestType, Scac,
-    Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch, TrackingSource,
+    AccountId, FailedReason, JobId, JobKind, PartyId, RequestNumber, RequestStatus, RequestType,
+    Scac, Timestamp, TrackingRequest, TrackingRequestId, TrackingRequestPatch, TrackingSource,
 };
 
 use crate::db::{Backend, Cost, Paged, Query, Row, Unit, Value, parse_all};
@@ -14,7 +14,7 @@ use crate::{Page, PageRequest, StoreError, TrackingRequestFilter};
 /// The columns of `tracking_requests`, in the order reads select and creates write them.
 const COLUMNS: &str = "id, account_id, request_type, request_number, number_normalized, scac, \
      auto_detect_scac, ref_numbers, shipment_tags, status, failed_reason, is_retrying, \
-     retry_count, tracked_object_id, created_at, updated_at";
+     retry_count, tracked_object_id, created_at, updated_at, customer_id";
 
 /// The statuses that count as open for the duplicate rule, as an SQL list.
 macro_rules! open_statuses {
@@ -117,6 +117,7 @@ fn parse(row: &Row) -> Result<TrackingRequest, StoreError> {
             })
             .transpose()?,
         tracked_object: row.id("tracked_object_id")?,
+        customer: row.id("customer_id")?.map(PartyId::from_uuid),
         created_at: row.required_time("created_at")?,
         updated_at: row.required_time("updated_at")?,
     })
@@ -148,6 +149,7 @@ fn insert(request: &TrackingRequest) -> Query {
         request.tracked_object.into(),
         request.created_at.into(),
         request.updated_at.into(),
+        request.customer.as_ref().map(PartyId::as_uuid).into(),
     ]);
     query.push(" ON CONFLICT DO NOTHING");
     query
@@ -347,20 +349,24 @@ impl<B: Backend> TrackingRequestStore for B {
     ) -> Result<Option<TrackingRequest>, StoreError> {
         let json =
             |list: &Option<Vec<String>>| list.as_ref().map_or(Value::Json(None), Value::json);
-        let update = Query::with(
-            &format!(
-                "UPDATE tracking_requests SET ref_numbers = COALESCE($3, ref_numbers), \
-                 shipment_tags = COALESCE($4, shipment_tags), updated_at = $5 \
-                 WHERE id = $1 AND account_id = $2 RETURNING {COLUMNS}"
-            ),
-            vec![
-                id.as_uuid().into(),
-                account.as_uuid().into(),
-                json(&patch.ref_numbers),
-                json(&patch.shipment_tags),
-                at.into(),
-            ],
-        );
+        let mut update = Query::new("UPDATE tracking_requests SET ref_numbers = COALESCE(");
+        update
+            .bind(json(&patch.ref_numbers))
+            .push(", ref_numbers), shipment_tags = COALESCE(")
+            .bind(json(&patch.shipment_tags))
+            .push(", shipment_tags), updated_at = ")
+            .bind(at);
+        if let Some(customer) = patch.customer {
+            update
+                .push(", customer_id = ")
+                .bind(customer.as_ref().map(PartyId::as_uuid));
+        }
+        update
+            .push(" WHERE id = ")
+            .bind(id.as_uuid())
+            .push(" AND account_id = ")
+            .bind(account.as_uuid())
+            .push(&format!(" RETURNING {COLUMNS}"));
         self.returning(update).await?.first().map(parse).transpose()
     }
 }

@@ -22,6 +22,8 @@ mod idempotency;
 mod jobs;
 #[path = "conformance/leases.rs"]
 mod leases;
+#[path = "conformance/parties.rs"]
+mod parties;
 #[path = "conformance/pushes.rs"]
 mod pushes;
 #[path = "conformance/quotas.rs"]
@@ -114,6 +116,9 @@ tidemark_store::backends!(
     concurrent_requests_share_one_rate_limit,
     an_idempotency_key_has_one_claimant_and_keeps_its_answer,
     a_released_or_abandoned_key_is_claimed_again,
+    parties_read_back_renamed_and_stay_in_their_account,
+    a_customer_survives_the_tracker_and_names_its_shipment,
+    the_lists_find_shipments_and_containers_by_customer,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -219,6 +224,7 @@ mod cases {
     pub use super::idempotency::*;
     pub use super::jobs::*;
     pub use super::leases::*;
+    pub use super::parties::*;
     pub use super::pushes::*;
     pub use super::quotas::*;
     pub use super::raw_events::*;

@@ -1,11 +1,12 @@
 //! Tidemark's wire format: the JSON:API documents of its resources (tracking requests,
-//! shipments, containers, transport events, ports, terminals, vessels) and the records a
+//! shipments, containers, transport events, ports, terminals, vessels, parties) and the records a
 //! webhook notification carries. Rendered once, here, for both the API's answers and the
 //! notifications the workers freeze; neither reaches into the other.
 
 pub mod container;
 pub mod document;
 pub mod event_records;
+pub mod party;
 pub mod reference;
 mod schema;
 pub mod shipment;

@@ -69,7 +69,7 @@ pub struct TrackingRequestAttributes {
 pub struct TrackingRequestRelationships {
     /// The shipment, once the request succeeded.
     pub tracked_object: ToOne,
-    /// The reference API's customer party: Tidemark keeps no parties (always null).
+    /// The client's customer (a `party`), or null.
     pub customer: ToOne,
     /// The reference API's user who made the request: requests are made by API keys
     /// (always null).
@@ -133,7 +133,7 @@ pub fn resource(request: &TrackingRequest) -> TrackingRequestResource {
                     type_: "shipment".to_owned(),
                 }),
             },
-            customer: ToOne::none(),
+            customer: ToOne::of(crate::party::TYPE, request.customer),
             user: ToOne::none(),
         },
         links: SelfLink {
@@ -208,6 +208,8 @@ pub struct CreateTrackingRequestData {
     type_: String,
     /// The request.
     attributes: CreateTrackingRequestAttributes,
+    /// Its customer, a party of the account.
+    relationships: Option<crate::party::CustomerRelationships>,
 }
 
 /// The body of `POST /v2/tracking_requests`.
@@ -257,6 +259,8 @@ pub struct UpdateTrackingRequestData {
     /// The changes; none means nothing changes.
     #[schema(nullable = false)]
     attributes: Option<UpdateTrackingRequestAttributes>,
+    /// A new customer, or none (`{"customer": {"data": null}}`).
+    relationships: Option<crate::party::CustomerRelationships>,
 }
 
 /// The body of `PATCH /v2/tracking_requests/{id}`.

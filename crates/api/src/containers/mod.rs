@@ -73,6 +73,8 @@ pub(crate) async fn find(
         ("filter[pickup_lfd][end]" = Option<String>, Query, format = DateTime, description = "Last free day at or before"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
+        ("filter[customer_id]" = Option<String>, Query, description = "Comma-separated party ids: containers whose tracking request is for one of these customers"),
+        ("filter[customer_name]" = Option<String>, Query, description = "A customer's exact `company_name`"),
     ),
     responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>, content_type = "application/vnd.api+json")),
 )]
@@ -98,6 +100,13 @@ pub async fn list(
         has_holds: take_flag(&mut query, "filter[has_holds]")?,
         pickup_lfd: take_range(&mut query, "pickup_lfd")?,
         updated_at: take_range(&mut query, "updated_at")?,
+        customer_id: crate::parties::take_customer_ids(&mut query)?,
+        customer_name: query
+            .take("filter[customer_name]")
+            .map(|name| name.trim().to_owned())
+            .into_iter()
+            .filter(|name| !name.is_empty())
+            .collect(),
     };
     query.finish()?;
     let result = state

@@ -21,7 +21,7 @@ use crate::containers::view as container_view;
 use crate::shipments::view as shipment_view;
 use crate::{ApiError, AppState, reference_data};
 
-/// Shipments as resources, with their containers' ids.
+/// Shipments as resources, with their containers' ids and their customers' names.
 pub async fn shipments(
     state: &AppState,
     account: AccountId,
@@ -29,6 +29,13 @@ pub async fn shipments(
 ) -> Result<Vec<shipment_view::ShipmentResource>, ApiError> {
     let ids: Vec<ShipmentId> = shipments.iter().map(|s| s.id).collect();
     let containers = state.store.containers(account, &[], &ids).await?;
+    let customers: HashMap<ShipmentId, String> = state
+        .store
+        .customers_of_shipments(account, &ids)
+        .await?
+        .into_iter()
+        .map(|(shipment, party)| (shipment, party.company_name.to_string()))
+        .collect();
     Ok(shipments
         .iter()
         .map(|shipment| {
@@ -36,7 +43,9 @@ pub async fn shipments(
                 .iter()
                 .filter(|c| c.shipment_id == shipment.id)
                 .collect();
-            shipment_view::resource(shipment, &own, &state.carriers)
+            let mut resource = shipment_view::resource(shipment, &own, &state.carriers);
+            resource.attributes.customer_name = customers.get(&shipment.id).cloned();
+            resource
         })
         .collect())
 }
@@ -142,6 +151,15 @@ impl<'a> Included<'a> {
             );
         }
         Ok(events)
+    }
+
+    /// Adds the parties `ids`.
+    async fn parties(&mut self, ids: &[tidemark_domain::PartyId]) -> Result<(), ApiError> {
+        for party in self.state.store.parties(self.account, ids).await? {
+            let resource = crate::parties::view::resource(&party);
+            self.push("party", resource.id.clone(), value(&resource));
+        }
+        Ok(())
     }
 
     /// Adds ports, terminals or vessels by code.

@@ -60,9 +60,12 @@ impl Includes for EventIncludes {
 pub struct RequestIncludes;
 
 impl Includes for RequestIncludes {
-    const RECORDS: &'static [(&'static str, &'static [&'static str])] =
-        &[("tracked_object", ShipmentIncludes::REFERENCES)];
-    const DESCRIPTION: &'static str = "`tracked_object` (the default; `include=` for nothing)";
+    const RECORDS: &'static [(&'static str, &'static [&'static str])] = &[
+        ("tracked_object", ShipmentIncludes::REFERENCES),
+        ("customer", &[]),
+    ];
+    const DESCRIPTION: &'static str =
+        "`tracked_object` (the default; `include=` for nothing), `customer`";
 }
 
 /// The primary data whose relationships are followed.
@@ -162,6 +165,10 @@ pub async fn included(
                 .filter_map(|r| r.tracked_object.map(ShipmentId::from_uuid))
                 .collect();
             shipments(&mut included, paths, "tracked_object", &ids).await?;
+            if paths.wants("customer") {
+                let ids: Vec<_> = requests.iter().filter_map(|r| r.customer).collect();
+                included.parties(&ids).await?;
+            }
         }
     }
     Ok(Compound {

@@ -24,7 +24,7 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    callbacks, containers, health, infer_number, reference_data, routing_data, shipments,
+    callbacks, containers, health, infer_number, parties, reference_data, routing_data, shipments,
     shipping_lines, tracking_requests, webhook_notifications, webhooks,
 };
 
@@ -73,6 +73,10 @@ use crate::{
         webhook_notifications::list,
         webhook_notifications::show,
         webhook_notifications::redeliver,
+        parties::create,
+        parties::list,
+        parties::show,
+        parties::update,
         health::healthz,
         health::readyz,
         callbacks::carrier_events,
@@ -346,6 +350,10 @@ fn tags() -> Value {
         tag(
             "Containers",
             "Each container's status, milestones (transport events), terminal data and the carrier's raw events."
+        ),
+        tag(
+            "Parties",
+            "The account's customers: a tracking request names one as its customer, and the lists find shipments and containers by them."
         ),
         tag(
             "Shipping lines",

@@ -108,6 +108,7 @@ pub fn update(
     let patch = TrackingRequestPatch {
         ref_numbers,
         shipment_tags: attributes.strings("shipment_tags"),
+        customer: None,
     };
     attributes.reject_unknown();
     let mut problems = immutable;

@@ -36,6 +36,15 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/tracking_request/{id}", get(show))
 }
 
+/// The customer a body's `relationships` name (see [`crate::parties::customer`]).
+async fn customer(
+    state: &AppState,
+    caller: Caller,
+    document: &serde_json::Value,
+) -> Result<Option<Option<tidemark_domain::PartyId>>, ApiError> {
+    crate::parties::customer(state, caller.account_id, crate::body::data(document)?).await
+}
+
 fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
     TrackingRequestId::parse(id)
         .ok_or_else(|| ApiError::not_found("no tracking request has this id"))
@@ -56,6 +65,7 @@ fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
             content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new request's URL"))),
         (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 404, description = "`relationships.customer` names no party of the account.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
 pub async fn create(
@@ -66,7 +76,8 @@ pub async fn create(
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     query.finish()?;
     let config = &state.config;
-    let new = input::create(&document, &state.carriers, &config.coverage, &config.limits)?;
+    let mut new = input::create(&document, &state.carriers, &config.coverage, &config.limits)?;
+    new.customer = customer(&state, caller, &document).await?.flatten();
     let request = TrackingRequest::open(caller.account_id, new, state.clock.now());
     state.store.insert_tracking_request(&request).await?;
     let location = view::path(request.id);
@@ -191,7 +202,7 @@ pub async fn show(
     ))
 }
 
-/// Update a tracking request's `ref_numbers` and `shipment_tags`.
+/// Update a tracking request's `ref_numbers`, `shipment_tags` and customer.
 #[utoipa::path(
     patch,
     path = "/v2/tracking_requests/{id}",
@@ -202,6 +213,7 @@ pub async fn show(
     responses(
         (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
         (status = 422, description = "Validation failed, or `immutable`: the attribute cannot change.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 404, description = "No such request, or `relationships.customer` names no party of the account.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ),
 )]
 pub async fn update(
@@ -219,7 +231,8 @@ pub async fn update(
         .tracking_request(caller.account_id, id)
         .await?
         .ok_or_else(not_found)?;
-    let patch = input::update(&document, &current, &state.config.limits)?;
+    let mut patch = input::update(&document, &current, &state.config.limits)?;
+    patch.customer = customer(&state, caller, &document).await?;
     let updated = state
         .store
         .update_tracking_request(caller.account_id, id, &patch, state.clock.now())

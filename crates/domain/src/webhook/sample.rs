@@ -170,6 +170,7 @@ fn pending(account: AccountId, now: Timestamp) -> Option<TrackingRequest> {
         auto_detect_scac: false,
         ref_numbers: vec!["PO-SAMPLE-1".to_owned()],
         shipment_tags: Vec::new(),
+        customer: None,
     };
     Some(TrackingRequest::open(account, new, at(now, hours(240))))
 }

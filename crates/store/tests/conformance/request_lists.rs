@@ -161,6 +161,7 @@ pub async fn patches_replace_only_the_given_lists(store: Arc<dyn Store>) {
     let patch = TrackingRequestPatch {
         ref_numbers: Some(vec!["PO-9".into()]),
         shipment_tags: None,
+        customer: None,
     };
     let updated = store
         .update_tracking_request(acme.id, written.id, &patch, at(50))

@@ -153,6 +153,7 @@ pub async fn tracking_requests_are_invisible_to_other_accounts(store: Arc<dyn St
     let patch = TrackingRequestPatch {
         ref_numbers: Some(vec!["x".into()]),
         shipment_tags: None,
+        customer: None,
     };
     assert_eq!(
         store

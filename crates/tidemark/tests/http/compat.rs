@@ -138,6 +138,10 @@ async fn every_document_carries_every_reference_field(t: Tracking) {
     read("/v2/shipping_lines/TEST").await;
     read("/v2/webhooks").await;
     read("/v2/webhook_notifications?include=webhook,reference_object").await;
+    let party = json!({"data": {"attributes": {"company_name": "Northwind"}}});
+    let response = t.app.post_json("/v2/parties", &t.app.key, &party).await;
+    assert_eq!(response.status(), 201);
+    seen.extend(check(&document(response).await, &fields));
 
     let expected: BTreeSet<String> = fields.keys().cloned().collect();
     let missing: Vec<&String> = expected.difference(&seen).collect();
@@ -252,17 +256,32 @@ async fn routing_data_is_refused_as_the_reference_refuses_it(t: Tracking) {
     }
 }
 
-/// The reference's create example carries a customer party: accepted (clients sending it
-/// keep working) though Tidemark has no parties; custom field values, for definitions
-/// Tidemark does not have, are refused as the reference refuses unknown ones.
+/// The reference's create example carries a customer party: kept when it is one of the
+/// account's, 404 at its pointer when not (as JSON:API wants for a missing related
+/// resource); custom field values, for definitions Tidemark does not have, are refused as
+/// the reference refuses unknown ones.
 async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
+    let party = json!({"data": {"attributes": {"company_name": "COMPANY NAME"}}});
+    let party = document(t.app.post_json("/v2/parties", &t.app.key, &party).await).await;
+    let linkage = json!({"type": "party", "id": party["data"]["id"]});
     let mut body = tracking_request("bill_of_lading", "TEST-TR-SUCCEEDED", "TEST");
-    body["data"]["relationships"] = json!({"customer": {"data": {"type": "party", "id": "0192a3b4-0000-7000-8000-000000000001"}}});
+    body["data"]["relationships"] = json!({"customer": {"data": linkage}});
     let created = t.app.create(&body).await;
     assert_eq!(created.status(), 201);
     assert_eq!(
         document(created).await["data"]["relationships"]["customer"]["data"],
-        Value::Null
+        linkage
+    );
+
+    let mut body = tracking_request("bill_of_lading", "TEST-TR-FAILED", "TEST");
+    body["data"]["relationships"] = json!({"customer": {"data": {"type": "party", "id": "0192a3b4-0000-7000-8000-000000000001"}}});
+    let refused = codes(&errors(t.app.create(&body).await, 404).await);
+    assert_eq!(
+        refused,
+        [(
+            "not_found".to_owned(),
+            "/data/relationships/customer/data/id".to_owned()
+        )]
     );
 
     let mut body = tracking_request("bill_of_lading", "TEST-TR-FAILED", "TEST");

@@ -20,6 +20,7 @@ mod metrics;
 mod notice_push;
 mod numbers;
 mod operations;
+mod parties;
 mod raw_events;
 mod sandbox;
 mod shipments;

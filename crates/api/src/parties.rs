@@ -1,0 +1,261 @@
+//! `/v2/parties`: a client's customers (compat-api.md §3.9), which a tracking request names
+//! as its `customer` (`relationships.customer`); its shipment shows the name
+//! (`customer_name`) and shipments and containers are found by them
+//! (`filter[customer_id]`, `filter[customer_name]`).
+
+pub use tidemark_wire::party as view;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use serde_json::{Map, Value};
+use tidemark_domain::{AccountId, CompanyName, Party, PartyId, ValidationCode};
+
+use crate::auth::Caller;
+use crate::body::{self, Attributes};
+use crate::document::{Document, JsonApi, ListDocument};
+use crate::error::ErrorSource;
+use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::params::{Paging, list_document, take_list, take_page};
+use crate::{ApiError, AppState};
+use view::PartyResource;
+
+/// The routes of this resource.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/parties", get(list).post(create))
+        .route("/v2/parties/{id}", get(show).patch(update))
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("no party has this id in this account")
+}
+
+/// Reads the `company_name` of a create or change body. Its `type` may be left out, as
+/// the reference's own examples do; when given it must be `party`.
+fn company_name(document: &Value, id: Option<PartyId>) -> Result<CompanyName, ApiError> {
+    let data = body::data(document)?;
+    if data.get("type").is_some_and(|t| !t.is_null()) {
+        body::check_type(data, view::TYPE)?;
+    }
+    match id {
+        Some(id) => body::check_id(data, &id.to_string())?,
+        None => body::check_no_id(data)?,
+    }
+    let mut attributes = Attributes::of(data);
+    let given = attributes.string("company_name");
+    attributes.reject_unknown();
+    let mut problems = attributes.problems;
+    let field_errors = match given.as_deref().map(CompanyName::parse) {
+        Some(Ok(name)) if problems.is_empty() => return Ok(name),
+        Some(Ok(_)) => Vec::new(),
+        Some(Err(error)) => vec![error],
+        None => {
+            if !problems
+                .iter()
+                .any(|(p, _, _)| p.ends_with("/company_name"))
+            {
+                problems.push((
+                    "/data/attributes/company_name".into(),
+                    ValidationCode::Blank,
+                    "company_name is required".into(),
+                ));
+            }
+            Vec::new()
+        }
+    };
+    Err(body::merge(problems, field_errors))
+}
+
+/// Reads `filter[customer_id]`: comma-separated party ids.
+///
+/// # Errors
+/// 400 `invalid_filter` for an item that is no party id.
+pub(crate) fn take_customer_ids(query: &mut QueryParams) -> Result<Vec<PartyId>, ApiError> {
+    take_list(query, "filter[customer_id]", "a party id", PartyId::parse)
+}
+
+fn document(party: &Party) -> Document<PartyResource> {
+    Document::new(view::resource(party), view::path(party.id))
+}
+
+/// Reads `relationships.customer` of a tracking request's `data`: `None` when absent,
+/// `Some(None)` for `{"data": null}`, else the party named, which must be one of
+/// `account`'s.
+///
+/// # Errors
+/// 422 `invalid` for a linkage of the wrong shape or type; 404 `not_found` at
+/// `/data/relationships/customer/data/id` for a party the account does not have.
+pub(crate) async fn customer(
+    state: &AppState,
+    account: AccountId,
+    data: &Map<String, Value>,
+) -> Result<Option<Option<PartyId>>, ApiError> {
+    let invalid = |pointer: &str, detail: &str| {
+        ApiError::unprocessable(vec![(
+            pointer.to_owned(),
+            ValidationCode::Invalid,
+            detail.to_owned(),
+        )])
+    };
+    let relationships = match data.get("relationships") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Object(relationships)) => relationships,
+        Some(_) => {
+            return Err(invalid(
+                "/data/relationships",
+                "relationships must be an object",
+            ));
+        }
+    };
+    let Some(customer) = relationships.get("customer") else {
+        return Ok(None);
+    };
+    let pointer = "/data/relationships/customer";
+    let linkage = match customer.as_object().and_then(|c| c.get("data")) {
+        Some(Value::Null) => return Ok(Some(None)),
+        Some(Value::Object(linkage)) => linkage,
+        _ => {
+            return Err(invalid(
+                pointer,
+                "customer must be {\"data\": {\"type\": \"party\", \"id\": …}} or {\"data\": null}",
+            ));
+        }
+    };
+    if linkage.get("type").and_then(Value::as_str) != Some(view::TYPE) {
+        return Err(invalid(
+            &format!("{pointer}/data/type"),
+            "a customer is a party",
+        ));
+    }
+    let missing = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no party has this id in this account",
+            Some(ErrorSource::Pointer(format!("{pointer}/data/id"))),
+        )
+    };
+    let id = linkage
+        .get("id")
+        .and_then(Value::as_str)
+        .and_then(PartyId::parse)
+        .ok_or_else(missing)?;
+    match state.store.party(account, id).await? {
+        Some(_) => Ok(Some(Some(id))),
+        None => Err(missing()),
+    }
+}
+
+/// Create a party.
+#[utoipa::path(
+    post,
+    path = "/v2/parties",
+    operation_id = "createParty",
+    tag = "Parties",
+    request_body(content = view::PartyDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 201, description = "Created.", body = Document<PartyResource>,
+            content_type = "application/vnd.api+json",
+            headers(("Location" = String, description = "The new party's URL"))),
+        (status = 422, description = "`company_name` is missing, blank, too long or holds control characters.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
+    query.finish()?;
+    let name = company_name(&body, None)?;
+    let party = Party::new(caller.account_id, name, state.clock.now());
+    state.store.create_party(&party).await?;
+    Ok(JsonApi::created(view::path(party.id), document(&party)))
+}
+
+/// List parties, newest first.
+#[utoipa::path(
+    get,
+    path = "/v2/parties",
+    operation_id = "listParties",
+    tag = "Parties",
+    params(Paging),
+    responses((status = 200, description = "A page of parties.", body = ListDocument<PartyResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut query: QueryParams,
+) -> Result<JsonApi<ListDocument<PartyResource>>, ApiError> {
+    let page = take_page(&mut query, &state.config)?;
+    query.finish()?;
+    let result = state.store.list_parties(caller.account_id, page).await?;
+    Ok(JsonApi::ok(list_document(
+        "/v2/parties",
+        &query,
+        page,
+        result.total,
+        result.items.iter().map(view::resource).collect(),
+        None,
+    )))
+}
+
+async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Party, ApiError> {
+    let id = PartyId::parse(id).ok_or_else(not_found)?;
+    state
+        .store
+        .party(caller.account_id, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// Get one party.
+#[utoipa::path(
+    get,
+    path = "/v2/parties/{id}",
+    operation_id = "getParty",
+    tag = "Parties",
+    params(("id" = String, Path, description = "The party's id")),
+    responses((status = 200, description = "The party.", body = Document<PartyResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+    query: QueryParams,
+) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
+    query.finish()?;
+    Ok(JsonApi::ok(document(&find(&state, caller, &id).await?)))
+}
+
+/// Rename a party; its shipments show the new name at once.
+#[utoipa::path(
+    patch,
+    path = "/v2/parties/{id}",
+    operation_id = "updateParty",
+    tag = "Parties",
+    params(("id" = String, Path, description = "The party's id")),
+    request_body(content = view::PartyDocument, content_type = "application/vnd.api+json"),
+    responses(
+        (status = 200, description = "The renamed party.", body = Document<PartyResource>, content_type = "application/vnd.api+json"),
+        (status = 422, description = "`company_name` is missing, blank, too long or holds control characters.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+    ),
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+    query: QueryParams,
+    JsonBody(body): JsonBody,
+) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
+    query.finish()?;
+    let current = find(&state, caller, &id).await?;
+    let name = company_name(&body, Some(current.id))?;
+    let renamed = current.renamed(name, state.clock.now());
+    if !state.store.update_party(&renamed).await? {
+        return Err(not_found());
+    }
+    Ok(JsonApi::ok(document(&renamed)))
+}
