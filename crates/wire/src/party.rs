@@ -2,7 +2,7 @@
 //! documented request bodies.
 
 use serde::Serialize;
-use tidemark_domain::{Party, PartyId};
+use tidemark_domain::{CompanyName, Party, PartyId};
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink};
@@ -70,10 +70,24 @@ pub fn resource(party: &Party) -> PartyResource {
     reason = "describes the request body in the OpenAPI document; bodies are parsed field by field"
 )]
 pub struct PartyInputAttributes {
-    /// The customer's name: 1 to 200 characters once trimmed, no control characters.
-    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
-    company_name: String,
+    /// The customer's name.
+    company_name: CompanyNameText,
 }
+
+/// A `company_name`: 1 to 200 characters once trimmed, no control characters.
+#[derive(Debug)]
+pub struct CompanyNameText;
+
+impl utoipa::PartialSchema for CompanyNameText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::schema::client_text(
+            CompanyName::MAX_CHARS,
+            "The customer's name: 1 to 200 characters once trimmed, no control characters",
+        )
+    }
+}
+
+impl ToSchema for CompanyNameText {}
 
 /// The resource object of a create or an update.
 #[derive(Debug, ToSchema)]

@@ -26,3 +26,20 @@ macro_rules! wire_enum_schema {
         }
     };
 }
+
+/// The schema of free text a client writes: `1..=max_chars` characters, not only white
+/// space, no control characters (what the domain's `check_text` and its callers accept).
+pub(crate) fn client_text(
+    max_chars: usize,
+    description: &str,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .min_length(Some(1))
+        .max_length(Some(max_chars))
+        .pattern(Some(
+            r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$",
+        ))
+        .description(Some(description))
+        .into()
+}

@@ -180,17 +180,10 @@ pub struct ListItem;
 
 impl utoipa::PartialSchema for ListItem {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::Type::String)
-            .min_length(Some(1))
-            .max_length(Some(128))
-            .pattern(Some(
-                r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$",
-            ))
-            .description(Some(
-                "1 to 128 characters, not only white space, no control characters",
-            ))
-            .into()
+        crate::schema::client_text(
+            128,
+            "1 to 128 characters, not only white space, no control characters",
+        )
     }
 }
 

@@ -303,6 +303,7 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
         "CreateTrackingRequestAttributes",
         "UpdateTrackingRequestAttributes",
         "UpdateShipmentAttributes",
+        "PartyInputAttributes",
         "InferNumberRequest",
     ] {
         if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(name) {
