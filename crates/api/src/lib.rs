@@ -27,6 +27,7 @@ mod parties;
 pub mod rate_limit;
 mod reference_data;
 mod routing_data;
+mod search;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
@@ -230,6 +231,7 @@ pub fn router(state: AppState) -> Router {
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())
         .merge(parties::routes())
+        .merge(search::routes())
         .route_layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .merge(authenticated)

@@ -95,6 +95,9 @@ pub(crate) async fn list<B: Backend + ?Sized>(
         .push_range("updated_at", filter.updated_at);
     let (ids, names) = (&filter.customer_id, &filter.customer_name);
     crate::parties::narrow_to_customers(&mut query, "shipment_id", ids, names);
+    if let Some(text) = &filter.search {
+        crate::search::Search::narrow(&mut query, text, &[("number LIKE ", "")]);
+    }
     Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
         .read(backend, page, parse)
         .await

@@ -114,4 +114,6 @@ pub struct ContainerFilter {
     pub customer_id: Vec<PartyId>,
     /// … or for a customer of any of these names (exact).
     pub customer_name: Vec<String>,
+    /// Free text: part of the container number or of a reference number.
+    pub search: Option<String>,
 }

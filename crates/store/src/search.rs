@@ -1,6 +1,7 @@
-//! Free-text search (`q`) of tracking requests and shipments, as `LIKE` patterns.
+//! Free-text search (`q`, and `GET /v2/search`) of tracking requests, shipments and
+//! containers, as `LIKE` patterns.
 
-use crate::db::Query;
+use crate::db::{Query, Value};
 
 /// The `LIKE` patterns of a free-text search of tracking requests (`q`): the request
 /// number in each of its matching forms, and the reference numbers as stored (JSON text, so
@@ -57,7 +58,7 @@ impl Search {
             for (before, after) in numbers {
                 query
                     .push(before)
-                    .bind(pattern.clone())
+                    .bind(Value::sought(pattern.clone()))
                     .push(" ESCAPE '\\'")
                     .push(after)
                     .push(" OR ");
@@ -65,7 +66,7 @@ impl Search {
         }
         query
             .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
-            .bind(search.reference)
+            .bind(Value::sought(search.reference))
             .push(" ESCAPE '\\')");
     }
 }

@@ -246,9 +246,9 @@ impl<B: Backend> ShipmentStore for B {
         if !filter.number.is_empty() {
             query
                 .push(" AND (normalized_number IN ")
-                .bind_list(filter.number.clone())
+                .bind_list(filter.number.iter().cloned().map(Value::sought))
                 .push(" OR UPPER(bill_of_lading_number) IN ")
-                .bind_list(filter.number.clone())
+                .bind_list(filter.number.iter().cloned().map(Value::sought))
                 .push(")");
         }
         if let Some(text) = &filter.search {

@@ -9,6 +9,7 @@ pub mod event_records;
 pub mod party;
 pub mod reference;
 mod schema;
+pub mod search;
 pub mod shipment;
 pub mod tracking_request;
 

@@ -73,7 +73,7 @@ pub(crate) async fn find(
         ("filter[pickup_lfd][end]" = Option<String>, Query, format = DateTime, description = "Last free day at or before"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
-        ("filter[customer_id]" = Option<String>, Query, description = "Comma-separated party ids: containers whose tracking request is for one of these customers"),
+        ("filter[customer_id]" = Option<String>, Query, pattern = r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(,[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})*)?$", description = "Comma-separated party ids: containers whose tracking request is for one of these customers"),
         ("filter[customer_name]" = Option<String>, Query, description = "A customer's exact `company_name`"),
     ),
     responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>, content_type = "application/vnd.api+json")),
@@ -107,6 +107,7 @@ pub async fn list(
             .into_iter()
             .filter(|name| !name.is_empty())
             .collect(),
+        search: None,
     };
     query.finish()?;
     let result = state

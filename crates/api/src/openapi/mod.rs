@@ -24,8 +24,8 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    callbacks, containers, health, infer_number, parties, reference_data, routing_data, shipments,
-    shipping_lines, tracking_requests, webhook_notifications, webhooks,
+    callbacks, containers, health, infer_number, parties, reference_data, routing_data, search,
+    shipments, shipping_lines, tracking_requests, webhook_notifications, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -77,6 +77,7 @@ use crate::{
         parties::list,
         parties::show,
         parties::update,
+        search::search,
         health::healthz,
         health::readyz,
         callbacks::carrier_events,
@@ -355,6 +356,10 @@ fn tags() -> Value {
         tag(
             "Parties",
             "The account's customers: a tracking request names one as its customer, and the lists find shipments and containers by them."
+        ),
+        tag(
+            "Search",
+            "Find shipments, containers and tracking requests by part of a number or reference number."
         ),
         tag(
             "Shipping lines",

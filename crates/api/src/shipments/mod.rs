@@ -82,7 +82,7 @@ async fn document(
         ("filter[pod_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of discharge (UN/LOCODE)"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
-        ("filter[customer_id]" = Option<String>, Query, description = "Comma-separated party ids: shipments whose tracking request is for one of these customers"),
+        ("filter[customer_id]" = Option<String>, Query, pattern = r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(,[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})*)?$", description = "Comma-separated party ids: shipments whose tracking request is for one of these customers"),
     ),
     responses((status = 200, description = "A page of shipments.", body = ListDocument<ShipmentResource>, content_type = "application/vnd.api+json")),
 )]

@@ -34,6 +34,16 @@ impl Value {
     pub(crate) fn int(value: Option<impl Into<i64>>) -> Self {
         Self::Int(value.map(Into::into))
     }
+
+    /// A value a filter or search compares stored text with. No stored text holds a NUL
+    /// (every text is checked before it is written), and PostgreSQL's text cannot hold
+    /// one: a text with one is compared as NULL, which nothing equals or is `LIKE`.
+    pub(crate) fn sought(value: impl Into<Self>) -> Self {
+        match value.into() {
+            Self::Text(Some(text)) if text.contains('\0') => Self::Text(None),
+            other => other,
+        }
+    }
 }
 
 macro_rules! value_from {
@@ -143,13 +153,13 @@ impl Query {
         self
     }
 
-    /// Appends `AND column IN (…)` when `values` is not empty.
+    /// Appends `AND column IN (…)` when `values` is not empty, each [`Value::sought`].
     pub(crate) fn push_any<V: Into<Value>>(
         &mut self,
         column: &str,
         values: impl IntoIterator<Item = V>,
     ) -> &mut Self {
-        let mut values = values.into_iter().peekable();
+        let mut values = values.into_iter().map(Value::sought).peekable();
         if values.peek().is_some() {
             self.push(&format!(" AND {column} IN ")).bind_list(values);
         }

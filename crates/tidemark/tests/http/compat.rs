@@ -138,6 +138,7 @@ async fn every_document_carries_every_reference_field(t: Tracking) {
     read("/v2/shipping_lines/TEST").await;
     read("/v2/webhooks").await;
     read("/v2/webhook_notifications?include=webhook,reference_object").await;
+    read("/v2/search?query=TEST-TR-SUCCEEDED").await;
     let party = json!({"data": {"attributes": {"company_name": "Northwind"}}});
     let response = t.app.post_json("/v2/parties", &t.app.key, &party).await;
     assert_eq!(response.status(), 201);

@@ -23,6 +23,7 @@ mod operations;
 mod parties;
 mod raw_events;
 mod sandbox;
+mod search;
 mod shipments;
 mod shipping_lines;
 mod snapshots;
