@@ -2,7 +2,7 @@
 //! which its shipments and containers are found. Written once over [`Backend`].
 
 use async_trait::async_trait;
-use tidemark_domain::{AccountId, CompanyName, Party, PartyId, ShipmentId};
+use tidemark_domain::{AccountId, CompanyName, Party, PartyId, ShipmentId, TrackingRequest};
 
 use crate::db::{Backend, Paged, Query, Row, parse_all};
 use crate::{Page, PageRequest, StoreError};
@@ -31,6 +31,16 @@ pub trait PartyStore: Send + Sync {
 
     /// Replaces a party's name; false when its account has no such party.
     async fn update_party(&self, party: &Party) -> Result<bool, StoreError>;
+
+    /// The name of `request`'s customer, when it names one (for the records its events
+    /// carry).
+    async fn customer_name(&self, request: &TrackingRequest) -> Result<Option<String>, StoreError> {
+        let Some(id) = request.customer else {
+            return Ok(None);
+        };
+        let party = self.party(request.account_id, id).await?;
+        Ok(party.map(|party| party.company_name.to_string()))
+    }
 
     /// The customer of each of these shipments that has one: its tracking request's.
     async fn customers_of_shipments(

@@ -66,11 +66,10 @@ impl Out<'_> {
     fn shipment(&mut self) {
         if let Some(tracked) = self.records.tracked {
             let containers: Vec<&Container> = tracked.containers.iter().collect();
-            self.items.push(value(&shipment_view::resource(
-                &tracked.shipment,
-                &containers,
-                self.carriers,
-            )));
+            let mut resource =
+                shipment_view::resource(&tracked.shipment, &containers, self.carriers);
+            resource.attributes.customer_name = self.records.customer_name.map(str::to_owned);
+            self.items.push(value(&resource));
         }
     }
 

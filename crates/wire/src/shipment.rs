@@ -43,8 +43,7 @@ pub struct ShipmentAttributes {
     pub shipping_line_name: Option<String>,
     /// The carrier's short name.
     pub shipping_line_short_name: Option<String>,
-    /// The name of its tracking request's customer, if any (null in the records a
-    /// notification carries).
+    /// The name of its tracking request's customer, if any.
     pub customer_name: Option<String>,
     /// Port of loading (UN/LOCODE).
     pub port_of_lading_locode: Option<String>,

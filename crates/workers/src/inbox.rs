@@ -217,7 +217,8 @@ impl Inbox {
             else {
                 return Ok(None);
             };
-            change.freeze(Some(&prior), &self.render);
+            let customer = self.store.customer_name(&request).await?;
+            change.freeze(Some(&prior), &self.render, customer.as_deref());
             let recorded = !change.events.is_empty();
             let committed = self.store.commit_tracking(job, &change).await?;
             if committed == CommitOutcome::Committed

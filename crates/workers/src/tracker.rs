@@ -28,6 +28,7 @@ use crate::inbox::Inbox;
 use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
 
+mod lookup_log;
 mod notice;
 mod pairs;
 mod push;
@@ -172,7 +173,7 @@ impl Tracker {
         self.with_companions(request, scac, &mut lookup).await?;
         let started = std::time::Instant::now();
         let outcome = connector.lookup(&lookup).await;
-        log_lookup(request, scac, &outcome, started.elapsed());
+        lookup_log::log_lookup(request, scac, &outcome, started.elapsed());
         Ok(Ok(LookupAnswer {
             scac: Some(scac),
             source: source.into(),
@@ -232,10 +233,11 @@ impl Tracker {
             }
         };
         let now = self.clock.now();
+        let customer = self.store.customer_name(&request).await?;
         let decide = |cause| {
             let mut change =
                 tracking::decide(&request, prior.as_ref(), cause, now, &self.settings.policy)?;
-            change.freeze(prior.as_ref(), &self.render);
+            change.freeze(prior.as_ref(), &self.render, customer.as_deref());
             Ok::<_, NoTransition>(change)
         };
         let Ok(planned) = decide(Cause::Lookup(&answer)) else {
@@ -302,43 +304,6 @@ fn lookup_of(request: &TrackingRequest, scac: Scac, prior: Option<&Tracked>) -> 
         })
         .unwrap_or_default();
     lookup
-}
-
-/// One line per lookup: its carrier, outcome, duration and attempt.
-fn log_lookup(
-    request: &TrackingRequest,
-    scac: Scac,
-    outcome: &LookupOutcome,
-    took: std::time::Duration,
-) {
-    let duration_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
-    let attempt = request.retry_count.map_or(1, |retries| retries + 1);
-    metrics::counter!(
-        "tidemark_lookups_total",
-        "carrier" => scac.as_str().to_owned(), "outcome" => outcome.label()
-    )
-    .increment(1);
-    metrics::histogram!("tidemark_lookup_duration_seconds", "carrier" => scac.as_str().to_owned())
-        .record(took.as_secs_f64());
-    match outcome.failure() {
-        None => tracing::info!(
-            carrier = %scac,
-            request = %request.id,
-            outcome = outcome.label(),
-            duration_ms,
-            attempt,
-            "lookup"
-        ),
-        Some(reason) => tracing::warn!(
-            carrier = %scac,
-            request = %request.id,
-            outcome = outcome.label(),
-            duration_ms,
-            attempt,
-            %reason,
-            "lookup failed"
-        ),
-    }
 }
 
 #[async_trait]

@@ -6,6 +6,7 @@
 mod deliveries;
 mod examples;
 mod parameters;
+mod tags;
 
 use std::sync::Arc;
 
@@ -330,62 +331,11 @@ pub fn document(config: &ApiConfig, carriers: &Arc<CarrierMatrix>) -> Value {
         );
     }
     if let Some(object) = document.as_object_mut() {
-        object.insert("tags".into(), tags());
+        object.insert("tags".into(), tags::tags());
     }
     let samples = deliveries::add(&mut document, carriers);
     examples::fill(&mut document, &samples);
     document
-}
-
-/// The sections of the reference, in the order a newcomer reads them.
-fn tags() -> Value {
-    let tag = |name: &str, description: &str| json!({"name": name, "description": description});
-    json!([
-        tag(
-            "Tracking requests",
-            "Ask Tidemark to track a bill of lading, booking or container number with a shipping line; infer a number's type and line."
-        ),
-        tag(
-            "Shipments",
-            "What a tracking request found: the route, the vessel and the dates; stop and resume tracking."
-        ),
-        tag(
-            "Containers",
-            "Each container's status, milestones (transport events), terminal data and the carrier's raw events."
-        ),
-        tag(
-            "Parties",
-            "The account's customers: a tracking request names one as its customer, and the lists find shipments and containers by them."
-        ),
-        tag(
-            "Search",
-            "Find shipments, containers and tracking requests by part of a number or reference number."
-        ),
-        tag(
-            "Shipping lines",
-            "The lines Tidemark knows, and which it tracks here."
-        ),
-        tag(
-            "Reference data",
-            "Ports, terminals and vessels the resources refer to."
-        ),
-        tag(
-            "Webhooks",
-            "Subscribe to events, read the delivery log, redeliver and test."
-        ),
-        tag(
-            "Webhook deliveries",
-            "What Tidemark POSTs to your webhooks, one entry per event, signed with Standard Webhooks headers."
-        ),
-        tag(
-            "Operations",
-            "Health and readiness, for load balancers and orchestrators."
-        ),
-        tag(
-            "Carrier callbacks",
-            "Where shipping lines and terminals push to Tidemark, each with its own token."
-        ),
-    ])
 }
 
 /// `GET /v2/openapi.json`: the document rendered once, when the router is built.

@@ -48,10 +48,9 @@ async fn set_tracking(
                 },
             )?;
         if !change.is_none() {
-            change.freeze(
-                prior.as_ref(),
-                &EventRecords::new(Arc::clone(&state.carriers)),
-            );
+            let customer = state.store.customer_name(&request).await?;
+            let render = EventRecords::new(Arc::clone(&state.carriers));
+            change.freeze(prior.as_ref(), &render, customer.as_deref());
             let outcome = match state.store.commit_tracking(None, &change).await {
                 Err(StoreError::Duplicate { existing_id }) => {
                     return Err(ApiError::duplicate(existing_id, None));

@@ -182,6 +182,7 @@ pub fn sample_notification(
     let records = Records {
         request: &sample.request,
         tracked: sample.tracked.as_ref(),
+        customer_name: None,
     };
     let render = EventRecords::new(std::sync::Arc::clone(carriers));
     let included = payload::Render::included(&render, &sample.event, &records);

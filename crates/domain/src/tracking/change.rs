@@ -87,7 +87,12 @@ impl Change {
 
     /// Freezes the records each of the change's events concerns, as they stand once the
     /// change applies to `prior`: the notifications send them as they were.
-    pub fn freeze(&mut self, prior: Option<&Tracked>, render: &dyn Render) {
+    pub fn freeze(
+        &mut self,
+        prior: Option<&Tracked>,
+        render: &dyn Render,
+        customer_name: Option<&str>,
+    ) {
         if self.events.is_empty() {
             return;
         }
@@ -104,6 +109,7 @@ impl Change {
         let records = Records {
             request: &self.request,
             tracked: tracked.as_ref(),
+            customer_name,
         };
         payload::freeze(render, &mut self.events, &records);
     }

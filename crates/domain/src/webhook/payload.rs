@@ -17,6 +17,8 @@ pub struct Records<'a> {
     pub request: &'a TrackingRequest,
     /// Its shipment with every container and transport event, once there is one.
     pub tracked: Option<&'a Tracked>,
+    /// The name of its customer (`customer_name` of the shipment), when it names one.
+    pub customer_name: Option<&'a str>,
 }
 
 /// Renders the records an event concerns as JSON:API resources. The API layer implements

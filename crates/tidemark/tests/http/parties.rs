@@ -6,6 +6,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::common::with_tracking;
+use tidemark_domain::Clock;
+
 use crate::common::{TestApp, Tracking, codes, document, errors, tracking_request};
 
 tidemark_store::backends!(
@@ -14,6 +16,7 @@ tidemark_store::backends!(
     bad_parties_are_clear_errors,
     a_customer_names_its_shipment_and_the_lists_find_it,
     a_requests_customer_changes_and_its_shipment_follows,
+    a_notification_names_the_customer_as_clients_read_it,
     a_bad_customer_is_a_clear_error,
 );
 
@@ -277,6 +280,48 @@ async fn a_requests_customer_changes_and_its_shipment_follows(t: Tracking) {
     assert_eq!(name().await, Value::Null);
     let of_contoso = format!("/v2/shipments?filter[customer_id]={contoso}");
     assert_eq!(count(&t, &of_contoso).await, 0);
+}
+
+/// The records a notification carries are the shipment and request as clients read them,
+/// the customer's name and linkage included.
+async fn a_notification_names_the_customer_as_clients_read_it(t: Tracking) {
+    let hook = json!({"data": {"type": "webhook", "attributes": {
+        "url": "https://hooks.example.com/t", "events": ["tracking_request.succeeded"]}}});
+    let hook = t.app.post_json("/v2/webhooks", &t.app.key, &hook).await;
+    assert_eq!(hook.status(), 201);
+    let Customers {
+        northwind,
+        request,
+        shipment,
+        ..
+    } = customers(&t).await;
+    let claimed = t
+        .app
+        .store
+        .claim_notifications(100, 100, std::time::Duration::from_secs(60), t.clock.now())
+        .await
+        .expect("claim");
+    let succeeded = claimed
+        .iter()
+        .find(|c| c.notification.event == "tracking_request.succeeded")
+        .expect("the success");
+    let record = |kind: &str| {
+        succeeded
+            .included
+            .iter()
+            .find(|r| r["type"] == kind)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {kind}"))
+    };
+    let read = document(t.app.get(&shipment).await).await;
+    assert_eq!(read["data"]["attributes"]["customer_name"], "Northwind");
+    assert_eq!(record("shipment"), read["data"]);
+    let frozen = record("tracking_request");
+    assert_eq!(
+        frozen["relationships"]["customer"]["data"]["id"],
+        northwind.as_str()
+    );
+    assert_eq!(document(t.app.get(&request).await).await["data"], frozen);
 }
 
 async fn a_bad_customer_is_a_clear_error(t: Tracking) {

@@ -108,7 +108,8 @@ impl Tracker {
             self.store.complete_job(job).await?;
             return Ok(());
         };
-        change.freeze(Some(&prior), &self.render);
+        let customer = self.store.customer_name(&request).await?;
+        change.freeze(Some(&prior), &self.render, customer.as_deref());
         let recorded = !change.events.is_empty();
         match self.store.commit_tracking(Some(job), &change).await? {
             CommitOutcome::Committed => {
