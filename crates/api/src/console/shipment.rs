@@ -38,6 +38,8 @@ struct Timeline {
 struct Page {
     chrome: Chrome,
     scac: String,
+    /// The customer's name, when its tracking request names one.
+    customer: Option<String>,
     simulated: bool,
     tracking: String,
     ports: Vec<(&'static str, String)>,
@@ -161,6 +163,9 @@ pub async fn page(
     let containers = store.containers(account, &[], &[shipment.id]).await?;
     let ids: Vec<_> = containers.iter().map(|container| container.id).collect();
     let events = store.transport_events(account, &ids).await?;
+    let customers = store
+        .customers_of_shipments(account, &[shipment.id])
+        .await?;
     let now = state.clock.now();
     let route = &shipment.route;
     let page = Page {
@@ -170,6 +175,10 @@ pub async fn page(
             &viewer,
         ),
         scac: shipment.scac.to_string(),
+        customer: customers
+            .into_iter()
+            .next()
+            .map(|(_, party)| party.company_name.to_string()),
         simulated: shipment.source == TrackingSource::Sandbox,
         tracking: match (shipment.stopped_at, &shipment.stopped_reason) {
             (Some(at), Some(reason)) => format!("stopped {} ({})", when(at), reason.as_str()),

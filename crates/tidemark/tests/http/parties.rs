@@ -237,6 +237,26 @@ async fn a_customer_names_its_shipment_and_the_lists_find_it(t: Tracking) {
         count(&t, "/v2/containers?filter[customer_name]=Contoso").await,
         0
     );
+
+    // The console's shipment page names the customer.
+    let shipment_id = shipment["id"].as_str().expect("id");
+    let page = t
+        .app
+        .request(
+            Method::GET,
+            &format!("/console/shipments/{shipment_id}"),
+            None,
+        )
+        .header("Cookie", format!("tidemark_session={}", t.app.key))
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(
+        page.contains("<dt>Customer</dt><dd>Northwind</dd>"),
+        "{page}"
+    );
 }
 
 async fn a_requests_customer_changes_and_its_shipment_follows(t: Tracking) {
