@@ -15,7 +15,7 @@ use tidemark_store::{ContainerFilter, PageRequest, ShipmentFilter, TrackingReque
 use crate::auth::Caller;
 use crate::document::{JsonApi, ListDocument};
 use crate::extract::QueryParams;
-use crate::params::list_document;
+use crate::params::{Paging, list_document, take_page_or};
 use crate::{ApiError, AppState};
 use view::SearchResultResource;
 
@@ -51,13 +51,16 @@ fn take_query(query: &mut QueryParams) -> Result<String, ApiError> {
 /// Search shipments, containers and tracking requests by number or reference number.
 ///
 /// Shipments come first, then containers, then tracking requests, each newest first;
-/// at most 25 in all.
+/// at most 25 in all, paged (25 a page unless `page[size]` says otherwise).
 #[utoipa::path(
     get,
     path = "/v2/search",
     operation_id = "search",
     tag = "Search",
-    params(("query" = String, Query, min_length = 1, max_length = 128, pattern = r"\S", description = "Part of a bill of lading, booking, container or reference number")),
+    params(
+        ("query" = String, Query, min_length = 1, max_length = 128, pattern = r"\S", description = "Part of a bill of lading, booking, container or reference number"),
+        Paging,
+    ),
     responses((status = 200, description = "What the text finds.", body = ListDocument<SearchResultResource>, content_type = "application/vnd.api+json")),
 )]
 pub async fn search(
@@ -66,6 +69,8 @@ pub async fn search(
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<SearchResultResource>>, ApiError> {
     let text = take_query(&mut query)?;
+    // The results are paged as the reference's links name them; there are 25 at most.
+    let asked = take_page_or(&mut query, &state.config, MOST_RESULTS)?;
     query.finish()?;
     let (store, account) = (&state.store, caller.account_id);
     let page = PageRequest {
@@ -119,12 +124,18 @@ pub async fn search(
         .take(MOST_RESULTS as usize)
         .collect();
     let total = results.len() as u64;
+    let skip = usize::try_from(asked.offset()).unwrap_or(usize::MAX);
+    let shown = results
+        .into_iter()
+        .skip(skip)
+        .take(asked.size as usize)
+        .collect();
     Ok(JsonApi::ok(list_document(
         "/v2/search",
         &query,
-        page,
+        asked,
         total,
-        results,
+        shown,
         None,
     )))
 }

@@ -10,6 +10,7 @@ use crate::shipments::track;
 tidemark_store::backends!(
     with_tracking,
     a_search_finds_shipments_containers_and_requests_by_number,
+    a_search_is_paged_as_the_reference_links_it,
     a_search_without_text_or_with_too_much_is_refused,
 );
 
@@ -119,6 +120,18 @@ async fn a_search_finds_shipments_containers_and_requests_by_number(t: Tracking)
     let (_, other) = t.app.new_account("globex").await;
     let theirs = document(t.app.get_as(&other, "/v2/search?query=TR-SUCCEEDED").await).await;
     assert_eq!(theirs["data"], json!([]));
+}
+
+async fn a_search_is_paged_as_the_reference_links_it(t: Tracking) {
+    let tracked = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
+    let request = tracked["data"]["id"].as_str().expect("id");
+    let second = "/v2/search?query=TEST-TR-SUCCEEDED&page[number]=2&page[size]=1";
+    let second = document(t.app.get(second).await).await;
+    assert_eq!(second["data"].as_array().map(Vec::len), Some(1));
+    assert_eq!(second["data"][0]["id"], request);
+    assert_eq!(second["meta"]["pagination"]["records"], 2);
+    let beyond = "/v2/search?query=TEST-TR-SUCCEEDED&page[number]=3&page[size]=1";
+    assert_eq!(document(t.app.get(beyond).await).await["data"], json!([]));
 }
 
 async fn a_search_without_text_or_with_too_much_is_refused(t: Tracking) {
