@@ -27,7 +27,10 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
     })
 }
 
-/// Creates or updates a container; its `ref_numbers` belong to the client.
+/// Creates or updates a container; its `ref_numbers` belong to the client. When its
+/// terminal was last checked, and until when the terminal pushes, only move forward: a
+/// lookup read before a check that changed nothing else (and so left the request as it
+/// was, raising no conflict) cannot take them back.
 pub(crate) fn upsert(container: &Container) -> Query {
     let mut query = Query::new(&format!("INSERT INTO containers ({COLUMNS}) VALUES "));
     query.bind_list::<Value>([
@@ -52,8 +55,13 @@ pub(crate) fn upsert(container: &Container) -> Query {
         " ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
          details = excluded.details, terminal = excluded.terminal, \
          available_for_pickup = excluded.available_for_pickup, pickup_lfd = excluded.pickup_lfd, \
-         has_holds = excluded.has_holds, terminal_checked_at = excluded.terminal_checked_at, \
-         terminal_subscribed_until = excluded.terminal_subscribed_until, \
+         has_holds = excluded.has_holds, terminal_checked_at = CASE \
+         WHEN containers.terminal_checked_at IS NULL \
+         OR excluded.terminal_checked_at > containers.terminal_checked_at \
+         THEN excluded.terminal_checked_at ELSE containers.terminal_checked_at END, \
+         terminal_subscribed_until = CASE WHEN containers.terminal_subscribed_until IS NULL \
+         OR excluded.terminal_subscribed_until > containers.terminal_subscribed_until \
+         THEN excluded.terminal_subscribed_until ELSE containers.terminal_subscribed_until END, \
          updated_at = excluded.updated_at",
     );
     query

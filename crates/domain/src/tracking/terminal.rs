@@ -110,7 +110,8 @@ impl TerminalAnswer {
 /// The change of `request`, tracked as `prior`, after `answer` at `now`. When a view
 /// changes, the request's `updated_at` moves with it, so a lookup committed meanwhile and
 /// this check never overwrite each other: the later of the two conflicts and is taken
-/// again. An answer that changes nothing only records when the terminal was checked.
+/// again. An answer that changes nothing only records when the terminal was checked (a
+/// time the store only moves forward, so a lookup committed after it keeps it).
 pub(super) fn check(
     request: &TrackingRequest,
     prior: &Tracked,

@@ -1,4 +1,4 @@
-//! Conformance cases of commits that race: concurrent commits, events recorded once, a detected carrier that makes a duplicate.
+//! Conformance cases of commits that race: concurrent commits, events recorded once, a detected carrier that makes a duplicate, a terminal check and a lookup.
 
 use std::sync::Arc;
 
@@ -134,4 +134,66 @@ pub async fn a_detected_carrier_that_makes_a_duplicate_is_refused(store: Arc<dyn
         Err(StoreError::Duplicate { .. })
     ));
     assert!(store.tracked(detecting.id).await.expect("read").is_none());
+}
+
+/// A terminal check that changed nothing but when the terminal was checked leaves the
+/// request as it was; a lookup read before it then commits without a conflict, and keeps
+/// the check's time and the terminal's subscription instead of taking them back.
+pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
+    store: Arc<dyn Store>,
+) {
+    let owner = account(&store, "checked").await;
+    let found_now = snapshot(&[(Milestone::FullIn, 2)]);
+    let (pending, _) = tracked(&store, &owner, "586118841", &found_now, 10).await;
+    let request = store
+        .tracking_request(owner.id, pending.id)
+        .await
+        .expect("read")
+        .expect("found");
+    let job = claim(&store, JobKind::Refresh, 3700).await;
+    // The line has news of the boxes: the lookup writes them again.
+    let news = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
+    let lookup = found(&store, &request, &news, 3701).await;
+    assert!(
+        !lookup.containers.is_empty(),
+        "the lookup writes the containers"
+    );
+
+    let prior = store
+        .tracked(request.id)
+        .await
+        .expect("read")
+        .expect("tracked");
+    let mut check = lookup.clone();
+    check.request = request.clone();
+    check.request_read_at = request.updated_at;
+    check.events.clear();
+    check.next = None;
+    check.containers = prior.containers.clone();
+    for container in &mut check.containers {
+        container.terminal_checked_at = Some(at(3700));
+        container.terminal_subscribed_until = Some(at(90_000));
+    }
+    assert_eq!(
+        store.commit_tracking(None, &check).await.expect("check"),
+        CommitOutcome::Committed
+    );
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &lookup)
+            .await
+            .expect("lookup"),
+        CommitOutcome::Committed,
+        "the check left the request as it was"
+    );
+    let after = store
+        .tracked(request.id)
+        .await
+        .expect("read")
+        .expect("tracked");
+    assert!(!after.containers.is_empty());
+    for container in &after.containers {
+        assert_eq!(container.terminal_checked_at, Some(at(3700)));
+        assert_eq!(container.terminal_subscribed_until, Some(at(90_000)));
+    }
 }
