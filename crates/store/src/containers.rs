@@ -102,7 +102,8 @@ pub(crate) async fn list<B: Backend + ?Sized>(
         .push_range("pickup_lfd", filter.pickup_lfd)
         .push_range("updated_at", filter.updated_at);
     let (ids, names) = (&filter.customer_id, &filter.customer_name);
-    crate::parties::narrow_to_customers(&mut query, "shipment_id", ids, names);
+    let of = crate::parties::Customers::OfContainers;
+    crate::parties::narrow_to_customers(&mut query, of, ids, names);
     if let Some(text) = &filter.search {
         crate::search::Search::narrow(&mut query, text, &[("number LIKE ", "")]);
     }

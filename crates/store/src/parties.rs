@@ -60,23 +60,43 @@ fn parse(row: &Row) -> Result<Party, StoreError> {
     })
 }
 
-/// Narrows a query of shipments (`column` = `tracking_request_id`) or of containers
-/// (`column` = `shipment_id`) to those of customers with any of `ids` and any of `names`
-/// (exact); an empty list narrows nothing.
+/// The records a list narrows to customers: each names its tracking request its own way.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Customers {
+    /// Shipments, by their `tracking_request_id`.
+    OfShipments,
+    /// Containers, by their shipment's.
+    OfContainers,
+}
+
+impl Customers {
+    /// The list's column, and the ids it may hold (each joined to its request as `r`).
+    const fn via(self) -> (&'static str, &'static str) {
+        match self {
+            Self::OfShipments => (
+                "tracking_request_id",
+                "SELECT r.id FROM tracking_requests r",
+            ),
+            Self::OfContainers => (
+                "shipment_id",
+                "SELECT s.id FROM shipments s JOIN tracking_requests r ON r.id = s.tracking_request_id",
+            ),
+        }
+    }
+}
+
+/// Narrows a query of shipments or containers to those of customers with any of `ids`
+/// and any of `names` (exact); an empty list narrows nothing.
 pub(crate) fn narrow_to_customers(
     query: &mut Query,
-    column: &str,
+    of: Customers,
     ids: &[PartyId],
     names: &[String],
 ) {
     if ids.is_empty() && names.is_empty() {
         return;
     }
-    let via = if column == "shipment_id" {
-        "SELECT s.id FROM shipments s JOIN tracking_requests r ON r.id = s.tracking_request_id"
-    } else {
-        "SELECT r.id FROM tracking_requests r"
-    };
+    let (column, via) = of.via();
     query.push(&format!(
         " AND {column} IN ({via} JOIN parties p ON p.id = r.customer_id WHERE 1 = 1"
     ));

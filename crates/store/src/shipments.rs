@@ -9,6 +9,7 @@ use tidemark_domain::{
 };
 
 use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
+use crate::parties::Customers::OfShipments;
 use crate::search::Search;
 use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
 use crate::{containers, parties, references, transport_events};
@@ -269,7 +270,7 @@ impl<B: Backend> ShipmentStore for B {
                 " AND stopped_at IS NULL"
             });
         }
-        parties::narrow_to_customers(&mut query, "tracking_request_id", &filter.customer_id, &[]);
+        parties::narrow_to_customers(&mut query, OfShipments, &filter.customer_id, &[]);
         query
             .push_any("scac", filter.scac.iter().map(ToString::to_string))
             .push_any("pol_locode", filter.pol_locode.iter().cloned())
