@@ -87,9 +87,13 @@ fn request_state(change: &Change) -> Query {
 }
 
 /// The statements of `change`, finishing `job` when given.
+///
+/// Rows are locked in one order by every change: the shared reference rows (sorted), the
+/// shipment, the request, what hangs off the request, and the request's jobs last. So two
+/// changes of one request (a lookup and a terminal check, say) meet at the request's row
+/// and the second waits for the first, instead of each holding a row the other needs.
 fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, Checks) {
     let mut unit = Unit::default();
-    let lease = job.map(|job| jobs::guard_lease(&mut unit, job));
     let now: Timestamp = change.request.updated_at;
     // The reference data first: rows other lookups share, touched in code order.
     let mut places: Vec<&Place> = change.places.iter().collect();
@@ -124,6 +128,7 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
             unit.push(query);
         }
     }
+    let lease = job.map(|job| jobs::guard_lease(&mut unit, job));
     for next in change.next.iter().chain(&change.terminal_check) {
         unit.push(jobs::schedule(dialect, next, now));
     }

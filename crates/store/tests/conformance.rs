@@ -106,6 +106,7 @@ tidemark_store::backends!(
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,
     a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked,
+    a_lookup_and_a_terminal_check_committed_at_once_never_deadlock,
     what_tracking_found_reads_back_by_id_filter_and_page,
     carrier_events_read_back_whole_in_order_and_within_their_account,
     terminal_views_read_back_and_the_lists_filter_on_them,

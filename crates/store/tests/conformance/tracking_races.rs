@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use tidemark_domain::{DomainEventId, JobKind, Milestone, Scac, TrackingRequest, TransportEventId};
+use tidemark_domain::{
+    ClaimedJob, DomainEventId, JobKind, Milestone, NewJob, Scac, TrackingRequest, TransportEventId,
+};
 use tidemark_store::{CommitOutcome, Store, StoreError};
 
 use super::tracking::{by_id, claim, found, snapshot, tracked};
@@ -195,5 +197,76 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
     for container in &after.containers {
         assert_eq!(container.terminal_checked_at, Some(at(3700)));
         assert_eq!(container.terminal_subscribed_until, Some(at(90_000)));
+    }
+}
+
+/// A lookup and a terminal check of one request, committed at the same moment as their
+/// workers do, each stand or fall whole and neither fails on the other's locks: on
+/// PostgreSQL the check used to lock its job before the request and the lookup the
+/// request before that job, and one of them died of a deadlock.
+pub async fn a_lookup_and_a_terminal_check_committed_at_once_never_deadlock(store: Arc<dyn Store>) {
+    let owner = account(&store, "deadlock").await;
+    let found_now = snapshot(&[(Milestone::FullIn, 2)]);
+    let news = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
+    for round in 0..16 {
+        let (pending, _) = tracked(
+            &store,
+            &owner,
+            &format!("5861190{round:02}"),
+            &found_now,
+            10,
+        )
+        .await;
+        let request = store
+            .tracking_request(owner.id, pending.id)
+            .await
+            .expect("read")
+            .expect("found");
+        let check_job = |if_absent, due_at| NewJob {
+            kind: JobKind::TerminalCheck,
+            key: pending.id.to_string(),
+            due_at,
+            if_absent,
+        };
+        store
+            .schedule_job(&check_job(false, at(3600)))
+            .await
+            .expect("schedule");
+        let ours = |jobs: Vec<ClaimedJob>| {
+            jobs.into_iter()
+                .find(|job| job.key == pending.id.to_string())
+                .expect("the request's job")
+        };
+        let refresh = ours(super::claim_jobs(&store, JobKind::Refresh, 100, at(3700)).await);
+        let checking = ours(super::claim_jobs(&store, JobKind::TerminalCheck, 100, at(3700)).await);
+        let mut lookup = found(&store, &request, &news, 3701).await;
+        lookup.terminal_check = Some(check_job(true, at(3701)));
+        let mut check = lookup.clone();
+        check.request = request.clone();
+        check.request_read_at = request.updated_at;
+        check.events.clear();
+        check.places.clear();
+        check.vessels.clear();
+        check.shipment = None;
+        check.next = None;
+        check.terminal_check = Some(check_job(false, at(7300)));
+        check.containers = store
+            .tracked(pending.id)
+            .await
+            .expect("read")
+            .expect("tracked")
+            .containers;
+        for container in &mut check.containers {
+            container.terminal_checked_at = Some(at(3700));
+        }
+        let (looked, checked) = tokio::join!(
+            store.commit_tracking(Some(&refresh), &lookup),
+            store.commit_tracking(Some(&checking), &check),
+        );
+        let outcomes = (looked.expect("the lookup"), checked.expect("the check"));
+        assert!(
+            outcomes.0 == CommitOutcome::Committed || outcomes.1 == CommitOutcome::Committed,
+            "round {round}: {outcomes:?}"
+        );
     }
 }
