@@ -12,6 +12,8 @@ use tidemark_store::testing::{Backend, TestDatabase, commit_request, commit_stat
 use tidemark_store::{PageRequest, Store, StoreError, TimeRange, TrackingRequestFilter};
 use time::{Duration, OffsetDateTime};
 
+#[path = "conformance/contention.rs"]
+mod contention;
 #[path = "conformance/deliveries.rs"]
 mod deliveries;
 #[path = "conformance/delivery_reads.rs"]

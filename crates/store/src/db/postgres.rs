@@ -161,9 +161,46 @@ impl Backend for PgStore {
     }
 
     async fn write(&self, unit: Unit) -> Result<Written, StoreError> {
+        let mut attempt = 1;
+        loop {
+            match self.write_once(&unit).await {
+                Err(StoreError::Database(error)) if attempt < WRITE_ATTEMPTS => {
+                    let Some(code) = contention(&error) else {
+                        return Err(error.into());
+                    };
+                    tracing::warn!(
+                        code,
+                        attempt,
+                        "a transaction lost to a concurrent one; written again"
+                    );
+                    attempt += 1;
+                }
+                written => return written,
+            }
+        }
+    }
+}
+
+/// How many times a unit is written when PostgreSQL cancels it for a concurrent one.
+const WRITE_ATTEMPTS: u32 = 3;
+
+/// The SQLSTATE of an error PostgreSQL asks to retry the transaction on: it chose this
+/// transaction to break a deadlock (`40P01`), or could not serialize it (`40001`). The
+/// transaction was rolled back whole, so writing the unit again is safe.
+fn contention(error: &sqlx::Error) -> Option<String> {
+    let sqlx::Error::Database(db) = error else {
+        return None;
+    };
+    db.code()
+        .filter(|code| matches!(code.as_ref(), "40P01" | "40001"))
+        .map(|code| code.into_owned())
+}
+
+impl PgStore {
+    /// Writes `unit` once, in one transaction (one statement alone is its own).
+    async fn write_once(&self, unit: &Unit) -> Result<Written, StoreError> {
         let mut connection = self.pool.acquire().await?;
         if let ([query], []) = (unit.queries.as_slice(), unit.guards.as_slice()) {
-            // One statement is its own transaction.
             return match run(&mut connection, query).await {
                 Ok(done) => Ok(Written {
                     done: vec![done],
