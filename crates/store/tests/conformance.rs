@@ -168,6 +168,15 @@ fn request(
     TrackingRequest::open(account.id, new, at(created))
 }
 
+/// `request` as it is stored now.
+async fn stored(store: &Arc<dyn Store>, request: &TrackingRequest) -> TrackingRequest {
+    store
+        .tracking_request(request.account_id, request.id)
+        .await
+        .expect("read")
+        .expect("stored")
+}
+
 /// Inserts `request`, which must be accepted.
 async fn insert(store: &Arc<dyn Store>, request: &TrackingRequest) {
     store

@@ -28,11 +28,7 @@ async fn a_commit_that_loses_a_deadlock_is_written_again() {
         10,
     )
     .await;
-    let request = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("found");
+    let request = super::stored(&store, &pending).await;
     let job = claim(&store, JobKind::Refresh, 3700).await;
     let news = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
     let lookup = found(&store, &request, &news, 3701).await;

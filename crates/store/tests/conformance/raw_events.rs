@@ -120,11 +120,7 @@ async fn a_later_version_replaces_an_event_in_place(
     container: ContainerId,
 ) {
     let arrival = first.shipment_events[0].clone();
-    let request = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("exists");
+    let request = super::stored(store, pending).await;
     assert_eq!(request.status, RequestStatus::Created);
     let again = found(store, &request, first, 3604).await;
     assert!(

@@ -144,11 +144,7 @@ pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn
     let (pending, _) = super::tracking::tracked(&store, &owner, "586118841", &milestones, 3).await;
     let before = store.domain_events(owner.id).await.expect("events").len();
     for round in 0..2 {
-        let request = store
-            .tracking_request(owner.id, pending.id)
-            .await
-            .expect("read")
-            .expect("exists");
+        let request = super::stored(&store, &pending).await;
         let tracked = store
             .tracked(pending.id)
             .await

@@ -178,11 +178,7 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
         CommitOutcome::Committed
     );
 
-    let created = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("exists");
+    let created = super::stored(&store, &pending).await;
     assert_eq!(created, commit.request);
     assert_eq!(created.status, RequestStatus::Created);
     let tracked = store
@@ -287,11 +283,7 @@ pub async fn a_commit_with_a_lost_lease_writes_nothing(store: Arc<dyn Store>) {
         CommitOutcome::LeaseLost
     );
     nothing_was_tracked(&store, &owner, &pending).await;
-    let unchanged = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("exists");
+    let unchanged = super::stored(&store, &pending).await;
     assert_eq!(unchanged, pending);
 }
 

@@ -78,11 +78,7 @@ pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) 
     let milestones = snapshot(&[(Milestone::FullIn, 2)]);
     let (pending, commit) = tracked(&store, &owner, "586118841", &milestones, 3).await;
     // The same facts again under new ids, as a repeated answer would produce them.
-    let created = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("exists");
+    let created = super::stored(&store, &pending).await;
     let refresh = claim(&store, JobKind::Refresh, 3603).await;
     let mut again = commit.clone();
     again.request = TrackingRequest {
@@ -147,11 +143,7 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
     let owner = account(&store, "checked").await;
     let found_now = snapshot(&[(Milestone::FullIn, 2)]);
     let (pending, _) = tracked(&store, &owner, "586118841", &found_now, 10).await;
-    let request = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("found");
+    let request = super::stored(&store, &pending).await;
     let job = claim(&store, JobKind::Refresh, 3700).await;
     // The line has news of the boxes: the lookup writes them again.
     let news = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
@@ -217,11 +209,7 @@ pub async fn a_lookup_and_a_terminal_check_committed_at_once_never_deadlock(stor
             10,
         )
         .await;
-        let request = store
-            .tracking_request(owner.id, pending.id)
-            .await
-            .expect("read")
-            .expect("found");
+        let request = super::stored(&store, &pending).await;
         let check_job = |if_absent, due_at| NewJob {
             kind: JobKind::TerminalCheck,
             key: pending.id.to_string(),

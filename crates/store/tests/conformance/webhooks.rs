@@ -306,11 +306,7 @@ async fn the_same_news_again_fans_out_nothing(
     use tidemark_store::NotificationFilter;
 
     let page = super::page(1, 100);
-    let stored = store
-        .tracking_request(owner.id, pending.id)
-        .await
-        .expect("read")
-        .expect("exists");
+    let stored = super::stored(store, pending).await;
     let again = Change {
         request: TrackingRequest {
             updated_at: at(4),
