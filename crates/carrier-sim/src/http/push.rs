@@ -8,7 +8,8 @@
 //!   subscribed to (`POST /terminals/{CODE}/import-availability/subscriptions`) to each
 //!   subscriber, as it stands now, and answers with what each subscriber said.
 //!
-//! Faults: `stale` pushes a notice's first version (an old one, replayed late), `garbled`
+//! A notice may name another pickup facility (`pickup_facility`) than the terminal of
+//! discharge. Faults: `stale` pushes a notice's first version (an old one, replayed late), `garbled`
 //! a body that is not JSON, `wrong_token` another token.
 
 use std::time::Duration;
@@ -40,6 +41,10 @@ pub(super) struct PushOrder {
     /// A fault to play.
     #[serde(default)]
     fault: Option<PushFault>,
+    /// The facility (an SMDG code) the notice names for every box's pickup, at the port
+    /// of discharge, instead of the terminal of discharge: an off-dock ramp or depot.
+    #[serde(default)]
+    pickup_facility: Option<String>,
 }
 
 #[derive(Debug, Default, Clone, Copy, Deserialize)]
@@ -140,12 +145,21 @@ pub(super) async fn push_route(
         Some(PushFault::Stale) => Issue::First,
         _ => Issue::AsOf(sim.state.clock.now()),
     };
-    let Some(notice) = notice_of(&sim, &scac, &order.bill, issue) else {
+    let Some(mut notice) = notice_of(&sim, &scac, &order.bill, issue) else {
         return failed(
             StatusCode::NOT_FOUND,
             format!("{scac} has issued no arrival notice of {} yet", order.bill),
         );
     };
+    if let (Some(code), Some(boxes)) = (
+        &order.pickup_facility,
+        notice["utilizedTransportEquipments"].as_array_mut(),
+    ) {
+        for utilized in boxes {
+            utilized["pickupInformation"]["pickupLocation"]["facility"]["facilityCode"] =
+                json!(code);
+        }
+    }
     let (path, body) = match order.kind {
         Kind::Notices => ("arrival-notices", json!({"arrivalNotices": [notice]})),
         Kind::Notifications => {

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use tidemark_domain::terminal::{ContainerNotice, LineNotice};
-use tidemark_domain::{ContainerNumber, Timestamp};
+use tidemark_domain::{ContainerNumber, Place, Timestamp};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -54,6 +54,8 @@ struct Return {
 struct Location {
     #[serde(default)]
     location_name: Option<String>,
+    #[serde(default, rename = "UNLocationCode")]
+    un_location_code: Option<String>,
     #[serde(default)]
     facility: Option<Facility>,
 }
@@ -116,6 +118,20 @@ fn facility(location: Option<&Location>) -> Option<String> {
         .and_then(|l| l.facility.as_ref())
         .map(|f| f.facility_code.trim().to_owned())
         .filter(|code| !code.is_empty())
+}
+
+/// A facility `location` names with the UN/LOCODE it stands at, as a place to learn; not
+/// its `locationName`, which names the facility and not the port a place's name is of. A
+/// code out of the standard only leaves the facility unlearned.
+fn facility_place(location: Option<&Location>) -> Option<Place> {
+    let facility = facility(location)?;
+    let locode = location?.un_location_code.as_deref()?.trim();
+    tidemark_domain::codes::check_locode(locode).ok()?;
+    Some(Place {
+        locode: locode.to_owned(),
+        name: None,
+        facility: Some(facility),
+    })
 }
 
 impl Notice {
@@ -204,6 +220,9 @@ impl Notice {
                     ContainerNotice {
                         notice,
                         last_free_day,
+                        pickup_place: facility_place(
+                            pickup.and_then(|p| p.pickup_location.as_ref()),
+                        ),
                     },
                 ))
             })

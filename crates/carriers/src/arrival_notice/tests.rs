@@ -89,3 +89,33 @@ fn no_notice_yet_is_nothing_and_a_broken_one_is_refused() {
     let bad_time = notice("yesterday", true);
     assert!(latest("HHL71800000", notices(json!([bad_time]))).is_err());
 }
+
+#[test]
+fn a_pickup_facility_with_its_locode_is_a_place_to_learn() {
+    let mut placed = notice("2025-01-23T01:23:45Z", true);
+    placed["pickupInformation"]["pickupLocation"] = json!({
+        "locationName": "Rail ramp West", "UNLocationCode": "NLRTM",
+        "facility": {"facilityCode": "RTMRAMP", "facilityCodeListProvider": "BIC"},
+    });
+    let mut misplaced = placed.clone();
+    misplaced["pickupInformation"]["pickupLocation"]["UNLocationCode"] = json!("NL1");
+    let read = |notice: Value| latest("HHL71800000", notices(json!([notice]))).expect("read");
+
+    let first = &read(placed)[0].1;
+    assert_eq!(first.notice.pickup_facility.as_deref(), Some("RTMRAMP"));
+    let place = first.pickup_place.as_ref().expect("a place");
+    assert_eq!(
+        (
+            place.locode.as_str(),
+            place.facility.as_deref(),
+            place.name.as_deref()
+        ),
+        ("NLRTM", Some("RTMRAMP"), None),
+        "the location's name is the facility's, not the port's"
+    );
+    let first = &read(misplaced)[0].1;
+    assert_eq!(first.notice.pickup_facility.as_deref(), Some("RTMRAMP"));
+    assert_eq!(first.pickup_place, None, "a locode out of the standard");
+    let without = &read(notice("2025-01-23T01:23:45Z", true))[0].1;
+    assert_eq!(without.pickup_place, None, "no locode, nowhere to learn it");
+}

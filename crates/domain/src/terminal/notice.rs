@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Hold, HoldName, HoldStatus, LineEvents, TerminalView, hold};
-use crate::Timestamp;
+use crate::{Place, Timestamp};
 
 /// The line's word on one container, from its latest Arrival Notice.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +38,10 @@ pub struct ContainerNotice {
     pub notice: LineNotice,
     /// The line's last free day (demurrage free time), when the notice gives one.
     pub last_free_day: Option<Timestamp>,
+    /// The pickup facility as a place to learn (its UN/LOCODE and code, no name), when
+    /// the notice says where the facility is: a facility learned so is a terminal
+    /// `GET /v2/terminals/{id}` and `include=pickup_facility` know.
+    pub pickup_place: Option<Place>,
 }
 
 const FREIGHT: &str = "Freight not released by the line (arrival notice)";

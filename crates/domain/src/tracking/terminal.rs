@@ -7,7 +7,8 @@ use crate::terminal::{
     self, ContainerNotice, DataSource, TerminalCode, TerminalEvent, TerminalReport, TerminalView,
 };
 use crate::{
-    ContainerId, DomainEvent, EventDetail, EventName, Subject, Timestamp, Tracked, TrackingRequest,
+    ContainerId, DomainEvent, EventDetail, EventName, Place, Subject, Timestamp, Tracked,
+    TrackingRequest,
 };
 
 /// What the terminal sources said of a shipment's containers.
@@ -26,6 +27,8 @@ pub struct TerminalAnswer {
     /// Given outside the terminal checks' cadence (the line pushed its notice, or said a
     /// new one is out): the checks keep their schedule, and their backing off.
     pub off_cadence: bool,
+    /// The pickup facilities the line's notices placed, learned once a view takes one.
+    pub places: Vec<Place>,
 }
 
 impl TerminalAnswer {
@@ -69,6 +72,12 @@ impl TerminalAnswer {
             .filter(|c| reports.iter().any(|(n, _)| *n == c.number))
             .map(|c| c.id)
             .collect();
+        let mut places: Vec<Place> = Vec::new();
+        for place in notices.iter().filter_map(|(_, n)| n.pickup_place.as_ref()) {
+            if !places.contains(place) {
+                places.push(place.clone());
+            }
+        }
         Self {
             views,
             source,
@@ -76,6 +85,7 @@ impl TerminalAnswer {
             backoff: None,
             subscribed: Vec::new(),
             off_cadence: false,
+            places,
         }
     }
 
@@ -103,6 +113,7 @@ impl TerminalAnswer {
             backoff: None,
             subscribed: Vec::new(),
             off_cadence: false,
+            places: Vec::new(),
         }
     }
 }
@@ -143,6 +154,7 @@ pub(super) fn check(
         if let Some((_, until)) = answer.subscribed.iter().find(|(c, _)| c == id) {
             container.terminal_subscribed_until = Some(*until);
         }
+        learn_pickup_facility(&mut change, &old.terminal, view, &answer.places);
         if *view != old.terminal {
             container.updated_at = now;
             // The request moves with what it tracks, so a lookup committed meanwhile and
@@ -152,6 +164,27 @@ pub(super) fn check(
         change.containers.push(container);
     }
     change
+}
+
+/// Learns the pickup facility `new` names, when it names a new one the line placed.
+fn learn_pickup_facility(
+    change: &mut Change,
+    old: &TerminalView,
+    new: &TerminalView,
+    places: &[Place],
+) {
+    let Some(code) = new.pickup_facility.as_ref() else {
+        return;
+    };
+    if old.pickup_facility.as_ref() == Some(code) {
+        return;
+    }
+    let place = places.iter().find(|p| p.facility.as_ref() == Some(code));
+    if let Some(place) = place
+        && !change.places.contains(place)
+    {
+        change.places.push(place.clone());
+    }
 }
 
 /// The events a container's terminal view moving from `old` to `new` records, as `source`

@@ -17,6 +17,7 @@ tidemark_store::backends!(
     a_pushed_notice_is_applied_at_once_and_an_older_one_changes_nothing,
     a_notification_has_the_notice_read,
     pushes_that_cannot_be_taken_are_answered_as_the_standard_says,
+    an_off_dock_pickup_facility_is_a_terminal_the_api_knows,
 );
 
 /// DCSA's schema of the subscriber's answers (`PostArrivalNoticesResponse` on success,
@@ -38,12 +39,24 @@ static ANSWERS: LazyLock<[jsonschema::Validator; 2]> = LazyLock::new(|| {
 /// Has the simulator push `bill`'s notice (`as`: `notices` or `notifications`), with
 /// `fault`; the subscriber's status and answer.
 async fn push(t: &Tracking, bill: &str, kind: &str, fault: Option<&str>) -> (u16, Value) {
+    push_naming(t, bill, kind, fault, None).await
+}
+
+/// [`push`], the notice naming `pickup_facility` for every box's pickup when given.
+async fn push_naming(
+    t: &Tracking,
+    bill: &str,
+    kind: &str,
+    fault: Option<&str>,
+    pickup_facility: Option<&str>,
+) -> (u16, Value) {
     let response = reqwest::Client::new()
         .post(format!("{}/admin/arrival-notice-pushes", t.sim_url))
         .header("Admin-Key", SIM_ADMIN_KEY)
         .json(&json!({
             "subscriber": format!("{}/carrier-callbacks/TEST", t.app.base),
             "token": SIM_KEY, "scac": "TEST", "bill": bill, "as": kind, "fault": fault,
+            "pickup_facility": pickup_facility,
         }))
         .send()
         .await
@@ -200,4 +213,47 @@ async fn pushes_that_cannot_be_taken_are_answered_as_the_standard_says(t: Tracki
         .await
         .expect("request");
     assert_eq!(huge.status(), 413);
+}
+
+/// A notice naming an off-dock pickup facility at the port of discharge: the facility is
+/// learned as a terminal there, so the boxes' `pickup_facility` resolves, included and
+/// read on its own.
+async fn an_off_dock_pickup_facility_is_a_terminal_the_api_knows(t: Tracking) {
+    let bill = tracked_then_discharged(&t).await;
+    let (status, answer) = push_naming(&t, &bill, "notices", None, Some("RTMRMP")).await;
+    assert_eq!(status, 200, "{answer}");
+
+    let body = document(
+        t.app
+            .get("/v2/containers?page[size]=100&include=pickup_facility")
+            .await,
+    )
+    .await;
+    let ids: Vec<Value> = body["data"]
+        .as_array()
+        .expect("containers")
+        .iter()
+        .map(|c| c["relationships"]["pickup_facility"]["data"]["id"].clone())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(
+        ids.iter().all(|id| id.is_string() && *id == ids[0]),
+        "{ids:?}"
+    );
+    let included = body["included"].as_array().cloned().unwrap_or_default();
+    let facility = included
+        .iter()
+        .find(|r| r["type"] == "terminal" && r["id"] == ids[0])
+        .expect("the facility, included");
+    assert_eq!(facility["attributes"]["smdg_code"], "RTMRMP");
+
+    let id = ids[0].as_str().expect("id");
+    let read = document(t.app.get(&format!("/v2/terminals/{id}")).await).await;
+    assert_eq!(read["data"], *facility);
+    let shipments = document(t.app.get("/v2/shipments").await).await;
+    assert_eq!(
+        facility["relationships"]["port"]["data"]["id"],
+        shipments["data"][0]["relationships"]["port_of_discharge"]["data"]["id"],
+        "at the port of discharge"
+    );
 }

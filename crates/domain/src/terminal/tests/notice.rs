@@ -20,6 +20,7 @@ fn notice(freight: bool, pickup: Option<&str>) -> ContainerNotice {
             ..LineNotice::default()
         },
         last_free_day: day("2026-06-05T23:59:59Z"),
+        pickup_place: None,
     }
 }
 

@@ -133,6 +133,7 @@ fn customs_notice(released: bool, issued: u32) -> ContainerNotice {
             ..LineNotice::default()
         },
         last_free_day: Some(at(20)),
+        pickup_place: None,
     }
 }
 

@@ -255,3 +255,54 @@ fn a_subscription_the_terminal_took_is_written_on_the_container() {
     assert_eq!(container.terminal_subscribed_until, Some(until));
     assert_eq!(container.terminal_checked_at, Some(at(10)));
 }
+
+#[test]
+fn a_pickup_facility_the_line_places_is_learned_when_first_named() {
+    use crate::terminal::{ContainerNotice, LineNotice};
+    let policy = Policy::default();
+    let (request, mut tracked) = tracked_request(&policy);
+    let ramp = crate::Place {
+        locode: "NLRTM".to_owned(),
+        name: None,
+        facility: Some("RTMRAMP".to_owned()),
+    };
+    let notice = |facility: &str, place: Option<crate::Place>| ContainerNotice {
+        notice: LineNotice {
+            pickup_facility: Some(facility.to_owned()),
+            ..LineNotice::default()
+        },
+        last_free_day: None,
+        pickup_place: place,
+    };
+    let number = tracked.containers[0].number.clone();
+    let check = |tracked: &Tracked, notices: &[(String, ContainerNotice)]| {
+        let answer = TerminalAnswer::of(tracked, notices, &[]);
+        decide(
+            &request,
+            Some(tracked),
+            Cause::Terminal(&answer),
+            at(10),
+            &policy,
+        )
+        .expect("a change")
+    };
+
+    let placed = [(number.clone(), notice("RTMRAMP", Some(ramp.clone())))];
+    let change = check(&tracked, &placed);
+    assert_eq!(change.places, std::slice::from_ref(&ramp));
+    assert_eq!(
+        change.containers[0].terminal.pickup_facility.as_deref(),
+        Some("RTMRAMP")
+    );
+    // Named again: known already, nothing to learn.
+    tracked.containers[0].terminal = change.containers[0].terminal.clone();
+    assert_eq!(check(&tracked, &placed).places, []);
+    // A facility placed nowhere is kept, and not learned.
+    let unplaced = [(number, notice("RTMDEPOT", None))];
+    let change = check(&tracked, &unplaced);
+    assert_eq!(
+        change.containers[0].terminal.pickup_facility.as_deref(),
+        Some("RTMDEPOT")
+    );
+    assert_eq!(change.places, []);
+}
