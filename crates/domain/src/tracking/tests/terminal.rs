@@ -8,6 +8,23 @@ use crate::{ContainerStatus, EventName, RequestStatus, Subject};
 
 use super::decide::tracked_request;
 
+/// What a terminal check answering `answer` at `now` changes, by the default policy.
+fn checked(
+    request: &TrackingRequest,
+    tracked: &Tracked,
+    answer: &TerminalAnswer,
+    now: Timestamp,
+) -> Change {
+    decide(
+        request,
+        Some(tracked),
+        Cause::Terminal(answer),
+        now,
+        &Policy::default(),
+    )
+    .expect("a change")
+}
+
 fn held() -> TerminalView {
     TerminalView {
         availability_known: true,
@@ -28,14 +45,7 @@ fn a_terminal_answer_records_its_changes_once() {
     tracked.containers[0].current_status = ContainerStatus::Grounded;
     let id = tracked.containers[0].id;
     let answer = TerminalAnswer::terminal(vec![(id, held())]);
-    let change = decide(
-        &request,
-        Some(&tracked),
-        Cause::Terminal(&answer),
-        at(10),
-        &policy,
-    )
-    .expect("a change");
+    let change = checked(&request, &tracked, &answer, at(10));
     let names: Vec<String> = change.events.iter().map(|e| e.name.name()).collect();
     assert_eq!(
         names,
@@ -71,14 +81,7 @@ fn a_terminal_answer_records_its_changes_once() {
     // The same answer an hour later: checked again, nothing recorded.
     tracked.containers[0] = container.clone();
     let request = change.request.clone();
-    let again = decide(
-        &request,
-        Some(&tracked),
-        Cause::Terminal(&answer),
-        at(11),
-        &policy,
-    )
-    .expect("a change");
+    let again = checked(&request, &tracked, &answer, at(11));
     assert!(again.events.is_empty());
     assert_eq!(again.containers[0].terminal_checked_at, Some(at(11)));
     assert_eq!(
@@ -97,24 +100,10 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
         status: RequestStatus::Pending,
         ..request.clone()
     };
-    let change = decide(
-        &pending,
-        Some(&tracked),
-        Cause::Terminal(&answer),
-        at(10),
-        &policy,
-    )
-    .expect("a change");
+    let change = checked(&pending, &tracked, &answer, at(10));
     assert!(change.is_none());
     let stranger = TerminalAnswer::terminal(vec![(ContainerId::new(), held())]);
-    let change = decide(
-        &request,
-        Some(&tracked),
-        Cause::Terminal(&stranger),
-        at(10),
-        &policy,
-    )
-    .expect("a change");
+    let change = checked(&request, &tracked, &stranger, at(10));
     assert!(change.events.is_empty() && change.containers.is_empty());
 }
 
@@ -239,14 +228,7 @@ fn a_subscription_the_terminal_took_is_written_on_the_container() {
         subscribed: vec![(id, until)],
         ..TerminalAnswer::terminal(vec![(id, held())])
     };
-    let change = decide(
-        &request,
-        Some(&tracked),
-        Cause::Terminal(&answer),
-        at(10),
-        &policy,
-    )
-    .expect("a change");
+    let change = checked(&request, &tracked, &answer, at(10));
     let container = change
         .containers
         .iter()
@@ -277,14 +259,7 @@ fn a_pickup_facility_the_line_places_is_learned_when_first_named() {
     let number = tracked.containers[0].number.clone();
     let check = |tracked: &Tracked, notices: &[(String, ContainerNotice)]| {
         let answer = TerminalAnswer::of(tracked, notices, &[]);
-        decide(
-            &request,
-            Some(tracked),
-            Cause::Terminal(&answer),
-            at(10),
-            &policy,
-        )
-        .expect("a change")
+        checked(&request, tracked, &answer, at(10))
     };
 
     let placed = [(number.clone(), notice("RTMRAMP", Some(ramp.clone())))];
