@@ -8,6 +8,13 @@ use std::num::NonZeroU32;
 
 const MICROS_PER_MINUTE: i64 = 60_000_000;
 
+/// Microseconds between two requests at `per` requests a `span` of microseconds: at least
+/// one, so a rate of more than one request a microsecond (an operator's way of saying
+/// "unlimited") is one a microsecond, not a zero interval nothing can be divided by.
+fn interval(span_us: i64, per: NonZeroU32) -> i64 {
+    (span_us / i64::from(per.get())).max(1)
+}
+
 /// A rate and its burst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cell {
@@ -22,7 +29,7 @@ impl Cell {
     #[must_use]
     pub fn per_second(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
         Self {
-            interval_us: 1_000_000 / i64::from(per_second.get()),
+            interval_us: interval(1_000_000, per_second),
             burst: i64::from(burst.get()),
         }
     }
@@ -31,7 +38,7 @@ impl Cell {
     #[must_use]
     pub fn per_minute(per_minute: NonZeroU32) -> Self {
         Self {
-            interval_us: MICROS_PER_MINUTE / i64::from(per_minute.get()),
+            interval_us: interval(MICROS_PER_MINUTE, per_minute),
             burst: i64::from(per_minute.get()),
         }
     }
@@ -65,6 +72,18 @@ impl Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_beyond_one_a_microsecond_is_one_a_microsecond() {
+        let huge = NonZeroU32::new(1_000_000_000).expect("rate");
+        for cell in [Cell::per_minute(huge), Cell::per_second(huge, huge)] {
+            assert_eq!(cell.interval_us, 1);
+            let tat = cell.take(None, 1_000).expect("passes");
+            assert!(cell.remaining(tat, 1_000) > 0);
+            // A request whose clock read a little earlier, while another took its turn.
+            assert!(cell.take(Some(tat), 990).is_ok());
+        }
+    }
 
     #[test]
     fn a_burst_passes_then_the_rate() {
