@@ -49,7 +49,9 @@ impl Cell {
         self.interval_us * (self.burst - 1)
     }
 
-    /// The TAT after a request at `now_us` from `tat_us` (`None`: never used).
+    /// The TAT after a request at `now_us` from `tat_us` (`None`: never used). The
+    /// database's shared buckets apply this same step in one statement
+    /// (`store/src/rate_limits.rs`), checked against it by the storage suite.
     ///
     /// # Errors
     /// When none may pass: from when one may (Unix microseconds).

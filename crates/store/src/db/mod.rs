@@ -22,6 +22,8 @@ use crate::{Page, PageRequest, StoreError};
 pub(crate) struct Dialect {
     /// The smaller of two values (`MIN` on SQLite, `LEAST` on PostgreSQL).
     pub(crate) least: &'static str,
+    /// The larger of two values (`MAX` on SQLite, `GREATEST` on PostgreSQL).
+    pub(crate) greatest: &'static str,
     /// An expression for a fresh random UUID.
     pub(crate) new_uuid: &'static str,
     /// Whether a claim's inner `SELECT` locks the rows it picks and skips rows another

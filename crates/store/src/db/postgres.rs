@@ -16,6 +16,7 @@ use crate::{ConnectOptions, Store, StoreError};
 
 static DIALECT: Dialect = Dialect {
     least: "LEAST",
+    greatest: "GREATEST",
     new_uuid: "gen_random_uuid()",
     skip_locked: true,
     // Serializes concurrent first starts: whoever takes the lock first decides.

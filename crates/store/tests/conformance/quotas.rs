@@ -101,3 +101,50 @@ pub async fn concurrent_requests_share_one_rate_limit(store: Arc<dyn Store>) {
         "each bucket its own"
     );
 }
+
+/// Many requests at once under a limit far above them all pass: a busy bucket refuses no
+/// one for being busy, only for being spent.
+pub async fn a_busy_bucket_refuses_no_one_under_its_rate(store: Arc<dyn Store>) {
+    use tidemark_domain::rate::Cell;
+    let cell = Cell::per_minute(NonZeroU32::new(6_000_000).expect("rate"));
+    for round in 0..4 {
+        let takers: Vec<_> = (0..64)
+            .map(|i| {
+                let store = Arc::clone(&store);
+                let now = at(round * 60) + std::time::Duration::from_micros(i);
+                tokio::spawn(async move { store.take_rate("busy:create", &cell, now).await })
+            })
+            .collect();
+        for taker in takers {
+            let taken = taker.await.expect("joined").expect("taken");
+            assert!(taken.is_ok(), "round {round}: refused until {taken:?}");
+        }
+    }
+}
+
+/// A shared bucket passes and refuses exactly as the domain's [`Cell::take`] does, step
+/// by step, including the time a refused request may pass from.
+pub async fn a_shared_bucket_takes_as_the_domain_reckons(store: Arc<dyn Store>) {
+    use tidemark_domain::rate::Cell;
+    let cell = Cell::per_minute(NonZeroU32::new(3).expect("rate"));
+    let mut tat: Option<i64> = None;
+    for seconds in [0, 0, 1, 2, 3, 20, 21, 45, 46, 200, 200, 200, 200] {
+        let now = at(seconds);
+        let expected = cell.take(tat, now.unix_micros());
+        let taken = store
+            .take_rate("reckoned:create", &cell, now)
+            .await
+            .expect("taken");
+        match expected {
+            Ok(next) => {
+                assert_eq!(taken, Ok(next), "at {seconds} s");
+                tat = Some(next);
+            }
+            Err(until) => assert_eq!(
+                taken.map_err(|at| at.unix_micros()),
+                Err(until),
+                "at {seconds} s"
+            ),
+        }
+    }
+}

@@ -38,6 +38,7 @@ pub enum Synchronous {
 /// made of random bytes.
 static DIALECT: Dialect = Dialect {
     least: "MIN",
+    greatest: "MAX",
     new_uuid: "lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || \
          substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || \
          substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))",
