@@ -148,3 +148,43 @@ pub async fn a_shared_bucket_takes_as_the_domain_reckons(store: Arc<dyn Store>) 
         }
     }
 }
+
+/// A shared quota grants and refuses exactly as the domain's [`Quota::take`] does, step by
+/// step: the burst, the rate, a spent day and the next day's count, and the time a refused
+/// call may go from; and a busy quota far above its callers refuses none of them.
+pub async fn a_shared_quota_takes_as_the_domain_reckons(store: Arc<dyn Store>) {
+    let scac = Scac::parse("MSCU").expect("scac");
+    let quota = Quota {
+        per_second: NonZeroU32::new(1).expect("rate"),
+        burst: NonZeroU32::new(2).expect("burst"),
+        per_day: NonZeroU32::new(4),
+    };
+    let day = 86_400;
+    let mut state = None;
+    for seconds in [0, 0, 0, 1, 2, 2, 3, 10, day - 1, day, day, day + 1] {
+        let now = at(seconds);
+        let expected = quota.take(state, now);
+        let taken = store.take_quota(scac, &quota, now).await.expect("taken");
+        assert_eq!(taken, expected.map(|_| ()), "at {seconds} s");
+        if let Ok(next) = expected {
+            state = Some(next);
+        }
+    }
+
+    let busy = Quota {
+        per_second: NonZeroU32::new(100_000).expect("rate"),
+        burst: NonZeroU32::new(100_000).expect("burst"),
+        per_day: None,
+    };
+    let other = Scac::parse("ONEY").expect("scac");
+    let takers: Vec<_> = (0..64)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.take_quota(other, &busy, at(0)).await })
+        })
+        .collect();
+    for taker in takers {
+        let taken = taker.await.expect("joined").expect("taken");
+        assert!(taken.is_ok(), "refused until {taken:?}");
+    }
+}
