@@ -126,6 +126,7 @@ fn label_of(pattern: &str) -> String {
 
 /// `GET /metrics`.
 pub async fn scrape(State(state): State<AppState>) -> Response {
+    metrics::counter!("tidemark_store_writes_retried_total").absolute(state.store.writes_retried());
     if let Err(error) = from_database(&state).await {
         tracing::warn!(%error, "metrics: the database's figures could not be read");
     }

@@ -83,6 +83,14 @@ pub trait Store:
 
     /// Which backend this is, for logs.
     fn backend(&self) -> &'static str;
+
+    /// How many units this store wrote again because the database cancelled them for a
+    /// concurrent transaction (a deadlock, a serialization failure), since it was opened:
+    /// more than a few means two writers lock rows in different orders. Always 0 on
+    /// SQLite, whose one writer never deadlocks.
+    fn writes_retried(&self) -> u64 {
+        0
+    }
 }
 
 /// How to open the database.

@@ -1,5 +1,7 @@
 //! The scale-out driver: PostgreSQL, shared safely by any number of Tidemark processes.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -28,6 +30,8 @@ static DIALECT: Dialect = Dialect {
 #[derive(Debug, Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// Units written again after a cancellation (see [`Store::writes_retried`]).
+    retried: Arc<AtomicU64>,
 }
 
 impl PgStore {
@@ -49,7 +53,10 @@ impl PgStore {
             // sqlx takes an advisory lock, so processes starting together migrate once.
             sqlx::migrate!("./migrations/postgres").run(&pool).await?;
         }
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            retried: Arc::new(AtomicU64::new(0)),
+        })
     }
 }
 
@@ -174,6 +181,7 @@ impl Backend for PgStore {
                         attempt,
                         "a transaction lost to a concurrent one; written again"
                     );
+                    self.retried.fetch_add(1, Ordering::Relaxed);
                     attempt += 1;
                 }
                 written => return written,
@@ -244,5 +252,9 @@ impl Store for PgStore {
 
     fn backend(&self) -> &'static str {
         "postgres"
+    }
+
+    fn writes_retried(&self) -> u64 {
+        self.retried.load(Ordering::Relaxed)
     }
 }

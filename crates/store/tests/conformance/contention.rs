@@ -83,6 +83,7 @@ async fn a_commit_that_loses_a_deadlock_is_written_again() {
 
     let outcome = committing.await.expect("joined");
     assert_eq!(outcome.expect("written again"), CommitOutcome::Committed);
+    assert_eq!(store.writes_retried(), 1, "counted, for /metrics");
     let after = store
         .tracked(request.id)
         .await

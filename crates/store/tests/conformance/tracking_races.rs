@@ -196,8 +196,8 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
 /// workers do, each stand or fall whole and neither fails on the other's locks: on
 /// PostgreSQL the check used to lock its job before the request and the lookup the
 /// request before that job, and one of them died of a deadlock. (The PostgreSQL driver
-/// now also writes a unit cancelled for a deadlock again, so this case would pass a
-/// second slower with the old order; `contention.rs` tests that retry on its own.)
+/// now also writes a unit cancelled for a deadlock again, which `contention.rs` tests;
+/// here none may have been.)
 pub async fn a_lookup_and_a_terminal_check_committed_at_once_never_deadlock(store: Arc<dyn Store>) {
     let owner = account(&store, "deadlock").await;
     let found_now = snapshot(&[(Milestone::FullIn, 2)]);
@@ -259,4 +259,9 @@ pub async fn a_lookup_and_a_terminal_check_committed_at_once_never_deadlock(stor
             "round {round}: {outcomes:?}"
         );
     }
+    assert_eq!(
+        store.writes_retried(),
+        0,
+        "no unit was cancelled for a deadlock and written again"
+    );
 }

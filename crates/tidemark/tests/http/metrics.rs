@@ -44,9 +44,9 @@ async fn scrape(t: &Tracking) -> prometheus_parse::Scrape {
     prometheus_parse::Scrape::parse(lines).expect("the Prometheus text format")
 }
 
-async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
-    tidemark_api::metrics::handle();
-    let before = scrape(&t).await;
+/// Requests counted by route pattern and timed, never by raw path; what was scraped after.
+async fn requests_are_counted_by_route(t: &Tracking) -> prometheus_parse::Scrape {
+    let before = scrape(t).await;
     let listed = |s: &prometheus_parse::Scrape| {
         sample(
             s,
@@ -63,7 +63,7 @@ async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
     assert_eq!(t.app.get(missing).await.status(), 404);
     assert_eq!(t.app.get(missing).await.status(), 404);
     // Other tests in this process count too: at least the two asked here.
-    let after = scrape(&t).await;
+    let after = scrape(t).await;
     assert!(
         listed(&after) >= listed(&before) + 2.0,
         "by route pattern, never the id"
@@ -84,6 +84,12 @@ async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
         .is_some(),
         "latency, as a histogram"
     );
+    after
+}
+
+async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
+    tidemark_api::metrics::handle();
+    let after = requests_are_counted_by_route(&t).await;
 
     // A lookup of the sandbox's line, counted by carrier and outcome.
     let found = |s: &prometheus_parse::Scrape| {
@@ -113,6 +119,12 @@ async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
     assert_eq!(
         sample(&tracked, "tidemark_jobs_due", &[("kind", "lookup")]),
         Some(0.0)
+    );
+    let retried = sample(&tracked, "tidemark_store_writes_retried_total", &[]);
+    assert_eq!(
+        retried,
+        Some(0.0),
+        "no write was cancelled and written again"
     );
     let created = t
         .app
