@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use tidemark_domain::tracking::Change;
 use tidemark_domain::{
     ClaimedJob, DomainEventId, JobKind, Milestone, NewJob, Scac, TrackingRequest, TransportEventId,
 };
@@ -153,19 +154,8 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
         "the lookup writes the containers"
     );
 
-    let prior = store
-        .tracked(request.id)
-        .await
-        .expect("read")
-        .expect("tracked");
-    let mut check = lookup.clone();
-    check.request = request.clone();
-    check.request_read_at = request.updated_at;
-    check.events.clear();
-    check.next = None;
-    check.containers = prior.containers.clone();
+    let mut check = terminal_check(&store, &request, 3700).await;
     for container in &mut check.containers {
-        container.terminal_checked_at = Some(at(3700));
         container.terminal_subscribed_until = Some(at(90_000));
     }
     assert_eq!(
@@ -231,24 +221,8 @@ pub async fn a_lookup_and_a_terminal_check_committed_at_once_never_deadlock(stor
         let checking = ours(super::claim_jobs(&store, JobKind::TerminalCheck, 100, at(3700)).await);
         let mut lookup = found(&store, &request, &news, 3701).await;
         lookup.terminal_check = Some(check_job(true, at(3701)));
-        let mut check = lookup.clone();
-        check.request = request.clone();
-        check.request_read_at = request.updated_at;
-        check.events.clear();
-        check.places.clear();
-        check.vessels.clear();
-        check.shipment = None;
-        check.next = None;
+        let mut check = terminal_check(&store, &request, 3700).await;
         check.terminal_check = Some(check_job(false, at(7300)));
-        check.containers = store
-            .tracked(pending.id)
-            .await
-            .expect("read")
-            .expect("tracked")
-            .containers;
-        for container in &mut check.containers {
-            container.terminal_checked_at = Some(at(3700));
-        }
         let (looked, checked) = tokio::join!(
             store.commit_tracking(Some(&refresh), &lookup),
             store.commit_tracking(Some(&checking), &check),
@@ -264,4 +238,22 @@ pub async fn a_lookup_and_a_terminal_check_committed_at_once_never_deadlock(stor
         0,
         "no unit was cancelled for a deadlock and written again"
     );
+}
+
+/// What a terminal check of `request` that changed nothing but when the terminal was
+/// checked commits: each container as stored, checked at `seconds`.
+async fn terminal_check(store: &Arc<dyn Store>, request: &TrackingRequest, seconds: i64) -> Change {
+    let mut containers = store
+        .tracked(request.id)
+        .await
+        .expect("read")
+        .expect("tracked")
+        .containers;
+    for container in &mut containers {
+        container.terminal_checked_at = Some(at(seconds));
+    }
+    Change {
+        containers,
+        ..Change::to(request, request.clone())
+    }
 }
