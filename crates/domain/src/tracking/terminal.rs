@@ -72,12 +72,10 @@ impl TerminalAnswer {
             .filter(|c| reports.iter().any(|(n, _)| *n == c.number))
             .map(|c| c.id)
             .collect();
-        let mut places: Vec<Place> = Vec::new();
-        for place in notices.iter().filter_map(|(_, n)| n.pickup_place.as_ref()) {
-            if !places.contains(place) {
-                places.push(place.clone());
-            }
-        }
+        let places = notices
+            .iter()
+            .filter_map(|(_, notice)| notice.pickup_place.clone())
+            .collect();
         Self {
             views,
             source,
