@@ -72,9 +72,7 @@ impl Quota {
         until + std::time::Duration::from_micros(share)
     }
 
-    /// Whether a call may go at `now` from `state`, and the state after it. The database's
-    /// shared quotas apply this same step in one statement (`store/src/quotas.rs`),
-    /// checked against it by the storage suite.
+    /// Whether a call may go at `now` from `state`, and the state after it.
     ///
     /// # Errors
     /// When none may: until when (the rate's next turn, or the next UTC day).

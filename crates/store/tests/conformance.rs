@@ -120,7 +120,6 @@ tidemark_store::backends!(
     concurrent_requests_share_one_rate_limit,
     a_busy_bucket_refuses_no_one_under_its_rate,
     a_shared_bucket_takes_as_the_domain_reckons,
-    a_shared_quota_takes_as_the_domain_reckons,
     an_idempotency_key_has_one_claimant_and_keeps_its_answer,
     a_released_or_abandoned_key_is_claimed_again,
     parties_read_back_renamed_and_stay_in_their_account,
