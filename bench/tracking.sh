@@ -11,6 +11,8 @@
 #   MODE=backlog bash bench/tracking.sh     # create all with the tracker off, then start
 #                                           # it: the tracker's own rate, no creates beside
 #   TIDEMARK_BIN=/tmp/old/tidemark bash bench/tracking.sh   # measure another build
+#   KEEP=1 TIDEMARK_LOG__FILTER=warn,tidemark=info,sqlx::query=debug N=200 \
+#     BACKEND=postgres bash bench/tracking.sh   # keeps the log: count the statements run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-10000}
@@ -31,7 +33,7 @@ cleanup() {
   if [[ -n "$database" ]]; then
     psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true
   fi
-  rm -rf "$work"
+  if [[ -n "${KEEP:-}" ]]; then echo "kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 

@@ -4,9 +4,7 @@
 
 use async_trait::async_trait;
 use tidemark_domain::tracking::Change;
-use tidemark_domain::{
-    AccountId, ClaimedJob, DomainEvent, Place, Timestamp, Tracked, TrackingRequestId, VesselRef,
-};
+use tidemark_domain::{AccountId, ClaimedJob, DomainEvent, Timestamp, Tracked, TrackingRequestId};
 
 use crate::db::{Backend, Cost, Dialect, Query, Unit, Value};
 use crate::{
@@ -96,17 +94,8 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
     let mut unit = Unit::default();
     let now: Timestamp = change.request.updated_at;
     // The reference data first: rows other lookups share, touched in code order.
-    let mut places: Vec<&Place> = change.places.iter().collect();
-    places.sort_by(|a, b| a.locode.cmp(&b.locode));
-    for place in places {
-        for query in references::learn_place(place, now) {
-            unit.push(query);
-        }
-    }
-    let mut vessels: Vec<&VesselRef> = change.vessels.iter().collect();
-    vessels.sort_by(|a, b| a.imo.cmp(&b.imo));
-    for vessel in vessels {
-        unit.push(references::learn_vessel(vessel, now));
+    for query in references::learn(&change.places, &change.vessels, now) {
+        unit.push(query);
     }
     if let Some(shipment) = &change.shipment {
         unit.push(shipments::upsert(shipment));
@@ -117,16 +106,14 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
     for container in &change.containers {
         unit.push(containers::upsert(container));
     }
-    for event in &change.transport_events {
-        unit.push(transport_events::insert(event));
+    for query in transport_events::insert_all(&change.transport_events) {
+        unit.push(query);
     }
     for changed in &change.raw_events {
         unit.push(raw_events::upsert(changed, now));
     }
-    for event in &change.events {
-        for query in domain_events::record(dialect, event) {
-            unit.push(query);
-        }
+    for query in domain_events::record_all(dialect, &change.events) {
+        unit.push(query);
     }
     let lease = job.map(|job| jobs::guard_lease(&mut unit, job));
     for next in change.next.iter().chain(&change.terminal_check) {

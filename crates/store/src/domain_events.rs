@@ -4,7 +4,7 @@
 use tidemark_domain::{AccountId, DomainEvent, DomainEventId, EventName, ShipmentId, Subject};
 
 use crate::StoreError;
-use crate::db::{Dialect, Query, Row, Value};
+use crate::db::{Dialect, Query, ROWS_PER_STATEMENT, Row, Value};
 
 /// The columns of `domain_events`, in the order reads select and the insert writes them.
 const COLUMNS: &str = "id, account_id, name, subject_type, subject_id, shipment_id, detail, \
@@ -37,37 +37,48 @@ pub(crate) fn of_account(account: AccountId) -> Query {
     query
 }
 
-/// Records `event` unless its dedupe key is known, and fans it out: one pending
-/// notification for each active webhook of its account that wants it (every event, or
-/// this one among its events), in the same transaction. A duplicate event, skipped by its
-/// dedupe key, fans out nothing.
-pub(crate) fn record(dialect: &Dialect, event: &DomainEvent) -> [Query; 2] {
-    let mut insert = Query::new(&format!("INSERT INTO domain_events ({COLUMNS}) VALUES "));
-    insert.bind_list::<Value>([
-        event.id.as_uuid().into(),
-        event.account_id.as_uuid().into(),
-        event.name.name().into(),
-        event.subject.kind().into(),
-        event.subject.id().into(),
-        event.shipment_id.map(|id| id.as_uuid()).into(),
-        Value::json(&event.detail),
-        event.dedupe_key.as_str().into(),
-        Value::json(&event.included),
-        event.created_at.into(),
-    ]);
-    insert.push(" ON CONFLICT DO NOTHING");
-    let fan_out = Query::with(
-        &format!(
+/// Records `events`, each unless its dedupe key is known, and fans each recorded one out:
+/// one pending notification for each active webhook of its account that wants it (every
+/// event, or this one among its events), in the same transaction. A duplicate event,
+/// skipped by its dedupe key, fans out nothing. Every insert comes before every fan-out,
+/// so each fan-out finds the events it names.
+pub(crate) fn record_all(dialect: &Dialect, events: &[DomainEvent]) -> Vec<Query> {
+    let rows = events.iter().map(|event| {
+        vec![
+            event.id.as_uuid().into(),
+            event.account_id.as_uuid().into(),
+            event.name.name().into(),
+            event.subject.kind().into(),
+            event.subject.id().into(),
+            event.shipment_id.map(|id| id.as_uuid()).into(),
+            Value::json(&event.detail),
+            event.dedupe_key.as_str().into(),
+            Value::json(&event.included),
+            event.created_at.into(),
+        ]
+    });
+    let mut queries = Query::insert_rows(
+        &format!("INSERT INTO domain_events ({COLUMNS}) VALUES "),
+        rows,
+        " ON CONFLICT DO NOTHING",
+    );
+    for chunk in events.chunks(ROWS_PER_STATEMENT) {
+        let mut fan_out = Query::new(&format!(
             "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, \
              event, delivery_status, attempts, due_at, created_at, updated_at) \
-             SELECT {new_uuid}, w.account_id, w.id, d.id, d.name, 'pending', 0, $2, $2, $2 \
-             FROM webhooks w JOIN domain_events d ON d.id = $1 AND d.account_id = w.account_id \
-             WHERE w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
+             SELECT {new_uuid}, w.account_id, w.id, d.id, d.name, 'pending', 0, d.created_at, \
+             d.created_at, d.created_at \
+             FROM webhooks w JOIN domain_events d ON d.account_id = w.account_id \
+             WHERE d.id IN ",
+            new_uuid = dialect.new_uuid
+        ));
+        fan_out.bind_list(chunk.iter().map(|event| event.id.as_uuid()));
+        fan_out.push(
+            " AND w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
              WHERE e.webhook_id = w.id AND e.event = d.name)) \
              ON CONFLICT (webhook_id, domain_event_id) DO NOTHING",
-            new_uuid = dialect.new_uuid
-        ),
-        vec![event.id.as_uuid().into(), event.created_at.into()],
-    );
-    [insert, fan_out]
+        );
+        queries.push(fan_out);
+    }
+    queries
 }

@@ -2,6 +2,8 @@
 //! Rows conflict on their id, which is derived from their code, so the one unique index
 //! PostgreSQL arbitrates on is the only one concurrent lookups can collide on.
 
+use std::collections::BTreeMap;
+
 use tidemark_domain::{Place, Reference, ReferenceKind, Timestamp, VesselRef};
 use uuid::Uuid;
 
@@ -40,48 +42,59 @@ fn parse(kind: ReferenceKind, row: &Row) -> Result<Reference, StoreError> {
     })
 }
 
-/// Learns a port and, when named, its terminal; a name replaces a missing or different
-/// one, nothing else is rewritten.
-pub(crate) fn learn_place(place: &Place, now: Timestamp) -> Vec<Query> {
-    let mut queries = vec![Query::with(
-        "INSERT INTO ports (id, locode, name, updated_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
+/// What a change teaches: its ports and vessels, each once, with the last name given (a
+/// name replaces a missing or different one, nothing else is rewritten), and its places'
+/// terminals, each at the first port it is named at. One statement a table, each in code
+/// order, so every change locks the shared reference rows in one order.
+pub(crate) fn learn(places: &[Place], vessels: &[VesselRef], now: Timestamp) -> Vec<Query> {
+    let mut places: Vec<&Place> = places.iter().collect();
+    places.sort_by(|a, b| a.locode.cmp(&b.locode));
+    let mut ports: BTreeMap<&str, Option<&str>> = BTreeMap::new();
+    let mut terminals: BTreeMap<&str, &str> = BTreeMap::new();
+    for place in places {
+        let name = ports.entry(&place.locode).or_default();
+        *name = place.name.as_deref().or(*name);
+        if let Some(code) = &place.facility {
+            terminals.entry(code).or_insert(&place.locode);
+        }
+    }
+    let mut names: BTreeMap<&str, Option<&str>> = BTreeMap::new();
+    for vessel in vessels {
+        let name = names.entry(&vessel.imo).or_default();
+        *name = vessel.name.as_deref().or(*name);
+    }
+    let named = |kind: ReferenceKind, (code, name): (&str, Option<&str>)| {
+        vec![kind.id(code).into(), code.into(), name.into(), now.into()]
+    };
+    let mut queries = Query::insert_rows(
+        "INSERT INTO ports (id, locode, name, updated_at) VALUES ",
+        ports
+            .into_iter()
+            .map(|port| named(ReferenceKind::Port, port)),
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
          WHERE excluded.name IS NOT NULL AND ports.name IS DISTINCT FROM excluded.name",
-        vec![
-            ReferenceKind::Port.id(&place.locode).into(),
-            place.locode.as_str().into(),
-            place.name.clone().into(),
-            now.into(),
-        ],
-    )];
-    if let Some(code) = &place.facility {
-        queries.push(Query::with(
-            "INSERT INTO terminals (id, code, port_locode, updated_at) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (id) DO NOTHING",
+    );
+    queries.extend(Query::insert_rows(
+        "INSERT INTO terminals (id, code, port_locode, updated_at) VALUES ",
+        terminals.into_iter().map(|(code, port)| {
             vec![
                 ReferenceKind::Terminal.id(code).into(),
-                code.as_str().into(),
-                place.locode.as_str().into(),
+                code.into(),
+                port.into(),
                 now.into(),
-            ],
-        ));
-    }
-    queries
-}
-
-/// Learns a vessel; a name replaces a missing or different one.
-pub(crate) fn learn_vessel(vessel: &VesselRef, now: Timestamp) -> Query {
-    Query::with(
-        "INSERT INTO vessels (id, imo, name, updated_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
+            ]
+        }),
+        " ON CONFLICT (id) DO NOTHING",
+    ));
+    queries.extend(Query::insert_rows(
+        "INSERT INTO vessels (id, imo, name, updated_at) VALUES ",
+        names
+            .into_iter()
+            .map(|vessel| named(ReferenceKind::Vessel, vessel)),
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
          WHERE excluded.name IS NOT NULL AND vessels.name IS DISTINCT FROM excluded.name",
-        vec![
-            ReferenceKind::Vessel.id(&vessel.imo).into(),
-            vessel.imo.as_str().into(),
-            vessel.name.clone().into(),
-            now.into(),
-        ],
-    )
+    ));
+    queries
 }
 
 /// A port (by id or UN/LOCODE), terminal (by id) or vessel (by id or IMO number).

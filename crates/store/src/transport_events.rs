@@ -6,7 +6,7 @@ use tidemark_domain::{
     TransportEventKind, VesselRef, shipment::locode,
 };
 
-use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
+use crate::db::{Backend, Paged, Query, Row, parse_all};
 use crate::{Page, PageRequest, StoreError};
 
 /// The columns of `transport_events`, in the order reads select and the insert writes them.
@@ -46,27 +46,32 @@ fn parse(row: &Row) -> Result<TransportEvent, StoreError> {
     })
 }
 
-/// Records a transport event unless the same (container, event, location, time) is known.
-pub(crate) fn insert(event: &TransportEvent) -> Query {
-    let place = event.location.as_ref();
-    let mut query = Query::new(&format!("INSERT INTO transport_events ({COLUMNS}) VALUES "));
-    query.bind_list::<Value>([
-        event.id.as_uuid().into(),
-        event.account_id.as_uuid().into(),
-        event.shipment_id.as_uuid().into(),
-        event.container_id.as_uuid().into(),
-        event.kind.name().into(),
-        event.timestamp.into(),
-        locode(place).into(),
-        place.and_then(|p| p.name.clone()).into(),
-        place.and_then(|p| p.facility.clone()).into(),
-        event.vessel.as_ref().map(|v| v.imo.clone()).into(),
-        event.vessel.as_ref().and_then(|v| v.name.clone()).into(),
-        event.voyage_number.clone().into(),
-        event.created_at.into(),
-    ]);
-    query.push(" ON CONFLICT DO NOTHING");
-    query
+/// Records transport events, each unless the same (container, event, location, time) is
+/// known.
+pub(crate) fn insert_all(events: &[TransportEvent]) -> Vec<Query> {
+    let rows = events.iter().map(|event| {
+        let place = event.location.as_ref();
+        vec![
+            event.id.as_uuid().into(),
+            event.account_id.as_uuid().into(),
+            event.shipment_id.as_uuid().into(),
+            event.container_id.as_uuid().into(),
+            event.kind.name().into(),
+            event.timestamp.into(),
+            locode(place).into(),
+            place.and_then(|p| p.name.clone()).into(),
+            place.and_then(|p| p.facility.clone()).into(),
+            event.vessel.as_ref().map(|v| v.imo.clone()).into(),
+            event.vessel.as_ref().and_then(|v| v.name.clone()).into(),
+            event.voyage_number.clone().into(),
+            event.created_at.into(),
+        ]
+    });
+    Query::insert_rows(
+        &format!("INSERT INTO transport_events ({COLUMNS}) VALUES "),
+        rows,
+        " ON CONFLICT DO NOTHING",
+    )
 }
 
 /// Every transport event of a shipment, in time order.

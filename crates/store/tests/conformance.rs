@@ -12,6 +12,8 @@ use tidemark_store::testing::{Backend, TestDatabase, commit_request, commit_stat
 use tidemark_store::{PageRequest, Store, StoreError, TimeRange, TrackingRequestFilter};
 use time::{Duration, OffsetDateTime};
 
+#[path = "conformance/batches.rs"]
+mod batches;
 #[path = "conformance/contention.rs"]
 mod contention;
 #[path = "conformance/deliveries.rs"]
@@ -75,6 +77,7 @@ tidemark_store::backends!(
     bootstrap_creates_the_first_account_only_once,
     api_keys_are_found_by_prefix_and_revoked_once,
     a_tracking_request_reads_back_exactly_as_written,
+    a_change_of_many_rows_is_written_whole,
     tracking_requests_are_invisible_to_other_accounts,
     an_open_duplicate_is_rejected_with_the_existing_id,
     a_closed_request_does_not_block_a_new_one,
@@ -234,6 +237,7 @@ const fn page(number: u32, size: u32) -> PageRequest {
 }
 
 mod cases {
+    pub use super::batches::*;
     pub use super::deliveries::*;
     pub use super::delivery_reads::*;
     pub use super::idempotency::*;

@@ -12,7 +12,7 @@ pub(crate) mod sqlite;
 
 use async_trait::async_trait;
 
-pub(crate) use query::{Query, Value};
+pub(crate) use query::{Query, ROWS_PER_STATEMENT, Value};
 pub(crate) use row::{Cell, Row};
 
 use crate::{Page, PageRequest, StoreError};

@@ -71,6 +71,10 @@ value_from! {
 }
 
 /// SQL text and its values.
+/// Rows one statement of [`Query::insert_rows`] takes at most: its parameters stay far
+/// below either backend's limit (SQLite's 32,766, PostgreSQL's 65,535).
+pub(crate) const ROWS_PER_STATEMENT: usize = 100;
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Query {
     pub(crate) sql: String,
@@ -135,6 +139,36 @@ impl Query {
     }
 
     /// Appends the bounds of `range` on `column`, if any.
+    /// `head` (`INSERT INTO t (…) VALUES `), `rows` as bound tuples, then `tail`: one
+    /// statement for each [`ROWS_PER_STATEMENT`] rows, none for no rows. A unit that
+    /// writes many rows of one table pays one round trip for them instead of one each.
+    pub(crate) fn insert_rows(
+        head: &str,
+        rows: impl IntoIterator<Item = Vec<Value>>,
+        tail: &str,
+    ) -> Vec<Self> {
+        let mut statements: Vec<Self> = Vec::new();
+        let mut in_last = 0;
+        for row in rows {
+            match statements.last_mut() {
+                Some(last) if in_last < ROWS_PER_STATEMENT => {
+                    last.push(", ").bind_list(row);
+                    in_last += 1;
+                }
+                _ => {
+                    let mut next = Self::new(head);
+                    next.bind_list(row);
+                    statements.push(next);
+                    in_last = 1;
+                }
+            }
+        }
+        for statement in &mut statements {
+            statement.push(tail);
+        }
+        statements
+    }
+
     pub(crate) fn push_range(&mut self, column: &str, range: TimeRange) -> &mut Self {
         if let Some(start) = range.start {
             self.push(&format!(" AND {column} >= ")).bind(start);
@@ -199,6 +233,26 @@ mod tests {
         assert_eq!(query.value_of("$2"), Some(&Value::from("p")));
         assert_eq!(query.value_of("$4"), None);
         assert_eq!(query.value_of("$0"), None);
+    }
+
+    #[test]
+    fn many_rows_are_inserted_a_hundred_a_statement() {
+        let rows = |n: i64| (0..n).map(|i| vec![Value::from(i), Value::from("x")]);
+        assert!(Query::insert_rows("INSERT INTO t (a, b) VALUES ", rows(0), "").is_empty());
+        let two = Query::insert_rows(
+            "INSERT INTO t (a, b) VALUES ",
+            rows(2),
+            " ON CONFLICT DO NOTHING",
+        );
+        assert_eq!(
+            two.iter().map(|q| q.sql.as_str()).collect::<Vec<_>>(),
+            ["INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING"]
+        );
+        let many = Query::insert_rows("INSERT INTO t (a, b) VALUES ", rows(201), "");
+        let sizes: Vec<usize> = many.iter().map(|q| q.values.len() / 2).collect();
+        assert_eq!(sizes, [ROWS_PER_STATEMENT, ROWS_PER_STATEMENT, 1]);
+        assert_eq!(many[1].value_of("$1"), Some(&Value::from(100)));
+        assert!(many[2].sql.ends_with("VALUES ($1, $2)"));
     }
 
     #[test]

@@ -1,0 +1,91 @@
+//! Conformance case of a change that writes many rows of one table: they go in statements
+//! of many rows each, and the change still reads back whole, deduplicated and fanned out.
+
+use std::sync::Arc;
+
+use tidemark_domain::{
+    DomainEvent, DomainEventId, Milestone, Place, ReferenceKind, TransportEventId,
+};
+use tidemark_store::{CommitOutcome, NotificationFilter, Store};
+
+use super::tracking::{looked_up, snapshot};
+use super::{account, page};
+
+/// More than one statement's worth of rows (a hundred) of events.
+const MILESTONES: i64 = 240;
+
+pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
+    let owner = account(&store, "batches").await;
+    super::webhooks::subscribe(&store, &owner, &[], true).await;
+    let milestones: Vec<(Milestone, i64)> = (0..MILESTONES)
+        .map(|i| (Milestone::VesselLoaded, 10 + i))
+        .collect();
+    let (pending, job, mut change) =
+        looked_up(&store, &owner, "BATCH0001", &snapshot(&milestones), 1_000).await;
+    // A first lookup backfills its milestones without events; a later one may name many.
+    let template = change.events[0].clone();
+    change.events.extend((0..MILESTONES).map(|i| DomainEvent {
+        id: DomainEventId::new(),
+        dedupe_key: format!("batch-{i}"),
+        ..template.clone()
+    }));
+    assert!(
+        change.transport_events.len() > 200 && change.events.len() > 200,
+        "the case needs several statements' worth: {} transport events, {} domain events",
+        change.transport_events.len(),
+        change.events.len()
+    );
+    // A repeat of an event (another id, the same facts) is skipped within one statement too.
+    let mut repeat = change.transport_events[150].clone();
+    repeat.id = TransportEventId::new();
+    change.transport_events.push(repeat);
+    let mut repeat = change.events[150].clone();
+    repeat.id = DomainEventId::new();
+    change.events.push(repeat);
+    // A port named twice is learned once, with the last name given, and both terminals.
+    change.places.push(Place {
+        locode: "CNSHA".to_owned(),
+        name: Some("Shanghai".to_owned()),
+        facility: Some("TRM2".to_owned()),
+    });
+    assert_eq!(
+        store
+            .commit_tracking(Some(&job), &change)
+            .await
+            .expect("commit"),
+        CommitOutcome::Committed
+    );
+
+    let tracked = store
+        .tracked(pending.id)
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(tracked.events.len(), change.transport_events.len() - 1);
+    let recorded = store.domain_events(owner.id).await.expect("events");
+    assert_eq!(recorded.len(), change.events.len() - 1);
+    let notified = store
+        .list_webhook_notifications(owner.id, &NotificationFilter::default(), page(1, 1))
+        .await
+        .expect("list");
+    assert_eq!(
+        notified.total,
+        recorded.len() as u64,
+        "every event fanned out once"
+    );
+    let port = store
+        .reference(ReferenceKind::Port, "CNSHA")
+        .await
+        .expect("read")
+        .expect("learned");
+    assert_eq!(port.name.as_deref(), Some("Shanghai"));
+    for code in ["TRM1", "TRM2"] {
+        let id = ReferenceKind::Terminal.id(code).to_string();
+        let terminal = store
+            .reference(ReferenceKind::Terminal, &id)
+            .await
+            .expect("read")
+            .expect("learned");
+        assert_eq!(terminal.port_locode.as_deref(), Some("CNSHA"), "{code}");
+    }
+}
