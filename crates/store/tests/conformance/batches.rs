@@ -49,10 +49,7 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
         facility: Some("TRM2".to_owned()),
     });
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &change)
-            .await
-            .expect("commit"),
+        super::commit(&store, &job, &change).await,
         CommitOutcome::Committed
     );
 

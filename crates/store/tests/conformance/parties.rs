@@ -121,10 +121,7 @@ pub async fn a_customer_survives_the_tracker_and_names_its_shipment(store: Arc<d
     let found_now = snapshot(&[(Milestone::EmptyOut, 1)]);
     let change = found(&store, &blind, &found_now, 3701).await;
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &change)
-            .await
-            .expect("commit"),
+        super::commit(&store, &job, &change).await,
         CommitOutcome::Committed
     );
     let after = store

@@ -163,10 +163,7 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
         CommitOutcome::Committed
     );
     assert_eq!(
-        store
-            .commit_tracking(Some(&job), &lookup)
-            .await
-            .expect("lookup"),
+        super::commit(&store, &job, &lookup).await,
         CommitOutcome::Committed,
         "the check left the request as it was"
     );
