@@ -103,16 +103,13 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
     let request = unit.push(request_state(change));
     unit.duplicate_at = Some(request);
     unit.guards.push(vec![request]);
-    for container in &change.containers {
-        unit.push(containers::upsert(container));
-    }
-    for query in transport_events::insert_all(&change.transport_events) {
-        unit.push(query);
-    }
-    for changed in &change.raw_events {
-        unit.push(raw_events::upsert(changed, now));
-    }
-    for query in domain_events::record_all(dialect, &change.events) {
+    let rows = [
+        containers::upsert_all(&change.containers),
+        transport_events::insert_all(&change.transport_events),
+        raw_events::upsert_all(&change.raw_events, now),
+        domain_events::record_all(dialect, &change.events),
+    ];
+    for query in rows.into_iter().flatten() {
         unit.push(query);
     }
     let lease = job.map(|job| jobs::guard_lease(&mut unit, job));

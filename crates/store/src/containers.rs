@@ -27,31 +27,35 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
     })
 }
 
-/// Creates or updates a container; its `ref_numbers` belong to the client. When its
-/// terminal was last checked, and until when the terminal pushes, only move forward: a
-/// lookup read before a check that changed nothing else (and so left the request as it
-/// was, raising no conflict) cannot take them back.
-pub(crate) fn upsert(container: &Container) -> Query {
-    let mut query = Query::new(&format!("INSERT INTO containers ({COLUMNS}) VALUES "));
-    query.bind_list::<Value>([
-        container.id.as_uuid().into(),
-        container.account_id.as_uuid().into(),
-        container.shipment_id.as_uuid().into(),
-        container.number.as_str().into(),
-        container.current_status.as_str().into(),
-        Value::json(&container.ref_numbers),
-        Value::json(&container.details),
-        // The view whole, and what the lists filter on, derived by the domain's rules.
-        Value::json(&container.terminal),
-        container.terminal.available_for_pickup.into(),
-        container.terminal.pickup_lfd().into(),
-        container.terminal.has_holds().into(),
-        container.terminal_checked_at.into(),
-        container.terminal_subscribed_until.into(),
-        container.created_at.into(),
-        container.updated_at.into(),
-    ]);
-    query.push(
+/// Creates or updates containers, a hundred a statement; their `ref_numbers` belong to
+/// the client. When a container's terminal was last checked, and until when the terminal
+/// pushes, only move forward: a lookup read before a check that changed nothing else (and
+/// so left the request as it was, raising no conflict) cannot take them back.
+pub(crate) fn upsert_all(containers: &[Container]) -> Vec<Query> {
+    let rows = containers.iter().map(|container| {
+        let row: Vec<Value> = vec![
+            container.id.as_uuid().into(),
+            container.account_id.as_uuid().into(),
+            container.shipment_id.as_uuid().into(),
+            container.number.as_str().into(),
+            container.current_status.as_str().into(),
+            Value::json(&container.ref_numbers),
+            Value::json(&container.details),
+            // The view whole, and what the lists filter on, derived by the domain's rules.
+            Value::json(&container.terminal),
+            container.terminal.available_for_pickup.into(),
+            container.terminal.pickup_lfd().into(),
+            container.terminal.has_holds().into(),
+            container.terminal_checked_at.into(),
+            container.terminal_subscribed_until.into(),
+            container.created_at.into(),
+            container.updated_at.into(),
+        ];
+        (container.id.as_uuid(), row)
+    });
+    Query::upsert_rows(
+        &format!("INSERT INTO containers ({COLUMNS}) VALUES "),
+        rows,
         " ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
          details = excluded.details, terminal = excluded.terminal, \
          available_for_pickup = excluded.available_for_pickup, pickup_lfd = excluded.pickup_lfd, \
@@ -63,8 +67,7 @@ pub(crate) fn upsert(container: &Container) -> Query {
          OR excluded.terminal_subscribed_until > containers.terminal_subscribed_until \
          THEN excluded.terminal_subscribed_until ELSE containers.terminal_subscribed_until END, \
          updated_at = excluded.updated_at",
-    );
-    query
+    )
 }
 
 /// Every container of a shipment, oldest first.

@@ -15,14 +15,6 @@ use uuid::Uuid;
 use crate::db::{Backend, Query, Row, Value};
 use crate::{Page, PageRequest, StoreError};
 
-/// Replaces an owner's kept events (`$1` the document's id: the container's, or the
-/// shipment's for its own events, `$2` account, `$3` shipment, `$4` container or null,
-/// `$5` the events, `$6` now).
-const UPSERT: &str = "INSERT INTO raw_event_documents \
-     (id, account_id, shipment_id, container_id, events, updated_at) \
-     VALUES ($1, $2, $3, $4, $5, $6) \
-     ON CONFLICT (id) DO UPDATE SET events = excluded.events, updated_at = excluded.updated_at";
-
 /// Every kept-event document of the shipment `$1`.
 const OF_SHIPMENT: &str = "SELECT container_id, account_id, shipment_id, events \
      FROM raw_event_documents WHERE shipment_id = $1";
@@ -120,25 +112,33 @@ pub(crate) fn of_shipment(shipment: ShipmentId) -> Query {
     Query::with(OF_SHIPMENT, vec![shipment.as_uuid().into()])
 }
 
-/// Replaces the kept events of `changed`'s owner, written at `now`.
-pub(crate) fn upsert(changed: &ContainerEvents, now: Timestamp) -> Query {
-    Query::with(UPSERT, upsert_values(changed, now))
-}
-
-fn upsert_values(changed: &ContainerEvents, now: Timestamp) -> Vec<Value> {
-    let stored: Vec<Stored> = changed.events.iter().map(Stored::from).collect();
-    let owner = changed.owner;
-    let document = owner
-        .container_id
-        .map_or(owner.shipment_id.as_uuid(), |c| c.as_uuid());
-    vec![
-        document.into(),
-        owner.account_id.as_uuid().into(),
-        owner.shipment_id.as_uuid().into(),
-        owner.container_id.map(|c| c.as_uuid()).into(),
-        Value::json(&stored),
-        now.into(),
-    ]
+/// Replaces the kept events of each owner in `changed` (the document's id is the
+/// container's, or the shipment's for its own events), written at `now`, a hundred
+/// documents a statement.
+pub(crate) fn upsert_all(changed: &[ContainerEvents], now: Timestamp) -> Vec<Query> {
+    let rows = changed.iter().map(|changed| {
+        let stored: Vec<Stored> = changed.events.iter().map(Stored::from).collect();
+        let owner = changed.owner;
+        let document = owner
+            .container_id
+            .map_or(owner.shipment_id.as_uuid(), |c| c.as_uuid());
+        let row = vec![
+            document.into(),
+            owner.account_id.as_uuid().into(),
+            owner.shipment_id.as_uuid().into(),
+            owner.container_id.map(|c| c.as_uuid()).into(),
+            Value::json(&stored),
+            now.into(),
+        ];
+        (document, row)
+    });
+    Query::upsert_rows(
+        "INSERT INTO raw_event_documents \
+         (id, account_id, shipment_id, container_id, events, updated_at) VALUES ",
+        rows,
+        " ON CONFLICT (id) DO UPDATE SET events = excluded.events, \
+         updated_at = excluded.updated_at",
+    )
 }
 
 /// The events of one row of [`OF_SHIPMENT`] (or of the list below), oldest first.

@@ -3,6 +3,8 @@
 //! in its own column types (hyphenated text and RFC 3339 text on SQLite, `uuid`,
 //! `timestamptz`, `jsonb` and `bytea` on PostgreSQL).
 
+use std::collections::BTreeMap;
+
 use tidemark_domain::{AccountId, Timestamp};
 use uuid::Uuid;
 
@@ -169,6 +171,19 @@ impl Query {
         statements
     }
 
+    /// As [`Query::insert_rows`], for an upsert (`ON CONFLICT … DO UPDATE`), which may not
+    /// touch one row twice in a statement: of the rows given for one key, the last is
+    /// written, as writing them one by one would leave it. Rows go in key order, so every
+    /// unit takes the rows' locks in one order.
+    pub(crate) fn upsert_rows<K: Ord>(
+        head: &str,
+        rows: impl IntoIterator<Item = (K, Vec<Value>)>,
+        tail: &str,
+    ) -> Vec<Self> {
+        let last: BTreeMap<K, Vec<Value>> = rows.into_iter().collect();
+        Self::insert_rows(head, last.into_values(), tail)
+    }
+
     pub(crate) fn push_range(&mut self, column: &str, range: TimeRange) -> &mut Self {
         if let Some(start) = range.start {
             self.push(&format!(" AND {column} >= ")).bind(start);
@@ -253,6 +268,23 @@ mod tests {
         assert_eq!(sizes, [ROWS_PER_STATEMENT, ROWS_PER_STATEMENT, 1]);
         assert_eq!(many[1].value_of("$1"), Some(&Value::from(100)));
         assert!(many[2].sql.ends_with("VALUES ($1, $2)"));
+    }
+
+    #[test]
+    fn an_upsert_writes_the_last_row_of_each_key_in_key_order() {
+        let rows = [(2_i64, "b"), (1, "a"), (2, "c")]
+            .map(|(key, name)| (key, vec![Value::from(key), Value::from(name)]));
+        let upsert = Query::upsert_rows("INSERT INTO t (a, b) VALUES ", rows, "");
+        assert_eq!(upsert.len(), 1);
+        assert_eq!(
+            upsert[0].sql,
+            "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)"
+        );
+        let written: Vec<Value> = [(1_i64, "a"), (2, "c")]
+            .into_iter()
+            .flat_map(|(key, name)| [Value::from(key), Value::from(name)])
+            .collect();
+        assert_eq!(upsert[0].values, written);
     }
 
     #[test]

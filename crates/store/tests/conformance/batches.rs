@@ -3,11 +3,14 @@
 
 use std::sync::Arc;
 
+use tidemark_domain::tracking::Change;
 use tidemark_domain::{
-    DomainEvent, DomainEventId, Milestone, Place, ReferenceKind, TransportEventId,
+    ContainerStatus, DomainEvent, DomainEventId, EventClassifier, Milestone, Place, ReferenceKind,
+    TransportEventId,
 };
 use tidemark_store::{CommitOutcome, NotificationFilter, Store};
 
+use super::raw_events::reported;
 use super::tracking::{looked_up, snapshot};
 use super::{account, page};
 
@@ -20,8 +23,10 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
     let milestones: Vec<(Milestone, i64)> = (0..MILESTONES)
         .map(|i| (Milestone::VesselLoaded, 10 + i))
         .collect();
-    let (pending, job, mut change) =
-        looked_up(&store, &owner, "BATCH0001", &snapshot(&milestones), 1_000).await;
+    let mut shape = snapshot(&milestones);
+    shape.containers[0].raw_events = vec![reported("e1", "LOAD", EventClassifier::Actual, 9, 9)];
+    shape.shipment_events = vec![reported("e2", "ARRI", EventClassifier::Estimated, 90, 9)];
+    let (pending, job, mut change) = looked_up(&store, &owner, "BATCH0001", &shape, 1_000).await;
     // A first lookup backfills its milestones without events; a later one may name many.
     let template = change.events[0].clone();
     change.events.extend((0..MILESTONES).map(|i| DomainEvent {
@@ -35,19 +40,7 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
         change.transport_events.len(),
         change.events.len()
     );
-    // A repeat of an event (another id, the same facts) is skipped within one statement too.
-    let mut repeat = change.transport_events[150].clone();
-    repeat.id = TransportEventId::new();
-    change.transport_events.push(repeat);
-    let mut repeat = change.events[150].clone();
-    repeat.id = DomainEventId::new();
-    change.events.push(repeat);
-    // A port named twice is learned once, with the last name given, and both terminals.
-    change.places.push(Place {
-        locode: "CNSHA".to_owned(),
-        name: Some("Shanghai".to_owned()),
-        facility: Some("TRM2".to_owned()),
-    });
+    repeat_rows(&mut change);
     assert_eq!(
         super::commit(&store, &job, &change).await,
         CommitOutcome::Committed
@@ -59,6 +52,18 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
         .expect("read")
         .expect("found");
     assert_eq!(tracked.events.len(), change.transport_events.len() - 1);
+    let statuses: Vec<ContainerStatus> = tracked
+        .containers
+        .iter()
+        .map(|c| c.current_status)
+        .collect();
+    assert_eq!(statuses, [ContainerStatus::Grounded]);
+    let kept: Vec<&str> = tracked
+        .raw_events
+        .iter()
+        .map(|r| r.event.source_id.as_str())
+        .collect();
+    assert_eq!(kept, ["e2"], "only the shipment's own event is left");
     let recorded = store.domain_events(owner.id).await.expect("events");
     assert_eq!(recorded.len(), change.events.len() - 1);
     let notified = store
@@ -85,4 +90,35 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
             .expect("learned");
         assert_eq!(terminal.port_locode.as_deref(), Some("CNSHA"), "{code}");
     }
+}
+
+/// Rows a change may name twice: an event (another id, the same facts) is skipped within
+/// one statement too; a port named twice is learned once, with the last name given, and
+/// both terminals; a container, or a document of kept carrier events (the container's,
+/// emptied here), is written once, as given last.
+fn repeat_rows(change: &mut Change) {
+    let mut repeat = change.transport_events[150].clone();
+    repeat.id = TransportEventId::new();
+    change.transport_events.push(repeat);
+    let mut repeat = change.events[150].clone();
+    repeat.id = DomainEventId::new();
+    change.events.push(repeat);
+    change.places.push(Place {
+        locode: "CNSHA".to_owned(),
+        name: Some("Shanghai".to_owned()),
+        facility: Some("TRM2".to_owned()),
+    });
+    let mut again = change.containers[0].clone();
+    assert_ne!(again.current_status, ContainerStatus::Grounded);
+    again.current_status = ContainerStatus::Grounded;
+    change.containers.push(again);
+    assert_eq!(
+        change.raw_events.len(),
+        2,
+        "the container's and the shipment's"
+    );
+    let mut emptied = change.raw_events[0].clone();
+    assert!(emptied.owner.container_id.is_some() && !emptied.events.is_empty());
+    emptied.events.clear();
+    change.raw_events.push(emptied);
 }

@@ -13,7 +13,7 @@ use tidemark_store::{CommitOutcome, Store};
 use super::tracking::{claim, found, looked_up, snapshot};
 use super::{account, at};
 
-fn reported(
+pub(super) fn reported(
     id: &str,
     code: &str,
     classifier: EventClassifier,
