@@ -162,7 +162,8 @@ impl<B: Backend> ChangeStore for B {
     }
 
     async fn domain_events(&self, account: AccountId) -> Result<Vec<DomainEvent>, StoreError> {
-        domain_events::parse_rows(&self.fetch(&domain_events::of_account(account)).await?)
+        let rows = self.fetch(&domain_events::of_account(account)).await?;
+        domain_events::parse_rows(self, &rows).await
     }
 }
 

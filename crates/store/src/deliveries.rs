@@ -153,14 +153,16 @@ impl<T: Backend> DeliveryStore for T {
         )
         .bind(token)
         .push(" ORDER BY due_at, id");
-        self.fetch(&read)
-            .await?
-            .iter()
-            .map(|row| {
+        let rows = self.fetch(&read).await?;
+        let stored = rows.iter().map(|row| row.json("included"));
+        let thawed = crate::frozen::thaw(self, stored.collect::<Result<_, _>>()?).await?;
+        rows.iter()
+            .zip(thawed)
+            .map(|(row, included)| {
                 Ok(ClaimedNotification {
                     notification: notification_row(row)?,
                     lease_token: token,
-                    included: row.json("included")?,
+                    included,
                 })
             })
             .collect()

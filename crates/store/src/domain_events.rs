@@ -4,7 +4,7 @@
 use tidemark_domain::{AccountId, DomainEvent, DomainEventId, EventName, ShipmentId, Subject};
 
 use crate::StoreError;
-use crate::db::{Dialect, Query, ROWS_PER_STATEMENT, Row, Value};
+use crate::db::{Backend, Dialect, Query, ROWS_PER_STATEMENT, Row, Value};
 
 /// The columns of `domain_events`, in the order reads select and the insert writes them.
 const COLUMNS: &str = "id, account_id, name, subject_type, subject_id, shipment_id, detail, \
@@ -25,9 +25,18 @@ fn parse(row: &Row) -> Result<DomainEvent, StoreError> {
     })
 }
 
-/// Parses rows of [`of_account`].
-pub(crate) fn parse_rows(rows: &[Row]) -> Result<Vec<DomainEvent>, StoreError> {
-    rows.iter().map(parse).collect()
+/// Parses rows of [`of_account`], with their frozen records.
+pub(crate) async fn parse_rows<B: Backend + ?Sized>(
+    backend: &B,
+    rows: &[Row],
+) -> Result<Vec<DomainEvent>, StoreError> {
+    let mut events: Vec<DomainEvent> = rows.iter().map(parse).collect::<Result<_, _>>()?;
+    let stored = events.iter_mut().map(|e| std::mem::take(&mut e.included));
+    let thawed = crate::frozen::thaw(backend, stored.collect()).await?;
+    for (event, included) in events.iter_mut().zip(thawed) {
+        event.included = included;
+    }
+    Ok(events)
 }
 
 /// Every domain event of an account, oldest first.
@@ -37,13 +46,15 @@ pub(crate) fn of_account(account: AccountId) -> Query {
     query
 }
 
-/// Records `events`, each unless its dedupe key is known, and fans each recorded one out:
+/// Records `events`, each unless its dedupe key is known (their frozen records kept by
+/// content, [`crate::frozen`]), and fans each recorded one out:
 /// one pending notification for each active webhook of its account that wants it (every
 /// event, or this one among its events), in the same transaction. A duplicate event,
 /// skipped by its dedupe key, fans out nothing. Every insert comes before every fan-out,
 /// so each fan-out finds the events it names.
 pub(crate) fn record_all(dialect: &Dialect, events: &[DomainEvent]) -> Vec<Query> {
-    let rows = events.iter().map(|event| {
+    let (mut queries, included) = crate::frozen::freeze(events);
+    let rows = events.iter().zip(included).map(|(event, included)| {
         vec![
             event.id.as_uuid().into(),
             event.account_id.as_uuid().into(),
@@ -53,15 +64,15 @@ pub(crate) fn record_all(dialect: &Dialect, events: &[DomainEvent]) -> Vec<Query
             event.shipment_id.map(|id| id.as_uuid()).into(),
             Value::json(&event.detail),
             event.dedupe_key.as_str().into(),
-            Value::json(&event.included),
+            Value::json(&included),
             event.created_at.into(),
         ]
     });
-    let mut queries = Query::insert_rows(
+    queries.extend(Query::insert_rows(
         &format!("INSERT INTO domain_events ({COLUMNS}) VALUES "),
         rows,
         " ON CONFLICT DO NOTHING",
-    );
+    ));
     for chunk in events.chunks(ROWS_PER_STATEMENT) {
         let mut fan_out = Query::new(&format!(
             "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, \

@@ -11,6 +11,7 @@ mod db;
 mod deliveries;
 mod domain_events;
 mod error;
+mod frozen;
 mod idempotency;
 mod jobs;
 mod leases;

@@ -147,15 +147,12 @@ impl<T: Backend> NotificationStore for T {
         query
             .push(" AND id IN ")
             .bind_list(events.iter().map(|id| id.as_uuid()));
-        self.fetch(&query)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok((
-                    DomainEventId::from_uuid(row.required_id("id")?),
-                    row.json("included")?,
-                ))
-            })
+        let rows = self.fetch(&query).await?;
+        let stored = rows.iter().map(|row| row.json("included"));
+        let thawed = crate::frozen::thaw(self, stored.collect::<Result<_, _>>()?).await?;
+        rows.iter()
+            .zip(thawed)
+            .map(|(row, included)| Ok((DomainEventId::from_uuid(row.required_id("id")?), included)))
             .collect()
     }
 

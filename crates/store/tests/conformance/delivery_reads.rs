@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use serde_json::Value as Json;
+
 use tidemark_domain::webhook::{ClaimedNotification, Settlement};
 use tidemark_domain::{Account, Milestone};
 use tidemark_store::{CommitOutcome, Store};
@@ -20,16 +22,21 @@ pub async fn frozen_records_and_attempt_logs_read_back_within_their_account(stor
     subscribe(&store, &owner, &[], true).await;
     let milestones = snapshot(&[(Milestone::EmptyOut, 1)]);
     let (_, job, mut commit) = looked_up(&store, &owner, "586118842", &milestones, 3).await;
+    // A record every event shares, as the events of one lookup share their shipment.
+    let shared = serde_json::json!({"type": "shipment", "id": "shared", "attributes": {}});
     for (n, event) in commit.events.iter_mut().enumerate() {
         event.included = vec![
             serde_json::json!({"type": "marker", "id": event.id.to_string()}),
+            shared.clone(),
             serde_json::json!({"type": "ordinal", "id": n.to_string(), "attributes": {"ü": "ß"}}),
         ];
     }
+    assert!(commit.events.len() > 1, "records shared by several events");
     assert_eq!(
         super::commit(&store, &job, &commit).await,
         CommitOutcome::Committed
     );
+    shared_across_changes(&store, &stranger, &shared).await;
 
     let claimed = super::claim_deliveries(&store, 10, 100, at(3)).await;
     assert_eq!(claimed.len(), commit.events.len());
@@ -207,4 +214,22 @@ pub async fn claims_keep_each_webhook_under_its_limit_in_flight(store: Arc<dyn S
             .await
             .is_empty()
     );
+}
+
+/// Another account's change freezes a record already kept: its events read it back too.
+async fn shared_across_changes(store: &Arc<dyn Store>, other: &Account, shared: &Json) {
+    let milestones = snapshot(&[(Milestone::EmptyOut, 1)]);
+    let (_, job, mut commit) = looked_up(store, other, "586118843", &milestones, 6).await;
+    for event in &mut commit.events {
+        event.included = vec![shared.clone()];
+    }
+    assert_eq!(
+        super::commit(store, &job, &commit).await,
+        CommitOutcome::Committed
+    );
+    let recorded = store.domain_events(other.id).await.expect("events");
+    assert_eq!(recorded.len(), commit.events.len());
+    for event in recorded {
+        assert_eq!(event.included, std::slice::from_ref(shared));
+    }
 }

@@ -1,0 +1,178 @@
+//! The records frozen with domain events (the `included` member of their notifications),
+//! kept once by content: a record is stored under the hex SHA-256 of its JSON text, and
+//! an event keeps the keys of its records, in order. The events of one lookup share their
+//! shipment and container records, and a record that did not change is shared across
+//! lookups, so each is written once instead of once an event. Events recorded before
+//! (migration 0021) hold their records themselves; a reader takes either.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value as Json;
+use sha2::{Digest, Sha256};
+use tidemark_domain::DomainEvent;
+
+use crate::StoreError;
+use crate::db::{Backend, Cost, Query, Value};
+
+/// The key of a record: the hex SHA-256 of its JSON text.
+fn key(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// What to write for `events`: the statements that keep their records (each once, in
+/// key order, so concurrent changes take the rows' locks in one order), and each event's
+/// `included` as the keys of its records.
+pub(crate) fn freeze(events: &[DomainEvent]) -> (Vec<Query>, Vec<Json>) {
+    let mut bodies: BTreeMap<String, String> = BTreeMap::new();
+    let keys = events
+        .iter()
+        .map(|event| {
+            let keys = event.included.iter().map(|record| {
+                let text = record.to_string();
+                let key = key(&text);
+                bodies.entry(key.clone()).or_insert(text);
+                Json::String(key)
+            });
+            Json::Array(keys.collect())
+        })
+        .collect();
+    let rows = bodies
+        .into_iter()
+        .map(|(key, text)| vec![Value::from(key), Value::Json(Some(text))]);
+    let writes = Query::insert_rows(
+        "INSERT INTO frozen_records (hash, body) VALUES ",
+        rows,
+        " ON CONFLICT (hash) DO NOTHING",
+    );
+    (writes, keys)
+}
+
+/// `included` lists as stored (keys, or records written before they were kept by
+/// content), with every key replaced by its record.
+pub(crate) async fn thaw<B: Backend + ?Sized>(
+    backend: &B,
+    mut lists: Vec<Vec<Json>>,
+) -> Result<Vec<Vec<Json>>, StoreError> {
+    let mut keys: Vec<&str> = lists.iter().flatten().filter_map(Json::as_str).collect();
+    if keys.is_empty() {
+        return Ok(lists);
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let mut query = Query::new("SELECT hash, body FROM frozen_records WHERE hash IN ");
+    query.bind_list(keys.iter().map(|key| Value::from(*key)));
+    let mut records: HashMap<String, Json> = HashMap::new();
+    for rows in backend.read(&[query], Cost::Point).await? {
+        for row in rows {
+            records.insert(row.required_text("hash")?, row.json("body")?);
+        }
+    }
+    for item in lists.iter_mut().flatten() {
+        if let Json::String(key) = item {
+            *item = records
+                .get(key.as_str())
+                .cloned()
+                .ok_or_else(|| StoreError::corrupt(format!("no frozen record {key}")))?;
+        }
+    }
+    Ok(lists)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tidemark_domain::{
+        Account, AccountId, AccountName, EventDetail, EventName, Subject, Timestamp,
+        TrackingRequestId,
+    };
+
+    use super::*;
+    use crate::{AccountStore as _, ChangeStore as _, ConnectOptions, SqliteStore};
+
+    fn event(account: AccountId, key: &str, included: Vec<Json>) -> DomainEvent {
+        let mut event = DomainEvent::new(
+            account,
+            EventName::parse("tracking_request.succeeded").expect("a name"),
+            Subject::TrackingRequest(TrackingRequestId::new()),
+            None,
+            EventDetail::default(),
+            key.to_owned(),
+            Timestamp::from_datetime(time::OffsetDateTime::UNIX_EPOCH),
+        );
+        event.included = included;
+        event
+    }
+
+    #[test]
+    fn a_record_is_keyed_by_its_text() {
+        assert_eq!(
+            key("{}"),
+            "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
+        );
+    }
+
+    #[test]
+    fn records_shared_by_events_are_written_once() {
+        let account = AccountId::new();
+        let shipment = json!({"type": "shipment", "id": "s"});
+        let (first, second) = (json!({"type": "port", "id": "a"}), json!({"id": "b"}));
+        let events = [
+            event(account, "1", vec![shipment.clone(), first.clone()]),
+            event(account, "2", vec![shipment.clone(), second.clone()]),
+            event(account, "3", Vec::new()),
+        ];
+        let (writes, keys) = freeze(&events);
+        assert_eq!(writes.len(), 1);
+        assert_eq!(writes[0].values.len(), 6, "three records, each once");
+        let key_of = |record: &Json| Json::String(key(&record.to_string()));
+        assert_eq!(
+            keys,
+            [
+                json!([key_of(&shipment), key_of(&first)]),
+                json!([key_of(&shipment), key_of(&second)]),
+                json!([]),
+            ]
+        );
+    }
+
+    /// Events recorded before records were kept by content hold the records themselves.
+    #[tokio::test]
+    async fn events_recorded_before_read_back_beside_the_new() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let store = SqliteStore::connect(&ConnectOptions::new(url))
+            .await
+            .expect("store");
+        let account = Account {
+            id: AccountId::new(),
+            name: AccountName::parse("frozen").expect("a name"),
+            created_at: Timestamp::from_datetime(time::OffsetDateTime::UNIX_EPOCH),
+        };
+        store.create_account(&account).await.expect("written");
+        let (old, new) = (json!({"type": "port", "id": "old"}), json!({"id": "new"}));
+        let mut events = vec![event(account.id, "new", vec![new.clone(), old.clone()])];
+        let writes = crate::domain_events::record_all(store.dialect(), &events);
+        store.execute_all(writes).await.expect("recorded");
+        let before = event(account.id, "old", vec![old.clone()]);
+        let inline = Query::with(
+            "INSERT INTO domain_events (id, account_id, name, subject_type, subject_id, \
+             detail, dedupe_key, included, created_at) VALUES ($1, $2, $3, $4, $5, '{}', $6, $7, $8)",
+            vec![
+                before.id.as_uuid().into(),
+                account.id.as_uuid().into(),
+                before.name.name().into(),
+                before.subject.kind().into(),
+                before.subject.id().into(),
+                before.dedupe_key.as_str().into(),
+                Value::json(&before.included),
+                before.created_at.into(),
+            ],
+        );
+        store.execute(inline).await.expect("an old row");
+        events.push(before);
+        let mut read = store.domain_events(account.id).await.expect("read");
+        read.sort_by(|a, b| a.dedupe_key.cmp(&b.dedupe_key));
+        events.sort_by(|a, b| a.dedupe_key.cmp(&b.dedupe_key));
+        assert_eq!(read, events);
+    }
+}
