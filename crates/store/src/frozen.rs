@@ -1,8 +1,9 @@
 //! The records frozen with domain events (the `included` member of their notifications),
-//! kept once by content: a record is stored under the hex SHA-256 of its JSON text, and
-//! an event keeps the keys of its records, in order. The events of one lookup share their
-//! shipment and container records, and a record that did not change is shared across
-//! lookups, so each is written once instead of once an event. Events recorded before
+//! kept once by content: a record is stored under its owner (the event's shipment, or its
+//! account) and a SHA-256 of its JSON text, and an event keeps the keys of its records, in
+//! order. The events of one lookup share their shipment and container records, and a
+//! record that did not change is shared by the shipment's later lookups, so each is
+//! written once instead of once an event. Events recorded before
 //! (migration 0021) hold their records themselves; a reader takes either.
 
 use std::collections::{BTreeMap, HashMap};
@@ -10,13 +11,18 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use tidemark_domain::DomainEvent;
+use uuid::Uuid;
 
 use crate::StoreError;
 use crate::db::{Backend, Cost, Query, Value};
 
-/// The key of a record: the hex SHA-256 of its JSON text.
-fn key(text: &str) -> String {
-    hex::encode(Sha256::digest(text.as_bytes()))
+/// The key of a record an event of `owner` froze: the owner (the event's shipment, or its
+/// account), then the first 128 bits of the SHA-256 of the record's JSON text, in hex.
+/// Owners' ids grow with time, so a lookup writes its keys near each other in the key's
+/// index, not all over it; a record is shared by the events of its owner.
+fn key(owner: Uuid, text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    format!("{owner}:{}", hex::encode(&digest[..16]))
 }
 
 /// What to write for `events`: the statements that keep their records (each once, in
@@ -27,9 +33,12 @@ pub(crate) fn freeze(events: &[DomainEvent]) -> (Vec<Query>, Vec<Json>) {
     let keys = events
         .iter()
         .map(|event| {
+            let owner = event
+                .shipment_id
+                .map_or(event.account_id.as_uuid(), |id| id.as_uuid());
             let keys = event.included.iter().map(|record| {
                 let text = record.to_string();
-                let key = key(&text);
+                let key = key(owner, &text);
                 bodies.entry(key.clone()).or_insert(text);
                 Json::String(key)
             });
@@ -106,8 +115,8 @@ mod tests {
     #[test]
     fn a_record_is_keyed_by_its_text() {
         assert_eq!(
-            key("{}"),
-            "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
+            key(Uuid::nil(), "{}"),
+            "00000000-0000-0000-0000-000000000000:44136fa355b3678a1146ad16f7e8649e"
         );
     }
 
@@ -124,7 +133,7 @@ mod tests {
         let (writes, keys) = freeze(&events);
         assert_eq!(writes.len(), 1);
         assert_eq!(writes[0].values.len(), 6, "three records, each once");
-        let key_of = |record: &Json| Json::String(key(&record.to_string()));
+        let key_of = |record: &Json| Json::String(key(account.as_uuid(), &record.to_string()));
         assert_eq!(
             keys,
             [

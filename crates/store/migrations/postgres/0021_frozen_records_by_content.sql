@@ -1,7 +1,8 @@
 -- The records frozen with domain events, kept once by content: each record (a JSON:API
--- resource as it stood when an event was recorded) under the hex SHA-256 of its JSON
--- text. The events of one lookup share their shipment and container records, and an
--- unchanged record is shared across lookups, so each is stored once. An event's
+-- resource as it stood when an event was recorded) under its owner (the event's shipment,
+-- or its account) and a SHA-256 of its JSON text. The events of one lookup share their
+-- shipment and container records, and an unchanged record is shared by the shipment's
+-- later lookups, so each is stored once. An event's
 -- `included` holds the keys of its records in order; rows written before this migration
 -- hold the records themselves, and a reader takes either.
 CREATE TABLE frozen_records (

@@ -1,10 +1,13 @@
 -- The records frozen with domain events, kept once by content: each record (a JSON:API
--- resource as it stood when an event was recorded) under the hex SHA-256 of its JSON
--- text. The events of one lookup share their shipment and container records, and an
--- unchanged record is shared across lookups, so each is stored once. An event's
+-- resource as it stood when an event was recorded) under its owner (the event's shipment,
+-- or its account) and a SHA-256 of its JSON text. The events of one lookup share their
+-- shipment and container records, and an unchanged record is shared by the shipment's
+-- later lookups, so each is stored once. An event's
 -- `included` holds the keys of its records in order; rows written before this migration
 -- hold the records themselves, and a reader takes either.
+-- A rowid table with the key in its own index: records of a few kilobytes, written in
+-- random key order, would split the pages of a table keyed by them.
 CREATE TABLE frozen_records (
-    hash TEXT PRIMARY KEY NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
     body TEXT NOT NULL
-) STRICT, WITHOUT ROWID;
+) STRICT;
