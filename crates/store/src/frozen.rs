@@ -3,8 +3,8 @@
 //! account) and a SHA-256 of its JSON text, and an event keeps the keys of its records, in
 //! order. The events of one lookup share their shipment and container records, and a
 //! record that did not change is shared by the shipment's later lookups, so each is
-//! written once instead of once an event. Events recorded before
-//! (migration 0021) hold their records themselves; a reader takes either.
+//! written once instead of once an event. Events recorded before migration 0021 hold
+//! their records themselves; a reader takes either.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -15,6 +15,10 @@ use uuid::Uuid;
 
 use crate::StoreError;
 use crate::db::{Backend, Cost, Query, Value};
+
+/// Keys one read statement asks for at most, far below either backend's limit of
+/// parameters.
+const KEYS_PER_READ: usize = 500;
 
 /// The key of a record an event of `owner` froze: the owner (the event's shipment, or its
 /// account), then the first 128 bits of the SHA-256 of the record's JSON text, in hex.
@@ -49,9 +53,9 @@ pub(crate) fn freeze(events: &[DomainEvent]) -> (Vec<Query>, Vec<Json>) {
         .into_iter()
         .map(|(key, text)| vec![Value::from(key), Value::Json(Some(text))]);
     let writes = Query::insert_rows(
-        "INSERT INTO frozen_records (hash, body) VALUES ",
+        "INSERT INTO frozen_records (key, body) VALUES ",
         rows,
-        " ON CONFLICT (hash) DO NOTHING",
+        " ON CONFLICT (key) DO NOTHING",
     );
     (writes, keys)
 }
@@ -68,12 +72,18 @@ pub(crate) async fn thaw<B: Backend + ?Sized>(
     }
     keys.sort_unstable();
     keys.dedup();
-    let mut query = Query::new("SELECT hash, body FROM frozen_records WHERE hash IN ");
-    query.bind_list(keys.iter().map(|key| Value::from(*key)));
+    let queries: Vec<Query> = keys
+        .chunks(KEYS_PER_READ)
+        .map(|chunk| {
+            let mut query = Query::new("SELECT key, body FROM frozen_records WHERE key IN ");
+            query.bind_list(chunk.iter().map(|key| Value::from(*key)));
+            query
+        })
+        .collect();
     let mut records: HashMap<String, Json> = HashMap::new();
-    for rows in backend.read(&[query], Cost::Point).await? {
+    for rows in backend.read(&queries, Cost::Point).await? {
         for row in rows {
-            records.insert(row.required_text("hash")?, row.json("body")?);
+            records.insert(row.required_text("key")?, row.json("body")?);
         }
     }
     for item in lists.iter_mut().flatten() {
@@ -144,9 +154,7 @@ mod tests {
         );
     }
 
-    /// Events recorded before records were kept by content hold the records themselves.
-    #[tokio::test]
-    async fn events_recorded_before_read_back_beside_the_new() {
+    async fn store_with_account() -> (tempfile::TempDir, SqliteStore, Account) {
         let dir = tempfile::tempdir().expect("a directory");
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
         let store = SqliteStore::connect(&ConnectOptions::new(url))
@@ -158,6 +166,28 @@ mod tests {
             created_at: Timestamp::from_datetime(time::OffsetDateTime::UNIX_EPOCH),
         };
         store.create_account(&account).await.expect("written");
+        (dir, store, account)
+    }
+
+    /// More keys than one read statement asks for read back, each in its place.
+    #[tokio::test]
+    async fn many_records_read_back_in_several_statements() {
+        let (_dir, store, account) = store_with_account().await;
+        let mut events: Vec<DomainEvent> = (0..KEYS_PER_READ + 50)
+            .map(|n| event(account.id, &n.to_string(), vec![json!({"id": n})]))
+            .collect();
+        let writes = crate::domain_events::record_all(store.dialect(), &events);
+        store.execute_all(writes).await.expect("recorded");
+        let mut read = store.domain_events(account.id).await.expect("read");
+        read.sort_by(|a, b| a.dedupe_key.cmp(&b.dedupe_key));
+        events.sort_by(|a, b| a.dedupe_key.cmp(&b.dedupe_key));
+        assert_eq!(read, events);
+    }
+
+    /// Events recorded before records were kept by content hold the records themselves.
+    #[tokio::test]
+    async fn events_recorded_before_read_back_beside_the_new() {
+        let (_dir, store, account) = store_with_account().await;
         let (old, new) = (json!({"type": "port", "id": "old"}), json!({"id": "new"}));
         let mut events = vec![event(account.id, "new", vec![new.clone(), old.clone()])];
         let writes = crate::domain_events::record_all(store.dialect(), &events);
