@@ -154,10 +154,8 @@ impl<T: Backend> DeliveryStore for T {
         .bind(token)
         .push(" ORDER BY due_at, id");
         let rows = self.fetch(&read).await?;
-        let stored = rows.iter().map(|row| row.json("included"));
-        let thawed = crate::frozen::thaw(self, stored.collect::<Result<_, _>>()?).await?;
         rows.iter()
-            .zip(thawed)
+            .zip(crate::frozen::included(self, &rows).await?)
             .map(|(row, included)| {
                 Ok(ClaimedNotification {
                     notification: notification_row(row)?,

@@ -20,7 +20,8 @@ fn parse(row: &Row) -> Result<DomainEvent, StoreError> {
         shipment_id: row.id("shipment_id")?.map(ShipmentId::from_uuid),
         detail: row.json("detail")?,
         dedupe_key: row.required_text("dedupe_key")?,
-        included: row.json("included")?,
+        // Read with the records it names, by [`parse_rows`].
+        included: Vec::new(),
         created_at: row.required_time("created_at")?,
     })
 }
@@ -31,9 +32,10 @@ pub(crate) async fn parse_rows<B: Backend + ?Sized>(
     rows: &[Row],
 ) -> Result<Vec<DomainEvent>, StoreError> {
     let mut events: Vec<DomainEvent> = rows.iter().map(parse).collect::<Result<_, _>>()?;
-    let stored = events.iter_mut().map(|e| std::mem::take(&mut e.included));
-    let thawed = crate::frozen::thaw(backend, stored.collect()).await?;
-    for (event, included) in events.iter_mut().zip(thawed) {
+    for (event, included) in events
+        .iter_mut()
+        .zip(crate::frozen::included(backend, rows).await?)
+    {
         event.included = included;
     }
     Ok(events)

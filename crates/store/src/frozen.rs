@@ -14,7 +14,7 @@ use tidemark_domain::DomainEvent;
 use uuid::Uuid;
 
 use crate::StoreError;
-use crate::db::{Backend, Cost, Query, Value};
+use crate::db::{Backend, Cost, Query, Row, Value};
 
 /// Keys one read statement asks for at most, far below either backend's limit of
 /// parameters.
@@ -60,9 +60,18 @@ pub(crate) fn freeze(events: &[DomainEvent]) -> (Vec<Query>, Vec<Json>) {
     (writes, keys)
 }
 
-/// `included` lists as stored (keys, or records written before they were kept by
-/// content), with every key replaced by its record.
-pub(crate) async fn thaw<B: Backend + ?Sized>(
+/// The `included` column of each of `rows` (keys, or records written before they were
+/// kept by content), with every key replaced by its record.
+pub(crate) async fn included<B: Backend + ?Sized>(
+    backend: &B,
+    rows: &[Row],
+) -> Result<Vec<Vec<Json>>, StoreError> {
+    let lists: Result<Vec<Vec<Json>>, StoreError> =
+        rows.iter().map(|row| row.json("included")).collect();
+    thaw(backend, lists?).await
+}
+
+async fn thaw<B: Backend + ?Sized>(
     backend: &B,
     mut lists: Vec<Vec<Json>>,
 ) -> Result<Vec<Vec<Json>>, StoreError> {

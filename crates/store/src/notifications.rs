@@ -148,10 +148,8 @@ impl<T: Backend> NotificationStore for T {
             .push(" AND id IN ")
             .bind_list(events.iter().map(|id| id.as_uuid()));
         let rows = self.fetch(&query).await?;
-        let stored = rows.iter().map(|row| row.json("included"));
-        let thawed = crate::frozen::thaw(self, stored.collect::<Result<_, _>>()?).await?;
         rows.iter()
-            .zip(thawed)
+            .zip(crate::frozen::included(self, &rows).await?)
             .map(|(row, included)| Ok((DomainEventId::from_uuid(row.required_id("id")?), included)))
             .collect()
     }

@@ -72,11 +72,11 @@ value_from! {
     Option<bool> => |value| Self::Bool(value);
 }
 
-/// SQL text and its values.
 /// Rows one statement of [`Query::insert_rows`] takes at most: its parameters stay far
 /// below either backend's limit (SQLite's 32,766, PostgreSQL's 65,535).
 pub(crate) const ROWS_PER_STATEMENT: usize = 100;
 
+/// SQL text and its values.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Query {
     pub(crate) sql: String,
@@ -140,7 +140,6 @@ impl Query {
         self
     }
 
-    /// Appends the bounds of `range` on `column`, if any.
     /// `head` (`INSERT INTO t (…) VALUES `), `rows` as bound tuples, then `tail`: one
     /// statement for each [`ROWS_PER_STATEMENT`] rows, none for no rows. A unit that
     /// writes many rows of one table pays one round trip for them instead of one each.
@@ -184,6 +183,7 @@ impl Query {
         Self::insert_rows(head, last.into_values(), tail)
     }
 
+    /// Appends the bounds of `range` on `column`, if any.
     pub(crate) fn push_range(&mut self, column: &str, range: TimeRange) -> &mut Self {
         if let Some(start) = range.start {
             self.push(&format!(" AND {column} >= ")).bind(start);
