@@ -202,6 +202,30 @@ async fn commit(
         .expect("commit")
 }
 
+/// Commits `change` under `job`'s claim, which must commit.
+async fn committed(
+    store: &Arc<dyn Store>,
+    job: &tidemark_domain::ClaimedJob,
+    change: &tidemark_domain::tracking::Change,
+) {
+    assert_eq!(
+        commit(store, job, change).await,
+        tidemark_store::CommitOutcome::Committed
+    );
+}
+
+/// What request `id` tracks now, which must be something.
+async fn now_tracked(
+    store: &Arc<dyn Store>,
+    id: tidemark_domain::TrackingRequestId,
+) -> tidemark_domain::Tracked {
+    store
+        .tracked(id)
+        .await
+        .expect("read")
+        .expect("tracks a shipment")
+}
+
 /// How long a claim of the cases holds.
 const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 

@@ -8,7 +8,7 @@ use tidemark_domain::{
     ContainerStatus, DomainEvent, DomainEventId, EventClassifier, Milestone, Place, ReferenceKind,
     TransportEventId,
 };
-use tidemark_store::{CommitOutcome, NotificationFilter, Store};
+use tidemark_store::{NotificationFilter, Store};
 
 use super::raw_events::reported;
 use super::tracking::{looked_up, snapshot};
@@ -41,16 +41,9 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
         change.events.len()
     );
     repeat_rows(&mut change);
-    assert_eq!(
-        super::commit(&store, &job, &change).await,
-        CommitOutcome::Committed
-    );
+    super::committed(&store, &job, &change).await;
 
-    let tracked = store
-        .tracked(pending.id)
-        .await
-        .expect("read")
-        .expect("found");
+    let tracked = super::now_tracked(&store, pending.id).await;
     assert_eq!(tracked.events.len(), change.transport_events.len() - 1);
     let statuses: Vec<ContainerStatus> = tracked
         .containers

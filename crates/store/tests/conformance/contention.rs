@@ -84,11 +84,7 @@ async fn a_commit_that_loses_a_deadlock_is_written_again() {
     let outcome = committing.await.expect("joined");
     assert_eq!(outcome.expect("written again"), CommitOutcome::Committed);
     assert_eq!(store.writes_retried(), 1, "counted, for /metrics");
-    let after = store
-        .tracked(request.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let after = super::now_tracked(&store, request.id).await;
     assert!(!lookup.transport_events.is_empty());
     for event in &lookup.transport_events {
         assert!(

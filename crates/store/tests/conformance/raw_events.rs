@@ -8,7 +8,7 @@ use tidemark_domain::{
     Account, CarrierEvent, CarrierEventType, ContainerId, EventClassifier, JobKind, Milestone,
     Place, RequestStatus, Snapshot, TrackingRequest, VesselRef,
 };
-use tidemark_store::{CommitOutcome, Store};
+use tidemark_store::Store;
 
 use super::tracking::{claim, found, looked_up, snapshot};
 use super::{account, at};
@@ -76,21 +76,14 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
         2,
         "the container's and the shipment's"
     );
-    assert_eq!(
-        super::commit(&store, &job, &commit).await,
-        CommitOutcome::Committed
-    );
+    super::committed(&store, &job, &commit).await;
     let container = commit.containers[0].id;
     assert_eq!(
         kept(&store, owner.id, container).await,
         [load.clone(), arrival.clone()],
         "every field reads back, oldest first"
     );
-    let tracked = store
-        .tracked(pending.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let tracked = super::now_tracked(&store, pending.id).await;
     assert_eq!(tracked.raw_events.len(), 2, "read back with the shipment");
     for changed in &commit.raw_events {
         for record in &changed.events {
@@ -144,10 +137,7 @@ async fn a_later_version_replaces_an_event_in_place(
         .expect("list")
         .items[0]
         .id;
-    assert_eq!(
-        super::commit(store, &refresh, &update).await,
-        CommitOutcome::Committed
-    );
+    super::committed(store, &refresh, &update).await;
     let now_kept = store
         .list_raw_events(owner.id, container, super::page(1, 10))
         .await

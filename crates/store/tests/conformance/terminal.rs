@@ -105,10 +105,7 @@ pub async fn terminal_views_read_back_and_the_lists_filter_on_them(store: Arc<dy
     commit.containers[0].terminal = held(1_000);
     commit.containers[0].current_status = ContainerStatus::NotAvailable;
     commit.containers[0].terminal_subscribed_until = Some(at(2_000));
-    assert_eq!(
-        super::commit(&store, &job, &commit).await,
-        CommitOutcome::Committed
-    );
+    super::committed(&store, &job, &commit).await;
     let written = &commit.containers[0];
     let read = store
         .container(owner.id, written.id)
@@ -145,11 +142,7 @@ pub async fn terminal_checks_record_their_events_once_and_fan_out(store: Arc<dyn
     let before = store.domain_events(owner.id).await.expect("events").len();
     for round in 0..2 {
         let request = super::stored(&store, &pending).await;
-        let tracked = store
-            .tracked(pending.id)
-            .await
-            .expect("read")
-            .expect("tracked");
+        let tracked = super::now_tracked(&store, pending.id).await;
         let answer = TerminalAnswer::terminal(vec![(tracked.containers[0].id, held(1_000))]);
         let change = decide(
             &request,
@@ -198,11 +191,7 @@ async fn checked_and_scheduled(
     request: tidemark_domain::TrackingRequestId,
 ) {
     use tidemark_domain::lifecycle::Policy;
-    let tracked = store
-        .tracked(request)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let tracked = super::now_tracked(store, request).await;
     assert_eq!(tracked.containers[0].terminal_checked_at, Some(at(11)));
     assert_eq!(
         tracked.containers[0].current_status,

@@ -147,10 +147,7 @@ pub(super) async fn tracked(
     when: i64,
 ) -> (TrackingRequest, Change) {
     let (pending, job, change) = looked_up(store, owner, number, snapshot, when).await;
-    assert_eq!(
-        super::commit(store, &job, &change).await,
-        CommitOutcome::Committed
-    );
+    super::committed(store, &job, &change).await;
     (pending, change)
 }
 
@@ -173,19 +170,12 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
     let (pending, job, mut commit) = looked_up(&store, &owner, "586118841", &milestones, 3).await;
     // Every column of a container reads back, the terminal's last answer included.
     commit.containers[0].terminal_checked_at = Some(at(2));
-    assert_eq!(
-        super::commit(&store, &job, &commit).await,
-        CommitOutcome::Committed
-    );
+    super::committed(&store, &job, &commit).await;
 
     let created = super::stored(&store, &pending).await;
     assert_eq!(created, commit.request);
     assert_eq!(created.status, RequestStatus::Created);
-    let tracked = store
-        .tracked(pending.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let tracked = super::now_tracked(&store, pending.id).await;
     assert_eq!(tracked.shipment, commit.shipment.clone().expect("shipment"));
     assert_eq!(tracked.containers, commit.containers);
     assert_eq!(tracked.events, commit.transport_events);
@@ -242,15 +232,8 @@ async fn a_refresh_adds_only_what_is_new(
     )
     .await;
     assert_eq!(update.transport_events.len(), 1);
-    assert_eq!(
-        super::commit(store, &refresh, &update).await,
-        CommitOutcome::Committed
-    );
-    let tracked = store
-        .tracked(pending.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    super::committed(store, &refresh, &update).await;
+    let tracked = super::now_tracked(store, pending.id).await;
     assert_eq!(tracked.events.len(), 3);
     assert_eq!(
         store.domain_events(owner.id).await.expect("events").len(),

@@ -94,15 +94,8 @@ pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) 
     for event in &mut again.events {
         event.id = DomainEventId::new();
     }
-    assert_eq!(
-        super::commit(&store, &refresh, &again).await,
-        CommitOutcome::Committed
-    );
-    let tracked = store
-        .tracked(pending.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    super::committed(&store, &refresh, &again).await;
+    let tracked = super::now_tracked(&store, pending.id).await;
     assert_eq!(tracked.events, commit.transport_events);
     assert_eq!(
         store.domain_events(owner.id).await.expect("events"),
@@ -167,11 +160,7 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
         CommitOutcome::Committed,
         "the check left the request as it was"
     );
-    let after = store
-        .tracked(request.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let after = super::now_tracked(&store, request.id).await;
     assert!(!after.containers.is_empty());
     for container in &after.containers {
         assert_eq!(container.terminal_checked_at, Some(at(3700)));
