@@ -173,21 +173,13 @@ pub fn registry(
 /// The tracker and its runner; `events_recorded` rings when a lookup records events.
 #[must_use]
 pub fn tracker(
-    store: Arc<dyn Store>,
-    registry: Arc<Registry>,
-    carriers: Arc<CarrierMatrix>,
-    clock: Arc<dyn Clock>,
+    deps: tidemark_workers::Deps,
     config: &TrackerConfig,
     policy: tidemark_domain::lifecycle::Policy,
     events_recorded: Option<Arc<tokio::sync::Notify>>,
 ) -> Runner<Tracker> {
-    let mut tracker = Tracker::new(
-        store,
-        registry,
-        carriers,
-        Arc::clone(&clock),
-        config.settings(policy),
-    );
+    let clock = Arc::clone(&deps.clock);
+    let mut tracker = Tracker::new(deps, config.settings(policy));
     if let Some(bell) = events_recorded {
         tracker = tracker.ring_on_events(bell);
     }

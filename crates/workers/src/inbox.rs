@@ -18,10 +18,12 @@ use tidemark_carriers::registry::Registry;
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::terminal::{ContainerNotice, TerminalCode, TerminalReport};
 use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
-use tidemark_domain::{CarrierMatrix, ClaimedJob, Clock, TrackingRequestId};
+use tidemark_domain::{ClaimedJob, Clock, TrackingRequestId};
 use tidemark_store::{CommitOutcome, Store, StoreError};
 use tidemark_wire::EventRecords;
 use tokio::sync::Notify;
+
+use crate::Deps;
 
 /// What a line pushed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,20 +91,15 @@ pub struct Inbox {
 const CONFLICT_RETRIES: usize = 3;
 
 impl Inbox {
-    /// An inbox over `store`, authenticating lines with `carriers`' callback tokens.
+    /// An inbox over `deps.store`, authenticating lines with `deps.carriers`' callback
+    /// tokens.
     #[must_use]
-    pub fn new(
-        store: Arc<dyn Store>,
-        carriers: Arc<Registry>,
-        matrix: Arc<CarrierMatrix>,
-        clock: Arc<dyn Clock>,
-        policy: Policy,
-    ) -> Self {
+    pub fn new(deps: Deps, policy: Policy) -> Self {
         Self {
-            store,
-            carriers,
-            clock,
-            render: EventRecords::new(matrix),
+            store: deps.store,
+            carriers: deps.carriers,
+            clock: deps.clock,
+            render: EventRecords::new(deps.matrix),
             policy,
             events_recorded: None,
             work_queued: None,

@@ -4,6 +4,7 @@
 //! notifications (ARCHITECTURE.md, "The flow of one tracking
 //! request").
 
+mod deps;
 mod dispatcher;
 mod error;
 mod heartbeat;
@@ -12,6 +13,7 @@ mod leases;
 mod runner;
 mod tracker;
 
+pub use deps::Deps;
 pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;
 pub use heartbeat::Heartbeat;

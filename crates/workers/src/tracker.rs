@@ -24,6 +24,7 @@ use tidemark_store::{CommitOutcome, Store, StoreError};
 use tidemark_wire::EventRecords;
 use tokio::sync::Notify;
 
+use crate::Deps;
 use crate::inbox::Inbox;
 use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
@@ -74,24 +75,18 @@ pub struct Tracker {
 }
 
 impl Tracker {
-    /// A tracker over `store`, asking the carriers of `carriers`; the records of the
-    /// events it records are frozen for their notifications in the wire format
-    /// (`tidemark_wire`), with the carrier names of `matrix`.
+    /// A tracker over `deps.store`, asking `deps.carriers`; the records of the events it
+    /// records are frozen for their notifications in the wire format (`tidemark_wire`),
+    /// with the carrier names of `deps.matrix`.
     #[must_use]
-    pub fn new(
-        store: Arc<dyn Store>,
-        carriers: Arc<Registry>,
-        matrix: Arc<CarrierMatrix>,
-        clock: Arc<dyn Clock>,
-        settings: TrackerSettings,
-    ) -> Self {
-        let inbox = Inbox::new(
-            Arc::clone(&store),
-            Arc::clone(&carriers),
-            Arc::clone(&matrix),
-            Arc::clone(&clock),
-            settings.policy,
-        );
+    pub fn new(deps: Deps, settings: TrackerSettings) -> Self {
+        let inbox = Inbox::new(deps.clone(), settings.policy);
+        let Deps {
+            store,
+            carriers,
+            matrix,
+            clock,
+        } = deps;
         Self {
             inbox,
             store,

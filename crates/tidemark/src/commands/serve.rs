@@ -41,27 +41,26 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     } else {
         None
     };
+    let deps = registry.map(|registry| tidemark_workers::Deps {
+        store: Arc::clone(&store),
+        carriers: registry,
+        matrix: Arc::clone(&carriers),
+        clock: Arc::clone(&clock),
+    });
     let mut loops = Vec::new();
-    let tracker = match (&registry, config.roles.contains(&Role::Tracker)) {
-        (Some(registry), true) => {
+    let tracker = match (&deps, config.roles.contains(&Role::Tracker)) {
+        (Some(deps), true) => {
             let bells = (Arc::clone(&events_recorded), Arc::clone(&work_queued));
-            let parts = (&store, &carriers, &clock);
-            let (task, beat) = start_tracker(&config, parts, registry, &shutdown, bells).await?;
+            let (task, beat) = start_tracker(&config, deps.clone(), &shutdown, bells).await?;
             loops.push(beat);
             Some(task)
         }
         _ => None,
     };
-    let inbox = registry.map(|registry| {
-        tidemark_workers::Inbox::new(
-            Arc::clone(&store),
-            registry,
-            Arc::clone(&carriers),
-            Arc::clone(&clock),
-            config.tracking,
-        )
-        .ring_on_events(Arc::clone(&events_recorded))
-        .ring_on_work(work_queued)
+    let inbox = deps.map(|deps| {
+        tidemark_workers::Inbox::new(deps, config.tracking)
+            .ring_on_events(Arc::clone(&events_recorded))
+            .ring_on_work(work_queued)
     });
     let dispatcher = if config.roles.contains(&Role::Dispatcher) {
         let (task, beat) = start_dispatcher(&config, (&store, &clock), events_recorded, &shutdown)?;
@@ -145,8 +144,7 @@ async fn connectors(
 
 async fn start_tracker(
     config: &Config,
-    (store, carriers, clock): (&Arc<dyn Store>, &Arc<CarrierMatrix>, &Arc<dyn Clock>),
-    registry: &Arc<tidemark_carriers::registry::Registry>,
+    deps: tidemark_workers::Deps,
     shutdown: &CancellationToken,
     (events_recorded, work_queued): (Arc<tokio::sync::Notify>, Arc<tokio::sync::Notify>),
 ) -> anyhow::Result<(
@@ -154,10 +152,7 @@ async fn start_tracker(
     Arc<tidemark_workers::Heartbeat>,
 )> {
     let runner = app::tracker(
-        Arc::clone(store),
-        Arc::clone(registry),
-        Arc::clone(carriers),
-        Arc::clone(clock),
+        deps,
         &config.tracker,
         config.tracking,
         Some(events_recorded),

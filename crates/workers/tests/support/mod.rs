@@ -18,7 +18,7 @@ use tidemark_domain::{
 use tidemark_store::Store;
 use tidemark_store::testing::{Backend, TestDatabase};
 use tidemark_testkit::Simulated;
-use tidemark_workers::{Runner, RunnerSettings, Tracker, TrackerSettings};
+use tidemark_workers::{Deps, Runner, RunnerSettings, Tracker, TrackerSettings};
 
 /// A simulator where every number sails, with the clock stepped by the test.
 pub fn sim_config() -> SimConfig {
@@ -103,13 +103,13 @@ impl Harness {
         let registry = registry(&simulated);
         let Simulated { sim, clock, url } = simulated;
         let matrix = Arc::new(CarrierMatrix::bundled().expect("matrix"));
-        let tracker = Tracker::new(
-            Arc::clone(&store),
-            Arc::clone(&registry),
-            Arc::clone(&matrix),
-            Arc::clone(&clock) as Arc<dyn Clock>,
-            settings(),
-        );
+        let deps = Deps {
+            store: Arc::clone(&store),
+            carriers: Arc::clone(&registry),
+            matrix: Arc::clone(&matrix),
+            clock: Arc::clone(&clock) as Arc<dyn Clock>,
+        };
+        let tracker = Tracker::new(deps, settings());
         let runner = Runner::new(
             Arc::new(tracker),
             Arc::clone(&clock) as Arc<dyn Clock>,
@@ -163,16 +163,20 @@ impl Harness {
         request
     }
 
+    /// This harness's store, carriers, carrier data and clock.
+    pub fn deps(&self) -> Deps {
+        Deps {
+            store: Arc::clone(&self.store),
+            carriers: Arc::clone(&self.registry),
+            matrix: Arc::clone(&self.matrix),
+            clock: Arc::clone(&self.clock) as Arc<dyn Clock>,
+        }
+    }
+
     /// Another tracker over this harness's store, carriers and clock, as another process
     /// (or this one restarted) would run it.
     pub fn tracker(&self, settings: TrackerSettings) -> Runner<Tracker> {
-        let tracker = Tracker::new(
-            Arc::clone(&self.store),
-            Arc::clone(&self.registry),
-            Arc::clone(&self.matrix),
-            Arc::clone(&self.clock) as Arc<dyn Clock>,
-            settings,
-        );
+        let tracker = Tracker::new(self.deps(), settings);
         Runner::new(
             Arc::new(tracker),
             Arc::clone(&self.clock) as Arc<dyn Clock>,

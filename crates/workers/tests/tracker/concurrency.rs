@@ -5,7 +5,7 @@ use std::time::Duration as StdDuration;
 
 use carrier_sim::Fault;
 use tidemark_domain::{Clock, JobKind, RequestStatus};
-use tidemark_workers::{Runner, RunnerSettings, Tracker};
+use tidemark_workers::{Deps, Runner, RunnerSettings, Tracker};
 use time::Duration;
 use tokio_util::sync::CancellationToken;
 
@@ -77,14 +77,8 @@ pub async fn two_trackers_never_work_one_job_at_once(h: Harness) {
     for _ in 0..2 {
         // Each tracker has its own connection pool, as a separate process would.
         let store = h.database.connect().await;
-        let tracker = Tracker::new(
-            store,
-            Arc::clone(&h.registry),
-            Arc::clone(&h.matrix),
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            settings(),
-        )
-        .ring_on_events(Arc::clone(&bell));
+        let tracker =
+            Tracker::new(Deps { store, ..h.deps() }, settings()).ring_on_events(Arc::clone(&bell));
         let runner = Runner::new(
             Arc::new(tracker),
             Arc::clone(&h.clock) as Arc<dyn Clock>,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tidemark_carriers::registry::{CarriersConfig, Registry};
 use tidemark_domain::{Clock, RequestStatus, SandboxScope};
-use tidemark_workers::{Runner, RunnerSettings, Tracker};
+use tidemark_workers::{Deps, Runner, RunnerSettings, Tracker};
 use time::Duration;
 
 use crate::support::{Harness, settings};
@@ -31,13 +31,11 @@ fn tracker(h: &Harness) -> Runner<Tracker> {
     );
     let config: CarriersConfig = toml::from_str(&text).expect("carriers");
     let registry = Registry::build(&config, None, SandboxScope::Off).expect("registry");
-    let tracker = Tracker::new(
-        Arc::clone(&h.store),
-        Arc::new(registry),
-        Arc::clone(&h.matrix),
-        Arc::clone(&h.clock) as Arc<dyn Clock>,
-        settings(),
-    );
+    let deps = Deps {
+        carriers: Arc::new(registry),
+        ..h.deps()
+    };
+    let tracker = Tracker::new(deps, settings());
     Runner::new(
         Arc::new(tracker),
         Arc::clone(&h.clock) as Arc<dyn Clock>,

@@ -119,21 +119,25 @@ impl Tracking {
             Arc::clone(&clock) as Arc<dyn Clock>,
             (listener, app::ServerSettings::default()),
             move |store| {
-                Some(app::callbacks(tidemark_workers::Inbox::new(
+                let deps = tidemark_workers::Deps {
                     store,
-                    inbox_registry,
-                    app::carriers(None).expect("carriers"),
-                    inbox_clock,
-                    tidemark_domain::lifecycle::Policy::default(),
-                )))
+                    carriers: inbox_registry,
+                    matrix: app::carriers(None).expect("carriers"),
+                    clock: inbox_clock,
+                };
+                let policy = tidemark_domain::lifecycle::Policy::default();
+                Some(app::callbacks(tidemark_workers::Inbox::new(deps, policy)))
             },
         )
         .await?;
+        let deps = tidemark_workers::Deps {
+            store: Arc::clone(&app.store),
+            carriers: registry,
+            matrix: app::carriers(None).expect("carriers"),
+            clock: Arc::clone(&clock) as Arc<dyn Clock>,
+        };
         let runner = app::tracker(
-            Arc::clone(&app.store),
-            registry,
-            app::carriers(None).expect("carriers"),
-            Arc::clone(&clock) as Arc<dyn Clock>,
+            deps,
             &tidemark::config::TrackerConfig::default(),
             tidemark_domain::lifecycle::Policy::default(),
             None,

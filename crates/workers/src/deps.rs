@@ -1,0 +1,21 @@
+//! What the tracker and the inbox work over, gathered once where the process is wired.
+
+use std::sync::Arc;
+
+use tidemark_carriers::registry::Registry;
+use tidemark_domain::{CarrierMatrix, Clock};
+use tidemark_store::Store;
+
+/// The store, the carriers (their connectors and callback tokens), the carrier data whose
+/// names the frozen records carry, and the clock.
+#[derive(Debug, Clone)]
+pub struct Deps {
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// The configured carriers, terminals and Arrival Notice publishers.
+    pub carriers: Arc<Registry>,
+    /// The carrier data matrix.
+    pub matrix: Arc<CarrierMatrix>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+}
