@@ -63,17 +63,7 @@ pub(crate) fn learn(places: &[Place], vessels: &[VesselRef], now: Timestamp) -> 
         let name = names.entry(&vessel.imo).or_default();
         *name = vessel.name.as_deref().or(*name);
     }
-    let named = |kind: ReferenceKind, (code, name): (&str, Option<&str>)| {
-        vec![kind.id(code).into(), code.into(), name.into(), now.into()]
-    };
-    let mut queries = Query::insert_rows(
-        "INSERT INTO ports (id, locode, name, updated_at) VALUES ",
-        ports
-            .into_iter()
-            .map(|port| named(ReferenceKind::Port, port)),
-        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
-         WHERE excluded.name IS NOT NULL AND ports.name IS DISTINCT FROM excluded.name",
-    );
+    let mut queries = named(ReferenceKind::Port, ("ports", "locode"), ports, now);
     queries.extend(Query::insert_rows(
         "INSERT INTO terminals (id, code, port_locode, updated_at) VALUES ",
         terminals.into_iter().map(|(code, port)| {
@@ -86,15 +76,27 @@ pub(crate) fn learn(places: &[Place], vessels: &[VesselRef], now: Timestamp) -> 
         }),
         " ON CONFLICT (id) DO NOTHING",
     ));
-    queries.extend(Query::insert_rows(
-        "INSERT INTO vessels (id, imo, name, updated_at) VALUES ",
-        names
-            .into_iter()
-            .map(|vessel| named(ReferenceKind::Vessel, vessel)),
-        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
-         WHERE excluded.name IS NOT NULL AND vessels.name IS DISTINCT FROM excluded.name",
-    ));
+    queries.extend(named(ReferenceKind::Vessel, ("vessels", "imo"), names, now));
     queries
+}
+
+/// The upserts of ports or vessels (`table`, keyed by `code`) with their names: a name
+/// replaces a missing or different one, nothing else is rewritten.
+fn named(
+    kind: ReferenceKind,
+    (table, code): (&str, &str),
+    rows: BTreeMap<&str, Option<&str>>,
+    now: Timestamp,
+) -> Vec<Query> {
+    Query::insert_rows(
+        &format!("INSERT INTO {table} (id, {code}, name, updated_at) VALUES "),
+        rows.into_iter()
+            .map(|(key, name)| vec![kind.id(key).into(), key.into(), name.into(), now.into()]),
+        &format!(
+            " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at \
+             WHERE excluded.name IS NOT NULL AND {table}.name IS DISTINCT FROM excluded.name"
+        ),
+    )
 }
 
 /// A port (by id or UN/LOCODE), terminal (by id) or vessel (by id or IMO number).

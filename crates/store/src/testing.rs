@@ -100,24 +100,26 @@ impl TestDatabase {
     /// When the database cannot be reached or the table does not exist.
     pub async fn break_table(&self, table: &str) {
         let sql = format!("ALTER TABLE {table} RENAME TO {table}_broken");
-        if self.postgres.is_some() {
-            let mut connection = PgConnection::connect(&self.options.url)
-                .await
-                .expect("the test database opens");
-            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
-                .execute(&mut connection)
-                .await
-                .expect("renamed");
+        let renamed = if self.postgres.is_some() {
+            execute::<PgConnection>(&self.options.url, sql).await
         } else {
-            let mut connection = sqlx::SqliteConnection::connect(&self.options.url)
-                .await
-                .expect("the test database opens");
-            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
-                .execute(&mut connection)
-                .await
-                .expect("renamed");
-        }
+            execute::<sqlx::SqliteConnection>(&self.options.url, sql).await
+        };
+        renamed.expect("the table is renamed");
     }
+}
+
+/// Runs `sql` on a connection of its own to `url`.
+async fn execute<C>(url: &str, sql: String) -> Result<(), sqlx::Error>
+where
+    C: Connection,
+    for<'c> &'c mut C: sqlx::Executor<'c, Database = C::Database>,
+{
+    let mut connection = C::connect(url).await?;
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+        .execute(&mut connection)
+        .await?;
+    Ok(())
 }
 
 /// Replaces the database name in a PostgreSQL URL.
