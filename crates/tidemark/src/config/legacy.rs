@@ -7,90 +7,66 @@
 use figment::value::{Dict, Map, Value};
 use figment::{Error, Metadata, Profile, Provider};
 
-/// (old key, new key, unit of the old key's numbers: none for a key that only moved).
-/// Keys are dotted paths; `*` stands for every entry of a table (each carrier endpoint).
-const RENAMED: &[(&str, &str, &str)] = &[
-    ("shutdown_grace_secs", "shutdown_grace", "s"),
-    ("limits.header_timeout_secs", "limits.header_timeout", "s"),
-    (
-        "limits.body_idle_timeout_secs",
-        "limits.body_idle_timeout",
-        "s",
-    ),
-    ("tracking.retry_first_secs", "tracking.retry_first", "s"),
-    ("tracking.retry_max_secs", "tracking.retry_max", "s"),
-    (
-        "tracking.manifest_recheck_secs",
-        "tracking.manifest_recheck",
-        "s",
-    ),
-    (
-        "tracking.manifest_expiry_secs",
-        "tracking.manifest_expiry",
-        "s",
-    ),
-    ("tracking.refresh_secs", "tracking.refresh", "s"),
-    (
-        "tracking.refresh_at_sea_secs",
-        "tracking.refresh_at_sea",
-        "s",
-    ),
-    ("tracking.refresh_near_secs", "tracking.refresh_near", "s"),
-    ("tracking.near_window_secs", "tracking.near_window", "s"),
-    (
-        "tracking.stop_after_arrival_days",
-        "tracking.stop_after_arrival",
-        "days",
-    ),
-    (
-        "tracking.stop_without_updates_days",
-        "tracking.stop_without_updates",
-        "days",
-    ),
-    ("tracking.workers", "tracker.workers", ""),
-    ("tracking.lease_secs", "tracker.lease", "s"),
-    ("tracking.poll_ms", "tracker.poll", "ms"),
-    ("webhooks.timeout_secs", "webhooks.timeout", "s"),
-    ("webhooks.lease_secs", "webhooks.lease", "s"),
-    (
-        "webhooks.disable_after_days",
-        "webhooks.disable_after",
-        "days",
-    ),
-    ("webhooks.workers", "dispatcher.workers", ""),
-    ("webhooks.poll_ms", "dispatcher.poll", "ms"),
-    ("webhooks.source_ips", "webhook_source_ips", ""),
-    (
-        "carriers.defaults.connect_timeout_secs",
-        "carriers.defaults.connect_timeout",
-        "s",
-    ),
-    (
-        "carriers.defaults.timeout_secs",
-        "carriers.defaults.timeout",
-        "s",
-    ),
-    (
-        "carriers.endpoints.*.settings.connect_timeout_secs",
-        "carriers.endpoints.*.settings.connect_timeout",
-        "s",
-    ),
-    (
-        "carriers.endpoints.*.settings.timeout_secs",
-        "carriers.endpoints.*.settings.timeout",
-        "s",
-    ),
-    (
-        "sandbox.connection.connect_timeout_secs",
-        "sandbox.connection.connect_timeout",
-        "s",
-    ),
-    (
-        "sandbox.connection.timeout_secs",
-        "sandbox.connection.timeout",
-        "s",
-    ),
+/// Keys that became durations: the old key ends in the unit of its numbers (`_secs`,
+/// `_days`, `_ms`), the new key is the old one without it (`tracking.retry_first_secs` →
+/// `tracking.retry_first`). Keys are dotted paths; `*` stands for every entry of a table
+/// (each carrier endpoint).
+const UNIT_DROPPED: &[&str] = &[
+    "shutdown_grace_secs",
+    "limits.header_timeout_secs",
+    "limits.body_idle_timeout_secs",
+    "tracking.retry_first_secs",
+    "tracking.retry_max_secs",
+    "tracking.manifest_recheck_secs",
+    "tracking.manifest_expiry_secs",
+    "tracking.refresh_secs",
+    "tracking.refresh_at_sea_secs",
+    "tracking.refresh_near_secs",
+    "tracking.near_window_secs",
+    "tracking.stop_after_arrival_days",
+    "tracking.stop_without_updates_days",
+    "webhooks.timeout_secs",
+    "webhooks.lease_secs",
+    "webhooks.disable_after_days",
+    "carriers.defaults.connect_timeout_secs",
+    "carriers.defaults.timeout_secs",
+    "carriers.endpoints.*.settings.connect_timeout_secs",
+    "carriers.endpoints.*.settings.timeout_secs",
+    "sandbox.connection.connect_timeout_secs",
+    "sandbox.connection.timeout_secs",
 ];
+
+/// Keys that moved to another table (old key, new key); an old key's unit is its suffix,
+/// as above.
+const MOVED: &[(&str, &str)] = &[
+    ("tracking.workers", "tracker.workers"),
+    ("tracking.lease_secs", "tracker.lease"),
+    ("tracking.poll_ms", "tracker.poll"),
+    ("webhooks.workers", "dispatcher.workers"),
+    ("webhooks.poll_ms", "dispatcher.poll"),
+    ("webhooks.source_ips", "webhook_source_ips"),
+];
+
+/// The suffixes of the old keys and the units they name.
+const UNITS: &[(&str, &str)] = &[("_secs", "s"), ("_days", "days"), ("_ms", "ms")];
+
+/// `key` without its unit suffix, and the unit; `None` for a key without one.
+fn unit_of(key: &str) -> Option<(&str, &str)> {
+    UNITS
+        .iter()
+        .find_map(|(suffix, unit)| key.strip_suffix(suffix).map(|bare| (bare, *unit)))
+}
+
+/// Every renamed key: (old key, new key, the unit of the old key's numbers, or none).
+fn renamed() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    let dropped = UNIT_DROPPED
+        .iter()
+        .filter_map(|old| unit_of(old).map(|(new, unit)| (*old, new, unit)));
+    let moved = MOVED
+        .iter()
+        .map(|(old, new)| (*old, *new, unit_of(old).map_or("", |(_, unit)| unit)));
+    dropped.chain(moved)
+}
 
 /// A provider whose renamed keys are read under their new names.
 pub struct Legacy<P>(pub P);
@@ -112,7 +88,7 @@ impl<P: Provider> Provider for Legacy<P> {
 /// Rewrites the renamed keys of `dict`; a number becomes a duration in the old unit, any
 /// other value is kept for the new key's parser to refuse.
 fn upgrade(dict: &mut Dict) {
-    for (old, new, unit) in RENAMED {
+    for (old, new, unit) in renamed() {
         let (old_table, old_key) = split(old);
         let (new_table, new_key) = split(new);
         if old_table == new_table {
@@ -215,6 +191,16 @@ mod tests {
         assert_eq!(tracking["max_retries"].to_i128(), Some(3));
         let webhooks = dict["webhooks"].as_dict().expect("a section");
         assert_eq!(webhooks["timeout"].as_str(), Some("15s"));
+    }
+
+    #[test]
+    fn every_key_that_became_a_duration_names_its_unit() {
+        for old in UNIT_DROPPED {
+            assert!(unit_of(old).is_some(), "{old} ends in no unit");
+        }
+        assert_eq!(renamed().count(), UNIT_DROPPED.len() + MOVED.len());
+        assert!(renamed().any(|key| key == ("tracking.poll_ms", "tracker.poll", "ms")));
+        assert!(renamed().any(|key| key == ("webhooks.workers", "dispatcher.workers", "")));
     }
 
     #[test]
