@@ -14,7 +14,7 @@ pub use transport_event::{
 use serde::Serialize;
 
 use crate::wire_enum_schema;
-use tidemark_domain::{Container, ContainerId, ContainerStatus, ReferenceKind};
+use tidemark_domain::{Container, ContainerId, ContainerStatus};
 use utoipa::ToSchema;
 
 use crate::document::{RelatedLink, SelfLink, ToOne};
@@ -288,20 +288,13 @@ pub fn resource(
 fn relationships(container: &Container) -> ContainerRelationships {
     ContainerRelationships {
         shipment: ToOne::of("shipment", Some(container.shipment_id)),
-        pod_terminal: ToOne::of(
-            "terminal",
+        pod_terminal: ToOne::terminal(
             container
                 .terminal_code()
-                .map(|code| ReferenceKind::Terminal.id(code.as_str())),
+                .as_ref()
+                .map(tidemark_domain::terminal::TerminalCode::as_str),
         ),
-        pickup_facility: ToOne::of(
-            "terminal",
-            container
-                .terminal
-                .pickup_facility
-                .as_deref()
-                .map(|code| ReferenceKind::Terminal.id(code)),
-        ),
+        pickup_facility: ToOne::terminal(container.terminal.pickup_facility.as_deref()),
         transport_events: RelatedLink::at(format!("{}/transport_events", path(container.id))),
         raw_events: RelatedLink::at(format!("{}/raw_events", path(container.id))),
     }

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use tidemark_domain::ReferenceKind;
 use utoipa::ToSchema;
 
 /// A resource's own link.
@@ -89,6 +90,27 @@ impl ToOne {
         Self {
             data: id.map(|id| ResourceIdentifier::new(type_, id)),
         }
+    }
+
+    /// The port of UN/LOCODE `locode`, or null.
+    #[must_use]
+    pub fn port(locode: Option<&str>) -> Self {
+        Self::of("port", locode.map(|locode| ReferenceKind::Port.id(locode)))
+    }
+
+    /// The terminal of code `code`, or null.
+    #[must_use]
+    pub fn terminal(code: Option<&str>) -> Self {
+        Self::of(
+            "terminal",
+            code.map(|code| ReferenceKind::Terminal.id(code)),
+        )
+    }
+
+    /// The vessel of IMO number `imo`, or null.
+    #[must_use]
+    pub fn vessel(imo: Option<&str>) -> Self {
+        Self::of("vessel", imo.map(|imo| ReferenceKind::Vessel.id(imo)))
     }
 }
 

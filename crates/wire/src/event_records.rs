@@ -25,11 +25,12 @@ use tidemark_domain::lifecycle::RequestEvent;
 use tidemark_domain::terminal::{DataSource, TerminalEvent};
 use tidemark_domain::webhook::payload::{Records, Render};
 use tidemark_domain::{
-    CarrierMatrix, Container, ContainerId, DomainEvent, EventName, Place, Reference, ReferenceKind,
-    Subject, Tracked, TransportEvent,
+    CarrierMatrix, Container, ContainerId, DomainEvent, EventName, Place, Reference, Subject,
+    Tracked, TransportEvent,
 };
 
 use crate::container as container_view;
+use crate::document::ToOne;
 use crate::shipment as shipment_view;
 use crate::{reference as reference_data, tracking_request};
 
@@ -176,7 +177,7 @@ impl Out<'_> {
             }),
             json!({
                 "shipment": to_one("shipment", shipment_id),
-                "port": to_one("port", locode.map(|code| ReferenceKind::Port.id(&code))),
+                "port": ToOne::port(locode.as_deref()),
             }),
         );
     }
@@ -211,7 +212,7 @@ impl Out<'_> {
             json!({
                 "container": to_one("container", Some(id.as_uuid())),
                 "shipment": to_one("shipment", shipment_id),
-                "terminal": to_one("terminal", code.map(|code| ReferenceKind::Terminal.id(&code))),
+                "terminal": ToOne::terminal(code.as_deref()),
             }),
         );
     }
@@ -229,17 +230,14 @@ impl Out<'_> {
         self.port(pod.as_ref());
         self.terminal(pod.as_ref());
         self.container(id);
-        let terminal = pod
-            .as_ref()
-            .and_then(|p| p.facility.as_deref())
-            .map(|code| ReferenceKind::Terminal.id(code));
+        let terminal = pod.as_ref().and_then(|p| p.facility.as_deref());
         self.change(
             "container_updated_event",
             event,
             json!({"changeset": event.detail.changeset, "data_source": data_source(event)}),
             json!({
                 "container": to_one("container", Some(id.as_uuid())),
-                "terminal": to_one("terminal", terminal),
+                "terminal": ToOne::terminal(terminal),
                 "shipment": to_one("shipment", shipment_id),
             }),
         );
@@ -265,10 +263,7 @@ impl Out<'_> {
             self.terminal(pod.as_ref());
         }
         let locode = pod.as_ref().map(|place| place.locode.clone());
-        let terminal = pod
-            .as_ref()
-            .and_then(|place| place.facility.as_deref())
-            .map(|code| ReferenceKind::Terminal.id(code));
+        let terminal = pod.as_ref().and_then(|place| place.facility.as_deref());
         self.items.push(json!({
             "id": event.id.to_string(),
             "type": "transport_event",
@@ -285,8 +280,8 @@ impl Out<'_> {
             "relationships": {
                 "shipment": to_one("shipment", shipment_id),
                 "container": to_one("container", Some(id.as_uuid())),
-                "location": to_one("port", locode.map(|code| ReferenceKind::Port.id(&code))),
-                "terminal": to_one("terminal", terminal),
+                "location": ToOne::port(locode.as_deref()),
+                "terminal": ToOne::terminal(terminal),
             },
         }));
     }

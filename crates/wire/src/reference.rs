@@ -2,7 +2,7 @@
 //! carriers did not say (coordinates, time zones, addresses) is null.
 
 use serde::Serialize;
-use tidemark_domain::{Reference, ReferenceKind};
+use tidemark_domain::Reference;
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToMany, ToOne};
@@ -203,13 +203,7 @@ pub fn terminal(record: &Reference) -> TerminalResource {
             provided_data: None,
         },
         relationships: Some(TerminalRelationships {
-            port: ToOne::of(
-                "port",
-                record
-                    .port_locode
-                    .as_deref()
-                    .map(|locode| ReferenceKind::Port.id(locode)),
-            ),
+            port: ToOne::port(record.port_locode.as_deref()),
         }),
         links: link("terminal", record),
     }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::wire_enum_schema;
-use tidemark_domain::{CarrierMatrix, Container, ReferenceKind, Shipment, ShipmentId, StopReason};
+use tidemark_domain::{CarrierMatrix, Container, Shipment, ShipmentId, StopReason};
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToMany, ToOne};
@@ -167,16 +167,13 @@ pub fn resource(
 ) -> ShipmentResource {
     let route = &shipment.route;
     let carrier = carriers.resolve(&shipment.scac);
-    let port = |place: Option<&tidemark_domain::Place>| {
-        ToOne::of("port", place.map(|p| ReferenceKind::Port.id(&p.locode)))
-    };
-    let terminal = ToOne::of(
-        "terminal",
+    let port =
+        |place: Option<&tidemark_domain::Place>| ToOne::port(place.map(|p| p.locode.as_str()));
+    let terminal = ToOne::terminal(
         route
             .port_of_discharge
             .as_ref()
-            .and_then(|p| p.facility.as_deref())
-            .map(|code| ReferenceKind::Terminal.id(code)),
+            .and_then(|p| p.facility.as_deref()),
     );
     let locode = |place: Option<&tidemark_domain::Place>| place.map(|p| p.locode.clone());
     let name = |place: Option<&tidemark_domain::Place>| place.and_then(|p| p.name.clone());

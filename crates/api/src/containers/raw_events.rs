@@ -4,7 +4,7 @@
 
 use axum::extract::State;
 use serde::Serialize;
-use tidemark_domain::{Carrier, RawEvent, ReferenceKind};
+use tidemark_domain::{Carrier, RawEvent};
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
@@ -158,21 +158,10 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
             updated_at: record.updated_at.to_string(),
         },
         relationships: RawEventRelationships {
-            location: ToOne::of("port", place.map(|p| ReferenceKind::Port.id(&p.locode))),
-            vessel: ToOne::of(
-                "vessel",
-                event
-                    .vessel
-                    .as_ref()
-                    .map(|v| ReferenceKind::Vessel.id(&v.imo)),
-            ),
+            location: ToOne::port(place.map(|p| p.locode.as_str())),
+            vessel: ToOne::vessel(event.vessel.as_ref().map(|v| v.imo.as_str())),
             container: ToOne::of("container", record.container_id),
-            terminal: ToOne::of(
-                "terminal",
-                place
-                    .and_then(|p| p.facility.as_deref())
-                    .map(|code| ReferenceKind::Terminal.id(code)),
-            ),
+            terminal: ToOne::terminal(place.and_then(|p| p.facility.as_deref())),
         },
     }
 }

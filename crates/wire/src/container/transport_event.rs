@@ -1,7 +1,7 @@
 //! How a container's transport events look on the wire (compat-api.md §3.3).
 
 use serde::Serialize;
-use tidemark_domain::{ReferenceKind, TransportEvent};
+use tidemark_domain::TransportEvent;
 use utoipa::ToSchema;
 
 use crate::document::ToOne;
@@ -90,20 +90,9 @@ pub fn transport_event(event: &TransportEvent) -> TransportEventResource {
         relationships: TransportEventRelationships {
             shipment: ToOne::of("shipment", Some(event.shipment_id)),
             container: ToOne::of("container", Some(event.container_id)),
-            vessel: ToOne::of(
-                "vessel",
-                event
-                    .vessel
-                    .as_ref()
-                    .map(|v| ReferenceKind::Vessel.id(&v.imo)),
-            ),
-            location: ToOne::of("port", location.map(|p| ReferenceKind::Port.id(&p.locode))),
-            terminal: ToOne::of(
-                "terminal",
-                location
-                    .and_then(|p| p.facility.as_deref())
-                    .map(|code| ReferenceKind::Terminal.id(code)),
-            ),
+            vessel: ToOne::vessel(event.vessel.as_ref().map(|v| v.imo.as_str())),
+            location: ToOne::port(location.map(|p| p.locode.as_str())),
+            terminal: ToOne::terminal(location.and_then(|p| p.facility.as_deref())),
         },
     }
 }
