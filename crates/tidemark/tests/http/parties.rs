@@ -6,7 +6,6 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::common::with_tracking;
-use tidemark_domain::Clock;
 
 use crate::common::{TestApp, Tracking, codes, document, errors, tracking_request};
 
@@ -315,12 +314,7 @@ async fn a_notification_names_the_customer_as_clients_read_it(t: Tracking) {
         shipment,
         ..
     } = customers(&t).await;
-    let claimed = t
-        .app
-        .store
-        .claim_notifications(100, 100, std::time::Duration::from_secs(60), t.clock.now())
-        .await
-        .expect("claim");
+    let claimed = t.claim_due().await;
     let succeeded = claimed
         .iter()
         .find(|c| c.notification.event == "tracking_request.succeeded")

@@ -1,8 +1,6 @@
 //! Deliveries seen through the API: the delivery log of `/v2/webhook_notifications` and
 //! the records notifications carry, frozen at their event.
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Attempt, ClaimedNotification, Settlement};
@@ -140,15 +138,7 @@ async fn a_redelivery_is_due_now_unless_held(t: &Tracking, id: &str, other: &str
         again["data"]["attributes"]["updated_at"]
     );
     errors(t.app.post_json(&redeliver, other, &json!({})).await, 404).await;
-    let claimed = tidemark_store::DeliveryStore::claim_notifications(
-        t.app.store.as_ref(),
-        100,
-        100,
-        std::time::Duration::from_secs(60),
-        tidemark_domain::Clock::now(t.clock.as_ref()),
-    )
-    .await
-    .expect("claim");
+    let claimed = t.claim_due().await;
     assert!(!claimed.is_empty());
     let busy = errors(
         t.app.post_json(&redeliver, &t.app.key, &json!({})).await,
@@ -217,12 +207,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
     let shipment = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
 
     // What a delivery would carry: the records as clients read them at that moment.
-    let claimed = t
-        .app
-        .store
-        .claim_notifications(100, 100, Duration::from_secs(60), t.clock.now())
-        .await
-        .expect("claim");
+    let claimed = t.claim_due().await;
     let succeeded = claimed
         .iter()
         .find(|c| c.notification.event == "tracking_request.succeeded")

@@ -13,7 +13,7 @@ use tidemark_carriers::registry::{CarriersConfig, ConnectionSettings, Registry};
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::{
     Account, AccountId, AccountName, CarrierMatrix, Clock, DomainEvent, Limits, ManualClock,
-    NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
+    NewTrackingRequest, Tracked, TrackingRequest, TrackingRequestDraft,
 };
 use tidemark_store::Store;
 use tidemark_store::testing::{Backend, TestDatabase};
@@ -201,6 +201,21 @@ impl Harness {
             .await
             .expect("read")
             .expect("exists")
+    }
+
+    /// What `request` tracks now, which must be something.
+    pub async fn tracked(&self, request: &TrackingRequest) -> Tracked {
+        self.store
+            .tracked(request.id)
+            .await
+            .expect("read")
+            .expect("tracks a shipment")
+    }
+
+    /// How many of the account's domain events are named `name`.
+    pub async fn count_events(&self, name: &str) -> usize {
+        let names = self.event_names().await;
+        names.iter().filter(|n| *n == name).count()
     }
 
     /// The names of the account's domain events, oldest first.

@@ -24,12 +24,7 @@ pub async fn found_requests_are_created_with_their_shipment(h: Harness) {
     assert_eq!(created.status, RequestStatus::Created);
     assert!(!created.is_retrying);
     assert_eq!(created.failed_reason, None);
-    let tracked = h
-        .store
-        .tracked(request.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let tracked = h.tracked(&request).await;
     assert_eq!(created.tracked_object, Some(tracked.shipment.id.as_uuid()));
     assert_eq!(tracked.shipment.source, TrackingSource::Sandbox);
     assert!(!tracked.containers.is_empty());

@@ -4,20 +4,10 @@
 
 use carrier_sim::{Fault, FaultRule};
 use tidemark_domain::terminal::{HoldName, HoldStatus};
-use tidemark_domain::{
-    Clock, ContainerStatus, EventName, JobKind, RequestStatus, Timestamp, Tracked, TrackingRequest,
-};
+use tidemark_domain::{Clock, ContainerStatus, EventName, JobKind, RequestStatus, Timestamp};
 use time::Duration;
 
 use crate::support::Harness;
-
-async fn tracked(h: &Harness, request: &TrackingRequest) -> Tracked {
-    h.store
-        .tracked(request.id)
-        .await
-        .expect("read")
-        .expect("tracked")
-}
 
 fn count(names: &[String], name: &str) -> usize {
     names.iter().filter(|n| *n == name).count()
@@ -36,7 +26,7 @@ pub async fn terminal_checks_follow_a_box_from_the_approach_to_its_pickup(h: Har
     h.drain().await;
     assert_eq!(h.request(&request).await.status, RequestStatus::Created);
     // The vessel is twelve hours out: within the near-arrival window, checked at once.
-    let approach = tracked(&h, &request).await;
+    let approach = h.tracked(&request).await;
     let now: Timestamp = h.clock.now();
     for container in &approach.containers {
         assert_eq!(container.terminal_checked_at, Some(now));
@@ -74,7 +64,7 @@ pub async fn terminal_checks_follow_a_box_from_the_approach_to_its_pickup(h: Har
 
     // Two and a half days on: discharged, held, examined, released, available.
     play(&h, 60).await;
-    let landed = tracked(&h, &request).await;
+    let landed = h.tracked(&request).await;
     let names = h.event_names().await;
     for container in &landed.containers {
         assert_eq!(container.current_status, ContainerStatus::Available);
@@ -115,7 +105,7 @@ pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
     assert_eq!(after.status, RequestStatus::Created);
     assert_eq!(after.failed_reason, None);
     let now = h.clock.now();
-    let shipment = tracked(&h, &request).await;
+    let shipment = h.tracked(&request).await;
     for container in &shipment.containers {
         assert_eq!(container.terminal_checked_at, None, "no terminal answered");
         assert!(
@@ -145,7 +135,7 @@ pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
 
     h.sim.clear_faults();
     play(&h, 2).await;
-    let checked = tracked(&h, &request).await;
+    let checked = h.tracked(&request).await;
     assert!(
         checked
             .containers

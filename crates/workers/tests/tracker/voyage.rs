@@ -34,12 +34,7 @@ pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: Harness) {
     }
     let stopped = h.request(&request).await;
     assert_eq!(stopped.status, RequestStatus::TrackingStopped);
-    let tracked = h
-        .store
-        .tracked(request.id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let tracked = h.tracked(&request).await;
     assert_eq!(
         tracked.shipment.stopped_reason,
         Some(StopReason::AllContainersTerminated)

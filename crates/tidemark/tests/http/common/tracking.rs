@@ -178,6 +178,20 @@ impl Tracking {
         body["pushes"].as_array().cloned().expect("pushes")
     }
 
+    /// Every notification due now, claimed for a minute as a dispatcher would.
+    pub async fn claim_due(&self) -> Vec<tidemark_domain::webhook::ClaimedNotification> {
+        self.app
+            .store
+            .claim_notifications(
+                100,
+                100,
+                std::time::Duration::from_secs(60),
+                self.clock.now(),
+            )
+            .await
+            .expect("claim")
+    }
+
     /// Subscribes a webhook at `url` to every event.
     pub async fn subscribe(&self, url: &str) {
         let created = self
