@@ -226,6 +226,19 @@ async fn now_tracked(
         .expect("tracks a shipment")
 }
 
+/// How many of `account`'s containers `filter` lists.
+async fn containers_listed(
+    store: &Arc<dyn Store>,
+    account: AccountId,
+    filter: tidemark_store::ContainerFilter,
+) -> u64 {
+    store
+        .list_containers(account, &filter, page(1, 1))
+        .await
+        .expect("list")
+        .total
+}
+
 /// How long a claim of the cases holds.
 const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 

@@ -174,16 +174,7 @@ pub async fn the_lists_find_shipments_and_containers_by_customer(store: Arc<dyn 
         customer_name: customer_name.iter().map(|n| (*n).to_owned()).collect(),
         ..ContainerFilter::default()
     };
-    let count = |filter| {
-        let store = Arc::clone(&store);
-        async move {
-            store
-                .list_containers(owner.id, &filter, page(1, 10))
-                .await
-                .expect("list")
-                .total
-        }
-    };
+    let count = |filter| super::containers_listed(&store, owner.id, filter);
     let all = count(ContainerFilter::default()).await;
     assert!(all > 0);
     assert_eq!(count(containers(vec![northwind.id], &[])).await, all);

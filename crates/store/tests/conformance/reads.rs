@@ -153,7 +153,6 @@ async fn containers_read_back(
 ) {
     let shipment = commit.shipment.clone().expect("shipment");
     let container = commit.containers[0].clone();
-    let page = PAGE;
     assert_eq!(
         store.container(owner.id, container.id).await.expect("read"),
         Some(container.clone())
@@ -189,15 +188,8 @@ async fn containers_read_back(
             0,
         ),
     ] {
-        assert_eq!(
-            store
-                .list_containers(owner.id, &filter, page)
-                .await
-                .expect("list")
-                .total,
-            expected,
-            "{filter:?}"
-        );
+        let found = super::containers_listed(store, owner.id, filter.clone()).await;
+        assert_eq!(found, expected, "{filter:?}");
     }
     let events = store
         .list_transport_events(owner.id, container.id, super::page(1, 1))

@@ -114,18 +114,9 @@ pub async fn terminal_views_read_back_and_the_lists_filter_on_them(store: Arc<dy
         .expect("exists");
     assert_eq!(&read, written, "every member of the view reads back");
 
-    let found = |filter: ContainerFilter| {
-        let store = Arc::clone(&store);
-        async move {
-            store
-                .list_containers(owner.id, &filter, page(1, 10))
-                .await
-                .expect("list")
-                .total
-        }
-    };
     for (filter, total) in filters() {
-        assert_eq!(found(filter.clone()).await, total, "{filter:?}");
+        let found = super::containers_listed(&store, owner.id, filter.clone()).await;
+        assert_eq!(found, total, "{filter:?}");
     }
 }
 
