@@ -23,11 +23,7 @@
 //! - `container.updated` fires when the seal, the equipment or the terminal of discharge
 //!   changes, with a changeset.
 
-use crate::raw_event::ContainerEvents;
-use crate::{
-    Container, DomainEvent, Place, Scac, Shipment, Timestamp, Tracked, TrackingRequest,
-    TrackingSource, TransportEvent, VesselRef,
-};
+use crate::{DomainEvent, Scac, Shipment, Timestamp, Tracked, TrackingRequest, TrackingSource};
 
 mod builder;
 mod cadence;
@@ -42,7 +38,7 @@ pub use cadence::{
     auto_stop, first_terminal_check, next_refresh, next_terminal_check, terminal_checks,
     terminal_retry, terminal_subscriptions,
 };
-pub use change::Change;
+pub use change::{Change, Delta};
 pub use decide::{Cause, LookupAnswer, decide};
 pub use diff::apply_snapshot;
 pub use terminal::TerminalAnswer;
@@ -65,19 +61,11 @@ pub struct Context<'a> {
 pub struct SnapshotDiff {
     /// The shipment as it now stands.
     pub shipment: Shipment,
-    /// Containers created or changed.
-    pub containers: Vec<Container>,
-    /// Transport events not recorded before.
-    pub transport_events: Vec<TransportEvent>,
-    /// The carrier events of each container whose kept events changed (new events, later
-    /// versions), each container's whole list.
-    pub raw_events: Vec<ContainerEvents>,
+    /// Its containers, transport events and carrier events that change, and the reference
+    /// data the snapshot names.
+    pub delta: Delta,
     /// Domain events to record.
     pub events: Vec<DomainEvent>,
-    /// Ports and places the snapshot names (reference data).
-    pub places: Vec<Place>,
-    /// Vessels the snapshot names (reference data).
-    pub vessels: Vec<VesselRef>,
     /// Whether anything of the carrier's data changed.
     pub changed: bool,
 }
@@ -86,12 +74,6 @@ impl SnapshotDiff {
     /// The state after the changes: `prior` with them applied.
     #[must_use]
     pub fn tracked(&self, prior: Option<&Tracked>) -> Tracked {
-        Tracked::applied(
-            prior,
-            &self.shipment,
-            &self.containers,
-            &self.transport_events,
-            &self.raw_events,
-        )
+        self.delta.onto(prior, &self.shipment)
     }
 }

@@ -94,7 +94,7 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
     let mut unit = Unit::default();
     let now: Timestamp = change.request.updated_at;
     // The reference data first: rows other lookups share, touched in code order.
-    for query in references::learn(&change.places, &change.vessels, now) {
+    for query in references::learn(&change.delta.places, &change.delta.vessels, now) {
         unit.push(query);
     }
     if let Some(shipment) = &change.shipment {
@@ -104,9 +104,9 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
     unit.duplicate_at = Some(request);
     unit.guards.push(vec![request]);
     let rows = [
-        containers::upsert_all(&change.containers),
-        transport_events::insert_all(&change.transport_events),
-        raw_events::upsert_all(&change.raw_events, now),
+        containers::upsert_all(&change.delta.containers),
+        transport_events::insert_all(&change.delta.transport_events),
+        raw_events::upsert_all(&change.delta.raw_events, now),
         domain_events::record_all(dialect, &change.events),
     ];
     for query in rows.into_iter().flatten() {

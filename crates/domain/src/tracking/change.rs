@@ -9,6 +9,36 @@ use crate::{
     TransportEvent, VesselRef,
 };
 
+/// The records of a shipment a change writes, and the reference data they name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Delta {
+    /// Containers created or changed.
+    pub containers: Vec<Container>,
+    /// New transport events (known ones are skipped).
+    pub transport_events: Vec<TransportEvent>,
+    /// The kept carrier events of each container whose events changed, each container's
+    /// whole list.
+    pub raw_events: Vec<ContainerEvents>,
+    /// Ports and places named.
+    pub places: Vec<Place>,
+    /// Vessels named.
+    pub vessels: Vec<VesselRef>,
+}
+
+impl Delta {
+    /// `prior` with `shipment` as it now stands and these records applied.
+    #[must_use]
+    pub fn onto(&self, prior: Option<&Tracked>, shipment: &Shipment) -> Tracked {
+        Tracked::applied(
+            prior,
+            shipment,
+            &self.containers,
+            &self.transport_events,
+            &self.raw_events,
+        )
+    }
+}
+
 /// What an observation changes: the request, the shipment and its containers, new
 /// transport events and kept carrier events, domain events (the outbox), the reference data
 /// named, and the request's next job.
@@ -21,18 +51,10 @@ pub struct Change {
     pub request_read_at: Timestamp,
     /// The shipment, created or updated (client-owned fields are never overwritten).
     pub shipment: Option<Shipment>,
-    /// Containers created or changed.
-    pub containers: Vec<Container>,
-    /// New transport events (known ones are skipped).
-    pub transport_events: Vec<TransportEvent>,
-    /// The kept carrier events of each container whose events changed.
-    pub raw_events: Vec<ContainerEvents>,
+    /// The shipment's records that change, and the reference data they name.
+    pub delta: Delta,
     /// Domain events (ones with a known dedupe key are skipped).
     pub events: Vec<DomainEvent>,
-    /// Ports and places named.
-    pub places: Vec<Place>,
-    /// Vessels named.
-    pub vessels: Vec<VesselRef>,
     /// The next job of the request.
     pub next: Option<NewJob>,
     /// The next check of the request's containers at their terminals.
@@ -47,12 +69,8 @@ impl Change {
             request: next,
             request_read_at: request.updated_at,
             shipment: None,
-            containers: Vec::new(),
-            transport_events: Vec::new(),
-            raw_events: Vec::new(),
+            delta: Delta::default(),
             events: Vec::new(),
-            places: Vec::new(),
-            vessels: Vec::new(),
             next: None,
             terminal_check: None,
         }
@@ -77,12 +95,8 @@ impl Change {
     pub(super) fn take(&mut self, diff: SnapshotDiff) {
         self.request.tracked_object = Some(diff.shipment.id.as_uuid());
         self.shipment = Some(diff.shipment);
-        self.containers = diff.containers;
-        self.transport_events = diff.transport_events;
-        self.raw_events = diff.raw_events;
+        self.delta = diff.delta;
         self.events.extend(diff.events);
-        self.places = diff.places;
-        self.vessels = diff.vessels;
     }
 
     /// Freezes the records each of the change's events concerns, as they stand once the
@@ -97,13 +111,7 @@ impl Change {
             return;
         }
         let tracked = match &self.shipment {
-            Some(shipment) => Some(Tracked::applied(
-                prior,
-                shipment,
-                &self.containers,
-                &self.transport_events,
-                &self.raw_events,
-            )),
+            Some(shipment) => Some(self.delta.onto(prior, shipment)),
             None => prior.cloned(),
         };
         let records = Records {

@@ -65,8 +65,7 @@ pub fn decide(
         Cause::Terminal(answer) => match (request.status, prior) {
             (RequestStatus::Created, Some(prior)) => {
                 let mut change = super::terminal::check(request, prior, answer, now);
-                let tracked =
-                    Tracked::applied(Some(prior), &prior.shipment, &change.containers, &[], &[]);
+                let tracked = change.delta.onto(Some(prior), &prior.shipment);
                 change.terminal_check = if answer.off_cadence {
                     terminal_check(request, &tracked, now, policy)
                 } else {

@@ -13,7 +13,7 @@ use crate::{
 };
 
 use super::builder::Builder;
-use super::{Context, SnapshotDiff};
+use super::{Context, Delta, SnapshotDiff};
 
 fn route(snapshot: &Snapshot, prior: Option<&Route>) -> Route {
     let pol = snapshot.port_of_loading();
@@ -154,12 +154,14 @@ pub fn apply_snapshot(
     let (places, vessels) = named(snapshot, &builder.transport_events, &raw_events);
     SnapshotDiff {
         shipment,
-        containers,
-        transport_events: builder.transport_events,
-        raw_events,
+        delta: Delta {
+            containers,
+            transport_events: builder.transport_events,
+            raw_events,
+            places,
+            vessels,
+        },
         events: builder.events,
-        places,
-        vessels,
         changed,
     }
 }

@@ -159,7 +159,7 @@ pub(super) fn check(
             // this check never overwrite each other: the later conflicts, and is taken again.
             change.request.updated_at = now;
         }
-        change.containers.push(container);
+        change.delta.containers.push(container);
     }
     change
 }
@@ -179,9 +179,9 @@ fn learn_pickup_facility(
     }
     let place = places.iter().find(|p| p.facility.as_ref() == Some(code));
     if let Some(place) = place
-        && !change.places.contains(place)
+        && !change.delta.places.contains(place)
     {
-        change.places.push(place.clone());
+        change.delta.places.push(place.clone());
     }
 }
 

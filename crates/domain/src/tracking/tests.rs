@@ -3,8 +3,9 @@
 use super::*;
 use crate::lifecycle::Policy;
 use crate::{
-    CallView, ContainerDetails, ContainerId, ContainerStatus, ContainerView, Estimate, Milestone,
-    MilestoneEvent, Snapshot, StopReason, TrackingRequestDraft, TransportEventKind,
+    CallView, Container, ContainerDetails, ContainerId, ContainerStatus, ContainerView, Estimate,
+    Milestone, MilestoneEvent, Place, Snapshot, StopReason, TrackingRequestDraft,
+    TransportEventKind, VesselRef,
 };
 
 fn at(hours: i64) -> Timestamp {
@@ -134,13 +135,16 @@ fn the_first_answer_creates_the_shipment_and_announces_past_milestones() {
     );
     assert_eq!(changes.shipment.route.pod_eta_at, Some(at(500)));
     assert_eq!(changes.shipment.route.pod_original_eta_at, Some(at(500)));
-    assert_eq!(changes.containers.len(), 1);
-    assert_eq!(changes.containers[0].details.pol_full_in_at, Some(at(2)));
+    assert_eq!(changes.delta.containers.len(), 1);
     assert_eq!(
-        changes.containers[0].details.pod_terminal.as_deref(),
+        changes.delta.containers[0].details.pol_full_in_at,
+        Some(at(2))
+    );
+    assert_eq!(
+        changes.delta.containers[0].details.pod_terminal.as_deref(),
         Some("TERM1")
     );
-    assert_eq!(changes.transport_events.len(), 2);
+    assert_eq!(changes.delta.transport_events.len(), 2);
     assert_eq!(
         names(&changes),
         [
@@ -150,8 +154,8 @@ fn the_first_answer_creates_the_shipment_and_announces_past_milestones() {
         "no container.created and no estimate change on the first answer"
     );
     assert!(changes.changed);
-    assert_eq!(changes.places.len(), 2);
-    assert_eq!(changes.vessels.len(), 1);
+    assert_eq!(changes.delta.places.len(), 2);
+    assert_eq!(changes.delta.vessels.len(), 1);
 }
 
 #[test]
@@ -168,8 +172,8 @@ fn a_repeated_answer_changes_nothing_and_announces_nothing() {
     let stored = first.tracked(None);
     let again = apply_snapshot(Some(&stored), &answer, &ctx(&request, at(4)));
     assert!(again.events.is_empty());
-    assert!(again.transport_events.is_empty());
-    assert!(again.containers.is_empty());
+    assert!(again.delta.transport_events.is_empty());
+    assert!(again.delta.containers.is_empty());
     assert!(!again.changed);
     assert_eq!(again.shipment.last_changed_at, at(3));
     assert_eq!(again.shipment.last_attempted_at, Some(at(4)));
@@ -260,7 +264,7 @@ fn containers_added_later_are_created_and_changed_ones_updated() {
         updated.detail.changeset.get("seal_number"),
         Some(&[serde_json::json!("S1"), serde_json::json!("S2")])
     );
-    assert_eq!(changes.containers.len(), 2);
+    assert_eq!(changes.delta.containers.len(), 2);
     let after = changes.tracked(Some(&stored));
     assert_eq!(after.containers.len(), 2);
     assert_eq!(after.containers[0].id, stored.containers[0].id);
@@ -281,11 +285,11 @@ fn statuses_follow_the_milestones() {
     );
     let changes = apply_snapshot(None, &answer, &ctx(&request, at(530)));
     assert_eq!(
-        changes.containers[0].current_status,
+        changes.delta.containers[0].current_status,
         ContainerStatus::Grounded
     );
     assert_eq!(
-        changes.containers[0].details.pod_discharged_at,
+        changes.delta.containers[0].details.pod_discharged_at,
         Some(at(520))
     );
 }

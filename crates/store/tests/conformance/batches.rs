@@ -35,16 +35,19 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
         ..template.clone()
     }));
     assert!(
-        change.transport_events.len() > 200 && change.events.len() > 200,
+        change.delta.transport_events.len() > 200 && change.events.len() > 200,
         "the case needs several statements' worth: {} transport events, {} domain events",
-        change.transport_events.len(),
+        change.delta.transport_events.len(),
         change.events.len()
     );
     repeat_rows(&mut change);
     super::committed(&store, &job, &change).await;
 
     let tracked = super::now_tracked(&store, pending.id).await;
-    assert_eq!(tracked.events.len(), change.transport_events.len() - 1);
+    assert_eq!(
+        tracked.events.len(),
+        change.delta.transport_events.len() - 1
+    );
     let statuses: Vec<ContainerStatus> = tracked
         .containers
         .iter()
@@ -90,28 +93,28 @@ pub async fn a_change_of_many_rows_is_written_whole(store: Arc<dyn Store>) {
 /// both terminals; a container, or a document of kept carrier events (the container's,
 /// emptied here), is written once, as given last.
 fn repeat_rows(change: &mut Change) {
-    let mut repeat = change.transport_events[150].clone();
+    let mut repeat = change.delta.transport_events[150].clone();
     repeat.id = TransportEventId::new();
-    change.transport_events.push(repeat);
+    change.delta.transport_events.push(repeat);
     let mut repeat = change.events[150].clone();
     repeat.id = DomainEventId::new();
     change.events.push(repeat);
-    change.places.push(Place {
+    change.delta.places.push(Place {
         locode: "CNSHA".to_owned(),
         name: Some("Shanghai".to_owned()),
         facility: Some("TRM2".to_owned()),
     });
-    let mut again = change.containers[0].clone();
+    let mut again = change.delta.containers[0].clone();
     assert_ne!(again.current_status, ContainerStatus::Grounded);
     again.current_status = ContainerStatus::Grounded;
-    change.containers.push(again);
+    change.delta.containers.push(again);
     assert_eq!(
-        change.raw_events.len(),
+        change.delta.raw_events.len(),
         2,
         "the container's and the shipment's"
     );
-    let mut emptied = change.raw_events[0].clone();
+    let mut emptied = change.delta.raw_events[0].clone();
     assert!(emptied.owner.container_id.is_some() && !emptied.events.is_empty());
     emptied.events.clear();
-    change.raw_events.push(emptied);
+    change.delta.raw_events.push(emptied);
 }

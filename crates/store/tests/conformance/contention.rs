@@ -85,8 +85,8 @@ async fn a_commit_that_loses_a_deadlock_is_written_again() {
     assert_eq!(outcome.expect("written again"), CommitOutcome::Committed);
     assert_eq!(store.writes_retried(), 1, "counted, for /metrics");
     let after = super::now_tracked(&store, request.id).await;
-    assert!(!lookup.transport_events.is_empty());
-    for event in &lookup.transport_events {
+    assert!(!lookup.delta.transport_events.is_empty());
+    for event in &lookup.delta.transport_events {
         assert!(
             after.events.iter().any(|kept| kept.id == event.id),
             "{event:?}"

@@ -72,12 +72,12 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     first.shipment_events = vec![arrival.clone()];
     let (pending, job, commit) = looked_up(&store, &owner, "586118841", &first, 3).await;
     assert_eq!(
-        commit.raw_events.len(),
+        commit.delta.raw_events.len(),
         2,
         "the container's and the shipment's"
     );
     super::committed(&store, &job, &commit).await;
-    let container = commit.containers[0].id;
+    let container = commit.delta.containers[0].id;
     assert_eq!(
         kept(&store, owner.id, container).await,
         [load.clone(), arrival.clone()],
@@ -85,7 +85,7 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     );
     let tracked = super::now_tracked(&store, pending.id).await;
     assert_eq!(tracked.raw_events.len(), 2, "read back with the shipment");
-    for changed in &commit.raw_events {
+    for changed in &commit.delta.raw_events {
         for record in &changed.events {
             assert!(tracked.raw_events.contains(record), "{record:?}");
         }
@@ -117,7 +117,7 @@ async fn a_later_version_replaces_an_event_in_place(
     assert_eq!(request.status, RequestStatus::Created);
     let again = found(store, &request, first, 3604).await;
     assert!(
-        again.raw_events.is_empty(),
+        again.delta.raw_events.is_empty(),
         "the same events change nothing"
     );
     let moved = reported("e2", "LOAD", EventClassifier::Actual, 50, 60);
@@ -127,7 +127,7 @@ async fn a_later_version_replaces_an_event_in_place(
     let refresh = claim(store, JobKind::Refresh, 3603).await;
     let update = found(store, &request, &second, 3604).await;
     assert_eq!(
-        update.raw_events.len(),
+        update.delta.raw_events.len(),
         1,
         "only the container's events changed"
     );

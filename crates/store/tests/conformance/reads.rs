@@ -152,7 +152,7 @@ async fn containers_read_back(
     commit: &Change,
 ) {
     let shipment = commit.shipment.clone().expect("shipment");
-    let container = commit.containers[0].clone();
+    let container = commit.delta.containers[0].clone();
     assert_eq!(
         store.container(owner.id, container.id).await.expect("read"),
         Some(container.clone())
@@ -198,7 +198,7 @@ async fn containers_read_back(
     assert_eq!(events.total, 2);
     assert_eq!(
         events.items,
-        [commit.transport_events[0].clone()],
+        [commit.delta.transport_events[0].clone()],
         "oldest first"
     );
     assert_eq!(
@@ -206,7 +206,7 @@ async fn containers_read_back(
             .transport_events(owner.id, &[container.id])
             .await
             .expect("events"),
-        commit.transport_events
+        commit.delta.transport_events
     );
     assert!(
         store
@@ -242,7 +242,7 @@ async fn shipment_updates_stay_in_their_account(
             .is_none()
     );
 
-    let container = &commit.containers[0];
+    let container = &commit.delta.containers[0];
     let refs = vec!["PO-1".to_owned(), "PO-2".to_owned()];
     let updated = store
         .update_container(owner.id, container.id, &refs, at(10))

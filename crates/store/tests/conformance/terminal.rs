@@ -102,11 +102,11 @@ pub async fn terminal_views_read_back_and_the_lists_filter_on_them(store: Arc<dy
     let owner = account(&store, "terminal").await;
     let milestones = snapshot(&[(Milestone::VesselDischarged, 2)]);
     let (_, job, mut commit) = looked_up(&store, &owner, "586118841", &milestones, 3).await;
-    commit.containers[0].terminal = held(1_000);
-    commit.containers[0].current_status = ContainerStatus::NotAvailable;
-    commit.containers[0].terminal_subscribed_until = Some(at(2_000));
+    commit.delta.containers[0].terminal = held(1_000);
+    commit.delta.containers[0].current_status = ContainerStatus::NotAvailable;
+    commit.delta.containers[0].terminal_subscribed_until = Some(at(2_000));
     super::committed(&store, &job, &commit).await;
-    let written = &commit.containers[0];
+    let written = &commit.delta.containers[0];
     let read = store
         .container(owner.id, written.id)
         .await

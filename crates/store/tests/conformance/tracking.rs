@@ -105,12 +105,8 @@ pub(super) async fn found(
         },
         request_read_at: request.updated_at,
         shipment: Some(changes.shipment.clone()),
-        containers: changes.containers.clone(),
-        transport_events: changes.transport_events.clone(),
-        raw_events: changes.raw_events.clone(),
+        delta: changes.delta.clone(),
         events,
-        places: changes.places.clone(),
-        vessels: changes.vessels.clone(),
         next: Some(NewJob {
             kind: JobKind::Refresh,
             key: request.id.to_string(),
@@ -169,7 +165,7 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
     let milestones = snapshot(&[(Milestone::EmptyOut, 1), (Milestone::FullIn, 2)]);
     let (pending, job, mut commit) = looked_up(&store, &owner, "586118841", &milestones, 3).await;
     // Every column of a container reads back, the terminal's last answer included.
-    commit.containers[0].terminal_checked_at = Some(at(2));
+    commit.delta.containers[0].terminal_checked_at = Some(at(2));
     super::committed(&store, &job, &commit).await;
 
     let created = super::stored(&store, &pending).await;
@@ -177,8 +173,8 @@ pub async fn a_lookup_commit_writes_everything_at_once(store: Arc<dyn Store>) {
     assert_eq!(created.status, RequestStatus::Created);
     let tracked = super::now_tracked(&store, pending.id).await;
     assert_eq!(tracked.shipment, commit.shipment.clone().expect("shipment"));
-    assert_eq!(tracked.containers, commit.containers);
-    assert_eq!(tracked.events, commit.transport_events);
+    assert_eq!(tracked.containers, commit.delta.containers);
+    assert_eq!(tracked.events, commit.delta.transport_events);
     let mut names: Vec<String> = store
         .domain_events(owner.id)
         .await
@@ -231,7 +227,7 @@ async fn a_refresh_adds_only_what_is_new(
         3604,
     )
     .await;
-    assert_eq!(update.transport_events.len(), 1);
+    assert_eq!(update.delta.transport_events.len(), 1);
     super::committed(store, &refresh, &update).await;
     let tracked = super::now_tracked(store, pending.id).await;
     assert_eq!(tracked.events.len(), 3);

@@ -88,7 +88,7 @@ pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) 
     };
     again.request_read_at = created.updated_at;
     again.next = None;
-    for event in &mut again.transport_events {
+    for event in &mut again.delta.transport_events {
         event.id = TransportEventId::new();
     }
     for event in &mut again.events {
@@ -96,7 +96,7 @@ pub async fn events_are_recorded_once_whatever_their_ids(store: Arc<dyn Store>) 
     }
     super::committed(&store, &refresh, &again).await;
     let tracked = super::now_tracked(&store, pending.id).await;
-    assert_eq!(tracked.events, commit.transport_events);
+    assert_eq!(tracked.events, commit.delta.transport_events);
     assert_eq!(
         store.domain_events(owner.id).await.expect("events"),
         by_id(&commit.events)
@@ -143,12 +143,12 @@ pub async fn a_lookup_read_before_a_check_keeps_when_the_terminal_was_checked(
     let news = snapshot(&[(Milestone::FullIn, 2), (Milestone::VesselLoaded, 3)]);
     let lookup = found(&store, &request, &news, 3701).await;
     assert!(
-        !lookup.containers.is_empty(),
+        !lookup.delta.containers.is_empty(),
         "the lookup writes the containers"
     );
 
     let mut check = terminal_check(&store, &request, 3700).await;
-    for container in &mut check.containers {
+    for container in &mut check.delta.containers {
         container.terminal_subscribed_until = Some(at(90_000));
     }
     assert_eq!(
@@ -238,8 +238,7 @@ async fn terminal_check(store: &Arc<dyn Store>, request: &TrackingRequest, secon
     for container in &mut containers {
         container.terminal_checked_at = Some(at(seconds));
     }
-    Change {
-        containers,
-        ..Change::to(request, request.clone())
-    }
+    let mut change = Change::to(request, request.clone());
+    change.delta.containers = containers;
+    change
 }

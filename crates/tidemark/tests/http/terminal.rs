@@ -33,7 +33,7 @@ async fn report(t: &Tracking, request: &Value, view: TerminalView) {
         .expect("exists");
     let tracked = store.tracked(id).await.expect("read").expect("tracked");
     let mut change = Change::to(&read, read.clone());
-    change.containers = tracked
+    change.delta.containers = tracked
         .containers
         .into_iter()
         .map(|mut container| {

@@ -23,13 +23,7 @@ pub(super) fn tracked_request(policy: &Policy) -> (TrackingRequest, Tracked) {
     let request = request();
     let change = decide(&request, None, Cause::Lookup(&found(5)), at(1), policy).expect("found");
     let shipment = change.shipment.clone().expect("a shipment");
-    let tracked = Tracked::applied(
-        None,
-        &shipment,
-        &change.containers,
-        &change.transport_events,
-        &change.raw_events,
-    );
+    let tracked = change.delta.onto(None, &shipment);
     (change.request, tracked)
 }
 

@@ -67,7 +67,7 @@ fn a_terminal_answer_records_its_changes_once() {
             .iter()
             .all(|e| e.subject == Subject::Container(id))
     );
-    let container = &change.containers[0];
+    let container = &change.delta.containers[0];
     assert_eq!(container.current_status, ContainerStatus::NotAvailable);
     assert_eq!(container.terminal, held());
     assert_eq!(container.terminal_checked_at, Some(at(10)));
@@ -83,12 +83,12 @@ fn a_terminal_answer_records_its_changes_once() {
     let request = change.request.clone();
     let again = checked(&request, &tracked, &answer, at(11));
     assert!(again.events.is_empty());
-    assert_eq!(again.containers[0].terminal_checked_at, Some(at(11)));
+    assert_eq!(again.delta.containers[0].terminal_checked_at, Some(at(11)));
     assert_eq!(
         again.request.updated_at, request.updated_at,
         "nothing changed: the request stays as it was"
     );
-    assert_eq!(again.containers[0].updated_at, container.updated_at);
+    assert_eq!(again.delta.containers[0].updated_at, container.updated_at);
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn only_a_tracked_shipment_is_checked_at_a_terminal() {
     assert!(change.is_none());
     let stranger = TerminalAnswer::terminal(vec![(ContainerId::new(), held())]);
     let change = checked(&request, &tracked, &stranger, at(10));
-    assert!(change.events.is_empty() && change.containers.is_empty());
+    assert!(change.events.is_empty() && change.delta.containers.is_empty());
 }
 
 #[test]
@@ -230,6 +230,7 @@ fn a_subscription_the_terminal_took_is_written_on_the_container() {
     };
     let change = checked(&request, &tracked, &answer, at(10));
     let container = change
+        .delta
         .containers
         .iter()
         .find(|c| c.id == id)
@@ -264,20 +265,26 @@ fn a_pickup_facility_the_line_places_is_learned_when_first_named() {
 
     let placed = [(number.clone(), notice("RTMRAMP", Some(ramp.clone())))];
     let change = check(&tracked, &placed);
-    assert_eq!(change.places, std::slice::from_ref(&ramp));
+    assert_eq!(change.delta.places, std::slice::from_ref(&ramp));
     assert_eq!(
-        change.containers[0].terminal.pickup_facility.as_deref(),
+        change.delta.containers[0]
+            .terminal
+            .pickup_facility
+            .as_deref(),
         Some("RTMRAMP")
     );
     // Named again: known already, nothing to learn.
-    tracked.containers[0].terminal = change.containers[0].terminal.clone();
-    assert_eq!(check(&tracked, &placed).places, []);
+    tracked.containers[0].terminal = change.delta.containers[0].terminal.clone();
+    assert_eq!(check(&tracked, &placed).delta.places, []);
     // A facility placed nowhere is kept, and not learned.
     let unplaced = [(number, notice("RTMDEPOT", None))];
     let change = check(&tracked, &unplaced);
     assert_eq!(
-        change.containers[0].terminal.pickup_facility.as_deref(),
+        change.delta.containers[0]
+            .terminal
+            .pickup_facility
+            .as_deref(),
         Some("RTMDEPOT")
     );
-    assert_eq!(change.places, []);
+    assert_eq!(change.delta.places, []);
 }

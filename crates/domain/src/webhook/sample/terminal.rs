@@ -89,13 +89,7 @@ pub(super) fn checked(
             &policy,
         )
         .ok()?;
-        tracked = Tracked::applied(
-            Some(&tracked),
-            &tracked.shipment,
-            &change.containers,
-            &[],
-            &[],
-        );
+        tracked = change.delta.onto(Some(&tracked), &tracked.shipment);
         request = change.request;
         let found = change
             .events
