@@ -239,6 +239,20 @@ async fn containers_listed(
         .total
 }
 
+/// A list that must hold two records, `newest` first.
+fn newest_first<T: PartialEq + std::fmt::Debug>(
+    listed: tidemark_store::Page<T>,
+    newest: &T,
+    oldest: &T,
+) {
+    assert_eq!(listed.total, 2);
+    assert_eq!(
+        listed.items.iter().collect::<Vec<_>>(),
+        [newest, oldest],
+        "newest first"
+    );
+}
+
 /// How long a claim of the cases holds.
 const LEASE: std::time::Duration = std::time::Duration::from_secs(30);
 

@@ -11,7 +11,7 @@ use tidemark_domain::{
 use tidemark_store::{ContainerFilter, ShipmentFilter, Store};
 
 use super::tracking::{claim, found, snapshot, tracked};
-use super::{account, at, page};
+use super::{account, at, newest_first, page};
 
 async fn party(store: &Arc<dyn Store>, owner: &Account, name: &str, created: i64) -> Party {
     let name = CompanyName::parse(name).expect("a valid name");
@@ -30,15 +30,13 @@ pub async fn parties_read_back_renamed_and_stay_in_their_account(store: Arc<dyn 
         Some(first.clone())
     );
     assert_eq!(store.party(globex.id, first.id).await.expect("read"), None);
-    let listed = store
-        .list_parties(acme.id, page(1, 10))
-        .await
-        .expect("list");
-    assert_eq!(listed.total, 2);
-    assert_eq!(
-        listed.items,
-        vec![second.clone(), first.clone()],
-        "newest first"
+    newest_first(
+        store
+            .list_parties(acme.id, page(1, 10))
+            .await
+            .expect("list"),
+        &second,
+        &first,
     );
     let none = store
         .list_parties(globex.id, page(1, 10))

@@ -9,7 +9,7 @@ use tidemark_domain::{Account, DomainEvent, DomainEventId, Milestone, TrackingRe
 use tidemark_store::{CommitOutcome, Store};
 
 use super::tracking::{snapshot, tracked};
-use super::{account, at, page};
+use super::{account, at, newest_first, page};
 
 fn webhook(owner: &Account, url: &str, events: &[&str], created: i64) -> Webhook {
     WebhookDraft {
@@ -46,15 +46,13 @@ pub async fn webhooks_read_back_as_written_and_stay_in_their_account(store: Arc<
         store.webhook(globex.id, first.id).await.expect("read"),
         None
     );
-    let listed = store
-        .list_webhooks(acme.id, page(1, 10))
-        .await
-        .expect("list");
-    assert_eq!(listed.total, 2);
-    assert_eq!(
-        listed.items,
-        vec![second.clone(), first.clone()],
-        "newest first"
+    newest_first(
+        store
+            .list_webhooks(acme.id, page(1, 10))
+            .await
+            .expect("list"),
+        &second,
+        &first,
     );
     assert_eq!(
         store
