@@ -173,10 +173,11 @@ impl AppState {
         self
     }
 
-    /// This state, receiving the lines' pushes with `callbacks`.
+    /// This state, receiving the lines' pushes with `callbacks` (without, the callback
+    /// routes answer 404).
     #[must_use]
-    pub fn with_callbacks(mut self, callbacks: Arc<dyn CarrierCallbacks>) -> Self {
-        Arc::make_mut(&mut self.0).callbacks = Some(callbacks);
+    pub fn with_callbacks(mut self, callbacks: Option<Arc<dyn CarrierCallbacks>>) -> Self {
+        Arc::make_mut(&mut self.0).callbacks = callbacks;
         self
     }
 }

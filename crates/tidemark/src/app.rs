@@ -5,9 +5,7 @@ use std::sync::Arc;
 pub use crate::http_server::{MAX_HEADER_BYTES, ServerSettings, serve};
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
-use tidemark_api::{
-    ApiConfig, AppState, Callback, CallbackReply, CarrierCallbacks, Credential, WebhookSender,
-};
+use tidemark_api::{Callback, CallbackReply, CarrierCallbacks, Credential, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
 use tidemark_domain::webhook::{Exchange, Webhook};
@@ -20,24 +18,6 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, SandboxConfig, TrackerConfig};
-
-/// The API's state over `store` (`tidemark_api::router` serves it); webhook tests go out
-/// through `sender`, the lines' pushes come in through `callbacks` (without, the callback
-/// routes answer 404).
-pub fn state(
-    store: Arc<dyn Store>,
-    carriers: Arc<CarrierMatrix>,
-    config: ApiConfig,
-    clock: Arc<dyn Clock>,
-    sender: Arc<dyn WebhookSender>,
-    callbacks: Option<Arc<dyn CarrierCallbacks>>,
-) -> AppState {
-    let state = AppState::new(store, carriers, config, clock, sender);
-    match callbacks {
-        Some(callbacks) => state.with_callbacks(callbacks),
-        None => state,
-    }
-}
 
 /// The loops of this process's workers, for its readiness.
 #[derive(Debug)]

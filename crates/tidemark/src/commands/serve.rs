@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use anyhow::Context;
+use tidemark_api::AppState;
 use tidemark_domain::{CarrierMatrix, Clock};
 use tidemark_store::Store;
 use tidemark_store::wake_ups::{Announcement, ring_on_announcements};
@@ -228,8 +229,7 @@ async fn serve_http(
     let address = listener.local_addr()?;
     let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
     let sender = app::webhook_sender(config.dispatcher_settings(networks), Arc::clone(&clock))?;
-    let state =
-        app::state(store, carriers, config.api(), clock, sender, None).with_workers(workers);
+    let state = AppState::new(store, carriers, config.api(), clock, sender).with_workers(workers);
     tracing::info!(%address, "health and metrics on http://{address}");
     app::serve(
         listener,
@@ -270,8 +270,10 @@ async fn serve_api(
 
     let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
     let sender = app::webhook_sender(config.dispatcher_settings(networks), Arc::clone(&clock))?;
-    let state = app::state(store, carriers, config.api(), clock, sender, callbacks);
-    let router = tidemark_api::router(state.with_workers(workers));
+    let state = AppState::new(store, carriers, config.api(), clock, sender)
+        .with_callbacks(callbacks)
+        .with_workers(workers);
+    let router = tidemark_api::router(state);
     tracing::info!(%address, "listening on http://{address}");
     app::serve(listener, router, shutdown, config.server()).await?;
     Ok(())

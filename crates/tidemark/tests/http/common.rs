@@ -77,14 +77,14 @@ impl TestApp {
             Arc::clone(&clock),
         )
         .expect("webhook sender");
-        let router = tidemark_api::router(app::state(
+        let state = tidemark_api::AppState::new(
             Arc::clone(&store),
             app::carriers(None).expect("carriers"),
             config,
             Arc::clone(&clock),
             sender,
-            callbacks,
-        ));
+        );
+        let router = tidemark_api::router(state.with_callbacks(callbacks));
         let base = format!("http://{}", listener.local_addr().expect("address"));
         let shutdown = CancellationToken::new();
         let server = tokio::spawn(app::serve(listener, router, shutdown.clone(), server));

@@ -341,13 +341,12 @@ async fn a_stalled_worker_makes_the_process_not_ready() {
         if stuck {
             loops.push(Arc::clone(&stalled));
         }
-        let state = app::state(
+        let state = tidemark_api::AppState::new(
             Arc::clone(&store),
             app::carriers(None).expect("carriers"),
             ApiConfig::default(),
             Arc::clone(&clock),
             Arc::clone(&sender),
-            None,
         )
         .with_workers(Arc::new(app::Loops(loops)));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
