@@ -232,3 +232,15 @@ impl Inbox {
         Ok(outcome)
     }
 }
+
+/// `party` (parsed, `None` when it does not) and the source its bearer `token` opens, or
+/// `None` when the token is missing or not the party's own: the push is answered 401.
+fn bearer<P, S>(
+    party: Option<P>,
+    token: Option<&str>,
+    authorize: impl FnOnce(&P, &str) -> Option<S>,
+) -> Option<(P, S)> {
+    let party = party?;
+    let source = authorize(&party, token?)?;
+    Some((party, source))
+}

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use tidemark_domain::{JobKind, NewJob, Scac, TrackingSource};
 use tidemark_store::StoreError;
 
-use super::{Inbox, Receipt};
+use super::{Inbox, Receipt, bearer};
 
 impl Inbox {
     pub(super) async fn take_events_push(
@@ -79,10 +79,10 @@ impl Inbox {
         token: Option<&str>,
         body: &[u8],
     ) -> Result<Receipt, StoreError> {
-        let Ok(scac) = Scac::parse(scac) else {
-            return Ok(Receipt::Unauthorized);
-        };
-        let Some(source) = token.and_then(|token| self.carriers.authorize_push(scac, token)) else {
+        let scac = Scac::parse(scac).ok();
+        let Some((scac, source)) = bearer(scac, token, |scac, token| {
+            self.carriers.authorize_push(*scac, token)
+        }) else {
             return Ok(Receipt::Unauthorized);
         };
         let pushed = match self.carriers.read_v3_push(scac, body) {

@@ -5,7 +5,7 @@ use tidemark_carriers::arrival_notice::push::{self, Feedback, Read, Severity};
 use tidemark_domain::{JobKind, NewJob, Scac, TrackingSource};
 use tidemark_store::{CommitOutcome, StoreError};
 
-use super::{Inbox, Push, Receipt};
+use super::{Inbox, Push, Receipt, bearer};
 
 impl Inbox {
     pub(super) async fn take_line_push(
@@ -15,11 +15,9 @@ impl Inbox {
         token: Option<&str>,
         body: &[u8],
     ) -> Result<Receipt, StoreError> {
-        let Ok(scac) = Scac::parse(scac) else {
-            return Ok(Receipt::Unauthorized);
-        };
-        let Some(source) =
-            token.and_then(|token| self.carriers.arrival_notices().authorize(scac, token))
+        let lines = self.carriers.arrival_notices();
+        let scac = Scac::parse(scac).ok();
+        let Some((scac, source)) = bearer(scac, token, |scac, token| lines.authorize(*scac, token))
         else {
             return Ok(Receipt::Unauthorized);
         };

@@ -6,7 +6,7 @@ use tidemark_carriers::terminal::protocol;
 use tidemark_domain::terminal::{TerminalCode, TerminalReport};
 use tidemark_store::{CommitOutcome, StoreError};
 
-use super::{Inbox, Receipt};
+use super::{Inbox, Receipt, bearer};
 
 impl Inbox {
     pub(super) async fn take_terminal_push(
@@ -15,11 +15,11 @@ impl Inbox {
         token: Option<&str>,
         body: &[u8],
     ) -> Result<Receipt, StoreError> {
-        let Ok(code) = TerminalCode::parse(code) else {
-            return Ok(Receipt::Unauthorized);
-        };
         let terminals = self.carriers.terminals();
-        let Some(source) = token.and_then(|token| terminals.authorize(&code, token)) else {
+        let code = TerminalCode::parse(code).ok();
+        let Some((code, source)) =
+            bearer(code, token, |code, token| terminals.authorize(code, token))
+        else {
             return Ok(Receipt::Unauthorized);
         };
         let reports: Vec<(String, TerminalReport)> = match protocol::read_pushed(body) {
