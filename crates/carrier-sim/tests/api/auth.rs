@@ -42,24 +42,14 @@ async fn keys_are_required_and_oauth_tokens_work() {
         .await
         .expect("JSON");
     let token = granted["access_token"].as_str().expect("token");
-    let response = sim
-        .client
-        .get(&url)
-        .bearer_auth(token)
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200);
+    let with_token = || async {
+        let request = sim.client.get(&url).bearer_auth(token);
+        request.send().await.expect("request").status()
+    };
+    assert_eq!(with_token().await, StatusCode::OK);
     sim.advance(1).await;
-    let expired = sim
-        .client
-        .get(&url)
-        .bearer_auth(token)
-        .send()
-        .await
-        .expect("request");
     assert_eq!(
-        expired.status(),
+        with_token().await,
         StatusCode::UNAUTHORIZED,
         "tokens expire in simulated time"
     );

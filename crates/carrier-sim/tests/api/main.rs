@@ -52,6 +52,12 @@ pub(crate) fn assert_valid(validator: &jsonschema::Validator, body: &Value) {
     assert!(problems.is_empty(), "{problems:#?}\nin {body}");
 }
 
+/// `response`'s header `name`, as text.
+pub(crate) fn header(response: &reqwest::Response, name: &str) -> Option<String> {
+    let value = response.headers().get(name)?;
+    value.to_str().ok().map(str::to_owned)
+}
+
 pub(crate) fn config() -> SimConfig {
     let mut config = SimConfig::new(KEY);
     config.admin_key = Some(ADMIN.to_owned());
@@ -96,11 +102,7 @@ impl Sim {
         let response = self.get(path_and_query).await;
         assert_eq!(response.status(), 200, "{path_and_query}");
         assert_eq!(response.headers()["api-version"], "2.2.0");
-        let next = response
-            .headers()
-            .get("next-page")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let next = header(&response, "next-page");
         let body: Value = response.json().await.expect("JSON");
         assert_valid(&EVENTS, &body);
         (body.as_array().cloned().unwrap_or_default(), next)

@@ -30,11 +30,7 @@ async fn notices(sim: &Sim, scac: &str, bill: &str) -> Vec<Value> {
         let response = sim.get(&path).await;
         assert_eq!(response.status(), 200);
         assert_eq!(response.headers()["api-version"], "1.0.1");
-        let next = response
-            .headers()
-            .get("next-page-cursor")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let next = header(&response, "next-page-cursor");
         let body: Value = response.json().await.expect("JSON");
         assert_valid(&NOTICES, &body);
         all.extend(body["arrivalNotices"].as_array().cloned().expect("a list"));

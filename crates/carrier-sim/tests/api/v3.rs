@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-use crate::{Sim, assert_valid, config};
+use crate::{Sim, assert_valid, config, header};
 
 static SPEC: LazyLock<Value> = LazyLock::new(|| {
     serde_json::from_str(include_str!("../../dcsa/TNT_v3.0.0-beta-20260525.json"))
@@ -38,11 +38,7 @@ async fn three_point_o_answers_keep_the_standard_and_page_by_cursor() {
                 .expect("text")
                 .starts_with("3.0.0")
         );
-        let next = response
-            .headers()
-            .get("next-page-cursor")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let next = header(&response, "next-page-cursor");
         let body: Value = response.json().await.expect("JSON");
         assert_valid(&answers, &body);
         events.extend(body["events"].as_array().cloned().expect("events"));

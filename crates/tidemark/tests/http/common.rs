@@ -117,6 +117,17 @@ impl TestApp {
         (account, key.secret.expose().to_owned())
     }
 
+    /// The tracking request `document` (an answer of the API) is about, as stored now.
+    pub async fn stored_request(&self, document: &Value) -> tidemark_domain::TrackingRequest {
+        let id = document["data"]["id"].as_str().expect("an id");
+        let id = tidemark_domain::TrackingRequestId::parse(id).expect("a request's id");
+        self.store
+            .tracking_request(self.account.id, id)
+            .await
+            .expect("read")
+            .expect("stored")
+    }
+
     pub fn request(&self, method: Method, path: &str, key: Option<&str>) -> RequestBuilder {
         let builder = self.client.request(method, format!("{}{path}", self.base));
         match key {

@@ -6,7 +6,7 @@ use tidemark_domain::terminal::{
     Amount, Currency, Fee, FeeType, Hold, HoldName, HoldStatus, LastFreeDays, TerminalView,
 };
 use tidemark_domain::tracking::Change;
-use tidemark_domain::{ContainerStatus, Timestamp, TrackingRequestId};
+use tidemark_domain::{ContainerStatus, Timestamp};
 
 use crate::common::{Tracking, document, errors, with_tracking};
 use crate::shipments::track;
@@ -23,15 +23,13 @@ fn day(text: &str) -> Timestamp {
 
 /// The terminal's view of the tracked container, committed as the tracker commits.
 async fn report(t: &Tracking, request: &Value, view: TerminalView) {
-    let id = request["data"]["id"].as_str().expect("id");
-    let id = TrackingRequestId::parse(id).expect("an id");
+    let read = t.app.stored_request(request).await;
     let store = &t.app.store;
-    let read = store
-        .tracking_request(t.app.account.id, id)
+    let tracked = store
+        .tracked(read.id)
         .await
         .expect("read")
-        .expect("exists");
-    let tracked = store.tracked(id).await.expect("read").expect("tracked");
+        .expect("tracked");
     let mut change = Change::to(&read, read.clone());
     change.delta.containers = tracked
         .containers

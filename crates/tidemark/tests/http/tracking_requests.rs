@@ -77,13 +77,7 @@ async fn a_new_request_is_pending_with_location_and_empty_state(app: TestApp) {
 
 async fn a_created_request_is_in_the_database(app: TestApp) {
     let body = created(&app, &tracking_request("container", "CSQU3054383", "HLCU")).await;
-    let id = TrackingRequestId::parse(body["data"]["id"].as_str().expect("id")).expect("uuid");
-    let stored = app
-        .store
-        .tracking_request(app.account.id, id)
-        .await
-        .expect("read")
-        .expect("stored");
+    let stored = app.stored_request(&body).await;
     assert_eq!(stored.status, RequestStatus::Pending);
     assert_eq!(stored.request_number.normalized(), "CSQU3054383");
 }
@@ -239,13 +233,7 @@ async fn a_failed_request_no_longer_blocks_a_new_one(app: TestApp) {
         &tracking_request("bill_of_lading", "MEDU1234567", "MSCU"),
     )
     .await;
-    let id = TrackingRequestId::parse(first["data"]["id"].as_str().expect("id")).expect("uuid");
-    let stored = app
-        .store
-        .tracking_request(app.account.id, id)
-        .await
-        .expect("read")
-        .expect("stored");
+    let stored = app.stored_request(&first).await;
     tidemark_store::testing::commit_status(app.store.as_ref(), &stored, RequestStatus::Failed)
         .await;
     created(
