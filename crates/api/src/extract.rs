@@ -125,6 +125,26 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
     }
 }
 
+/// The record `id` (a path's segment) names, read with `read` once `parse` reads the id;
+/// `missing()` when it does not, or when it names no record of the caller's: a malformed id
+/// is as unknown as another account's.
+///
+/// # Errors
+/// `missing()`, or the store's failure.
+pub async fn found<I, T, E, F>(
+    id: &str,
+    parse: impl FnOnce(&str) -> Option<I>,
+    read: impl FnOnce(I) -> F,
+    missing: impl Fn() -> E,
+) -> Result<T, E>
+where
+    F: Future<Output = Result<Option<T>, tidemark_store::StoreError>>,
+    E: From<tidemark_store::StoreError>,
+{
+    let id = parse(id).ok_or_else(&missing)?;
+    read(id).await?.ok_or_else(missing)
+}
+
 /// Whether `key` belongs to one of JSON:API's parameter families.
 fn of_json_api(key: &str) -> bool {
     matches!(key, "include" | "sort")

@@ -16,7 +16,7 @@ use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{Document, JsonApi, ListDocument};
 use crate::error::ErrorSource;
-use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::params::{Paging, list_document, take_list, take_page};
 use crate::{ApiError, AppState};
 use view::PartyResource;
@@ -203,12 +203,8 @@ pub async fn list(
 }
 
 async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Party, ApiError> {
-    let id = PartyId::parse(id).ok_or_else(not_found)?;
-    state
-        .store
-        .party(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)
+    let read = |id| state.store.party(caller.account_id, id);
+    found(id, PartyId::parse, read, not_found).await
 }
 
 /// Get one party.

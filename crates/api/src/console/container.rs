@@ -9,6 +9,7 @@ use tidemark_domain::{Container, ContainerId, Timestamp};
 use super::format::{self, maybe_when, relative, when, words};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
+use crate::extract::found;
 
 /// A container as lists show it.
 #[derive(Debug, Clone)]
@@ -118,13 +119,9 @@ pub async fn page(
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> Result<Response, ConsoleError> {
+    let read = |id| state.store.container(viewer.account_id, id);
     let not_found = || ConsoleError::not_found("container");
-    let id = ContainerId::parse(&id).ok_or_else(not_found)?;
-    let container = state
-        .store
-        .container(viewer.account_id, id)
-        .await?
-        .ok_or_else(not_found)?;
+    let container = found(&id, ContainerId::parse, read, not_found).await?;
     let now = state.clock.now();
     let terminal = &container.terminal;
     let days = &terminal.last_free_days;

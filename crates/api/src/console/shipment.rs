@@ -13,6 +13,7 @@ use super::container::{ContainerRow, row};
 use super::format::{event_phrase, maybe_place, maybe_when, place, when};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
+use crate::extract::found;
 
 /// One line of a container's timeline.
 #[derive(Debug)]
@@ -155,11 +156,11 @@ pub async fn page(
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> Result<Response, ConsoleError> {
-    let not_found = || ConsoleError::not_found("shipment");
-    let id = ShipmentId::parse(&id).ok_or_else(not_found)?;
     let account = viewer.account_id;
     let store = state.store.as_ref();
-    let shipment = store.shipment(account, id).await?.ok_or_else(not_found)?;
+    let read = |id| store.shipment(account, id);
+    let not_found = || ConsoleError::not_found("shipment");
+    let shipment = found(&id, ShipmentId::parse, read, not_found).await?;
     let containers = store.containers(account, &[], &[shipment.id]).await?;
     let ids: Vec<_> = containers.iter().map(|container| container.id).collect();
     let events = store.transport_events(account, &ids).await?;

@@ -13,7 +13,7 @@ use tidemark_store::{NotificationFilter, PageRequest};
 use super::format::{event_phrase, maybe_when, when};
 use super::session::see_other;
 use super::{Chrome, ConsoleError, Viewer, html};
-use crate::extract::QueryParams;
+use crate::extract::{QueryParams, found};
 use crate::{ApiError, AppState};
 
 /// Notifications per page of a webhook's log.
@@ -178,13 +178,11 @@ fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
 
 /// The webhook `id` of `viewer`'s account, or 404.
 async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, ConsoleError> {
-    let not_found = || ConsoleError::not_found("webhook");
-    let id = WebhookId::parse(id).ok_or_else(not_found)?;
-    state
-        .store
-        .webhook(viewer.account_id, id)
-        .await?
-        .ok_or_else(not_found)
+    let read = |id| state.store.webhook(viewer.account_id, id);
+    found(id, WebhookId::parse, read, || {
+        ConsoleError::not_found("webhook")
+    })
+    .await
 }
 
 /// Renders the page of `webhook`, its log at page `number`.

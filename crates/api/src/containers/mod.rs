@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::include::{self, ContainerIncludes, EventIncludes, Records};
 use crate::params::{
     Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
@@ -48,12 +48,8 @@ pub(crate) async fn find(
     caller: Caller,
     id: &str,
 ) -> Result<Container, ApiError> {
-    let id = ContainerId::parse(id).ok_or_else(not_found)?;
-    state
-        .store
-        .container(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)
+    let read = |id| state.store.container(caller.account_id, id);
+    found(id, ContainerId::parse, read, not_found).await
 }
 
 /// List containers, newest first.

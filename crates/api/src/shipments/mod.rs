@@ -18,7 +18,7 @@ use tidemark_store::ShipmentFilter;
 use crate::auth::Caller;
 use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::include::{self, Records, ShipmentIncludes};
 use crate::params::{
     Include, IncludePaths, Paging, list_document, take_flag, take_include, take_list, take_page,
@@ -41,12 +41,8 @@ fn not_found() -> ApiError {
 }
 
 async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Shipment, ApiError> {
-    let id = ShipmentId::parse(id).ok_or_else(not_found)?;
-    state
-        .store
-        .shipment(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)
+    let read = |id| state.store.shipment(caller.account_id, id);
+    found(id, ShipmentId::parse, read, not_found).await
 }
 
 async fn document(

@@ -12,7 +12,7 @@ use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::include::{self, Records, RequestIncludes};
 use crate::params::{
     Include, IncludePaths, Paging, list_document, take_include, take_list, take_page, take_range,
@@ -45,9 +45,13 @@ async fn customer(
     crate::parties::customer(state, caller.account_id, crate::body::data(document)?).await
 }
 
-fn parse_id(id: &str) -> Result<TrackingRequestId, ApiError> {
-    TrackingRequestId::parse(id)
-        .ok_or_else(|| ApiError::not_found("no tracking request has this id"))
+fn not_found() -> ApiError {
+    ApiError::not_found("no tracking request has this id")
+}
+
+async fn find(state: &AppState, caller: Caller, id: &str) -> Result<TrackingRequest, ApiError> {
+    let read = |id| state.store.tracking_request(caller.account_id, id);
+    found(id, TrackingRequestId::parse, read, not_found).await
 }
 
 /// Create a tracking request.
@@ -187,12 +191,7 @@ pub async fn show(
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     let include = take_includes(&mut query)?;
     query.finish()?;
-    let id = parse_id(&id)?;
-    let request = state
-        .store
-        .tracking_request(caller.account_id, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no tracking request has this id"))?;
+    let request = find(&state, caller, &id).await?;
     let records = Records::TrackingRequests(&[&request]);
     let included = include::included(&state, caller.account_id, include.as_ref(), records)
         .await?
@@ -224,13 +223,8 @@ pub async fn update(
     JsonBody(document): JsonBody,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     query.finish()?;
-    let id = parse_id(&id)?;
-    let not_found = || ApiError::not_found("no tracking request has this id");
-    let current = state
-        .store
-        .tracking_request(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)?;
+    let current = find(&state, caller, &id).await?;
+    let id = current.id;
     let mut patch = input::update(&document, &current, &state.config.limits)?;
     patch.customer = customer(&state, caller, &document).await?;
     let updated = state

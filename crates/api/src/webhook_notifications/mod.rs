@@ -11,7 +11,7 @@ use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument};
-use crate::extract::{PathId, QueryParams};
+use crate::extract::{PathId, QueryParams, found};
 use crate::params::{
     Include, IncludePaths, Paging, list_document, take_include, take_list, take_page, take_range,
 };
@@ -131,19 +131,18 @@ pub async fn show(
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
     let include = take_include::<NotificationIncludes>(&mut query)?;
     query.finish()?;
-    let not_found = || ApiError::not_found("no webhook notification with this id in this account");
-    let id = WebhookNotificationId::parse(&id).ok_or_else(not_found)?;
-    let notification = state
-        .store
-        .webhook_notification(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)?;
+    let read = |id| state.store.webhook_notification(caller.account_id, id);
+    let notification = found(&id, WebhookNotificationId::parse, read, not_found).await?;
     Ok(JsonApi::ok(
         one(&state, caller, include.as_ref(), notification).await?,
     ))
 }
 
 /// The document of one notification.
+fn not_found() -> ApiError {
+    ApiError::not_found("no webhook notification with this id in this account")
+}
+
 async fn one(
     state: &AppState,
     caller: Caller,
@@ -170,7 +169,6 @@ pub(crate) async fn redeliver_now(
     account: AccountId,
     id: &str,
 ) -> Result<WebhookNotification, ApiError> {
-    let not_found = || ApiError::not_found("no webhook notification with this id in this account");
     let id = WebhookNotificationId::parse(id).ok_or_else(not_found)?;
     let now = state.clock.now();
     if !state.store.redeliver_notification(account, id, now).await? {

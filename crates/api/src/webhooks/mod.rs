@@ -17,7 +17,7 @@ use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
 use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
 use crate::document::{Document, JsonApi, ListDocument};
-use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
@@ -39,12 +39,8 @@ fn not_found() -> ApiError {
 }
 
 async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Webhook, ApiError> {
-    let id = WebhookId::parse(id).ok_or_else(not_found)?;
-    state
-        .store
-        .webhook(caller.account_id, id)
-        .await?
-        .ok_or_else(not_found)
+    let read = |id| state.store.webhook(caller.account_id, id);
+    found(id, WebhookId::parse, read, not_found).await
 }
 
 /// Reads `headers`: an array of `{name, value}` objects; `null` is none (it clears them on
