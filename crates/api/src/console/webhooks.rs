@@ -179,10 +179,8 @@ fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
 /// The webhook `id` of `viewer`'s account, or 404.
 async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, ConsoleError> {
     let read = |id| state.store.webhook(viewer.account_id, id);
-    found(id, WebhookId::parse, read, || {
-        ConsoleError::not_found("webhook")
-    })
-    .await
+    let not_found = || ConsoleError::not_found("webhook");
+    found(id, WebhookId::parse, read, not_found).await
 }
 
 /// Renders the page of `webhook`, its log at page `number`.

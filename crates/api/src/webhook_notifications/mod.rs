@@ -138,11 +138,11 @@ pub async fn show(
     ))
 }
 
-/// The document of one notification.
 fn not_found() -> ApiError {
     ApiError::not_found("no webhook notification with this id in this account")
 }
 
+/// The document of one notification.
 async fn one(
     state: &AppState,
     caller: Caller,
