@@ -58,6 +58,11 @@ one=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_
 measure get_one -s bench/auth.lua "$base/v2/tracking_requests/$one"
 measure list -s bench/auth.lua "$base/v2/tracking_requests?page%5Bsize%5D=30"
 measure infer -s bench/infer.lua "$base/v2/tracking_requests/infer_number"
+# A search for one booking the create rounds made, among all of them: the number is
+# matched anywhere in every request's number and reference numbers, a scan, so few
+# connections (a wrk request answered after 2 s counts as a timeout, not a latency).
+SEARCH_CONNECTIONS=${SEARCH_CONNECTIONS:-4}
+CONNECTIONS=$SEARCH_CONNECTIONS measure search -s bench/auth.lua "$base/v2/search?query=B11000000001234"
 stored=$(curl -sf -H "Authorization: Token $TIDEMARK_BENCH_KEY" "$base/v2/tracking_requests?page%5Bsize%5D=1" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["total"])')
 
@@ -85,10 +90,10 @@ page=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: tidemark_session=$TIDE
 work=$work_api base=$console
 measure console -s bench/console.lua "$console/console/shipments/$shipment"
 
-python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" "$ROUNDS" <<'PY'
+python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" "$ROUNDS" "$SEARCH_CONNECTIONS" <<'PY'
 import re, sys, pathlib
 work, stored, duration, connections = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-rounds = int(sys.argv[5])
+rounds, search_connections = int(sys.argv[5]), sys.argv[6]
 def ms(text):
     value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
@@ -98,15 +103,18 @@ def parse(name):
     p50 = ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1))
     p99 = ms(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    timeouts = re.search(r"timeout (\d+)", text)
     created = re.search(r"created_201 (\d+)", text)
-    return rps, p50, p99, int(errors.group(1)) if errors else 0, int(created.group(1)) if created else None
+    failed = sum(int(found.group(1)) for found in (errors, timeouts) if found)
+    return rps, p50, p99, failed, int(created.group(1)) if created else None
 rows = [("POST /v2/tracking_requests", "create"),
         ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list"),
         ("POST /v2/tracking_requests/infer_number", "infer"),
+        (f"GET /v2/search?query=… (one booking; {search_connections} connections)", "search"),
         ("GET /console/shipments/{id} (HTML)", "console")]
 print(f"wrk, {connections} connections, {rounds} rounds of {duration} per endpoint, release build, "
       "SQLite (WAL, synchronous=FULL)\n")
-print("| endpoint | req/s | p50 ms | p99 ms | ceiling just before (GET /healthz) | vs ceiling | lowest–highest | non-2xx |")
+print("| endpoint | req/s | p50 ms | p99 ms | ceiling just before (GET /healthz) | vs ceiling | lowest–highest | non-2xx or timed out |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
 created = 0
 for label, key in rows:

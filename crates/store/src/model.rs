@@ -38,9 +38,32 @@ pub struct PageRequest {
     pub number: u32,
     /// Items per page.
     pub size: u32,
+    /// Whether the whole list is counted for [`Page::total`]. Counting reads every row the
+    /// filter keeps, so a reader that shows no total (a search, the tracker) skips it.
+    pub counted: bool,
 }
 
 impl PageRequest {
+    /// Page `number` of `size` items, the whole list counted.
+    #[must_use]
+    pub const fn new(number: u32, size: u32) -> Self {
+        Self {
+            number,
+            size,
+            counted: true,
+        }
+    }
+
+    /// The first `size` items, the list not counted.
+    #[must_use]
+    pub const fn first_rows(size: u32) -> Self {
+        Self {
+            number: 1,
+            size,
+            counted: false,
+        }
+    }
+
     /// Rows to skip.
     #[must_use]
     pub fn offset(&self) -> i64 {
@@ -59,7 +82,8 @@ impl PageRequest {
 pub struct Page<T> {
     /// The items on this page.
     pub items: Vec<T>,
-    /// Items in the whole list.
+    /// Items in the whole list when the request was [`counted`](PageRequest::counted);
+    /// otherwise the items on this page (a lower bound).
     pub total: u64,
 }
 

@@ -284,7 +284,7 @@ async fn claim_deliveries(
 }
 
 const fn page(number: u32, size: u32) -> PageRequest {
-    PageRequest { number, size }
+    PageRequest::new(number, size)
 }
 
 mod cases {

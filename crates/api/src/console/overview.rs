@@ -43,10 +43,6 @@ struct Page {
     webhooks: Vec<WebhookRow>,
 }
 
-fn first(size: u32) -> PageRequest {
-    PageRequest { number: 1, size }
-}
-
 /// `GET /console`.
 pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Response, ConsoleError> {
     let account = viewer.account_id;
@@ -59,7 +55,7 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
             ..TrackingRequestFilter::default()
         };
         let found = store
-            .list_tracking_requests(account, &filter, first(1))
+            .list_tracking_requests(account, &filter, PageRequest::new(1, 1))
             .await?;
         statuses.push(Count {
             label: words(status.as_str()),
@@ -68,7 +64,8 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         });
     }
     let containers = async |filter: ContainerFilter| -> Result<_, ConsoleError> {
-        let found = store.list_containers(account, &filter, first(ROWS)).await?;
+        let page = PageRequest::new(1, ROWS);
+        let found = store.list_containers(account, &filter, page).await?;
         Ok((
             found.total,
             found.items.iter().map(|c| row(c, now)).collect::<Vec<_>>(),
@@ -98,7 +95,7 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         ..TrackingRequestFilter::default()
     };
     let failures = store
-        .list_tracking_requests(account, &failed, first(ROWS))
+        .list_tracking_requests(account, &failed, PageRequest::first_rows(ROWS))
         .await?
         .items
         .iter()

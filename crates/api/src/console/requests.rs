@@ -119,10 +119,7 @@ async fn render(
         search: Some(shown.q.clone()).filter(|q| !q.is_empty()),
         ..TrackingRequestFilter::default()
     };
-    let page = PageRequest {
-        number: shown.page,
-        size: PAGE_SIZE,
-    };
+    let page = PageRequest::new(shown.page, PAGE_SIZE);
     let found = state
         .store
         .list_tracking_requests(viewer.account_id, &filter, page)

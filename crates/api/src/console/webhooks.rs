@@ -52,7 +52,7 @@ async fn failed_deliveries(
         webhook_id: Some(webhook),
         ..NotificationFilter::default()
     };
-    let page = PageRequest { number: 1, size: 1 };
+    let page = PageRequest::new(1, 1);
     Ok(state
         .store
         .list_webhook_notifications(account, &filter, page)
@@ -94,10 +94,7 @@ pub async fn webhook_rows(
     state: &AppState,
     account: AccountId,
 ) -> Result<Vec<WebhookRow>, ConsoleError> {
-    let page = PageRequest {
-        number: 1,
-        size: WEBHOOKS_SHOWN,
-    };
+    let page = PageRequest::first_rows(WEBHOOKS_SHOWN);
     let webhooks = state.store.list_webhooks(account, page).await?;
     let backlogs = state.store.webhook_backlogs().await?;
     let mut rows = Vec::with_capacity(webhooks.items.len());
@@ -197,10 +194,7 @@ async fn render(
         webhook_id: Some(webhook.id),
         ..NotificationFilter::default()
     };
-    let page = PageRequest {
-        number,
-        size: LOG_PAGE,
-    };
+    let page = PageRequest::new(number, LOG_PAGE);
     let log = state
         .store
         .list_webhook_notifications(account, &filter, page)

@@ -90,7 +90,7 @@ pub fn take_page_or(
         default_size,
         config.page_size_max,
     )?;
-    Ok(PageRequest { number, size })
+    Ok(PageRequest::new(number, size))
 }
 
 /// The number of the last page of `total` items (1 for an empty list).
@@ -236,7 +236,7 @@ mod tests {
     use super::*;
 
     fn page(number: u32, size: u32) -> PageRequest {
-        PageRequest { number, size }
+        PageRequest::new(number, size)
     }
 
     #[test]

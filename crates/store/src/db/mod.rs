@@ -217,18 +217,20 @@ impl<'a> Paged<'a> {
         }
     }
 
-    /// Reads `page`, parsing each row.
+    /// Reads `page`, parsing each row; counts the whole list when the page asks.
     pub(crate) async fn read<B: Backend + ?Sized, T>(
         self,
         backend: &B,
         page: PageRequest,
         parse: impl Fn(&Row) -> Result<T, StoreError>,
     ) -> Result<Page<T>, StoreError> {
-        let count = self.count.unwrap_or_else(|| {
-            let mut count = Query::new("SELECT COUNT(*) AS count");
-            count.push(&self.filter.sql);
-            count.values.clone_from(&self.filter.values);
-            count
+        let count = page.counted.then(|| {
+            self.count.unwrap_or_else(|| {
+                let mut count = Query::new("SELECT COUNT(*) AS count");
+                count.push(&self.filter.sql);
+                count.values.clone_from(&self.filter.values);
+                count
+            })
         });
         let mut rows = Query::new(self.select);
         rows.push(&self.filter.sql);
@@ -239,18 +241,18 @@ impl<'a> Paged<'a> {
             .bind(page.limit())
             .push(" OFFSET ")
             .bind(page.offset());
-        let mut results = backend.read(&[count, rows], self.cost).await?.into_iter();
-        let total = results
-            .next()
-            .unwrap_or_default()
-            .first()
-            .map(|row| row.int("count"))
-            .transpose()?
-            .unwrap_or(0);
-        Ok(Page {
-            items: parse_all(results.next().unwrap_or_default(), parse)?,
-            total: u64::try_from(total).unwrap_or(0),
-        })
+        let queries: Vec<Query> = count.into_iter().chain([rows]).collect();
+        let mut results = backend.read(&queries, self.cost).await?;
+        let items = parse_all(results.pop().unwrap_or_default(), parse)?;
+        let total = match results.pop() {
+            Some(counted) => counted
+                .first()
+                .map(|row| row.int("count"))
+                .transpose()?
+                .map_or(0, |total| u64::try_from(total).unwrap_or(0)),
+            None => u64::try_from(items.len()).unwrap_or(u64::MAX),
+        };
+        Ok(Page { items, total })
     }
 }
 

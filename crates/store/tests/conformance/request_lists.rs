@@ -42,6 +42,19 @@ pub async fn lists_are_newest_first_and_paginated(store: Arc<dyn Store>) {
         .expect("list");
     assert!(deep.items.is_empty(), "a deep page is empty, not an error");
     assert_eq!(deep.total, 7);
+    // Uncounted, with and without a filter the request counts keep: the same rows, and a
+    // total of the rows read.
+    let open = TrackingRequestFilter {
+        status: vec![RequestStatus::Pending],
+        ..TrackingRequestFilter::default()
+    };
+    for filter in [filter, open] {
+        let head = store
+            .list_tracking_requests(acme.id, &filter, PageRequest::first_rows(3))
+            .await
+            .expect("list");
+        assert_eq!((head.items, head.total), (first.items.clone(), 3));
+    }
 }
 
 /// Filters of the bill, booking and container requests (the last one failed), each with

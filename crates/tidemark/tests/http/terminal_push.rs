@@ -64,7 +64,7 @@ async fn tracked_and_subscribed(t: &Tracking) {
         .list_tracking_requests(
             t.app.account.id,
             &tidemark_store::TrackingRequestFilter::default(),
-            tidemark_store::PageRequest { number: 1, size: 1 },
+            tidemark_store::PageRequest::new(1, 1),
         )
         .await
         .expect("list")

@@ -41,10 +41,8 @@ impl Tracker {
             request_type: vec![other],
             ..TrackingRequestFilter::default()
         };
-        let page = PageRequest {
-            number: 1,
-            size: u32::try_from(MAX_CONTAINER_QUERIES).unwrap_or(u32::MAX),
-        };
+        let most = u32::try_from(MAX_CONTAINER_QUERIES).unwrap_or(u32::MAX);
+        let page = PageRequest::first_rows(most);
         let companions = self
             .store
             .list_tracking_requests(request.account_id, &filter, page)

@@ -20,7 +20,7 @@ async fn every_notification(h: &Harness) -> Vec<WebhookNotification> {
             .list_webhook_notifications(
                 h.account.id,
                 &NotificationFilter::default(),
-                PageRequest { number, size: 100 },
+                PageRequest::new(number, 100),
             )
             .await
             .expect("list");

@@ -93,10 +93,7 @@ pub async fn notifications(h: &Harness) -> Vec<tidemark_domain::webhook::Webhook
         .list_webhook_notifications(
             h.account.id,
             &NotificationFilter::default(),
-            tidemark_store::PageRequest {
-                number: 1,
-                size: 100,
-            },
+            tidemark_store::PageRequest::new(1, 100),
         )
         .await
         .expect("list")
