@@ -93,7 +93,9 @@ pub(crate) async fn list<B: Backend + ?Sized>(
     filter: &ContainerFilter,
     page: PageRequest,
 ) -> Result<Page<Container>, StoreError> {
-    let mut query = Query::scoped(" FROM containers", account);
+    let text = filter.search.as_deref();
+    let searched = crate::search::Searched::Containers;
+    let mut query = crate::search::scoped(backend, searched, account, text).await?;
     query
         .push_any("number", filter.number.iter().cloned())
         .push_any(
@@ -107,9 +109,6 @@ pub(crate) async fn list<B: Backend + ?Sized>(
     let (ids, names) = (&filter.customer_id, &filter.customer_name);
     let of = crate::parties::Customers::OfContainers;
     crate::parties::narrow_to_customers(&mut query, of, ids, names);
-    if let Some(text) = &filter.search {
-        crate::search::Search::narrow(&mut query, text, &[("number LIKE ", "")]);
-    }
     Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
         .read(backend, page, parse)
         .await

@@ -55,6 +55,7 @@ pub use pushes::PushStore;
 pub use quotas::QuotaStore;
 pub use rate_limits::RateLimitStore;
 pub use raw_events::RawEventStore;
+pub use search::CANDIDATES_MAX as SEARCH_CANDIDATES_MAX;
 pub use shipments::ShipmentStore;
 pub use tracking_requests::TrackingRequestStore;
 pub use webhooks::WebhookStore;

@@ -1,16 +1,89 @@
 //! Free-text search (`q`, and `GET /v2/search`) of tracking requests, shipments and
-//! containers, as `LIKE` patterns.
+//! containers: the text anywhere in a number or a reference number.
+//!
+//! A search first asks the trigram index (the `*_search` tables, migration `0022_search`)
+//! for the account's candidates. When there are at most [`CANDIDATES_MAX`], the list reads
+//! just those rows, by key; when there are more, or the text is too short for trigrams, the
+//! list walks the account's rows newest first as it would unsearched, which is quick
+//! because such a text is common. Either way every row listed is checked against the
+//! `LIKE` patterns below, so the index only decides which rows are looked at.
 
-use crate::db::{Query, Value};
+use std::collections::BTreeSet;
 
-/// The `LIKE` patterns of a free-text search of tracking requests (`q`): the request
-/// number in each of its matching forms, and the reference numbers as stored (JSON text, so
-/// the text is matched as JSON would write it and cannot straddle two numbers).
-pub(crate) struct Search {
-    /// Patterns for `number_normalized`.
-    pub numbers: Vec<String>,
-    /// The pattern for the upper-cased JSON text of `ref_numbers`.
-    pub reference: String,
+use tidemark_domain::AccountId;
+use uuid::Uuid;
+
+use crate::StoreError;
+use crate::db::{Backend, Cost, Query, Value};
+
+/// Candidates a search reads by key at the most; beyond them the list is walked in order.
+pub const CANDIDATES_MAX: usize = 500;
+
+/// Characters of a run without wildcards that a trigram index can look up: fewer, and the
+/// index would be read whole.
+const TRIGRAM: usize = 3;
+
+/// What a search lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Searched {
+    TrackingRequests,
+    Shipments,
+    Containers,
+}
+
+impl Searched {
+    fn from(self) -> &'static str {
+        match self {
+            Self::TrackingRequests => " FROM tracking_requests",
+            Self::Shipments => " FROM shipments",
+            Self::Containers => " FROM containers",
+        }
+    }
+
+    /// Statements giving the `id`s of candidates: `$1` the account, `$2` a pattern, `$3`
+    /// how many to read.
+    fn candidates(self) -> &'static [&'static str] {
+        match self {
+            Self::TrackingRequests => &[
+                "SELECT id FROM tracking_request_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
+            ],
+            Self::Shipments => &[
+                "SELECT id FROM shipment_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
+                "SELECT shipment_id AS id FROM container_search \
+                 WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
+            ],
+            Self::Containers => {
+                &["SELECT id FROM container_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3"]
+            }
+        }
+    }
+
+    /// Where a number's pattern is matched: the SQL before and after one `LIKE` pattern.
+    fn numbers(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Self::TrackingRequests => &[("number_normalized LIKE ", "")],
+            Self::Shipments => &[
+                ("normalized_number LIKE ", ""),
+                ("UPPER(bill_of_lading_number) LIKE ", ""),
+                (
+                    "EXISTS (SELECT 1 FROM containers AS c \
+                     WHERE c.shipment_id = shipments.id AND c.number LIKE ",
+                    ")",
+                ),
+            ],
+            Self::Containers => &[("number LIKE ", "")],
+        }
+    }
+}
+
+/// The texts a search looks for: the request number in each of its matching forms, and the
+/// reference numbers as stored (JSON text, so the text is matched as JSON would write it
+/// and cannot straddle two numbers).
+struct Search {
+    /// Texts sought in the number columns.
+    numbers: Vec<String>,
+    /// The text sought in the upper-cased JSON text of `ref_numbers`.
+    reference: String,
 }
 
 /// `%text%`, with `LIKE`'s own characters escaped by `\`.
@@ -27,38 +100,91 @@ fn containing(text: &str) -> String {
     pattern
 }
 
+/// `%text%` with `LIKE`'s own characters as wildcards, for the index: it finds every row
+/// [`containing`] finds (and may find more); neither index takes an `ESCAPE`. `None` when
+/// no run of the text is long enough for the index.
+fn loosely_containing(text: &str) -> Option<String> {
+    let special = |c: char| matches!(c, '%' | '_' | '\\');
+    let longest = text
+        .split(special)
+        .map(|run| run.chars().count())
+        .max()
+        .unwrap_or(0);
+    (longest >= TRIGRAM).then(|| format!("%{}%", text.replace(special, "%")))
+}
+
 impl Search {
-    pub(crate) fn of(text: &str) -> Self {
+    fn of(text: &str) -> Self {
         let text = text.trim();
-        let mut numbers = vec![containing(&tidemark_domain::request_number::general_form(
-            text,
-        ))];
-        let container = containing(&tidemark_domain::container_number::normalize(text));
+        let mut numbers = vec![tidemark_domain::request_number::general_form(text)];
+        let container = tidemark_domain::container_number::normalize(text);
         if !numbers.contains(&container) {
             numbers.push(container);
         }
         let json = serde_json::to_string(&text.to_ascii_uppercase()).unwrap_or_default();
-        let inner = json
+        let reference = json
             .strip_prefix('"')
             .and_then(|rest| rest.strip_suffix('"'))
-            .unwrap_or("");
-        Self {
-            numbers,
-            reference: containing(inner),
-        }
+            .unwrap_or("")
+            .to_owned();
+        Self { numbers, reference }
     }
 
-    /// Narrows `query` to the rows that `text` finds: ` AND (…)`, true when any of
-    /// `numbers` (the SQL before and after one `LIKE` pattern) matches a form of the
-    /// number, or the reference numbers contain the text.
-    pub(crate) fn narrow(query: &mut Query, text: &str, numbers: &[(&str, &str)]) {
-        let search = Self::of(text);
+    /// The account's candidates in the index; `None` when there are more than
+    /// [`CANDIDATES_MAX`] or a text is too short to look up.
+    async fn candidates<B: Backend + ?Sized>(
+        &self,
+        backend: &B,
+        searched: Searched,
+        account: AccountId,
+    ) -> Result<Option<BTreeSet<Uuid>>, StoreError> {
+        let mut texts: Vec<&String> = self.numbers.iter().collect();
+        if !texts.contains(&&self.reference) {
+            texts.push(&self.reference);
+        }
+        let Some(patterns) = texts
+            .into_iter()
+            .map(|text| loosely_containing(text))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return Ok(None);
+        };
+        let read = i64::try_from(CANDIDATES_MAX + 1).unwrap_or(i64::MAX);
+        let queries: Vec<Query> = patterns
+            .iter()
+            .flat_map(|pattern| {
+                searched.candidates().iter().map(move |sql| {
+                    let values = vec![
+                        account.as_uuid().into(),
+                        Value::sought(pattern.clone()),
+                        read.into(),
+                    ];
+                    Query::with(sql, values)
+                })
+            })
+            .collect();
+        let mut found = BTreeSet::new();
+        for rows in backend.read(&queries, Cost::Scan).await? {
+            for row in rows {
+                found.insert(row.required_id("id")?);
+            }
+            if found.len() > CANDIDATES_MAX {
+                return Ok(None);
+            }
+        }
+        Ok(Some(found))
+    }
+
+    /// Narrows `query` to the rows this search finds: ` AND (…)`, true when any of the
+    /// number columns matches a form of the number, or the reference numbers contain the
+    /// text.
+    fn narrow(&self, query: &mut Query, searched: Searched) {
         query.push(" AND (");
-        for pattern in &search.numbers {
-            for (before, after) in numbers {
+        for text in &self.numbers {
+            for (before, after) in searched.numbers() {
                 query
                     .push(before)
-                    .bind(Value::sought(pattern.clone()))
+                    .bind(Value::sought(containing(text)))
                     .push(" ESCAPE '\\'")
                     .push(after)
                     .push(" OR ");
@@ -66,7 +192,51 @@ impl Search {
         }
         query
             .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
-            .bind(Value::sought(search.reference))
+            .bind(Value::sought(containing(&self.reference)))
             .push(" ESCAPE '\\')");
+    }
+}
+
+/// The start of a list's `FROM … WHERE`: `account`'s rows of `searched`, and when `text` is
+/// given, only those it finds.
+pub(crate) async fn scoped<B: Backend + ?Sized>(
+    backend: &B,
+    searched: Searched,
+    account: AccountId,
+    text: Option<&str>,
+) -> Result<Query, StoreError> {
+    let Some(text) = text else {
+        return Ok(Query::scoped(searched.from(), account));
+    };
+    let search = Search::of(text);
+    let mut query = match search.candidates(backend, searched, account).await? {
+        Some(ids) => {
+            let mut query = Query::new(searched.from());
+            query
+                .push(" WHERE ")
+                .push(backend.dialect().no_index)
+                .push("account_id = ")
+                .bind(account.as_uuid())
+                .push(" AND id IN ")
+                .bind_list(ids);
+            query
+        }
+        None => Query::scoped(searched.from(), account),
+    };
+    search.narrow(&mut query, searched);
+    Ok(query)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_is_asked_only_for_runs_of_three_characters() {
+        assert_eq!(loosely_containing("AB"), None);
+        assert_eq!(loosely_containing("A_B%C"), None);
+        assert_eq!(loosely_containing("ABC").as_deref(), Some("%ABC%"));
+        assert_eq!(loosely_containing("A_BCD").as_deref(), Some("%A%BCD%"));
+        assert_eq!(containing("A_B%").as_str(), "%A\\_B\\%%");
     }
 }

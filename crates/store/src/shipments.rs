@@ -10,7 +10,7 @@ use tidemark_domain::{
 
 use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
 use crate::parties::Customers::OfShipments;
-use crate::search::Search;
+use crate::search::{self, Searched};
 use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
 use crate::{containers, parties, references, transport_events};
 
@@ -243,7 +243,8 @@ impl<B: Backend> ShipmentStore for B {
         filter: &ShipmentFilter,
         page: PageRequest,
     ) -> Result<Page<Shipment>, StoreError> {
-        let mut query = Query::scoped(" FROM shipments", account);
+        let text = filter.search.as_deref();
+        let mut query = search::scoped(self, Searched::Shipments, account, text).await?;
         if !filter.number.is_empty() {
             query
                 .push(" AND (normalized_number IN ")
@@ -251,17 +252,6 @@ impl<B: Backend> ShipmentStore for B {
                 .push(" OR UPPER(bill_of_lading_number) IN ")
                 .bind_list(filter.number.iter().cloned().map(Value::sought))
                 .push(")");
-        }
-        if let Some(text) = &filter.search {
-            let numbers = [
-                ("normalized_number LIKE ", ""),
-                ("UPPER(bill_of_lading_number) LIKE ", ""),
-                (
-                    "id IN (SELECT shipment_id FROM containers WHERE number LIKE ",
-                    ")",
-                ),
-            ];
-            Search::narrow(&mut query, text, &numbers);
         }
         if let Some(stopped) = filter.tracking_stopped {
             query.push(if stopped {

@@ -8,7 +8,7 @@ use tidemark_domain::{
 };
 
 use crate::db::{Backend, Cost, Paged, Query, Row, Unit, Value, parse_all};
-use crate::search::Search;
+use crate::search::{self, Searched};
 use crate::{Page, PageRequest, StoreError, TrackingRequestFilter};
 
 /// The columns of `tracking_requests`, in the order reads select and creates write them.
@@ -198,11 +198,7 @@ fn push_filter(query: &mut Query, filter: &TrackingRequestFilter) {
             "request_type",
             filter.request_type.iter().map(|t| t.as_str()),
         )
-        .push_any("number_normalized", filter.request_number.iter().cloned());
-    if let Some(text) = &filter.search {
-        Search::narrow(query, text, &[("number_normalized LIKE ", "")]);
-    }
-    query
+        .push_any("number_normalized", filter.request_number.iter().cloned())
         .push_range("created_at", filter.created_at)
         .push_range("updated_at", filter.updated_at);
 }
@@ -272,7 +268,9 @@ impl<B: Backend> TrackingRequestStore for B {
         filter: &TrackingRequestFilter,
         page: PageRequest,
     ) -> Result<Page<TrackingRequest>, StoreError> {
-        let mut rows = Query::scoped(" FROM tracking_requests", account);
+        let searched = Searched::TrackingRequests;
+        let text = filter.search.as_deref();
+        let mut rows = search::scoped(self, searched, account, text).await?;
         push_filter(&mut rows, filter);
         let select = format!("SELECT {COLUMNS}");
         let mut paged = Paged::newest_first(&select, rows);

@@ -40,6 +40,8 @@ mod reads;
 mod request_lists;
 #[path = "conformance/requests.rs"]
 mod requests;
+#[path = "conformance/search.rs"]
+mod search;
 #[path = "conformance/terminal.rs"]
 mod terminal;
 #[path = "conformance/tracking.rs"]
@@ -128,6 +130,9 @@ tidemark_store::backends!(
     parties_read_back_renamed_and_stay_in_their_account,
     a_customer_survives_the_tracker_and_names_its_shipment,
     the_lists_find_shipments_and_containers_by_customer,
+    a_search_finds_any_part_of_a_number_or_reference,
+    a_search_finds_shipments_by_bill_and_container,
+    a_search_of_many_candidates_reads_the_list_in_order,
 );
 
 fn at(seconds: i64) -> Timestamp {
@@ -301,6 +306,7 @@ mod cases {
     pub use super::reads::*;
     pub use super::request_lists::*;
     pub use super::requests::*;
+    pub use super::search::*;
     pub use super::terminal::*;
     pub use super::tracking::*;
     pub use super::tracking_races::*;

@@ -37,6 +37,11 @@ pub(crate) struct Dialect {
     /// rows for every list's total was the cost of a list; PostgreSQL counts with its index
     /// and would make one row per account a point of contention).
     pub(crate) request_counts: bool,
+    /// What goes before a column so that no index of it is used: SQLite's unary `+`, where
+    /// a plan is chosen without statistics and would walk an account's index in order
+    /// rather than fetch a search's few candidates by key; PostgreSQL plans from its
+    /// statistics.
+    pub(crate) no_index: &'static str,
 }
 
 impl Dialect {

@@ -24,6 +24,7 @@ static DIALECT: Dialect = Dialect {
     // Serializes concurrent first starts: whoever takes the lock first decides.
     lock_accounts: Some("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE"),
     request_counts: false,
+    no_index: "",
 };
 
 /// The PostgreSQL store.
