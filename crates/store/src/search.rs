@@ -211,14 +211,9 @@ pub(crate) async fn scoped<B: Backend + ?Sized>(
     let search = Search::of(text);
     let mut query = match search.candidates(backend, searched, account).await? {
         Some(ids) => {
-            let mut query = Query::new(searched.from());
-            query
-                .push(" WHERE ")
-                .push(backend.dialect().no_index)
-                .push("account_id = ")
-                .bind(account.as_uuid())
-                .push(" AND id IN ")
-                .bind_list(ids);
+            let no_index = backend.dialect().no_index;
+            let mut query = Query::scoped_unindexed(searched.from(), account, no_index);
+            query.push(" AND id IN ").bind_list(ids);
             query
         }
         None => Query::scoped(searched.from(), account),

@@ -101,8 +101,18 @@ impl Query {
 
     /// `from` restricted to `account`'s rows.
     pub(crate) fn scoped(from: &str, account: AccountId) -> Self {
+        Self::scoped_unindexed(from, account, "")
+    }
+
+    /// [`Query::scoped`], with `no_index` ([`super::Dialect::no_index`], or nothing) before
+    /// the column, for a query that should reach the account's rows by another index.
+    pub(crate) fn scoped_unindexed(from: &str, account: AccountId, no_index: &str) -> Self {
         let mut query = Self::new(from);
-        query.push(" WHERE account_id = ").bind(account.as_uuid());
+        query
+            .push(" WHERE ")
+            .push(no_index)
+            .push("account_id = ")
+            .bind(account.as_uuid());
         query
     }
 
