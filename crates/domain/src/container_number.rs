@@ -68,12 +68,13 @@ impl ContainerNumber {
     }
 }
 
-/// Upper case, without spaces, hyphens or slashes: the form ISO 6346 numbers are compared in.
+/// Upper case (`a` to `z` only: other letters are not ISO 6346's), without spaces, hyphens
+/// or slashes: the form ISO 6346 numbers are compared in.
 #[must_use]
 pub fn normalize(text: &str) -> String {
     text.chars()
         .filter(|c| !matches!(c, ' ' | '-' | '/') && !c.is_whitespace())
-        .flat_map(char::to_uppercase)
+        .map(|c| c.to_ascii_uppercase())
         .collect()
 }
 

@@ -14,7 +14,7 @@ use tidemark_domain::AccountId;
 use uuid::Uuid;
 
 use crate::StoreError;
-use crate::db::{Backend, Cost, Query, Value};
+use crate::db::{Backend, Cost, Dialect, Query, Value};
 
 /// Candidates a search reads by key at the most; beyond them the list is walked in order.
 pub const CANDIDATES_MAX: usize = 500;
@@ -58,21 +58,50 @@ impl Searched {
         }
     }
 
-    /// Where a number's pattern is matched: the SQL before and after one `LIKE` pattern.
-    fn numbers(self) -> &'static [(&'static str, &'static str)] {
+    /// Where a number's pattern is matched.
+    fn numbers(self) -> &'static [Matched] {
         match self {
-            Self::TrackingRequests => &[("number_normalized LIKE ", "")],
+            Self::TrackingRequests => &[Matched::Column("number_normalized")],
             Self::Shipments => &[
-                ("normalized_number LIKE ", ""),
-                ("UPPER(bill_of_lading_number) LIKE ", ""),
-                (
-                    "EXISTS (SELECT 1 FROM containers AS c \
-                     WHERE c.shipment_id = shipments.id AND c.number LIKE ",
-                    ")",
-                ),
+                Matched::Column("normalized_number"),
+                Matched::Upper("bill_of_lading_number"),
+                Matched::ContainerNumber,
             ],
-            Self::Containers => &[("number LIKE ", "")],
+            Self::Containers => &[Matched::Column("number")],
         }
+    }
+}
+
+/// A place a number's pattern is matched in.
+#[derive(Debug, Clone, Copy)]
+enum Matched {
+    /// A column stored in its matching form.
+    Column(&'static str),
+    /// A column stored as written, upper-cased here.
+    Upper(&'static str),
+    /// The number of any of a shipment's containers.
+    ContainerNumber,
+}
+
+impl Matched {
+    /// `… LIKE <pattern> ESCAPE '\\'` at this place.
+    fn like(self, query: &mut Query, pattern: Value, dialect: &Dialect) {
+        let (matched, close) = match self {
+            Self::Column(column) => (column.to_owned(), ""),
+            Self::Upper(column) => (dialect.upper(column), ""),
+            Self::ContainerNumber => (
+                "EXISTS (SELECT 1 FROM containers AS c \
+                 WHERE c.shipment_id = shipments.id AND c.number"
+                    .to_owned(),
+                ")",
+            ),
+        };
+        query
+            .push(&matched)
+            .push(" LIKE ")
+            .bind(pattern)
+            .push(" ESCAPE '\\'")
+            .push(close);
     }
 }
 
@@ -178,20 +207,17 @@ impl Search {
     /// Narrows `query` to the rows this search finds: ` AND (…)`, true when any of the
     /// number columns matches a form of the number, or the reference numbers contain the
     /// text.
-    fn narrow(&self, query: &mut Query, searched: Searched) {
+    fn narrow(&self, query: &mut Query, searched: Searched, dialect: &Dialect) {
         query.push(" AND (");
         for text in &self.numbers {
-            for (before, after) in searched.numbers() {
-                query
-                    .push(before)
-                    .bind(Value::sought(containing(text)))
-                    .push(" ESCAPE '\\'")
-                    .push(after)
-                    .push(" OR ");
+            for matched in searched.numbers() {
+                matched.like(query, Value::sought(containing(text)), dialect);
+                query.push(" OR ");
             }
         }
         query
-            .push("UPPER(CAST(ref_numbers AS TEXT)) LIKE ")
+            .push(&dialect.upper("CAST(ref_numbers AS TEXT)"))
+            .push(" LIKE ")
             .bind(Value::sought(containing(&self.reference)))
             .push(" ESCAPE '\\')");
     }
@@ -218,7 +244,7 @@ pub(crate) async fn scoped<B: Backend + ?Sized>(
         }
         None => Query::scoped(searched.from(), account),
     };
-    search.narrow(&mut query, searched);
+    search.narrow(&mut query, searched, backend.dialect());
     Ok(query)
 }
 

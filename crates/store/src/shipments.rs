@@ -249,7 +249,9 @@ impl<B: Backend> ShipmentStore for B {
             query
                 .push(" AND (normalized_number IN ")
                 .bind_list(filter.number.iter().cloned().map(Value::sought))
-                .push(" OR UPPER(bill_of_lading_number) IN ")
+                .push(" OR ")
+                .push(&self.dialect().upper("bill_of_lading_number"))
+                .push(" IN ")
                 .bind_list(filter.number.iter().cloned().map(Value::sought))
                 .push(")");
         }

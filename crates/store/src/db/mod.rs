@@ -42,9 +42,18 @@ pub(crate) struct Dialect {
     /// rather than fetch a search's few candidates by key; PostgreSQL plans from its
     /// statistics.
     pub(crate) no_index: &'static str,
+    /// What follows a text in `UPPER(…)` so that only the letters `a` to `z` change: the
+    /// search's one case rule, the same on both backends and in `Search` (SQLite's `UPPER`
+    /// changes only those; PostgreSQL's follows the database's locale unless told `"C"`).
+    pub(crate) ascii_only: &'static str,
 }
 
 impl Dialect {
+    /// `expr` in upper case by the search's one case rule (see [`Dialect::ascii_only`]).
+    pub(crate) fn upper(&self, expr: &str) -> String {
+        format!("UPPER({expr}{})", self.ascii_only)
+    }
+
     /// What a claim's inner `SELECT` ends with to lock the rows of `tables` it picks.
     pub(crate) fn skip_locked(&self, tables: &str) -> String {
         if self.skip_locked {

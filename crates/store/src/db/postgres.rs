@@ -25,6 +25,7 @@ static DIALECT: Dialect = Dialect {
     lock_accounts: Some("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE"),
     request_counts: false,
     no_index: "",
+    ascii_only: " COLLATE \"C\"",
 };
 
 /// The PostgreSQL store.

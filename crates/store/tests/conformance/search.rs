@@ -84,6 +84,39 @@ pub async fn a_search_finds_any_part_of_a_number_or_reference(store: Arc<dyn Sto
     assert_eq!(found(&store, acme.id, "CX77").await, sorted(vec![]));
 }
 
+/// One case rule on both backends: `a` to `z` in any case, every other letter as written,
+/// through the index and through the walk alike.
+pub async fn a_search_ignores_the_case_of_a_to_z_only(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let mut unicode = request(&acme, "bill_of_lading", "MEDU7654321", "MSCU", 1);
+    unicode.ref_numbers = vec!["Ünïcode ref".into(), "Straße 9".into()];
+    super::insert(&store, &unicode).await;
+    let sorted = |found: bool| {
+        if found {
+            (vec![unicode.id], 1)
+        } else {
+            (vec![], 0)
+        }
+    };
+    for (text, expected) in [
+        ("Ünïcode", true),
+        ("üNÏcode", false),
+        ("nïCODE REF", true),
+        ("NÏCODE", false),
+        ("ïc", true),
+        ("Ïc", false),
+        ("straße", true),
+        ("STRAßE 9", true),
+        ("STRASSE", false),
+    ] {
+        assert_eq!(
+            found(&store, acme.id, text).await,
+            sorted(expected),
+            "{text}"
+        );
+    }
+}
+
 pub async fn a_search_finds_shipments_by_bill_and_container(store: Arc<dyn Store>) {
     let owner = account(&store, "searcher").await;
     let stranger = account(&store, "stranger").await;

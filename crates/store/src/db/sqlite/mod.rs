@@ -46,6 +46,7 @@ static DIALECT: Dialect = Dialect {
     lock_accounts: None,
     request_counts: true,
     no_index: "+",
+    ascii_only: "",
 };
 
 /// The SQLite store.
