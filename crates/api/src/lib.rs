@@ -10,6 +10,7 @@ mod body;
 pub mod callbacks;
 mod console;
 mod containers;
+mod custom_fields;
 mod document;
 pub mod error;
 mod extract;
@@ -229,6 +230,7 @@ pub fn router(state: AppState) -> Router {
         .merge(containers::routes())
         .merge(reference_data::routes())
         .merge(routing_data::routes())
+        .merge(custom_fields::routes())
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())
         .merge(parties::routes())

@@ -75,6 +75,8 @@ pub enum ValidationCode {
     Duplicate,
     /// The attribute cannot change after creation.
     Immutable,
+    /// An `api_slug` that names none of the account's custom field definitions.
+    UnknownCustomField,
 }
 
 impl ValidationCode {
@@ -92,6 +94,7 @@ impl ValidationCode {
             Self::InvalidNumber => "invalid_number",
             Self::Duplicate => "duplicate",
             Self::Immutable => "immutable",
+            Self::UnknownCustomField => "unknown_custom_field",
         }
     }
 }

@@ -4,6 +4,7 @@
 //! notifications the workers freeze; neither reaches into the other.
 
 pub mod container;
+pub mod custom_field;
 pub mod document;
 pub mod event_records;
 pub mod party;

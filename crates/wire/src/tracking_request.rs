@@ -171,6 +171,9 @@ pub struct CreateTrackingRequestAttributes {
     /// Up to 50 tags of up to 128 characters, copied onto the shipment.
     #[schema(max_items = 50)]
     shipment_tags: Option<Vec<ListItem>>,
+    /// Custom field values for the shipment and its containers, in the reference API.
+    /// Tidemark has no custom field definitions: the lists must be empty.
+    initial_custom_fields: Option<crate::custom_field::InitialCustomFields>,
 }
 
 /// An item of `ref_numbers` or `shipment_tags`: 1 to 128 characters, not only white

@@ -25,8 +25,9 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    callbacks, containers, health, infer_number, parties, reference_data, routing_data, search,
-    shipments, shipping_lines, tracking_requests, webhook_notifications, webhooks,
+    callbacks, containers, custom_fields, health, infer_number, parties, reference_data,
+    routing_data, search, shipments, shipping_lines, tracking_requests, webhook_notifications,
+    webhooks,
 };
 
 #[derive(OpenApi)]
@@ -61,6 +62,12 @@ use crate::{
         routing_data::container_map,
         routing_data::future_positions,
         routing_data::future_positions_with_coordinates,
+        custom_fields::list_of_tracking_request,
+        custom_fields::add_to_tracking_request,
+        custom_fields::list_of_shipment,
+        custom_fields::add_to_shipment,
+        custom_fields::list_of_container,
+        custom_fields::add_to_container,
         webhooks::create,
         webhooks::list,
         webhooks::events,

@@ -40,7 +40,7 @@ fn not_found() -> ApiError {
     ApiError::not_found("no shipment has this id")
 }
 
-async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Shipment, ApiError> {
+pub(crate) async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Shipment, ApiError> {
     let read = |id| state.store.shipment(caller.account_id, id);
     found(id, ShipmentId::parse, read, not_found).await
 }

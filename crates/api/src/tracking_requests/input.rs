@@ -45,8 +45,10 @@ pub fn create(
         ref_numbers: attributes.strings("ref_numbers").unwrap_or_default(),
         shipment_tags: attributes.strings("shipment_tags").unwrap_or_default(),
     };
+    let initial = attributes.raw("initial_custom_fields");
     attributes.reject_unknown();
-    let problems = attributes.problems;
+    let mut problems = attributes.problems;
+    problems.extend(crate::custom_fields::initial_values(initial));
     match NewTrackingRequest::validate(draft, carriers, coverage, limits) {
         Ok(new) if problems.is_empty() => Ok(new),
         Ok(_) => Err(ApiError::unprocessable(problems)),

@@ -49,7 +49,11 @@ fn not_found() -> ApiError {
     ApiError::not_found("no tracking request has this id")
 }
 
-async fn find(state: &AppState, caller: Caller, id: &str) -> Result<TrackingRequest, ApiError> {
+pub(crate) async fn find(
+    state: &AppState,
+    caller: Caller,
+    id: &str,
+) -> Result<TrackingRequest, ApiError> {
     let read = |id| state.store.tracking_request(caller.account_id, id);
     found(id, TrackingRequestId::parse, read, not_found).await
 }

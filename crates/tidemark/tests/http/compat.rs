@@ -20,6 +20,7 @@ tidemark_store::backends!(
     unknown_parameters_are_ignored_and_unknown_filters_refused,
     routing_data_is_refused_as_the_reference_refuses_it,
     a_create_with_the_reference_customer_is_taken,
+    custom_fields_are_none_as_the_reference_answers_without_definitions,
 );
 
 #[derive(Deserialize)]
@@ -257,6 +258,63 @@ async fn routing_data_is_refused_as_the_reference_refuses_it(t: Tracking) {
     }
 }
 
+/// The reference's custom field values: an account without definitions has none to read,
+/// and a value for an `api_slug` no definition has is refused at that slug. Tidemark has no
+/// definitions; a record that does not exist is still 404.
+async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: Tracking) {
+    let request = crate::shipments::track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
+    let request_id = request["data"]["id"].as_str().expect("an id").to_owned();
+    let shipment = &request["included"][0];
+    let shipment_id = shipment["id"].as_str().expect("a shipment").to_owned();
+    let container_id = shipment["relationships"]["containers"]["data"][0]["id"]
+        .as_str()
+        .expect("a container")
+        .to_owned();
+    let value = json!({"data": {"type": "custom_field", "attributes": {"api_slug": "cost_center", "value": "CC-17"}}});
+    for path in [
+        format!("/v2/tracking_requests/{request_id}/custom_fields"),
+        format!("/v2/shipments/{shipment_id}/custom_fields"),
+        format!("/v2/containers/{container_id}/custom_fields"),
+    ] {
+        let listed = document(t.app.get(&path).await).await;
+        assert_eq!(listed["data"], json!([]), "{path}");
+        assert_eq!(listed["meta"]["total"], 0, "{path}");
+        let link = listed["links"]["self"].as_str().unwrap_or_default();
+        assert!(link.starts_with(&format!("{path}?")), "{link}");
+        let refused = codes(&errors(t.app.post_json(&path, &t.app.key, &value).await, 422).await);
+        assert_eq!(
+            refused,
+            [(
+                "unknown_custom_field".to_owned(),
+                "/data/attributes/api_slug".to_owned()
+            )],
+            "{path}"
+        );
+        let incomplete = json!({"data": {"type": "custom_field", "attributes": {"api_slug": " "}}});
+        let refused =
+            codes(&errors(t.app.post_json(&path, &t.app.key, &incomplete).await, 422).await);
+        assert_eq!(
+            refused,
+            [
+                ("blank".to_owned(), "/data/attributes/value".to_owned()),
+                ("blank".to_owned(), "/data/attributes/api_slug".to_owned())
+            ],
+            "{path}"
+        );
+        let other = json!({"data": {"type": "party", "attributes": {}}});
+        errors(t.app.post_json(&path, &t.app.key, &other).await, 409).await;
+    }
+    let missing = "0192a3b4-0000-7000-8000-000000000000";
+    for path in [
+        format!("/v2/tracking_requests/{missing}/custom_fields"),
+        format!("/v2/shipments/{missing}/custom_fields"),
+        format!("/v2/containers/{missing}/custom_fields"),
+    ] {
+        errors(t.app.get(&path).await, 404).await;
+        errors(t.app.post_json(&path, &t.app.key, &value).await, 404).await;
+    }
+}
+
 /// The reference's create example carries a customer party: kept when it is one of the
 /// account's, 404 at its pointer when not (as JSON:API wants for a missing related
 /// resource); custom field values, for definitions Tidemark does not have, are refused as
@@ -292,10 +350,29 @@ async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
     assert_eq!(
         refused,
         [(
-            "invalid".to_owned(),
-            "/data/attributes/initial_custom_fields".to_owned()
+            "unknown_custom_field".to_owned(),
+            "/data/attributes/initial_custom_fields/shipment/0/api_slug".to_owned()
         )]
     );
+    body["data"]["attributes"]["initial_custom_fields"] =
+        json!({"containers": {"api_slug": "po"}, "vessel": []});
+    let refused = codes(&errors(t.app.create(&body).await, 422).await);
+    assert_eq!(
+        refused,
+        [
+            (
+                "invalid".to_owned(),
+                "/data/attributes/initial_custom_fields/containers".to_owned()
+            ),
+            (
+                "invalid".to_owned(),
+                "/data/attributes/initial_custom_fields/vessel".to_owned()
+            )
+        ]
+    );
+    // Nothing to stage: taken.
+    body["data"]["attributes"]["initial_custom_fields"] = json!({"shipment": [], "containers": []});
+    assert_eq!(t.app.create(&body).await.status(), 201);
     let refused = codes(&errors(t.app.get("/v2/shipments?filter[customer_id]=x").await, 400).await);
     assert_eq!(
         refused[0],

@@ -1,0 +1,121 @@
+//! The reference API's custom fields (compat-api.md §1.8): values of an account's custom
+//! field definitions on a tracking request, a shipment or a container. Tidemark has no
+//! custom field definitions, so it never holds a value: these shapes describe what the
+//! reference's clients send and read, in the OpenAPI document.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::document::{SelfLink, ToOne};
+
+/// The JSON:API type of a custom field value.
+pub const TYPE: &str = "custom_field";
+
+/// A custom field's value on a record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustomFieldResource {
+    /// Its id.
+    pub id: String,
+    /// Always `custom_field`.
+    #[serde(rename = "type")]
+    #[schema(pattern = "^custom_field$")]
+    pub type_: &'static str,
+    /// Its value.
+    pub attributes: CustomFieldAttributes,
+    /// The record it is on and the definition it is a value of.
+    pub relationships: CustomFieldRelationships,
+    /// Its own link.
+    pub links: SelfLink,
+}
+
+/// A custom field value's attributes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustomFieldAttributes {
+    /// The definition's key.
+    pub api_slug: String,
+    /// The value, of the definition's data type.
+    pub value: serde_json::Value,
+    /// The value as the definition shows it.
+    pub display_value: Option<String>,
+}
+
+/// What a custom field value belongs to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustomFieldRelationships {
+    /// The tracking request, shipment or container.
+    pub entity: ToOne,
+    /// The definition.
+    pub definition: ToOne,
+}
+
+/// A custom field value as a client sends it.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct CustomFieldInputAttributes {
+    /// The key of one of the account's custom field definitions.
+    #[schema(min_length = 1)]
+    api_slug: String,
+    /// The value, of the definition's data type.
+    value: serde_json::Value,
+}
+
+/// The resource object of a custom field value sent.
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct CustomFieldInputData {
+    /// Must be `custom_field`.
+    #[schema(rename = "type", pattern = "^custom_field$")]
+    type_: String,
+    /// The value.
+    attributes: CustomFieldInputAttributes,
+}
+
+/// The body of `POST …/custom_fields`.
+#[derive(Debug, ToSchema)]
+#[schema(example = json!({"data": {"type": "custom_field", "attributes": {"api_slug": "cost_center", "value": "CC-17"}}}))]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct CustomFieldDocument {
+    /// The value.
+    data: CustomFieldInputData,
+}
+
+/// A value a create stages for the shipment or its containers (`initial_custom_fields`).
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct InitialCustomField {
+    /// The key of one of the account's custom field definitions.
+    api_slug: String,
+    /// The value, of the definition's data type.
+    value: serde_json::Value,
+    /// For `containers`: the container it is for; left out or empty, every container.
+    number: Option<String>,
+}
+
+/// `initial_custom_fields` of a create. Tidemark has no custom field definitions, so both
+/// lists must be empty (a value is refused with `unknown_custom_field`, as the reference
+/// refuses a value of a definition the account does not have).
+#[derive(Debug, ToSchema)]
+#[expect(
+    dead_code,
+    reason = "describes the request body in the OpenAPI document"
+)]
+pub struct InitialCustomFields {
+    /// Values for the shipment.
+    #[schema(max_items = 0)]
+    shipment: Option<Vec<InitialCustomField>>,
+    /// Values for its containers.
+    #[schema(max_items = 0)]
+    containers: Option<Vec<InitialCustomField>>,
+}
