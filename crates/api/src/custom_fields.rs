@@ -97,7 +97,7 @@ impl Entity {
         id: &str,
         query: QueryParams,
         document: &Value,
-    ) -> Result<JsonApi<ListDocument<CustomFieldResource>>, ApiError> {
+    ) -> Result<(), ApiError> {
         query.finish()?;
         self.custom_fields(state, caller, id).await?;
         let data = body::data(document)?;
@@ -254,7 +254,7 @@ macro_rules! handlers {
             PathId(id): PathId,
             query: QueryParams,
             JsonBody(document): JsonBody,
-        ) -> Result<JsonApi<ListDocument<CustomFieldResource>>, ApiError> {
+        ) -> Result<(), ApiError> {
             Entity::$entity.add(&state, caller, &id, query, &document).await
         }
     };
