@@ -104,29 +104,26 @@ impl Entity {
         body::check_type(data, view::TYPE)?;
         body::check_no_id(data)?;
         let mut attributes = Attributes::of(data);
-        let slug = attributes.string("api_slug");
+        let slug = attributes.raw("api_slug");
         let value = attributes.raw("value");
         attributes.reject_unknown();
         let mut problems = attributes.problems;
         if value.is_none() {
             problems.push(blank("/data/attributes/value", "value is required"));
         }
-        match slug {
-            Some(slug) if !slug.trim().is_empty() => {
-                problems.push(unknown("/data/attributes/api_slug".to_owned(), &slug));
+        let at = "/data/attributes/api_slug";
+        problems.push(match slug {
+            None | Some(Value::Null) => blank(at, "api_slug is required"),
+            Some(Value::String(slug)) if slug.trim().is_empty() => {
+                blank(at, "api_slug must not be blank")
             }
-            Some(_) => problems.push(blank(
-                "/data/attributes/api_slug",
-                "api_slug must not be blank",
-            )),
-            None if !problems
-                .iter()
-                .any(|(p, _, _)| p == "/data/attributes/api_slug") =>
-            {
-                problems.push(blank("/data/attributes/api_slug", "api_slug is required"));
-            }
-            None => {}
-        }
+            Some(Value::String(slug)) => unknown(at.to_owned(), slug),
+            Some(_) => (
+                at.to_owned(),
+                ValidationCode::Invalid,
+                "api_slug must be a string".to_owned(),
+            ),
+        });
         Err(ApiError::unprocessable(problems))
     }
 }
