@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # API fuzzing: schemathesis runs every check of its catalogue against a build of the
-# service (the debug build the tests leave, unless TIDEMARK_BIN names another) serving a
+# service (the debug build, unless TIDEMARK_BIN names one already built) serving a
 # fresh SQLite file, with a fresh key, driven by /v2/openapi.json. Sending a
 # test to a webhook and triggering a sample are left out: they POST to the URL they are
 # given, and fuzzed URLs are on the internet (their input is checked by the HTTP tests,

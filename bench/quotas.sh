@@ -9,7 +9,8 @@
 #
 #   bash bench/quotas.sh                     # 3 trackers, 60 s, 5 calls/s, burst 5
 #   TRACKERS=1 SECONDS_RUN=20 bash bench/quotas.sh
-#   PROFILE=debug bash bench/quotas.sh       # the tests' build (CI)
+#   PROFILE=debug bash bench/quotas.sh       # a debug build
+#   TIDEMARK_BIN=… CARRIER_SIM_BIN=… bash bench/quotas.sh   # binaries already built (CI: the tests')
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACKERS=${TRACKERS:-3}
@@ -21,8 +22,11 @@ export TIDEMARK_LOG__FILTER=${TIDEMARK_LOG__FILTER:-warn,tidemark::commands=info
 
 PROFILE=${PROFILE:-release}
 if [[ "$PROFILE" == release ]]; then flag=--release; else flag=; fi
-cargo build $flag -q -p tidemark --bin tidemark
-cargo build $flag -q -p carrier-sim
+# TIDEMARK_BIN and CARRIER_SIM_BIN name binaries already built (CI passes the tests' own).
+bin=${TIDEMARK_BIN:-./target/$PROFILE/tidemark}
+sim_bin=${CARRIER_SIM_BIN:-./target/$PROFILE/carrier-sim}
+[[ -n "${TIDEMARK_BIN:-}" ]] || cargo build $flag -q -p tidemark --bin tidemark
+[[ -n "${CARRIER_SIM_BIN:-}" ]] || cargo build $flag -q -p carrier-sim
 work=$(mktemp -d)
 database="tidemark_quotas_$$"
 pids=()
@@ -39,7 +43,7 @@ wait_for() { # file pattern
   cat "$1" >&2; echo "did not start" >&2; return 1
 }
 
-"./target/$PROFILE/carrier-sim" --listen 127.0.0.1:0 --api-key sim-key --admin-key sim-admin 2>"$work/sim.log" &
+"$sim_bin" --listen 127.0.0.1:0 --api-key sim-key --admin-key sim-admin 2>"$work/sim.log" &
 pids+=($!)
 wait_for "$work/sim.log" "listening on"
 sim=$(grep -o 'http://[0-9.:]*' "$work/sim.log" | head -1)
@@ -53,7 +57,6 @@ base_url = "$sim/HLCU"
 auth = { kind = "header", name = "API-Key", value = "sim-key" }
 settings = { per_second = $PER_SECOND, burst = $BURST, concurrency = 8, connect_timeout = "2s", timeout = "5s", max_response_bytes = 8388608, page_size = 100, max_pages = 50 }
 TOML
-bin=${TIDEMARK_BIN:-./target/$PROFILE/tidemark}
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$bin" --config "$work/tidemark.toml" serve --roles api --listen "127.0.0.1:$port" >"$work/api.out" 2>"$work/api.err" &

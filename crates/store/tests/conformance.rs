@@ -1,7 +1,7 @@
 //! The storage conformance suite: every case runs against SQLite and PostgreSQL.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use tidemark_domain::{
     Account, AccountId, AccountName, ApiKey, CarrierMatrix, Limits, NewTrackingRequest,
@@ -155,6 +155,10 @@ async fn account(store: &Arc<dyn Store>, name: &str) -> Account {
     account
 }
 
+/// Parsed once: cases write hundreds of requests, and a debug build parses the matrix slowly.
+static MATRIX: LazyLock<CarrierMatrix> =
+    LazyLock::new(|| CarrierMatrix::bundled().expect("the bundled matrix is valid"));
+
 fn request(
     account: &Account,
     kind: &str,
@@ -171,7 +175,7 @@ fn request(
     };
     let new = NewTrackingRequest::validate(
         draft,
-        &CarrierMatrix::bundled().expect("the bundled matrix is valid"),
+        &MATRIX,
         &tidemark_domain::Coverage::new([], tidemark_domain::SandboxScope::AllCarriers),
         &Limits::default(),
     )
