@@ -85,7 +85,6 @@ impl Entity {
             page,
             0,
             Vec::new(),
-            None,
         )))
     }
 

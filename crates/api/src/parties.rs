@@ -68,6 +68,20 @@ fn company_name(document: &Value, id: Option<PartyId>) -> Result<CompanyName, Ap
     Err(body::merge(problems, field_errors))
 }
 
+/// `filter[customer_id]` in the OpenAPI document: `params(CustomerFilter, …)` on the lists of
+/// shipments and containers.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, reason = "read by the OpenAPI derive only")]
+pub struct CustomerFilter {
+    /// Comma-separated party ids: records whose tracking request is for one of these customers
+    #[param(
+        rename = "filter[customer_id]",
+        pattern = r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(,[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})*)?$"
+    )]
+    customer_id: Option<String>,
+}
+
 /// Reads `filter[customer_id]`: comma-separated party ids.
 ///
 /// # Errors
@@ -198,7 +212,6 @@ pub async fn list(
         page,
         result.total,
         result.items.iter().map(view::resource).collect(),
-        None,
     )))
 }
 

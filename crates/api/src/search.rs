@@ -134,6 +134,5 @@ pub async fn search(
         asked,
         total,
         shown,
-        None,
     )))
 }

@@ -208,7 +208,6 @@ pub async fn list(
         page,
         total,
         data,
-        None,
     )))
 }
 

@@ -203,3 +203,11 @@ pub struct ListDocument<T> {
     /// Size facts.
     pub meta: ListMeta,
 }
+
+impl<T> ListDocument<T> {
+    /// The same page with `included` set (absent when `None`).
+    #[must_use]
+    pub fn including(self, included: Option<Vec<Value>>) -> Self {
+        Self { included, ..self }
+    }
+}

@@ -23,6 +23,7 @@ use crate::params::{
     Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
     take_range,
 };
+use crate::parties::CustomerFilter;
 use crate::{ApiError, AppState};
 use view::{ContainerResource, TransportEventResource};
 
@@ -69,7 +70,7 @@ pub(crate) async fn find(
         ("filter[pickup_lfd][end]" = Option<String>, Query, format = DateTime, description = "Last free day at or before"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
-        ("filter[customer_id]" = Option<String>, Query, pattern = r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(,[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})*)?$", description = "Comma-separated party ids: containers whose tracking request is for one of these customers"),
+        CustomerFilter,
         ("filter[customer_name]" = Option<String>, Query, description = "A customer's exact `company_name`"),
     ),
     responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>, content_type = "application/vnd.api+json")),
@@ -114,14 +115,10 @@ pub async fn list(
     let compound = include::included(&state, caller.account_id, include.as_ref(), records).await?;
     let mut data = include::containers(&state, caller.account_id, &result.items).await?;
     compound.link(&mut data);
-    Ok(JsonApi::ok(list_document(
-        "/v2/containers",
-        &query,
-        page,
-        result.total,
-        data,
-        compound.included,
-    )))
+    Ok(JsonApi::ok(
+        list_document("/v2/containers", &query, page, result.total, data)
+            .including(compound.included),
+    ))
 }
 
 /// The statuses `filter[current_status]` takes, as prose for its error.
@@ -232,14 +229,9 @@ pub async fn transport_events(
         .included;
     let path = format!("{}/transport_events", view::path(container.id));
     let data = result.items.iter().map(view::transport_event).collect();
-    Ok(JsonApi::ok(list_document(
-        &path,
-        &query,
-        page,
-        result.total,
-        data,
-        included,
-    )))
+    Ok(JsonApi::ok(
+        list_document(&path, &query, page, result.total, data).including(included),
+    ))
 }
 
 /// What a refresh answers.

@@ -213,6 +213,5 @@ pub async fn list(
         page,
         result.total,
         data,
-        None,
     )))
 }

@@ -9,7 +9,9 @@ use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
 mod include;
+mod scac;
 pub use include::{Include, IncludePaths, Includes, take_include};
+pub use scac::{ScacFilter, take_scacs};
 
 /// The highest `page[number]` accepted (documented in the OpenAPI document).
 pub const MAX_PAGE_NUMBER: u32 = 1_000_000;
@@ -29,8 +31,9 @@ pub struct Paging {
     size: Option<u32>,
 }
 
-/// A page of `total` items as a list document: `data` and `included` with the page's
-/// `links` (keeping the request's other parameters) and `meta`.
+/// A page of a list of `total` items as a list document: `data` with the page's `links`
+/// (keeping the request's other parameters) and `meta`; `ListDocument::including` adds
+/// what `include` asked for.
 #[must_use]
 pub fn list_document<T>(
     path: &str,
@@ -38,11 +41,10 @@ pub fn list_document<T>(
     page: PageRequest,
     total: u64,
     data: Vec<T>,
-    included: Option<Vec<serde_json::Value>>,
 ) -> ListDocument<T> {
     ListDocument {
         data,
-        included,
+        included: None,
         links: page_links(path, query.original(), page, total),
         meta: page_meta(page, total),
     }

@@ -12,7 +12,7 @@ use axum::Router;
 use axum::extract::{OriginalUri, State};
 use axum::routing::{get, patch};
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{Scac, Shipment, ShipmentId};
+use tidemark_domain::{Shipment, ShipmentId};
 use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
@@ -21,9 +21,10 @@ use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::include::{self, Records, ShipmentIncludes};
 use crate::params::{
-    Include, IncludePaths, Paging, list_document, take_flag, take_include, take_list, take_page,
-    take_range,
+    Include, IncludePaths, Paging, ScacFilter, list_document, take_flag, take_include, take_list,
+    take_page, take_range, take_scacs,
 };
+use crate::parties::CustomerFilter;
 use crate::{ApiError, AppState};
 use view::ShipmentResource;
 
@@ -73,12 +74,12 @@ async fn document(
         ("number" = Option<String>, Query, description = "The tracked bill of lading or booking number (spaces and case ignored)"),
         ("q" = Option<String>, Query, description = "Free text: part of the tracked number, a reference number or a container number"),
         ("filter[tracking_stopped]" = Option<bool>, Query, description = "Stopped (true) or still tracked (false)"),
-        ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
+        ScacFilter,
         ("filter[pol_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of loading (UN/LOCODE)"),
         ("filter[pod_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of discharge (UN/LOCODE)"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
-        ("filter[customer_id]" = Option<String>, Query, pattern = r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(,[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})*)?$", description = "Comma-separated party ids: shipments whose tracking request is for one of these customers"),
+        CustomerFilter,
     ),
     responses((status = 200, description = "A page of shipments.", body = ListDocument<ShipmentResource>, content_type = "application/vnd.api+json")),
 )]
@@ -100,9 +101,7 @@ pub async fn list(
             .unwrap_or_default(),
         search: query.take("q").filter(|text| !text.trim().is_empty()),
         tracking_stopped: take_flag(&mut query, "filter[tracking_stopped]")?,
-        scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| {
-            Scac::parse(text).ok()
-        })?,
+        scac: take_scacs(&mut query)?,
         pol_locode: take_list(&mut query, "filter[pol_locode]", "a UN/LOCODE", locode)?,
         pod_locode: take_list(&mut query, "filter[pod_locode]", "a UN/LOCODE", locode)?,
         updated_at: take_range(&mut query, "updated_at")?,
@@ -118,14 +117,9 @@ pub async fn list(
         .await?
         .included;
     let data = include::shipments(&state, caller.account_id, &result.items).await?;
-    Ok(JsonApi::ok(list_document(
-        "/v2/shipments",
-        &query,
-        page,
-        result.total,
-        data,
-        included,
-    )))
+    Ok(JsonApi::ok(
+        list_document("/v2/shipments", &query, page, result.total, data).including(included),
+    ))
 }
 
 /// Get one shipment.

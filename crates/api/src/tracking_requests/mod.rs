@@ -7,7 +7,7 @@ use axum::Router;
 use axum::extract::{OriginalUri, State};
 use axum::routing::get;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{RequestStatus, RequestType, Scac, TrackingRequest, TrackingRequestId};
+use tidemark_domain::{RequestStatus, RequestType, TrackingRequest, TrackingRequestId};
 use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
@@ -15,7 +15,8 @@ use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, PathId, QueryParams, found};
 use crate::include::{self, Records, RequestIncludes};
 use crate::params::{
-    Include, IncludePaths, Paging, list_document, take_include, take_list, take_page, take_range,
+    Include, IncludePaths, Paging, ScacFilter, list_document, take_include, take_list, take_page,
+    take_range, take_scacs,
 };
 use crate::{ApiError, AppState};
 use view::TrackingRequestResource;
@@ -105,7 +106,7 @@ pub async fn create(
         Paging,
         Include<RequestIncludes>,
         ("filter[status]" = Option<String>, Query, description = "Comma-separated statuses"),
-        ("filter[scac]" = Option<String>, Query, pattern = r"^([A-Za-z0-9]{4}(,[A-Za-z0-9]{4})*)?$", description = "Comma-separated SCACs"),
+        ScacFilter,
         ("filter[request_type]" = Option<String>, Query, description = "Comma-separated request types"),
         ("filter[request_number]" = Option<String>, Query, description = "A request number, in any spelling of it (case, spaces, a container's hyphens)"),
         ("q" = Option<String>, Query, description = "Free text: part of the request number or of a reference number"),
@@ -132,9 +133,7 @@ pub async fn list(
             "pending, awaiting_manifest, created, failed or tracking_stopped",
             RequestStatus::parse,
         )?,
-        scac: take_list(&mut query, "filter[scac]", "a SCAC", |text| {
-            Scac::parse(text).ok()
-        })?,
+        scac: take_scacs(&mut query)?,
         request_type: take_list(
             &mut query,
             "filter[request_type]",
@@ -155,21 +154,15 @@ pub async fn list(
         .list_tracking_requests(caller.account_id, &filter, page)
         .await?;
     let requests: Vec<&TrackingRequest> = result.items.iter().collect();
-    Ok(JsonApi::ok(list_document(
-        "/v2/tracking_requests",
-        &query,
-        page,
-        result.total,
-        result.items.iter().map(view::resource).collect(),
-        include::included(
-            &state,
-            caller.account_id,
-            include.as_ref(),
-            Records::TrackingRequests(&requests),
-        )
+    let records = Records::TrackingRequests(&requests);
+    let included = include::included(&state, caller.account_id, include.as_ref(), records)
         .await?
-        .included,
-    )))
+        .included;
+    let data = result.items.iter().map(view::resource).collect();
+    let path = "/v2/tracking_requests";
+    Ok(JsonApi::ok(
+        list_document(path, &query, page, result.total, data).including(included),
+    ))
 }
 
 /// Get one tracking request (also at `/v2/tracking_request/{id}`).

@@ -101,14 +101,16 @@ pub async fn list(
         &logs,
     )
     .await?;
-    Ok(JsonApi::ok(list_document(
-        "/v2/webhook_notifications",
-        &query,
-        page,
-        result.total,
-        view::resources(&result.items, &logs),
-        included,
-    )))
+    Ok(JsonApi::ok(
+        list_document(
+            "/v2/webhook_notifications",
+            &query,
+            page,
+            result.total,
+            view::resources(&result.items, &logs),
+        )
+        .including(included),
+    ))
 }
 
 /// Get one notification.

@@ -170,7 +170,6 @@ pub async fn list(
         page,
         result.total,
         result.items.iter().map(view::resource).collect(),
-        None,
     )))
 }
 
