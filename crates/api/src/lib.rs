@@ -80,6 +80,8 @@ pub struct ApiConfig {
     pub webhook_source_ips: Vec<std::net::IpAddr>,
     /// The lines this instance tracks (creates for others are refused).
     pub coverage: Coverage,
+    /// How long a rotated webhook secret keeps signing beside the new one.
+    pub webhook_secret_grace: Duration,
 }
 
 impl Default for ApiConfig {
@@ -95,6 +97,7 @@ impl Default for ApiConfig {
             policy: Policy::default(),
             webhook_source_ips: Vec::new(),
             coverage: Coverage::default(),
+            webhook_secret_grace: Duration::from_secs(24 * 3600),
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use tidemark_domain::webhook::{Webhook, WebhookHeader, WebhookSecret, WebhookUrl};
+use tidemark_domain::webhook::{PreviousSecret, Webhook, WebhookHeader, WebhookSecret, WebhookUrl};
 use tidemark_domain::{AccountId, WebhookId};
 use uuid::Uuid;
 
@@ -12,8 +12,9 @@ use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
 use crate::{Page, PageRequest, StoreError};
 
 /// The columns of `webhooks`, in the order reads select them.
-const COLUMNS: &str = "SELECT id, account_id, url, active, all_events, secret, headers, \
-                       disabled_reason, created_at, updated_at";
+const COLUMNS: &str = "SELECT id, account_id, url, active, all_events, secret, \
+                       previous_secret, previous_secret_until, headers, disabled_reason, \
+                       created_at, updated_at";
 
 /// Webhook subscriptions.
 #[async_trait]
@@ -43,12 +44,29 @@ pub trait WebhookStore: Send + Sync {
     /// such webhook.
     async fn update_webhook(&self, webhook: &Webhook) -> Result<bool, StoreError>;
 
+    /// Writes the secrets of `rotated` (`Webhook::rotate_secret`) while the stored secret is
+    /// still `replaced`, so that of two rotations at once only one is kept; false when there
+    /// is no such webhook or its secret changed since it was read.
+    async fn rotate_webhook_secret(
+        &self,
+        rotated: &Webhook,
+        replaced: &WebhookSecret,
+    ) -> Result<bool, StoreError>;
+
     /// Deletes a webhook and its delivery log; false when there is no such webhook.
     async fn delete_webhook(&self, account: AccountId, id: WebhookId) -> Result<bool, StoreError>;
 }
 
 fn headers_json(webhook: &Webhook) -> Value {
     Value::json(&webhook.headers)
+}
+
+fn previous_text(webhook: &Webhook) -> Option<&str> {
+    webhook.previous_secret.as_ref().map(|p| p.secret.expose())
+}
+
+fn previous_until(webhook: &Webhook) -> Option<tidemark_domain::Timestamp> {
+    webhook.previous_secret.as_ref().map(|p| p.until)
 }
 
 /// The statements that replace `webhook`'s subscribed events, touching only a webhook of
@@ -79,10 +97,23 @@ fn event_rows(webhook: &Webhook) -> Vec<Query> {
     queries
 }
 
+fn secret(text: &str) -> Result<WebhookSecret, StoreError> {
+    WebhookSecret::parse(text).map_err(|_| StoreError::corrupt("a webhook secret"))
+}
+
+fn previous_secret(row: &Row) -> Result<Option<PreviousSecret>, StoreError> {
+    let Some(text) = row.text("previous_secret")? else {
+        return Ok(None);
+    };
+    Ok(Some(PreviousSecret {
+        secret: secret(&text)?,
+        until: row.required_time("previous_secret_until")?,
+    }))
+}
+
 fn webhook_row(row: &Row, events: &HashMap<Uuid, Vec<String>>) -> Result<Webhook, StoreError> {
     let id = row.required_id("id")?;
     let url = row.required_text("url")?;
-    let secret = row.required_text("secret")?;
     let headers: Vec<WebhookHeader> = row.json("headers")?;
     Ok(Webhook {
         id: WebhookId::from_uuid(id),
@@ -95,8 +126,8 @@ fn webhook_row(row: &Row, events: &HashMap<Uuid, Vec<String>>) -> Result<Webhook
         } else {
             events.get(&id).cloned().unwrap_or_default()
         },
-        secret: WebhookSecret::parse(&secret)
-            .map_err(|_| StoreError::corrupt("a webhook secret"))?,
+        secret: secret(&row.required_text("secret")?)?,
+        previous_secret: previous_secret(row)?,
         headers,
         disabled_reason: row.text("disabled_reason")?,
         created_at: row.required_time("created_at")?,
@@ -140,8 +171,9 @@ async fn webhooks_of<B: Backend + ?Sized>(
 impl<T: Backend> WebhookStore for T {
     async fn create_webhook(&self, webhook: &Webhook) -> Result<(), StoreError> {
         let mut insert = Query::new(
-            "INSERT INTO webhooks (id, account_id, url, active, all_events, secret, headers, \
-             disabled_reason, created_at, updated_at) VALUES (",
+            "INSERT INTO webhooks (id, account_id, url, active, all_events, secret, \
+             previous_secret, previous_secret_until, headers, disabled_reason, created_at, \
+             updated_at) VALUES (",
         );
         insert
             .bind(webhook.id.as_uuid())
@@ -155,6 +187,10 @@ impl<T: Backend> WebhookStore for T {
             .bind(Value::from(webhook.events.is_empty()))
             .push(", ")
             .bind(webhook.secret.expose())
+            .push(", ")
+            .bind(previous_text(webhook))
+            .push(", ")
+            .bind(previous_until(webhook))
             .push(", ")
             .bind(headers_json(webhook))
             .push(", ")
@@ -228,6 +264,29 @@ impl<T: Backend> WebhookStore for T {
         queries.extend(event_rows(webhook));
         let affected = self.execute_all(queries).await?;
         Ok(affected.first().copied().unwrap_or(0) > 0)
+    }
+
+    async fn rotate_webhook_secret(
+        &self,
+        rotated: &Webhook,
+        replaced: &WebhookSecret,
+    ) -> Result<bool, StoreError> {
+        let mut update = Query::new("UPDATE webhooks SET secret = ");
+        update
+            .bind(rotated.secret.expose())
+            .push(", previous_secret = ")
+            .bind(previous_text(rotated))
+            .push(", previous_secret_until = ")
+            .bind(previous_until(rotated))
+            .push(", updated_at = ")
+            .bind(rotated.updated_at)
+            .push(" WHERE account_id = ")
+            .bind(rotated.account_id.as_uuid())
+            .push(" AND id = ")
+            .bind(rotated.id.as_uuid())
+            .push(" AND secret = ")
+            .bind(replaced.expose());
+        Ok(self.execute(update).await? > 0)
     }
 
     async fn delete_webhook(&self, account: AccountId, id: WebhookId) -> Result<bool, StoreError> {

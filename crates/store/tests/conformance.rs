@@ -48,6 +48,8 @@ mod terminal;
 mod tracking;
 #[path = "conformance/tracking_races.rs"]
 mod tracking_races;
+#[path = "conformance/webhook_secrets.rs"]
+mod webhook_secrets;
 #[path = "conformance/webhooks.rs"]
 mod webhooks;
 
@@ -109,6 +111,7 @@ tidemark_store::backends!(
     a_batch_of_attempts_settles_each_under_its_claim,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
+    a_rotated_secret_is_kept_once_and_a_change_never_restores_the_old,
     a_commit_after_the_request_changed_writes_nothing,
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,
@@ -315,5 +318,6 @@ mod cases {
     pub use super::terminal::*;
     pub use super::tracking::*;
     pub use super::tracking_races::*;
+    pub use super::webhook_secrets::*;
     pub use super::webhooks::*;
 }

@@ -55,6 +55,10 @@ pub struct DispatcherSettings {
     /// A webhook failing without a success for this long is turned off.
     #[serde(with = "humantime_serde")]
     pub disable_after: Duration,
+    /// How long the secret a rotation replaced keeps signing beside the new one (the API
+    /// rotates; deliveries read the time with the webhook).
+    #[serde(with = "humantime_serde")]
+    pub secret_grace: Duration,
     /// How much of an answer the log keeps.
     #[serde(skip)]
     pub response_bytes: usize,
@@ -78,6 +82,7 @@ impl Default for DispatcherSettings {
             networks: Arc::new(Networks::public_only()),
             schedule: RetrySchedule::default(),
             disable_after: Duration::from_secs(5 * 24 * 3600),
+            secret_grace: Duration::from_secs(24 * 3600),
             response_bytes: 4096,
             resolver: Arc::new(SystemResolver),
         }

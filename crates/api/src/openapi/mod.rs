@@ -75,6 +75,7 @@ use crate::{
         webhooks::update,
         webhooks::remove,
         webhooks::test::test,
+        webhooks::rotate::rotate_secret,
         webhooks::ips::ips,
         webhooks::trigger::trigger,
         webhook_notifications::examples::examples,

@@ -2,6 +2,7 @@
 //! event catalog.
 
 pub mod ips;
+pub mod rotate;
 pub mod test;
 pub mod trigger;
 pub mod view;
@@ -32,6 +33,10 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/webhooks/trigger", post(trigger::trigger))
         .route("/v2/webhooks/{id}", get(show).patch(update).delete(remove))
         .route("/v2/webhooks/{id}/test", post(test::test))
+        .route(
+            "/v2/webhooks/{id}/rotate_secret",
+            post(rotate::rotate_secret),
+        )
 }
 
 fn not_found() -> ApiError {

@@ -31,6 +31,11 @@ pub struct WebhookAttributes {
     pub events: Vec<String>,
     /// The signing secret (`whsec_…`): verify `webhook-signature` with it.
     pub secret: String,
+    /// Until when the secret the last rotation replaced signs deliveries beside `secret`
+    /// (beyond the reference API); null when the secret was never rotated, or rotated
+    /// without a grace.
+    #[schema(format = DateTime)]
+    pub previous_secret_expires_at: Option<String>,
     /// Custom headers sent with every delivery.
     pub headers: Vec<HeaderView>,
     /// Why Tidemark turned it off, if it did.
@@ -75,6 +80,10 @@ pub fn resource(webhook: &Webhook) -> WebhookResource {
             active: webhook.active,
             events: webhook.events.clone(),
             secret: webhook.secret.expose().to_owned(),
+            previous_secret_expires_at: webhook
+                .previous_secret
+                .as_ref()
+                .map(|previous| previous.until.to_string()),
             headers: webhook
                 .headers
                 .iter()

@@ -5,6 +5,7 @@ mod catalog;
 mod model;
 mod notification;
 pub mod payload;
+mod rotation;
 pub mod sample;
 mod schedule;
 mod signing;
@@ -17,5 +18,6 @@ pub use notification::{
     Attempt, ClaimedNotification, DeliveryStatus, Exchange, LoggedAttempt, Settlement,
     WebhookNotification,
 };
+pub use rotation::{PreviousSecret, Signers};
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};

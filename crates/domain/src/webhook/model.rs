@@ -4,7 +4,7 @@ use crate::validation::{Field, FieldError, ValidationCode};
 use crate::{AccountId, Timestamp, WebhookId};
 
 use super::validate::{check_events, check_headers, url};
-use super::{Networks, WebhookSecret, WebhookUrl};
+use super::{Networks, PreviousSecret, WebhookSecret, WebhookUrl};
 
 /// Most custom headers per webhook.
 pub const MAX_HEADERS: usize = 10;
@@ -52,6 +52,8 @@ pub struct Webhook {
     pub events: Vec<String>,
     /// The signing secret.
     pub secret: WebhookSecret,
+    /// The secret the last rotation replaced, signing beside it until its time.
+    pub previous_secret: Option<PreviousSecret>,
     /// Custom headers.
     pub headers: Vec<WebhookHeader>,
     /// Why Tidemark turned it off (410 from the receiver, days of failures).
@@ -142,6 +144,7 @@ impl WebhookDraft {
             active: checked.active.unwrap_or(true),
             events: checked.events.unwrap_or_default(),
             secret: WebhookSecret::generate(),
+            previous_secret: None,
             headers: checked.headers.unwrap_or_default(),
             disabled_reason: None,
             created_at: now,

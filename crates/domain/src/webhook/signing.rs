@@ -1,6 +1,7 @@
 //! Webhook secrets and signatures.
 //!
-//! Two signatures go with every delivery, made with the same secret:
+//! Two signatures go with every delivery, made with the webhook's secret (and, while a
+//! rotation's grace lasts, with the secret it replaced too: [`super::Signers`]):
 //! - Standard Webhooks v1 (`webhook-signature: v1,<base64>`): HMAC-SHA256, keyed with the
 //!   secret's decoded bytes, of `{webhook-id}.{webhook-timestamp}.{body}`. Any
 //!   `standardwebhooks` library verifies it.

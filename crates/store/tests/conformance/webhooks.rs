@@ -11,7 +11,7 @@ use tidemark_store::{CommitOutcome, Store};
 use super::tracking::{snapshot, tracked};
 use super::{account, at, newest_first, page};
 
-fn webhook(owner: &Account, url: &str, events: &[&str], created: i64) -> Webhook {
+pub(super) fn webhook(owner: &Account, url: &str, events: &[&str], created: i64) -> Webhook {
     WebhookDraft {
         url: Some(url.to_owned()),
         active: None,

@@ -337,6 +337,7 @@ impl Config {
             policy: self.tracking,
             webhook_source_ips: self.webhook_source_ips.clone(),
             coverage: self.coverage(),
+            webhook_secret_grace: self.webhooks.secret_grace,
         }
     }
 }

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Attempt, ClaimedNotification, Settlement};
 
-use crate::common::{Tracking, document, errors};
+use crate::common::{TestApp, Tracking, document, errors};
 use crate::shipments::{shipment_action, track};
 
 use crate::common::with_tracking;
@@ -16,19 +16,15 @@ tidemark_store::backends!(
     notifications_carry_the_records_of_their_moment,
 );
 
+/// A webhook of `app`'s account for `events` (empty: all) at `url`, as created.
+pub async fn subscribed(app: &TestApp, url: &str, events: Value) -> Value {
+    let attributes = json!({"url": url, "events": events});
+    let body = json!({"data": {"type": "webhook", "attributes": attributes}});
+    document(app.post_json("/v2/webhooks", &app.key, &body).await).await
+}
+
 async fn subscribe(t: &Tracking, events: Value) -> String {
-    let created = document(
-        t.app
-            .post_json(
-                "/v2/webhooks",
-                &t.app.key,
-                &json!({"data": {"type": "webhook", "attributes": {
-                    "url": "https://hooks.example.com/t", "events": events}}}),
-            )
-            .await,
-    )
-    .await;
-    created["data"]["id"].as_str().expect("id").to_owned()
+    id_of(&subscribed(&t.app, "https://hooks.example.com/t", events).await)
 }
 
 async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Tracking) {

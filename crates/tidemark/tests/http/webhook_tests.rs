@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tidemark_testkit::Receiver;
 
 use crate::common::{TestApp, codes, document, errors, with_receivers};
-use crate::webhook_delivery::{find, id_of, types};
+use crate::webhook_delivery::{find, id_of, subscribed, types};
 
 tidemark_store::backends!(
     with_receivers,
@@ -220,15 +220,7 @@ async fn bad_asks_are_refused(app: &TestApp, path: &str) {
 /// appointment's with that `transport_event` only, availability's with no `included`.
 async fn terminal_samples_have_the_reference_shapes(app: TestApp) {
     let (_receiver, url) = Receiver::answering(&[(204, ""); 4]).await;
-    let created = document(
-        app.post_json(
-            "/v2/webhooks",
-            &app.key,
-            &json!({"data": {"type": "webhook", "attributes": {"url": url}}}),
-        )
-        .await,
-    )
-    .await;
+    let created = subscribed(&app, &url, json!([])).await;
     let path = format!("/v2/webhooks/{}/test", id_of(&created));
     let sent = |event: &'static str| {
         let app = &app;

@@ -110,27 +110,28 @@ impl Sender {
         }
     }
 
-    /// The headers of a POST of `body` to `webhook` as message `id` at `timestamp`: the
-    /// media type, both signatures, then the webhook's own.
+    /// The headers of a POST of `body` to `webhook` as message `id` at `now`: the media
+    /// type, both signatures (by the secrets that sign at `now`), then the webhook's own.
     fn headers(
         &self,
         webhook: &Webhook,
         id: &str,
-        timestamp: i64,
+        now: Timestamp,
         body: &[u8],
     ) -> Vec<(String, String)> {
-        let secret = &webhook.secret;
+        let signers = webhook.signers(now);
+        let timestamp = now.unix_seconds();
         let mut headers = vec![
             ("content-type".to_owned(), "application/json".to_owned()),
             ("webhook-id".to_owned(), id.to_owned()),
             ("webhook-timestamp".to_owned(), timestamp.to_string()),
             (
                 "webhook-signature".to_owned(),
-                secret.standard_signature(id, timestamp, body),
+                signers.standard_signature(id, timestamp, body),
             ),
             (
                 self.settings.signature_header.as_str().to_owned(),
-                secret.hex_signature(body),
+                signers.hex_signature(body),
             ),
         ];
         headers.extend(
@@ -156,7 +157,7 @@ impl Sender {
         if let Err(error) = client::check_literal(&webhook.url, &self.settings.networks) {
             return Outcome::failed(error.to_string(), started);
         }
-        let sent_headers = self.headers(webhook, id, now.unix_seconds(), &body);
+        let sent_headers = self.headers(webhook, id, now, &body);
         let mut request = self.client.post(webhook.url.as_url().clone());
         for (name, value) in &sent_headers {
             request = request.header(name.as_str(), value.as_str());
