@@ -13,6 +13,11 @@ use crate::webhooks::test::sample_notification;
 /// When the samples happen (a fixed time, so the document reads the same each day).
 const SAMPLED_AT: &str = "2026-11-24T09:30:00Z";
 
+/// [`SAMPLED_AT`] as a time.
+pub(super) fn sampled_at() -> Option<Timestamp> {
+    Timestamp::parse_rfc3339(SAMPLED_AT).ok()
+}
+
 /// The headers every delivery carries (Standard Webhooks).
 fn headers() -> Value {
     let header = |name: &str, description: &str, example: &str| {
@@ -40,7 +45,7 @@ fn headers() -> Value {
 
 /// Each event's delivery body, by event name.
 fn bodies(carriers: &Arc<CarrierMatrix>) -> Vec<(EventName, &'static str, Value)> {
-    let Ok(at) = Timestamp::parse_rfc3339(SAMPLED_AT) else {
+    let Some(at) = sampled_at() else {
         return Vec::new();
     };
     EventName::catalog()

@@ -6,6 +6,7 @@
 mod deliveries;
 mod examples;
 mod parameters;
+mod stable_ids;
 mod tags;
 
 use std::sync::Arc;
@@ -324,7 +325,7 @@ fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
 
 /// The OpenAPI document of an API configured as `config`: the page sizes it states are the
 /// configured ones, not literals beside the handlers; the deliveries are under `webhooks`,
-/// and every body has an example.
+/// and every body has an example, whose ids are the same at every rendering.
 #[must_use]
 pub fn document(config: &ApiConfig, carriers: &Arc<CarrierMatrix>) -> Value {
     let mut openapi = ApiDoc::openapi();
@@ -343,6 +344,9 @@ pub fn document(config: &ApiConfig, carriers: &Arc<CarrierMatrix>) -> Value {
     }
     let samples = deliveries::add(&mut document, carriers);
     examples::fill(&mut document, &samples);
+    if let Some(at) = deliveries::sampled_at() {
+        stable_ids::renumber(&mut document, at);
+    }
     document
 }
 
