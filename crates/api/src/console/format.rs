@@ -22,22 +22,33 @@ pub fn maybe_when(at: Option<Timestamp>) -> String {
     at.map_or_else(|| "—".to_owned(), when)
 }
 
+/// A length of time, roughly: `2 d 3 h`, `5 h 0 min`, `12 min`, `40 s`.
+#[must_use]
+pub fn span(seconds: u64) -> String {
+    let (days, hours, minutes) = (
+        seconds / 86_400,
+        seconds % 86_400 / 3_600,
+        seconds % 3_600 / 60,
+    );
+    if days > 0 {
+        format!("{days} d {hours} h")
+    } else if hours > 0 {
+        format!("{hours} h {minutes} min")
+    } else if minutes > 0 {
+        format!("{minutes} min")
+    } else {
+        format!("{seconds} s")
+    }
+}
+
 /// How far `at` is from `now`, roughly: `in 2 d 3 h`, `5 h ago`, `in 12 min`.
 #[must_use]
 pub fn relative(at: Timestamp, now: Timestamp) -> String {
     let seconds = at.unix_seconds() - now.unix_seconds();
-    let span = seconds.unsigned_abs();
-    if span < 60 {
+    if seconds.unsigned_abs() < 60 {
         return "just now".to_owned();
     }
-    let (days, hours, minutes) = (span / 86_400, span % 86_400 / 3_600, span % 3_600 / 60);
-    let amount = if days > 0 {
-        format!("{days} d {hours} h")
-    } else if hours > 0 {
-        format!("{hours} h {minutes} min")
-    } else {
-        format!("{minutes} min")
-    };
+    let amount = span(seconds.unsigned_abs());
     if seconds >= 0 {
         format!("in {amount}")
     } else {

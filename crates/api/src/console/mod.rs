@@ -116,6 +116,7 @@ pub fn routes() -> Router<AppState> {
         .route("/console/webhooks", get(webhooks::list))
         .route("/console/webhooks/{id}", get(webhooks::page))
         .route("/console/webhooks/{id}/test", post(webhooks::test))
+        .route("/console/webhooks/{id}/rotate", post(webhooks::rotate))
         .route(
             "/console/notifications/{id}/redeliver",
             post(webhooks::redeliver),

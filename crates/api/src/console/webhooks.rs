@@ -1,5 +1,5 @@
 //! Webhooks in the console: each one's health, its delivery log with every attempt, a
-//! redeliver button per notification and a test send.
+//! redeliver button per notification, a test send and the secret's rotation.
 
 use askama::Template;
 use axum::body::Bytes;
@@ -10,7 +10,7 @@ use tidemark_domain::webhook::{DeliveryStatus, Webhook};
 use tidemark_domain::{AccountId, EventName, WebhookId};
 use tidemark_store::{NotificationFilter, PageRequest};
 
-use super::format::{event_phrase, maybe_when, when};
+use super::format::{event_phrase, maybe_when, span, when};
 use super::session::see_other;
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::extract::{QueryParams, found};
@@ -163,6 +163,8 @@ struct WebhookPage {
     events: Vec<(String, String)>,
     tested: Option<TestResult>,
     notice: String,
+    /// How long a rotated-out secret keeps signing, in words; `None`: not at all.
+    grace: Option<String>,
 }
 
 fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
@@ -240,6 +242,9 @@ async fn render(
             .collect(),
         tested,
         notice,
+        grace: Some(state.config.webhook_secret_grace.as_secs())
+            .filter(|seconds| *seconds > 0)
+            .map(span),
     };
     html(&page)
 }
@@ -290,6 +295,33 @@ pub async fn test(
         latency_ms: attempt.latency_ms,
     };
     render(&state, &viewer, &webhook, 1, Some(tested), String::new()).await
+}
+
+/// `POST /console/webhooks/{id}/rotate`: a new secret now (as `POST
+/// /v2/webhooks/{id}/rotate_secret`), shown once on the page this answers with; never in
+/// a URL.
+pub async fn rotate(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ConsoleError> {
+    viewer.form(&headers, &body)?;
+    let webhook = find(&state, &viewer, &id).await?;
+    let rotated = crate::webhooks::rotate::rotate_now(&state, &webhook).await?;
+    let old = match &rotated.previous_secret {
+        Some(previous) => format!(
+            "The old one signs beside it until {}.",
+            when(previous.until)
+        ),
+        None => "The old one no longer signs.".to_owned(),
+    };
+    let notice = format!(
+        "New secret: {}. Copy it now for your receiver. {old}",
+        rotated.secret.expose()
+    );
+    render(&state, &viewer, &rotated, 1, None, notice).await
 }
 
 /// `POST /console/notifications/{id}/redeliver`: makes the notification due now and goes

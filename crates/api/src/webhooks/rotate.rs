@@ -7,7 +7,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 
 use super::view::WebhookResource;
-use super::{document, find};
+use tidemark_domain::webhook::Webhook;
+
+use super::{document, find, not_found};
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi};
 use crate::extract::{PathId, QueryParams};
@@ -39,22 +41,38 @@ pub async fn rotate_secret(
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
     query.finish()?;
     let current = find(&state, caller, &id).await?;
+    let rotated = rotate_now(&state, &current).await?;
+    Ok(JsonApi::ok(document(&rotated)))
+}
+
+/// Rotates `current`'s secret now and keeps the result; the API and the console share it.
+///
+/// # Errors
+/// 404 when the webhook was deleted since it was read, 409 `conflict` when another
+/// rotation of it was kept first.
+pub(crate) async fn rotate_now(state: &AppState, current: &Webhook) -> Result<Webhook, ApiError> {
     let grace = state.config.webhook_secret_grace;
     let rotated = current.rotate_secret(state.clock.now(), grace);
-    if !state
+    if state
         .store
         .rotate_webhook_secret(&rotated, &current.secret)
         .await?
     {
-        // Deleted since it was read (404), or its secret changed under this request.
-        find(&state, caller, &id).await?;
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "conflict",
-            "another rotation of this webhook's secret was made at the same moment; read the \
-             webhook for the secret kept",
-            None,
-        ));
+        return Ok(rotated);
     }
-    Ok(JsonApi::ok(document(&rotated)))
+    if state
+        .store
+        .webhook(current.account_id, current.id)
+        .await?
+        .is_none()
+    {
+        return Err(not_found());
+    }
+    Err(ApiError::new(
+        StatusCode::CONFLICT,
+        "conflict",
+        "another rotation of this webhook's secret was made at the same moment; read the \
+         webhook for the secret kept",
+        None,
+    ))
 }

@@ -357,3 +357,37 @@ async fn the_request_list_pages_keep_the_filter() {
     let page = second.text().await.expect("page");
     assert_eq!(page.matches("data-status").count(), 1, "one left on page 2");
 }
+
+#[tokio::test]
+async fn a_rotation_shows_the_new_secret_once_and_the_api_agrees() {
+    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
+        return;
+    };
+    let made = crate::webhook_delivery::subscribed(&app, "https://hooks.example.com/t", json!([]));
+    let made = made.await;
+    let id = made["data"]["id"].as_str().expect("id");
+    let old = made["data"]["attributes"]["secret"]
+        .as_str()
+        .expect("secret");
+    let path = format!("/console/webhooks/{id}/rotate");
+    let forged = post_form(&app, &path, &app.key, &[]).await;
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+
+    let token = csrf(&app, &app.key).await;
+    let page = post_form(&app, &path, &app.key, &[("csrf", &token)]).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.expect("page");
+    let read = document(app.get(&format!("/v2/webhooks/{id}")).await).await;
+    let new = read["data"]["attributes"]["secret"]
+        .as_str()
+        .expect("secret");
+    assert_ne!(new, old);
+    assert!(page.contains(&format!("New secret: {new}.")), "{page}");
+    assert!(page.contains("The old one signs beside it until"));
+    assert!(!page.contains(old), "the old secret is never shown");
+    let later = get(&app, &format!("/console/webhooks/{id}"), Some(&app.key)).await;
+    assert!(
+        !later.text().await.expect("page").contains(new),
+        "shown once"
+    );
+}
