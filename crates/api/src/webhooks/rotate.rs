@@ -5,10 +5,9 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-
-use super::view::WebhookResource;
 use tidemark_domain::webhook::Webhook;
 
+use super::view::WebhookResource;
 use super::{document, find, not_found};
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi};
