@@ -8,6 +8,10 @@ use crate::Timestamp;
 
 use super::{Webhook, WebhookSecret};
 
+/// The longest a replaced secret may keep signing: a grace is for moving a receiver over,
+/// and a secret that signs for months defeats the rotation.
+pub const MAX_SECRET_GRACE: Duration = Duration::from_secs(30 * 24 * 3600);
+
 /// The secret a rotation replaced, and until when it still signs deliveries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreviousSecret {

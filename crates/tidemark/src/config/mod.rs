@@ -240,6 +240,15 @@ impl Config {
             return Err("roles: name at least one of api, tracker, dispatcher".to_owned());
         }
         self.webhook_networks()?;
+        if self.webhooks.secret_grace > tidemark_domain::webhook::MAX_SECRET_GRACE {
+            return Err(format!(
+                "webhooks.secret_grace: at most {}, not {}",
+                humantime_serde::re::humantime::format_duration(
+                    tidemark_domain::webhook::MAX_SECRET_GRACE
+                ),
+                humantime_serde::re::humantime::format_duration(self.webhooks.secret_grace)
+            ));
+        }
         let factor = self.sandbox.clock_factor;
         if !(factor.is_finite() && factor > 0.0) {
             return Err(format!(

@@ -358,3 +358,20 @@ fn environment_keys_name_endpoints_in_capitals() {
     );
     assert_eq!(super::env_key("TRACKING.REFRESH"), "tracking.refresh");
 }
+
+#[test]
+fn a_rotated_secret_signs_at_most_thirty_days() {
+    let mut config = Config::default();
+    assert_eq!(
+        config.api().webhook_secret_grace,
+        Duration::from_secs(24 * 3600)
+    );
+    config.webhooks.secret_grace = Duration::from_secs(30 * 24 * 3600);
+    assert_eq!(config.validate(), Ok(()));
+    config.webhooks.secret_grace = Duration::from_secs(30 * 24 * 3600 + 1);
+    let refused = config.validate().expect_err("too long");
+    assert!(
+        refused.starts_with("webhooks.secret_grace: at most 30days"),
+        "{refused}"
+    );
+}
