@@ -240,13 +240,15 @@ impl Config {
             return Err("roles: name at least one of api, tracker, dispatcher".to_owned());
         }
         self.webhook_networks()?;
-        if self.webhooks.secret_grace > tidemark_domain::webhook::MAX_SECRET_GRACE {
+        let (grace, max) = (
+            self.webhooks.secret_grace,
+            tidemark_domain::webhook::MAX_SECRET_GRACE,
+        );
+        if grace > max {
             return Err(format!(
-                "webhooks.secret_grace: at most {}, not {}",
-                humantime_serde::re::humantime::format_duration(
-                    tidemark_domain::webhook::MAX_SECRET_GRACE
-                ),
-                humantime_serde::re::humantime::format_duration(self.webhooks.secret_grace)
+                "webhooks.secret_grace: at most {} days, not {} s",
+                max.as_secs() / 86_400,
+                grace.as_secs()
             ));
         }
         let factor = self.sandbox.clock_factor;
