@@ -22,7 +22,8 @@ pub fn maybe_when(at: Option<Timestamp>) -> String {
     at.map_or_else(|| "—".to_owned(), when)
 }
 
-/// A length of time, roughly: `2 d 3 h`, `5 h 0 min`, `12 min`, `40 s`.
+/// A length of time, roughly, its second part left out when it is nothing: `2 d 3 h`,
+/// `1 d`, `5 h 20 min`, `12 min`, `40 s`.
 #[must_use]
 pub fn span(seconds: u64) -> String {
     let (days, hours, minutes) = (
@@ -30,10 +31,14 @@ pub fn span(seconds: u64) -> String {
         seconds % 86_400 / 3_600,
         seconds % 3_600 / 60,
     );
+    let two = |big: u64, big_unit: &str, small: u64, small_unit: &str| match small {
+        0 => format!("{big} {big_unit}"),
+        _ => format!("{big} {big_unit} {small} {small_unit}"),
+    };
     if days > 0 {
-        format!("{days} d {hours} h")
+        two(days, "d", hours, "h")
     } else if hours > 0 {
-        format!("{hours} h {minutes} min")
+        two(hours, "h", minutes, "min")
     } else if minutes > 0 {
         format!("{minutes} min")
     } else {
@@ -104,9 +109,18 @@ mod tests {
         assert_eq!(when(at("2026-11-25T04:30:59Z")), "2026-11-25 04:30 UTC");
         let now = at("2026-11-25T00:00:00Z");
         assert_eq!(relative(at("2026-11-27T03:00:00Z"), now), "in 2 d 3 h");
-        assert_eq!(relative(at("2026-11-24T19:00:00Z"), now), "5 h 0 min ago");
+        assert_eq!(relative(at("2026-11-24T19:00:00Z"), now), "5 h ago");
         assert_eq!(relative(at("2026-11-25T00:12:00Z"), now), "in 12 min");
         assert_eq!(relative(at("2026-11-24T23:59:30Z"), now), "just now");
+    }
+
+    #[test]
+    fn lengths_of_time_leave_out_a_second_part_of_nothing() {
+        assert_eq!(span(24 * 3600), "1 d");
+        assert_eq!(span(2 * 86_400 + 3 * 3600 + 59), "2 d 3 h");
+        assert_eq!(span(5 * 3600 + 20 * 60), "5 h 20 min");
+        assert_eq!(span(12 * 60 + 5), "12 min");
+        assert_eq!(span(40), "40 s");
     }
 
     #[test]
