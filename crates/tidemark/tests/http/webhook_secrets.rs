@@ -22,6 +22,7 @@ tidemark_store::backends!(
     with_a_short_grace,
     a_rotated_secret_signs_beside_the_new_one_until_its_grace_ends,
     a_rotation_of_a_webhook_that_is_not_there_is_404,
+    a_rotation_retried_with_its_key_rotates_once,
 );
 
 /// A grace short enough that a delivery after it still carries a timestamp a Standard
@@ -147,4 +148,27 @@ async fn a_rotation_of_a_webhook_that_is_not_there_is_404(app: TestApp, _: Arc<M
         .await;
     let refused = errors(answer, 400).await;
     assert_eq!(refused[0]["source"]["parameter"], "page[size]");
+}
+
+async fn a_rotation_retried_with_its_key_rotates_once(app: TestApp, _: Arc<ManualClock>) {
+    let created = subscribed(&app, "https://hooks.example.com/t", json!([])).await;
+    let path = format!("/v2/webhooks/{}/rotate_secret", id_of(&created));
+    let rotate = || {
+        app.request(Method::POST, &path, Some(&app.key))
+            .header("Idempotency-Key", "rotate-1")
+            .send()
+    };
+    let first = rotate().await.expect("request");
+    assert!(first.headers().get("idempotent-replayed").is_none());
+    let first = secret_of(&document(first).await);
+    let retried = rotate().await.expect("request");
+    assert_eq!(retried.headers()["idempotent-replayed"], "true");
+    assert_eq!(secret_of(&document(retried).await), first);
+    let read = document(app.get(&format!("/v2/webhooks/{}", id_of(&created))).await).await;
+    assert_eq!(secret_of(&read), first, "rotated once");
+    let until = &read["data"]["attributes"]["previous_secret_expires_at"];
+    assert!(
+        until.is_string(),
+        "the first secret signs during the grace: {until}"
+    );
 }
