@@ -172,6 +172,12 @@ impl ApiError {
         .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Token"))
     }
 
+    /// 409 `conflict`: the record changed under the request.
+    #[must_use]
+    pub fn conflict(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, "conflict", detail, None)
+    }
+
     /// 404.
     #[must_use]
     pub fn not_found(detail: impl Into<String>) -> Self {
@@ -297,12 +303,7 @@ impl From<StoreError> for ApiError {
                     "/data/attributes/request_number".into(),
                 )),
             ),
-            StoreError::Conflict(what) => Self::new(
-                StatusCode::CONFLICT,
-                "conflict",
-                format!("{what} already exists"),
-                None,
-            ),
+            StoreError::Conflict(what) => Self::conflict(format!("{what} already exists")),
             other => Self::internal(&other),
         }
     }

@@ -97,7 +97,7 @@ impl Default for ApiConfig {
             policy: Policy::default(),
             webhook_source_ips: Vec::new(),
             coverage: Coverage::default(),
-            webhook_secret_grace: Duration::from_secs(24 * 3600),
+            webhook_secret_grace: tidemark_domain::webhook::DEFAULT_SECRET_GRACE,
         }
     }
 }

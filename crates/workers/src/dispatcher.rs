@@ -82,7 +82,7 @@ impl Default for DispatcherSettings {
             networks: Arc::new(Networks::public_only()),
             schedule: RetrySchedule::default(),
             disable_after: Duration::from_secs(5 * 24 * 3600),
-            secret_grace: Duration::from_secs(24 * 3600),
+            secret_grace: tidemark_domain::webhook::DEFAULT_SECRET_GRACE,
             response_bytes: 4096,
             resolver: Arc::new(SystemResolver),
         }

@@ -16,12 +16,7 @@ const LEN: usize = 36;
 /// Replaces every UUID in the strings of `document` by a version 7 UUID of the time `at`
 /// whose other bits count the ids met so far.
 pub(super) fn renumber(document: &mut Value, at: Timestamp) {
-    let millis = u64::try_from(at.unix_micros() / 1000).unwrap_or(0);
-    let mut ids = Ids {
-        millis,
-        seen: HashMap::new(),
-    };
-    ids.walk(document);
+    Ids::new(at).walk(document);
 }
 
 struct Ids {
@@ -30,6 +25,14 @@ struct Ids {
 }
 
 impl Ids {
+    /// No ids met yet; new ones carry the time `at`.
+    fn new(at: Timestamp) -> Self {
+        Self {
+            millis: u64::try_from(at.unix_micros() / 1000).unwrap_or(0),
+            seen: HashMap::new(),
+        }
+    }
+
     fn walk(&mut self, value: &mut Value) {
         match value {
             Value::String(text) => {
@@ -153,10 +156,6 @@ mod tests {
 
     /// The first id renumbering gives.
     fn renumbered_first() -> Uuid {
-        let mut ids = Ids {
-            millis: u64::try_from(at().unix_micros() / 1000).expect("after 1970"),
-            seen: HashMap::new(),
-        };
-        ids.id(Uuid::nil())
+        Ids::new(at()).id(Uuid::nil())
     }
 }

@@ -66,12 +66,7 @@ async fn set_tracking(
         let link = view::path(current.id);
         return document(state, caller, current, None, link).await;
     }
-    Err(ApiError::new(
-        StatusCode::CONFLICT,
-        "conflict",
-        "the shipment kept changing; try again",
-        None,
-    ))
+    Err(ApiError::conflict("the shipment kept changing; try again"))
 }
 
 /// Stop tracking a shipment: no more lookups; its tracking request becomes

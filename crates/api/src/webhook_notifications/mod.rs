@@ -101,15 +101,10 @@ pub async fn list(
         &logs,
     )
     .await?;
+    let data = view::resources(&result.items, &logs);
+    let path = "/v2/webhook_notifications";
     Ok(JsonApi::ok(
-        list_document(
-            "/v2/webhook_notifications",
-            &query,
-            page,
-            result.total,
-            view::resources(&result.items, &logs),
-        )
-        .including(included),
+        list_document(path, &query, page, result.total, data).including(included),
     ))
 }
 

@@ -4,7 +4,6 @@
 //! (`Webhook::rotate_secret`, `Webhook::signers`).
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use tidemark_domain::webhook::Webhook;
 
 use super::view::WebhookResource;
@@ -67,11 +66,8 @@ pub(crate) async fn rotate_now(state: &AppState, current: &Webhook) -> Result<We
     {
         return Err(not_found());
     }
-    Err(ApiError::new(
-        StatusCode::CONFLICT,
-        "conflict",
+    Err(ApiError::conflict(
         "another rotation of this webhook's secret was made at the same moment; read the \
          webhook for the secret kept",
-        None,
     ))
 }

@@ -18,6 +18,6 @@ pub use notification::{
     Attempt, ClaimedNotification, DeliveryStatus, Exchange, LoggedAttempt, Settlement,
     WebhookNotification,
 };
-pub use rotation::{MAX_SECRET_GRACE, PreviousSecret, Signers};
+pub use rotation::{DEFAULT_SECRET_GRACE, MAX_SECRET_GRACE, PreviousSecret, Signers};
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};

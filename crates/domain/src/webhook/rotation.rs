@@ -8,6 +8,9 @@ use crate::Timestamp;
 
 use super::{Webhook, WebhookSecret};
 
+/// How long a replaced secret keeps signing unless the operator says otherwise (as Svix).
+pub const DEFAULT_SECRET_GRACE: Duration = Duration::from_secs(24 * 3600);
+
 /// The longest a replaced secret may keep signing: a grace is for moving a receiver over,
 /// and a secret that signs for months defeats the rotation.
 pub const MAX_SECRET_GRACE: Duration = Duration::from_secs(30 * 24 * 3600);
