@@ -4,7 +4,9 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use tidemark_domain::webhook::{Attempt, DeliveryStatus, LoggedAttempt, WebhookNotification};
-use tidemark_domain::{AccountId, DomainEventId, Subject, WebhookId, WebhookNotificationId};
+use tidemark_domain::{
+    AccountId, DomainEventId, Subject, Timestamp, WebhookId, WebhookNotificationId,
+};
 
 use crate::db::{Backend, Paged, Query, Row, parse_all};
 use crate::{Page, PageRequest, StoreError, TimeRange};
@@ -67,8 +69,18 @@ pub trait NotificationStore: Send + Sync {
         &self,
         account: AccountId,
         id: WebhookNotificationId,
-        now: tidemark_domain::Timestamp,
+        now: Timestamp,
     ) -> Result<bool, StoreError>;
+
+    /// When the settled notification (succeeded or failed) that changed longest ago last
+    /// changed; `None` when none is settled.
+    async fn oldest_settled_notification(&self) -> Result<Option<Timestamp>, StoreError>;
+
+    /// Forgets up to `limit` settled notifications, of every account, that last changed
+    /// before `cutoff`, the oldest first, with their attempts (the delivery log's retention);
+    /// how many. A pending one, or one made pending again meanwhile, is kept.
+    async fn forget_notifications(&self, cutoff: Timestamp, limit: u32)
+    -> Result<u64, StoreError>;
 }
 
 pub(crate) fn notification_row(row: &Row) -> Result<WebhookNotification, StoreError> {
@@ -197,7 +209,7 @@ impl<T: Backend> NotificationStore for T {
         &self,
         account: AccountId,
         id: WebhookNotificationId,
-        now: tidemark_domain::Timestamp,
+        now: Timestamp,
     ) -> Result<bool, StoreError> {
         let mut again =
             Query::new("UPDATE webhook_notifications SET delivery_status = 'pending', due_at = ");
@@ -213,5 +225,38 @@ impl<T: Backend> NotificationStore for T {
             .bind(now)
             .push(")");
         Ok(self.execute(again).await? > 0)
+    }
+
+    async fn oldest_settled_notification(&self) -> Result<Option<Timestamp>, StoreError> {
+        let query = Query::new(
+            "SELECT updated_at FROM webhook_notifications WHERE delivery_status <> 'pending' \
+             ORDER BY updated_at, id LIMIT 1",
+        );
+        self.fetch(&query)
+            .await?
+            .first()
+            .map(|row| row.required_time("updated_at"))
+            .transpose()
+    }
+
+    async fn forget_notifications(
+        &self,
+        cutoff: Timestamp,
+        limit: u32,
+    ) -> Result<u64, StoreError> {
+        // The inner query reads the index `webhook_notifications_settled`, oldest first;
+        // the outer status is checked again against a row changed meanwhile (made pending
+        // by a redelivery), so only what is still settled goes.
+        let mut forget = Query::new(
+            "DELETE FROM webhook_notifications WHERE delivery_status <> 'pending' \
+             AND id IN (SELECT id FROM webhook_notifications \
+             WHERE delivery_status <> 'pending' AND updated_at < ",
+        );
+        forget
+            .bind(cutoff)
+            .push(" ORDER BY updated_at, id LIMIT ")
+            .bind(i64::from(limit))
+            .push(")");
+        self.execute(forget).await
     }
 }

@@ -40,6 +40,8 @@ mod reads;
 mod request_lists;
 #[path = "conformance/requests.rs"]
 mod requests;
+#[path = "conformance/retention.rs"]
+mod retention;
 #[path = "conformance/search.rs"]
 mod search;
 #[path = "conformance/terminal.rs"]
@@ -112,6 +114,7 @@ tidemark_store::backends!(
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_rotated_secret_is_kept_once_and_a_change_never_restores_the_old,
+    settled_notifications_are_forgotten_oldest_first_and_pending_ones_kept,
     a_commit_after_the_request_changed_writes_nothing,
     events_are_recorded_once_whatever_their_ids,
     a_detected_carrier_that_makes_a_duplicate_is_refused,
@@ -314,6 +317,7 @@ mod cases {
     pub use super::reads::*;
     pub use super::request_lists::*;
     pub use super::requests::*;
+    pub use super::retention::*;
     pub use super::search::*;
     pub use super::terminal::*;
     pub use super::tracking::*;

@@ -5,6 +5,7 @@ mod catalog;
 mod model;
 mod notification;
 pub mod payload;
+mod retention;
 mod rotation;
 pub mod sample;
 mod schedule;
@@ -18,6 +19,7 @@ pub use notification::{
     Attempt, ClaimedNotification, DeliveryStatus, Exchange, LoggedAttempt, Settlement,
     WebhookNotification,
 };
+pub use retention::{DEFAULT_RETENTION, Retention, RetentionError};
 pub use rotation::{DEFAULT_SECRET_GRACE, MAX_SECRET_GRACE, PreviousSecret, Signers};
 pub use schedule::RetrySchedule;
 pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};
