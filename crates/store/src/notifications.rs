@@ -79,8 +79,7 @@ pub trait NotificationStore: Send + Sync {
     /// Forgets up to `limit` settled notifications, of every account, that last changed
     /// before `cutoff`, the oldest first, with their attempts (the delivery log's retention);
     /// how many. A pending one, or one made pending again meanwhile, is kept.
-    async fn forget_notifications(&self, cutoff: Timestamp, limit: u32)
-    -> Result<u64, StoreError>;
+    async fn forget_notifications(&self, cutoff: Timestamp, limit: u32) -> Result<u64, StoreError>;
 }
 
 pub(crate) fn notification_row(row: &Row) -> Result<WebhookNotification, StoreError> {
@@ -239,11 +238,7 @@ impl<T: Backend> NotificationStore for T {
             .transpose()
     }
 
-    async fn forget_notifications(
-        &self,
-        cutoff: Timestamp,
-        limit: u32,
-    ) -> Result<u64, StoreError> {
+    async fn forget_notifications(&self, cutoff: Timestamp, limit: u32) -> Result<u64, StoreError> {
         // The inner query reads the index `webhook_notifications_settled`, oldest first;
         // the outer status is checked again against a row changed meanwhile (made pending
         // by a redelivery), so only what is still settled goes.

@@ -107,6 +107,30 @@ impl TestDatabase {
         };
         renamed.expect("the table is renamed");
     }
+
+    /// Damages the database another way: every delete from `table` fails, while reads and
+    /// other writes still work, as on a server whose disk refuses some pages.
+    ///
+    /// # Panics
+    /// When the database cannot be reached or the table does not exist.
+    pub async fn refuse_deletes(&self, table: &str) {
+        let refused = if self.postgres.is_some() {
+            let sql = format!(
+                "CREATE FUNCTION {table}_refuse_deletes() RETURNS trigger LANGUAGE plpgsql \
+                 AS $$ BEGIN RAISE EXCEPTION 'deletes from {table} are refused'; END $$; \
+                 CREATE TRIGGER {table}_refuses_deletes BEFORE DELETE ON {table} \
+                 FOR EACH ROW EXECUTE FUNCTION {table}_refuse_deletes();"
+            );
+            execute::<PgConnection>(&self.options.url, sql).await
+        } else {
+            let sql = format!(
+                "CREATE TRIGGER {table}_refuses_deletes BEFORE DELETE ON {table} \
+                 BEGIN SELECT RAISE(ABORT, 'deletes from {table} are refused'); END;"
+            );
+            execute::<sqlx::SqliteConnection>(&self.options.url, sql).await
+        };
+        refused.expect("the trigger is made");
+    }
 }
 
 /// Runs `sql` on a connection of its own to `url`.

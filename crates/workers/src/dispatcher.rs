@@ -59,6 +59,10 @@ pub struct DispatcherSettings {
     /// rotates; deliveries read the time with the webhook).
     #[serde(with = "humantime_serde")]
     pub secret_grace: Duration,
+    /// How long the delivery log keeps a settled notification, with its attempts, after
+    /// it last changed (the pruner's `Retention`: from a day to ten years).
+    #[serde(with = "humantime_serde")]
+    pub retention: Duration,
     /// How much of an answer the log keeps.
     #[serde(skip)]
     pub response_bytes: usize,
@@ -83,6 +87,7 @@ impl Default for DispatcherSettings {
             schedule: RetrySchedule::default(),
             disable_after: Duration::from_secs(5 * 24 * 3600),
             secret_grace: tidemark_domain::webhook::DEFAULT_SECRET_GRACE,
+            retention: tidemark_domain::webhook::DEFAULT_RETENTION,
             response_bytes: 4096,
             resolver: Arc::new(SystemResolver),
         }

@@ -1,8 +1,8 @@
 //! Tidemark's background work: a [`Runner`] claims due jobs and hands them to a
 //! [`Worker`]; the [`Tracker`] is the worker that looks tracking requests up at their
-//! carriers and commits what changed, and the [`Dispatcher`] delivers webhook
-//! notifications (ARCHITECTURE.md, "The flow of one tracking
-//! request").
+//! carriers and commits what changed, the [`Dispatcher`] delivers webhook notifications,
+//! and the [`Pruner`] keeps their log to its retention (ARCHITECTURE.md, "The flow of one
+//! tracking request").
 
 mod deps;
 mod dispatcher;
@@ -10,6 +10,7 @@ mod error;
 mod heartbeat;
 mod inbox;
 mod leases;
+mod pruner;
 mod runner;
 mod tracker;
 
@@ -18,5 +19,6 @@ pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, Syste
 pub use error::WorkerError;
 pub use heartbeat::Heartbeat;
 pub use inbox::{Inbox, Presented, Push, Receipt};
+pub use pruner::{PRUNE_BATCH, Pruner};
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

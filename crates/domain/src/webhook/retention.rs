@@ -109,9 +109,6 @@ mod tests {
         let retention = Retention::new(2 * DAY).expect("valid");
         let now = at("2026-11-28T10:00:00Z");
         assert_eq!(retention.cutoff(now), at("2026-11-26T10:00:00Z"));
-        assert_eq!(
-            retention.forgotten_after(at("2026-11-26T10:00:00Z")),
-            now
-        );
+        assert_eq!(retention.forgotten_after(at("2026-11-26T10:00:00Z")), now);
     }
 }

@@ -39,16 +39,31 @@ pub async fn settled_notifications_are_forgotten_oldest_first_and_pending_ones_k
 ) {
     let acme = account(&store, "acme").await;
     let globex = account(&store, "globex").await;
-    subscribe(&store, &acme, &[], true).await;
-    subscribe(&store, &globex, &[], true).await;
-    three_events(&store, &acme, "586118851", 3).await;
-    three_events(&store, &globex, "586118852", 3).await;
-    assert_eq!(store.oldest_settled_notification().await.expect("read"), None);
+    let (a, g) = settle_some(&store, &acme, &globex).await;
+    forgotten_oldest_first(&store, (&acme, &a), (&globex, &g)).await;
+    a_redelivery_is_kept_until_it_settles_again(&store, &globex).await;
+}
 
-    let claimed = super::claim_deliveries(&store, 10, 100, at(10)).await;
-    let (a, g) = (of(&claimed, &acme), of(&claimed, &globex));
+/// Three notifications of each account, claimed and settled: acme's delivered at 11,
+/// failed for good at 12 and to be tried again; globex's delivered at 20 and two to be
+/// tried again. Answers each account's claims.
+async fn settle_some(
+    store: &Arc<dyn Store>,
+    acme: &Account,
+    globex: &Account,
+) -> (Vec<ClaimedNotification>, Vec<ClaimedNotification>) {
+    subscribe(store, acme, &[], true).await;
+    subscribe(store, globex, &[], true).await;
+    three_events(store, acme, "586118851", 3).await;
+    three_events(store, globex, "586118852", 3).await;
+    assert_eq!(
+        store.oldest_settled_notification().await.expect("read"),
+        None
+    );
+
+    let claimed = super::claim_deliveries(store, 10, 100, at(10)).await;
+    let (a, g) = (of(&claimed, acme), of(&claimed, globex));
     assert_eq!((a.len(), g.len()), (3, 3));
-    // Acme's: one delivered at 11, one failed for good at 12, one to be tried again.
     let outcomes = [
         (&a[0], at(11), Some(200), Settlement::Succeeded),
         (&a[1], at(12), Some(500), Settlement::Failed),
@@ -58,64 +73,102 @@ pub async fn settled_notifications_are_forgotten_oldest_first_and_pending_ones_k
         (&g[2], at(22), Some(503), Settlement::Retry(at(5_000))),
     ];
     for (claim, when, status, settlement) in outcomes {
-        assert!(settle(&store, claim, attempt(when, status), settlement, at(0)).await);
+        assert!(settle(store, claim, attempt(when, status), settlement, at(0)).await);
     }
+    (a, g)
+}
+
+async fn forgotten_oldest_first(
+    store: &Arc<dyn Store>,
+    (acme, a): (&Account, &[ClaimedNotification]),
+    (globex, g): (&Account, &[ClaimedNotification]),
+) {
     assert_eq!(
         store.oldest_settled_notification().await.expect("read"),
         Some(at(11))
     );
-
     // Only what changed before the cutoff goes, and no more than asked for at once.
-    assert_eq!(store.forget_notifications(at(11), 100).await.expect("forget"), 0);
-    assert_eq!(store.forget_notifications(at(30), 1).await.expect("forget"), 1);
-    assert_eq!(kept(&store, &acme, a[0].notification.id).await, None);
-    assert_eq!(kept(&store, &acme, a[1].notification.id).await, Some(1));
+    assert_eq!(
+        store
+            .forget_notifications(at(11), 100)
+            .await
+            .expect("forget"),
+        0
+    );
+    assert_eq!(
+        store.forget_notifications(at(30), 1).await.expect("forget"),
+        1
+    );
+    assert_eq!(kept(store, acme, a[0].notification.id).await, None);
+    assert_eq!(kept(store, acme, a[1].notification.id).await, Some(1));
     assert_eq!(
         store.oldest_settled_notification().await.expect("read"),
         Some(at(12))
     );
-    assert_eq!(store.forget_notifications(at(30), 100).await.expect("forget"), 2);
-    assert_eq!(kept(&store, &acme, a[1].notification.id).await, None);
-    assert_eq!(kept(&store, &globex, g[0].notification.id).await, None);
-    // The pending ones stay, with their attempts, whatever their age.
-    assert_eq!(kept(&store, &acme, a[2].notification.id).await, Some(1));
-    assert_eq!(kept(&store, &globex, g[1].notification.id).await, Some(1));
-    assert_eq!(store.oldest_settled_notification().await.expect("read"), None);
     assert_eq!(
         store
-            .forget_notifications(at(1_000_000), 100)
+            .forget_notifications(at(30), 100)
+            .await
+            .expect("forget"),
+        2
+    );
+    assert_eq!(kept(store, acme, a[1].notification.id).await, None);
+    assert_eq!(kept(store, globex, g[0].notification.id).await, None);
+    // The pending ones stay, with their attempts, whatever their age.
+    assert_eq!(kept(store, acme, a[2].notification.id).await, Some(1));
+    assert_eq!(kept(store, globex, g[1].notification.id).await, Some(1));
+    assert_eq!(
+        store.oldest_settled_notification().await.expect("read"),
+        None
+    );
+    let later = at(1_000_000);
+    assert_eq!(
+        store
+            .forget_notifications(later, 100)
             .await
             .expect("forget"),
         0
     );
+}
 
-    // A settled notification made pending again by a redelivery is kept until it settles
-    // again, and then for a whole retention from then.
-    let retried = super::claim_deliveries(&store, 10, 100, at(5_000)).await;
-    let last = of(&retried, &globex);
+/// A settled notification made pending again by a redelivery is kept until it settles
+/// again, and then until a cutoff after that.
+async fn a_redelivery_is_kept_until_it_settles_again(store: &Arc<dyn Store>, globex: &Account) {
+    let retried = super::claim_deliveries(store, 10, 100, at(5_000)).await;
+    let last = of(&retried, globex);
     assert_eq!(last.len(), 2);
     let done = attempt(at(5_001), Some(200));
-    assert!(settle(&store, &last[0], done, Settlement::Succeeded, at(0)).await);
+    assert!(settle(store, &last[0], done, Settlement::Succeeded, at(0)).await);
     let id = last[0].notification.id;
-    assert!(
-        store
-            .redeliver_notification(globex.id, id, at(5_002))
-            .await
-            .expect("redeliver")
-    );
+    let redelivered = store.redeliver_notification(globex.id, id, at(5_002));
+    assert!(redelivered.await.expect("redeliver"));
+    let later = at(1_000_000);
     assert_eq!(
         store
-            .forget_notifications(at(1_000_000), 100)
+            .forget_notifications(later, 100)
             .await
             .expect("forget"),
         0
     );
-    assert_eq!(kept(&store, &globex, id).await, Some(2));
-    let again = super::claim_deliveries(&store, 10, 100, at(5_002)).await;
+    assert_eq!(kept(store, globex, id).await, Some(2));
+
+    let again = super::claim_deliveries(store, 10, 100, at(5_002)).await;
     assert_eq!(again.len(), 1);
     let done = attempt(at(5_003), Some(200));
-    assert!(settle(&store, &again[0], done, Settlement::Succeeded, at(0)).await);
-    assert_eq!(store.forget_notifications(at(5_003), 100).await.expect("forget"), 0);
-    assert_eq!(store.forget_notifications(at(5_004), 100).await.expect("forget"), 1);
-    assert_eq!(kept(&store, &globex, id).await, None);
+    assert!(settle(store, &again[0], done, Settlement::Succeeded, at(0)).await);
+    assert_eq!(
+        store
+            .forget_notifications(at(5_003), 100)
+            .await
+            .expect("forget"),
+        0
+    );
+    assert_eq!(
+        store
+            .forget_notifications(at(5_004), 100)
+            .await
+            .expect("forget"),
+        1
+    );
+    assert_eq!(kept(store, globex, id).await, None);
 }

@@ -66,7 +66,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let dispatcher = if config.roles.contains(&Role::Dispatcher) {
         let (task, beat) = start_dispatcher(&config, (&store, &clock), events_recorded, &shutdown)?;
         loops.push(beat);
-        Some(task)
+        let (pruning, beat) = start_pruner(&config, (&store, &clock), &shutdown)?;
+        loops.push(beat);
+        Some((task, pruning))
     } else {
         None
     };
@@ -82,10 +84,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     if let Some(tracker) = tracker {
         tracker.await.context("the tracker stopped abnormally")?;
     }
-    if let Some(dispatcher) = dispatcher {
+    if let Some((dispatcher, pruner)) = dispatcher {
         dispatcher
             .await
             .context("the dispatcher stopped abnormally")?;
+        pruner.await.context("the pruner stopped abnormally")?;
     }
     tracing::info!("stopped");
     Ok(())
@@ -148,10 +151,7 @@ async fn start_tracker(
     deps: tidemark_workers::Deps,
     shutdown: &CancellationToken,
     (events_recorded, work_queued): (Arc<tokio::sync::Notify>, Arc<tokio::sync::Notify>),
-) -> anyhow::Result<(
-    tokio::task::JoinHandle<()>,
-    Arc<tidemark_workers::Heartbeat>,
-)> {
+) -> anyhow::Result<Loop> {
     let runner = app::tracker(
         deps,
         &config.tracker,
@@ -167,12 +167,7 @@ async fn start_tracker(
         );
     }
     tracing::info!(workers = config.tracker.workers.get(), "tracker started");
-    let shutdown = shutdown.clone();
-    let beat = runner.heartbeat();
-    Ok((
-        tokio::spawn(async move { runner.run(shutdown).await }),
-        beat,
-    ))
+    Ok(spawn(runner, shutdown))
 }
 
 fn start_dispatcher(
@@ -180,10 +175,7 @@ fn start_dispatcher(
     (store, clock): (&Arc<dyn Store>, &Arc<dyn Clock>),
     events_recorded: Arc<tokio::sync::Notify>,
     shutdown: &CancellationToken,
-) -> anyhow::Result<(
-    tokio::task::JoinHandle<()>,
-    Arc<tidemark_workers::Heartbeat>,
-)> {
+) -> anyhow::Result<Loop> {
     let networks = config.webhook_networks().map_err(anyhow::Error::msg)?;
     let runner = app::dispatcher(
         Arc::clone(store),
@@ -196,12 +188,47 @@ fn start_dispatcher(
         workers = config.dispatcher.workers.get(),
         "dispatcher started"
     );
+    Ok(spawn(runner, shutdown))
+}
+
+/// A background loop: its task, and its beat for readiness.
+type Loop = (
+    tokio::task::JoinHandle<()>,
+    Arc<tidemark_workers::Heartbeat>,
+);
+
+/// Runs `runner` on a task of its own until `shutdown`.
+fn spawn<W: tidemark_workers::Worker>(
+    runner: tidemark_workers::Runner<W>,
+    shutdown: &CancellationToken,
+) -> Loop {
     let shutdown = shutdown.clone();
     let beat = runner.heartbeat();
-    Ok((
+    (
         tokio::spawn(async move { runner.run(shutdown).await }),
         beat,
-    ))
+    )
+}
+
+/// The delivery log's pruner, beside the dispatcher: one batch at a time, looking again at
+/// least once a minute.
+fn start_pruner(
+    config: &Config,
+    (store, clock): (&Arc<dyn Store>, &Arc<dyn Clock>),
+    shutdown: &CancellationToken,
+) -> anyhow::Result<Loop> {
+    let retention = config.retention().map_err(anyhow::Error::msg)?;
+    let pruner = tidemark_workers::Pruner::new(Arc::clone(store), retention);
+    let settings = tidemark_workers::RunnerSettings {
+        concurrency: 1,
+        poll: std::time::Duration::from_secs(60),
+    };
+    let runner = tidemark_workers::Runner::new(Arc::new(pruner), Arc::clone(clock), settings);
+    tracing::info!(
+        retention_days = retention.duration().as_secs() / 86_400,
+        "delivery log pruner started"
+    );
+    Ok(spawn(runner, shutdown))
 }
 
 /// The API when this process serves it; else, when `health_listen` is set, `/healthz`,

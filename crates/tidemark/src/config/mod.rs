@@ -251,6 +251,7 @@ impl Config {
                 grace.as_secs()
             ));
         }
+        self.retention()?;
         let factor = self.sandbox.clock_factor;
         if !(factor.is_finite() && factor > 0.0) {
             return Err(format!(
@@ -258,6 +259,15 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// How long the delivery log keeps settled notifications (`[webhooks] retention`).
+    ///
+    /// # Errors
+    /// When it is outside the bounds, named.
+    pub fn retention(&self) -> Result<tidemark_domain::webhook::Retention, String> {
+        tidemark_domain::webhook::Retention::new(self.webhooks.retention)
+            .map_err(|error| format!("webhooks.retention: {error}"))
     }
 
     /// What the storage layer needs.

@@ -375,3 +375,19 @@ fn a_rotated_secret_signs_at_most_thirty_days() {
         "webhooks.secret_grace: at most 30 days, not 2592001 s"
     );
 }
+
+#[test]
+fn the_delivery_log_keeps_settled_notifications_a_day_to_ten_years() {
+    const DAY: u64 = 24 * 3600;
+    jailed(|jail| {
+        let days = |config: &Config| config.retention().map(|r| r.duration().as_secs() / DAY);
+        assert_eq!(days(&load(None)?), Ok(90));
+        jail.create_file("week.toml", "[webhooks]\nretention = \"7days\"\n")?;
+        assert_eq!(days(&load(Some("week.toml"))?), Ok(7));
+        jail.create_file("short.toml", "[webhooks]\nretention = \"12h\"\n")?;
+        let refused = load(Some("short.toml"))?.validate();
+        let expected = "webhooks.retention: from 1 to 3650 days, not 43200 s";
+        assert_eq!(refused, Err(expected.to_owned()));
+        Ok(())
+    });
+}

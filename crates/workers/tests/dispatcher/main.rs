@@ -2,7 +2,7 @@
 //! real HTTP to receivers on port 0, signed (verified with the `standardwebhooks` crate),
 //! retried on the schedule with the clock driven (no sleeps), and never sent to a name
 //! that resolves to an internal address unless allowed; a thousand events reach a flaky
-//! receiver through two dispatchers, none lost.
+//! receiver through two dispatchers, none lost; the log is pruned to its retention.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -10,10 +10,12 @@ mod support;
 mod basics;
 mod load;
 mod receiver;
+mod retention;
 
 mod cases {
     pub use crate::basics::*;
     pub use crate::load::*;
+    pub use crate::retention::*;
 }
 
 use cases::*;
@@ -27,4 +29,6 @@ tidemark_store::backends!(
     a_dispatcher_that_dies_holding_deliveries_loses_none,
     a_receiver_slower_than_the_timeout_is_a_failed_attempt,
     a_thousand_events_reach_a_receiver_failing_thirty_percent,
+    the_delivery_log_forgets_settled_notifications_after_the_retention,
+    a_refused_batch_pauses_the_pruner_for_a_minute,
 );

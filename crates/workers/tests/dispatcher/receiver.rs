@@ -9,9 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tidemark_domain::Clock;
-use tidemark_domain::webhook::{Networks, RetrySchedule, Webhook, WebhookDraft};
+use tidemark_domain::webhook::{Networks, Retention, RetrySchedule, Webhook, WebhookDraft};
 use tidemark_store::NotificationFilter;
-use tidemark_workers::{Dispatcher, DispatcherSettings, HostResolver, Runner, RunnerSettings};
+use tidemark_workers::{
+    Dispatcher, DispatcherSettings, HostResolver, Pruner, Runner, RunnerSettings,
+};
 
 use crate::support::Harness;
 
@@ -83,6 +85,15 @@ pub fn runner(h: &Harness, settings: DispatcherSettings) -> Runner<Dispatcher> {
     .expect("dispatcher");
     Runner::new(
         Arc::new(dispatcher),
+        Arc::clone(&h.clock) as Arc<dyn Clock>,
+        RunnerSettings::default(),
+    )
+}
+
+/// The delivery log's pruner, keeping `retention`, on the test's clock.
+pub fn pruner(h: &Harness, retention: Retention) -> Runner<Pruner> {
+    Runner::new(
+        Arc::new(Pruner::new(Arc::clone(&h.store), retention)),
         Arc::clone(&h.clock) as Arc<dyn Clock>,
         RunnerSettings::default(),
     )

@@ -1,0 +1,91 @@
+//! The pruner keeps the delivery log to its retention, on the driven clock: nothing goes
+//! before the retention has passed, everything settled goes after it, and a batch the
+//! database refuses pauses the pruner instead of spinning.
+
+use std::time::Duration;
+
+use tidemark_domain::Clock;
+use tidemark_domain::webhook::{DeliveryStatus, Retention, WebhookNotification};
+use tidemark_workers::Worker;
+
+use crate::receiver::{Receiver, dispatcher, local, notifications, pruner, subscribe};
+use crate::support::Harness;
+
+const TWO_DAYS: Duration = Duration::from_secs(2 * 24 * 3600);
+
+/// A tracked bill's notifications, each delivered to a receiver that took it.
+async fn delivered(h: &Harness) -> (Receiver, Vec<WebhookNotification>) {
+    let (receiver, url) = Receiver::start(&[]).await;
+    subscribe(h, &url, &[]).await;
+    h.test_bill("TEST-TR-SUCCEEDED").await;
+    h.drain().await;
+    dispatcher(h, local())
+        .run_until_idle()
+        .await
+        .expect("delivered");
+    let delivered = notifications(h).await;
+    assert!(!delivered.is_empty());
+    assert_eq!(receiver.got().len(), delivered.len());
+    assert!(
+        delivered
+            .iter()
+            .all(|n| n.delivery_status == DeliveryStatus::Succeeded)
+    );
+    (receiver, delivered)
+}
+
+pub async fn the_delivery_log_forgets_settled_notifications_after_the_retention(h: Harness) {
+    let (receiver, delivered) = delivered(&h).await;
+    let settled = delivered.iter().map(|n| n.updated_at).min().expect("one");
+
+    let pruner = pruner(&h, Retention::new(TWO_DAYS).expect("valid"));
+    assert_eq!(pruner.run_until_idle().await.expect("pruned"), 0);
+    assert_eq!(
+        pruner.worker().next_due().await.expect("read"),
+        Some(settled + TWO_DAYS),
+        "due when the oldest has been kept two days"
+    );
+    h.advance(time::Duration::days(2));
+    assert_eq!(pruner.run_until_idle().await.expect("pruned"), 0);
+    assert_eq!(notifications(&h).await.len(), delivered.len());
+
+    h.advance(time::Duration::seconds(1));
+    assert_eq!(
+        pruner.run_until_idle().await.expect("pruned"),
+        1,
+        "one batch"
+    );
+    assert!(notifications(&h).await.is_empty());
+    assert_eq!(pruner.worker().next_due().await.expect("read"), None);
+    assert_eq!(receiver.got().len(), delivered.len(), "nothing sent again");
+}
+
+pub async fn a_refused_batch_pauses_the_pruner_for_a_minute(h: Harness) {
+    let delivered = delivered(&h).await.1.len();
+    h.database.refuse_deletes("webhook_notifications").await;
+    h.advance(time::Duration::days(3));
+
+    let pruner = pruner(&h, Retention::new(TWO_DAYS).expect("valid"));
+    // One batch tried and refused; the runner is then idle, not trying again at once.
+    assert_eq!(pruner.run_until_idle().await.expect("idle"), 1);
+    assert_eq!(pruner.run_until_idle().await.expect("idle"), 0);
+    let paused_until = h.clock.now().as_datetime() + time::Duration::seconds(60);
+    let due = pruner
+        .worker()
+        .next_due()
+        .await
+        .expect("read")
+        .expect("due");
+    assert_eq!(due.as_datetime(), paused_until);
+    assert_eq!(notifications(&h).await.len(), delivered);
+
+    h.advance(time::Duration::seconds(59));
+    assert_eq!(pruner.run_until_idle().await.expect("idle"), 0);
+    h.advance(time::Duration::seconds(1));
+    assert_eq!(
+        pruner.run_until_idle().await.expect("idle"),
+        1,
+        "tried again"
+    );
+    assert_eq!(notifications(&h).await.len(), delivered);
+}
