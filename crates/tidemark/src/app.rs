@@ -180,6 +180,22 @@ pub fn dispatcher(
     Ok(Runner::new(Arc::new(dispatcher), clock, runner))
 }
 
+/// The delivery log's pruner and its runner: one batch at a time, looking again at least
+/// once a minute.
+#[must_use]
+pub fn pruner(
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    retention: tidemark_domain::webhook::Retention,
+) -> Runner<tidemark_workers::Pruner> {
+    let settings = tidemark_workers::RunnerSettings {
+        concurrency: 1,
+        poll: std::time::Duration::from_secs(60),
+    };
+    let pruner = tidemark_workers::Pruner::new(store, retention);
+    Runner::new(Arc::new(pruner), clock, settings)
+}
+
 /// The carrier matrix: the file at `path` when given, else the one shipped with Tidemark.
 /// Loaded and validated once, at start.
 ///

@@ -210,20 +210,14 @@ fn spawn<W: tidemark_workers::Worker>(
     )
 }
 
-/// The delivery log's pruner, beside the dispatcher: one batch at a time, looking again at
-/// least once a minute.
+/// The delivery log's pruner, beside the dispatcher.
 fn start_pruner(
     config: &Config,
     (store, clock): (&Arc<dyn Store>, &Arc<dyn Clock>),
     shutdown: &CancellationToken,
 ) -> anyhow::Result<Loop> {
     let retention = config.retention().map_err(anyhow::Error::msg)?;
-    let pruner = tidemark_workers::Pruner::new(Arc::clone(store), retention);
-    let settings = tidemark_workers::RunnerSettings {
-        concurrency: 1,
-        poll: std::time::Duration::from_secs(60),
-    };
-    let runner = tidemark_workers::Runner::new(Arc::new(pruner), Arc::clone(clock), settings);
+    let runner = app::pruner(Arc::clone(store), Arc::clone(clock), retention);
     tracing::info!(
         retention_days = retention.duration().as_secs() / 86_400,
         "delivery log pruner started"

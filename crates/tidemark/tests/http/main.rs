@@ -35,6 +35,7 @@ mod tracking_request_lists;
 mod tracking_requests;
 mod webhook_delivery;
 mod webhook_reference;
+mod webhook_retention;
 mod webhook_secrets;
 mod webhook_tests;
 mod webhook_trigger;
