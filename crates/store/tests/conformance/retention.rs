@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use tidemark_domain::webhook::{ClaimedNotification, Settlement};
-use tidemark_domain::{Account, WebhookNotificationId};
+use tidemark_domain::{Account, Timestamp, WebhookNotificationId};
 use tidemark_store::Store;
 
 use super::deliveries::{attempt, settle};
@@ -19,6 +19,19 @@ fn of(claimed: &[ClaimedNotification], owner: &Account) -> Vec<ClaimedNotificati
         .filter(|c| c.notification.account_id == owner.id)
         .cloned()
         .collect()
+}
+
+/// Forgets what changed before `cutoff`, `limit` at most: how many.
+async fn forget(store: &Arc<dyn Store>, cutoff: Timestamp, limit: u32) -> u64 {
+    store
+        .forget_notifications(cutoff, limit)
+        .await
+        .expect("forget")
+}
+
+/// When the settled notification that changed longest ago last changed.
+async fn oldest(store: &Arc<dyn Store>) -> Option<Timestamp> {
+    store.oldest_settled_notification().await.expect("read")
 }
 
 /// Whether `owner`'s notification `id` is still in the log, with how many attempts.
@@ -56,10 +69,7 @@ async fn settle_some(
     subscribe(store, globex, &[], true).await;
     three_events(store, acme, "586118851", 3).await;
     three_events(store, globex, "586118852", 3).await;
-    assert_eq!(
-        store.oldest_settled_notification().await.expect("read"),
-        None
-    );
+    assert_eq!(oldest(store).await, None);
 
     let claimed = super::claim_deliveries(store, 10, 100, at(10)).await;
     let (a, g) = (of(&claimed, acme), of(&claimed, globex));
@@ -83,52 +93,21 @@ async fn forgotten_oldest_first(
     (acme, a): (&Account, &[ClaimedNotification]),
     (globex, g): (&Account, &[ClaimedNotification]),
 ) {
-    assert_eq!(
-        store.oldest_settled_notification().await.expect("read"),
-        Some(at(11))
-    );
+    assert_eq!(oldest(store).await, Some(at(11)));
     // Only what changed before the cutoff goes, and no more than asked for at once.
-    assert_eq!(
-        store
-            .forget_notifications(at(11), 100)
-            .await
-            .expect("forget"),
-        0
-    );
-    assert_eq!(
-        store.forget_notifications(at(30), 1).await.expect("forget"),
-        1
-    );
+    assert_eq!(forget(store, at(11), 100).await, 0);
+    assert_eq!(forget(store, at(30), 1).await, 1);
     assert_eq!(kept(store, acme, a[0].notification.id).await, None);
     assert_eq!(kept(store, acme, a[1].notification.id).await, Some(1));
-    assert_eq!(
-        store.oldest_settled_notification().await.expect("read"),
-        Some(at(12))
-    );
-    assert_eq!(
-        store
-            .forget_notifications(at(30), 100)
-            .await
-            .expect("forget"),
-        2
-    );
+    assert_eq!(oldest(store).await, Some(at(12)));
+    assert_eq!(forget(store, at(30), 100).await, 2);
     assert_eq!(kept(store, acme, a[1].notification.id).await, None);
     assert_eq!(kept(store, globex, g[0].notification.id).await, None);
     // The pending ones stay, with their attempts, whatever their age.
     assert_eq!(kept(store, acme, a[2].notification.id).await, Some(1));
     assert_eq!(kept(store, globex, g[1].notification.id).await, Some(1));
-    assert_eq!(
-        store.oldest_settled_notification().await.expect("read"),
-        None
-    );
-    let later = at(1_000_000);
-    assert_eq!(
-        store
-            .forget_notifications(later, 100)
-            .await
-            .expect("forget"),
-        0
-    );
+    assert_eq!(oldest(store).await, None);
+    assert_eq!(forget(store, at(1_000_000), 100).await, 0);
 }
 
 /// A settled notification made pending again by a redelivery is kept until it settles
@@ -142,33 +121,14 @@ async fn a_redelivery_is_kept_until_it_settles_again(store: &Arc<dyn Store>, glo
     let id = last[0].notification.id;
     let redelivered = store.redeliver_notification(globex.id, id, at(5_002));
     assert!(redelivered.await.expect("redeliver"));
-    let later = at(1_000_000);
-    assert_eq!(
-        store
-            .forget_notifications(later, 100)
-            .await
-            .expect("forget"),
-        0
-    );
+    assert_eq!(forget(store, at(1_000_000), 100).await, 0);
     assert_eq!(kept(store, globex, id).await, Some(2));
 
     let again = super::claim_deliveries(store, 10, 100, at(5_002)).await;
     assert_eq!(again.len(), 1);
     let done = attempt(at(5_003), Some(200));
     assert!(settle(store, &again[0], done, Settlement::Succeeded, at(0)).await);
-    assert_eq!(
-        store
-            .forget_notifications(at(5_003), 100)
-            .await
-            .expect("forget"),
-        0
-    );
-    assert_eq!(
-        store
-            .forget_notifications(at(5_004), 100)
-            .await
-            .expect("forget"),
-        1
-    );
+    assert_eq!(forget(store, at(5_003), 100).await, 0);
+    assert_eq!(forget(store, at(5_004), 100).await, 1);
     assert_eq!(kept(store, globex, id).await, None);
 }
