@@ -19,6 +19,6 @@ pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, Syste
 pub use error::WorkerError;
 pub use heartbeat::Heartbeat;
 pub use inbox::{Inbox, Presented, Push, Receipt};
-pub use pruner::{PRUNE_BATCH, Pruner};
+pub use pruner::{BETWEEN_BATCHES, PRUNE_BATCH, Pruner};
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

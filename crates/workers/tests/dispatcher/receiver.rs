@@ -90,10 +90,12 @@ pub fn runner(h: &Harness, settings: DispatcherSettings) -> Runner<Dispatcher> {
     )
 }
 
-/// The delivery log's pruner, keeping `retention`, on the test's clock.
-pub fn pruner(h: &Harness, retention: Retention) -> Runner<Pruner> {
+/// The delivery log's pruner, keeping `retention`, forgetting at most `batch` at once, on
+/// the test's clock.
+pub fn pruner(h: &Harness, retention: Retention, batch: u32) -> Runner<Pruner> {
+    let pruner = Pruner::new(Arc::clone(&h.store), retention).with_batch(batch);
     Runner::new(
-        Arc::new(Pruner::new(Arc::clone(&h.store), retention)),
+        Arc::new(pruner),
         Arc::clone(&h.clock) as Arc<dyn Clock>,
         RunnerSettings::default(),
     )

@@ -6,12 +6,27 @@ use std::time::Duration;
 
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{DeliveryStatus, Retention, WebhookNotification};
-use tidemark_workers::Worker;
+use tidemark_workers::{BETWEEN_BATCHES, PRUNE_BATCH, Pruner, Runner, Worker};
 
 use crate::receiver::{Receiver, dispatcher, local, notifications, pruner, subscribe};
 use crate::support::Harness;
 
 const TWO_DAYS: Duration = Duration::from_secs(2 * 24 * 3600);
+
+fn two_days() -> Retention {
+    Retention::new(TWO_DAYS).expect("valid")
+}
+
+/// How long from now the pruner claims again.
+async fn next_in(h: &Harness, pruner: &Runner<Pruner>) -> time::Duration {
+    let due = pruner
+        .worker()
+        .next_due()
+        .await
+        .expect("read")
+        .expect("due");
+    due.as_datetime() - h.clock.now().as_datetime()
+}
 
 /// A tracked bill's notifications, each delivered to a receiver that took it.
 async fn delivered(h: &Harness) -> (Receiver, Vec<WebhookNotification>) {
@@ -38,7 +53,7 @@ pub async fn the_delivery_log_forgets_settled_notifications_after_the_retention(
     let (receiver, delivered) = delivered(&h).await;
     let settled = delivered.iter().map(|n| n.updated_at).min().expect("one");
 
-    let pruner = pruner(&h, Retention::new(TWO_DAYS).expect("valid"));
+    let pruner = pruner(&h, two_days(), PRUNE_BATCH);
     assert_eq!(pruner.run_until_idle().await.expect("pruned"), 0);
     assert_eq!(
         pruner.worker().next_due().await.expect("read"),
@@ -65,18 +80,11 @@ pub async fn a_refused_batch_pauses_the_pruner_for_a_minute(h: Harness) {
     h.database.refuse_deletes("webhook_notifications").await;
     h.advance(time::Duration::days(3));
 
-    let pruner = pruner(&h, Retention::new(TWO_DAYS).expect("valid"));
+    let pruner = pruner(&h, two_days(), PRUNE_BATCH);
     // One batch tried and refused; the runner is then idle, not trying again at once.
     assert_eq!(pruner.run_until_idle().await.expect("idle"), 1);
     assert_eq!(pruner.run_until_idle().await.expect("idle"), 0);
-    let paused_until = h.clock.now().as_datetime() + time::Duration::seconds(60);
-    let due = pruner
-        .worker()
-        .next_due()
-        .await
-        .expect("read")
-        .expect("due");
-    assert_eq!(due.as_datetime(), paused_until);
+    assert_eq!(next_in(&h, &pruner).await, time::Duration::seconds(60));
     assert_eq!(notifications(&h).await.len(), delivered);
 
     h.advance(time::Duration::seconds(59));
@@ -88,4 +96,32 @@ pub async fn a_refused_batch_pauses_the_pruner_for_a_minute(h: Harness) {
         "tried again"
     );
     assert_eq!(notifications(&h).await.len(), delivered);
+}
+
+pub async fn a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one(h: Harness) {
+    let delivered = delivered(&h).await.1.len();
+    assert!(delivered > 4, "more than a batch");
+    h.advance(time::Duration::days(3));
+    let pruner = pruner(&h, two_days(), 4);
+    let pause = time::Duration::try_from(BETWEEN_BATCHES).expect("short");
+    let mut left = delivered;
+    while left > 0 {
+        assert_eq!(
+            pruner.run_until_idle().await.expect("pruned"),
+            1,
+            "one batch"
+        );
+        let forgotten = left.min(4);
+        left -= forgotten;
+        assert_eq!(notifications(&h).await.len(), left);
+        if forgotten < 4 {
+            break;
+        }
+        // A full batch: the next waits for the pause.
+        assert_eq!(next_in(&h, &pruner).await, pause);
+        h.advance(pause - time::Duration::milliseconds(1));
+        assert_eq!(pruner.run_until_idle().await.expect("pruned"), 0, "paused");
+        h.advance(time::Duration::milliseconds(1));
+    }
+    assert_eq!(notifications(&h).await.len(), 0);
 }
