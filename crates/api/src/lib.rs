@@ -82,6 +82,9 @@ pub struct ApiConfig {
     pub coverage: Coverage,
     /// How long a rotated webhook secret keeps signing beside the new one.
     pub webhook_secret_grace: Duration,
+    /// How long the delivery log keeps a settled notification (the pruner's; the console
+    /// says it).
+    pub webhook_retention: tidemark_domain::webhook::Retention,
 }
 
 impl Default for ApiConfig {
@@ -98,6 +101,7 @@ impl Default for ApiConfig {
             webhook_source_ips: Vec::new(),
             coverage: Coverage::default(),
             webhook_secret_grace: tidemark_domain::webhook::DEFAULT_SECRET_GRACE,
+            webhook_retention: tidemark_domain::webhook::Retention::default(),
         }
     }
 }

@@ -165,6 +165,8 @@ struct WebhookPage {
     notice: String,
     /// How long a rotated-out secret keeps signing, in words; `None`: not at all.
     grace: Option<String>,
+    /// How long the log keeps a settled notification, in words.
+    retention: String,
 }
 
 fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
@@ -245,6 +247,7 @@ async fn render(
         grace: Some(state.config.webhook_secret_grace.as_secs())
             .filter(|seconds| *seconds > 0)
             .map(span),
+        retention: span(state.config.webhook_retention.duration().as_secs()),
     };
     html(&page)
 }

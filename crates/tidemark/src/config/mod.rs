@@ -359,6 +359,8 @@ impl Config {
             webhook_source_ips: self.webhook_source_ips.clone(),
             coverage: self.coverage(),
             webhook_secret_grace: self.webhooks.secret_grace,
+            // Refused at start when out of bounds (`validate`).
+            webhook_retention: self.retention().unwrap_or_default(),
         }
     }
 }
