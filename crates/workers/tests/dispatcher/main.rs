@@ -32,4 +32,5 @@ tidemark_store::backends!(
     the_delivery_log_forgets_settled_notifications_after_the_retention,
     a_refused_batch_pauses_the_pruner_for_a_minute,
     a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one,
+    two_pruners_sharing_a_database_forget_everything_without_a_failure,
 );

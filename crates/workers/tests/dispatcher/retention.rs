@@ -125,3 +125,24 @@ pub async fn a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one(h
     }
     assert_eq!(notifications(&h).await.len(), 0);
 }
+
+pub async fn two_pruners_sharing_a_database_forget_everything_without_a_failure(h: Harness) {
+    let delivered = delivered(&h).await.1.len();
+    h.advance(time::Duration::days(3));
+    let (one, two) = (pruner(&h, two_days(), 3), pruner(&h, two_days(), 3));
+    let pause = time::Duration::try_from(BETWEEN_BATCHES).expect("short");
+    for _ in 0..delivered {
+        let (a, b) = tokio::join!(one.run_until_idle(), two.run_until_idle());
+        assert!(a.expect("one") + b.expect("two") > 0, "a batch each time");
+        if notifications(&h).await.is_empty() {
+            break;
+        }
+        h.advance(pause);
+    }
+    assert!(notifications(&h).await.is_empty());
+    // Neither stopped for a minute after a failed batch.
+    for pruner in [&one, &two] {
+        let due = pruner.worker().next_due().await.expect("read");
+        assert!(due.is_none_or(|due| due <= h.clock.now() + BETWEEN_BATCHES));
+    }
+}
