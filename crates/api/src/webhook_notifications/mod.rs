@@ -35,6 +35,10 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// List notifications, newest first.
+///
+/// A notification that succeeded or failed is kept for the operator's retention (90 days
+/// unless set otherwise) after it last changed, then it is forgotten; a pending one is
+/// kept until it settles.
 #[utoipa::path(
     get,
     path = "/v2/webhook_notifications",
@@ -109,6 +113,8 @@ pub async fn list(
 }
 
 /// Get one notification.
+///
+/// 404 once the retention has passed since it settled.
 #[utoipa::path(
     get,
     path = "/v2/webhook_notifications/{id}",
