@@ -14,6 +14,8 @@ use time::{Duration, OffsetDateTime};
 
 #[path = "conformance/batches.rs"]
 mod batches;
+#[path = "conformance/cancellation.rs"]
+mod cancellation;
 #[path = "conformance/contention.rs"]
 mod contention;
 #[path = "conformance/deliveries.rs"]

@@ -170,7 +170,25 @@ impl Backend for PgStore {
         Ok(results)
     }
 
+    /// Writes `unit` on a task of its own, so it runs to its end whatever its caller does.
+    /// A caller that goes away (a client disconnecting mid-request, a timeout) would
+    /// otherwise cancel the write, and a write cancelled while its `BEGIN` is in flight
+    /// leaves the pooled connection inside a transaction that nothing ends (sqlx 0.9,
+    /// transact-rs/sqlx#4393): every later statement on that connection would run in it,
+    /// uncommitted, holding its locks. A write is committed or rolled back, never left.
     async fn write(&self, unit: Unit) -> Result<Written, StoreError> {
+        let store = self.clone();
+        match tokio::spawn(async move { store.write_retrying(unit).await }).await {
+            Ok(written) => written,
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            Err(_) => Err(StoreError::WriterStopped),
+        }
+    }
+}
+
+impl PgStore {
+    /// Writes `unit`, again when PostgreSQL cancels it for a concurrent transaction.
+    async fn write_retrying(&self, unit: Unit) -> Result<Written, StoreError> {
         let mut attempt = 1;
         loop {
             match self.write_once(&unit).await {
