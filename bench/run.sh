@@ -17,16 +17,13 @@ ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 
-if ! command -v wrk >/dev/null; then
-  echo "installing wrk (Debian package)…" >&2
-  apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null
-fi
 # TIDEMARK_BIN names another binary to measure (see bench/serve.sh); otherwise this tree's.
 [[ -n "${TIDEMARK_BIN:-}" ]] || cargo build --release -q -p tidemark
 
 work=$(mktemp -d)
 # shellcheck source=bench/serve.sh
 source bench/serve.sh
+need_wrk
 trap 'stop_tidemark; rm -rf "$work"' EXIT
 
 # Rate limits are raised for the run; everything else is the zero-config default
@@ -93,22 +90,13 @@ work=$work_api base=$console
 measure console -s bench/console.lua "$console/console/shipments/$shipment"
 
 python3 - "$work" "$stored" "$DURATION" "$CONNECTIONS" "$ROUNDS" "$SEARCH_CONNECTIONS" <<'PY'
-import re, sys, pathlib
+import sys, pathlib
+sys.path.insert(0, "bench")
+from wrk_figures import parse as parse_file
 work, stored, duration, connections = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 rounds, search_connections = int(sys.argv[5]), sys.argv[6]
-def ms(text):
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 def parse(name):
-    text = (work / f"{name}.txt").read_text()
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    p50 = ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1))
-    p99 = ms(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    timeouts = re.search(r"timeout (\d+)", text)
-    created = re.search(r"created_201 (\d+)", text)
-    failed = sum(int(found.group(1)) for found in (errors, timeouts) if found)
-    return rps, p50, p99, failed, int(created.group(1)) if created else None
+    return parse_file(work / f"{name}.txt")
 rows = [("POST /v2/tracking_requests", "create"),
         ("GET /v2/tracking_requests/{id}", "get_one"), ("GET /v2/tracking_requests?page[size]=30", "list"),
         ("POST /v2/tracking_requests/infer_number", "infer"),

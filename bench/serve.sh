@@ -1,7 +1,8 @@
-# Sourced by bench/run.sh and .ci/schemathesis.sh: starts the release build on a fresh
-# SQLite file in $work (or $BENCH_DATABASE_URL) with rate limits raised, and sets $address (host:port) and
-# $server_pid. The caller's EXIT trap should call stop_tidemark. TIDEMARK_BIN names another
-# binary to measure (an earlier build, to compare in the same sitting).
+# Sourced by the benchmarks and .ci/schemathesis.sh: starts the release build on a fresh
+# SQLite file in $work (or $BENCH_DATABASE_URL) with rate limits raised, and sets $address
+# (host:port) and $server_pid. The caller's EXIT trap should call stop_tidemark.
+# TIDEMARK_BIN names another binary to measure (an earlier build, to compare in the same
+# sitting). Also: a fresh PostgreSQL database for BACKEND=postgres (use_backend), and wrk.
 
 start_tidemark() {
   export TIDEMARK_DATABASE_URL="${BENCH_DATABASE_URL:-sqlite://$work/tidemark.db}"
@@ -31,5 +32,31 @@ stop_tidemark() {
   if [[ -n "${server_pid:-}" ]]; then
     kill "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
+  fi
+}
+
+# BACKEND=postgres: a fresh database on 127.0.0.1:5432 for this run, named in $database
+# and served through $BENCH_DATABASE_URL; drop_database (from the caller's EXIT trap)
+# removes it. SQLite otherwise: a fresh file in $work.
+use_backend() {
+  database=""
+  if [[ "${BACKEND:-sqlite}" == postgres ]]; then
+    database="tidemark_bench_$$"
+    psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $database"
+    export BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
+  fi
+}
+
+drop_database() {
+  if [[ -n "${database:-}" ]]; then
+    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true
+  fi
+}
+
+# wrk, from Debian's package when it is missing.
+need_wrk() {
+  if ! command -v wrk >/dev/null; then
+    echo "installing wrk (Debian package)…" >&2
+    apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null
   fi
 }

@@ -27,21 +27,14 @@ cargo build --release -q -p tidemark
 work=$(mktemp -d)
 # shellcheck source=bench/serve.sh
 source bench/serve.sh
-database=""
 cleanup() {
   stop_tidemark
-  if [[ -n "$database" ]]; then
-    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true
-  fi
+  drop_database
   if [[ -n "${KEEP:-}" ]]; then echo "kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
-if [[ "$BACKEND" == postgres ]]; then
-  database="tidemark_bench_$$"
-  psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $database"
-  export BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
-fi
+use_backend
 [[ "$MODE" == backlog ]] && export TIDEMARK_ROLES=api
 start_tidemark
 key=$(grep -o 'tdm_[A-Za-z0-9]*' "$work/stdout" | head -1)

@@ -34,23 +34,16 @@ cargo build --release -q -p tidemark --bin tidemark --example webhook_receiver
 work=$(mktemp -d)
 # shellcheck source=bench/serve.sh
 source bench/serve.sh
-database=""
 receiver_pid=""
 cleanup() {
   stop_tidemark
   [[ -n "$receiver_pid" ]] && kill "$receiver_pid" 2>/dev/null || true
-  if [[ -n "$database" ]]; then
-    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true
-  fi
+  drop_database
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-if [[ "$BACKEND" == postgres ]]; then
-  database="tidemark_bench_$$"
-  psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE $database"
-  export BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
-fi
+use_backend
 
 export TIDEMARK_ROLES=api,tracker
 start_tidemark
