@@ -64,6 +64,23 @@ impl Pruner {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether a pause holds at `now`; one that has passed is forgotten, so it is never
+    /// taken for work due.
+    fn paused_at(&self, now: Timestamp) -> bool {
+        let mut paused = self
+            .paused_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match *paused {
+            Some(until) if now < until => true,
+            Some(_) => {
+                *paused = None;
+                false
+            }
+            None => false,
+        }
+    }
+
     /// Claims nothing for `pause` after the claim of the batch forgetting before `cutoff`.
     fn pause(&self, cutoff: Timestamp, pause: Duration) {
         let claimed_at = self.retention.forgotten_after(cutoff);
@@ -86,7 +103,7 @@ impl Worker for Pruner {
     /// One batch at a time, whatever the room: a second batch claimed before the first
     /// is deleted would be the same notifications.
     async fn claim(&self, _limit: usize, now: Timestamp) -> Result<Vec<Timestamp>, WorkerError> {
-        if self.paused_until().is_some_and(|until| now < until) {
+        if self.paused_at(now) {
             return Ok(Vec::new());
         }
         let cutoff = self.retention.cutoff(now);

@@ -124,6 +124,11 @@ pub async fn a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one(h
         h.advance(time::Duration::milliseconds(1));
     }
     assert_eq!(notifications(&h).await.len(), 0);
+    // Once the pause has passed, nothing is due: the pruner sleeps its poll, not a few
+    // milliseconds at a time.
+    h.advance(pause);
+    assert_eq!(pruner.run_until_idle().await.expect("pruned"), 0);
+    assert_eq!(pruner.worker().next_due().await.expect("read"), None);
 }
 
 pub async fn two_pruners_sharing_a_database_forget_everything_without_a_failure(h: Harness) {
