@@ -81,6 +81,26 @@ pub async fn answer(
         .path_and_query()
         .map_or_else(|| parts.uri.path().to_owned(), ToString::to_string);
     let fingerprint = idempotency::fingerprint(parts.method.as_str(), &target, &bytes);
+    // From the claim on, the request runs to its end on a task of its own: a client that
+    // goes away (its retry is coming) must not leave the key claimed with nobody to answer,
+    // nor the request done with no answer kept for the retry.
+    let state = state.clone();
+    let request = Request::from_parts(parts, Body::from(bytes));
+    tokio::spawn(async move { claimed(&state, caller, &key, &fingerprint, request, next).await })
+        .await
+        .unwrap_or_else(|error| Err(ApiError::internal(&error)))
+}
+
+/// Claims `key` for `request` (waiting up to [`WAIT`] for a first request with it), then
+/// answers it once or replays the answer kept.
+async fn claimed(
+    state: &AppState,
+    caller: Caller,
+    key: &IdempotencyKey,
+    fingerprint: &str,
+    request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
     let account = caller.account_id;
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
@@ -90,17 +110,13 @@ pub async fn answer(
             .claim_key(
                 account,
                 key.as_str(),
-                &fingerprint,
+                fingerprint,
                 now,
                 (LOCK, idempotency::KEPT_FOR),
             )
             .await?;
         match claim {
-            Claim::Taken => {
-                let request = Request::from_parts(parts, Body::from(bytes));
-                return answer_once(state, &key, &fingerprint, account, next.run(request).await)
-                    .await;
-            }
+            Claim::Taken => break,
             Claim::Answered {
                 fingerprint: first,
                 answer,
@@ -128,6 +144,7 @@ pub async fn answer(
             }
         }
     }
+    answer_once(state, key, fingerprint, account, next.run(request).await).await
 }
 
 /// Keeps `response` for the key (unless it failed on our side) and gives it back.

@@ -1,7 +1,8 @@
 //! `Idempotency-Key` on a POST: a retry with the same key and body gets the first answer
 //! again (the resource made once), another body with the key is refused, a malformed key
 //! is refused, keys are an account's own, a 4xx answer is kept too, concurrent retries
-//! make one resource, and after 24 hours the key is free again.
+//! make one resource, a first request whose client hangs up is finished and its answer kept
+//! for the retry, and after 24 hours the key is free again.
 
 use reqwest::{Method, Response};
 use serde_json::Value;
@@ -12,6 +13,7 @@ tidemark_store::backends!(
     with_tracking,
     a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused,
     concurrent_retries_with_one_key_make_one_request,
+    a_first_request_whose_client_hangs_up_is_answered_once_for_its_retry,
 );
 
 async fn post(t: &Tracking, api_key: &str, key: &str, path: &str, body: &Value) -> Response {
@@ -111,4 +113,33 @@ async fn concurrent_retries_with_one_key_make_one_request(t: Tracking) {
     }
     assert!(ids.windows(2).all(|pair| pair[0] == pair[1]), "{ids:?}");
     assert_eq!(requests(&t).await, 1);
+}
+
+async fn a_first_request_whose_client_hangs_up_is_answered_once_for_its_retry(t: Tracking) {
+    use tokio::io::AsyncWriteExt;
+
+    let key = t.app.key.clone();
+    let body = serde_json::json!({"data": {"type": "webhook",
+        "attributes": {"url": "https://hooks.example.com/once"}}});
+    let text = body.to_string();
+    let address = t.app.base.trim_start_matches("http://").to_owned();
+    // The whole request, then the connection closed before any answer.
+    let mut socket = tokio::net::TcpStream::connect(&address)
+        .await
+        .expect("connect");
+    let request = format!(
+        "POST /v2/webhooks HTTP/1.1\r\nHost: {address}\r\nAuthorization: Token {key}\r\n\
+         Content-Type: {JSON_API}\r\nIdempotency-Key: hang-up\r\n\
+         Content-Length: {}\r\n\r\n{text}",
+        text.len()
+    );
+    socket.write_all(request.as_bytes()).await.expect("sent");
+    drop(socket);
+
+    // The retry gets the first request's answer (waiting for it if need be), not a
+    // second webhook and not a key held with nobody to answer.
+    let retry = post(&t, &key, "hang-up", "/v2/webhooks", &body).await;
+    assert_eq!(retry.status(), 201);
+    let listed = document(t.app.get("/v2/webhooks").await).await;
+    assert_eq!(listed["meta"]["total"], 1, "one webhook");
 }
