@@ -81,19 +81,19 @@ impl Pruner {
         }
     }
 
-    /// Claims nothing for `pause` after the claim of the batch forgetting before `cutoff`.
-    fn pause(&self, cutoff: Timestamp, pause: Duration) {
-        let claimed_at = self.retention.forgotten_after(cutoff);
+    /// Claims nothing before `until`.
+    fn pause(&self, until: Timestamp) {
         *self
             .paused_until
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(claimed_at + pause);
+            .unwrap_or_else(PoisonError::into_inner) = Some(until);
     }
 }
 
 #[async_trait]
 impl Worker for Pruner {
-    /// A batch to forget: the settled notifications that last changed before this.
+    /// A batch to forget, by when it was claimed: the settled notifications that last
+    /// changed a retention before then.
     type Job = Timestamp;
 
     fn name(&self) -> &'static str {
@@ -110,7 +110,7 @@ impl Worker for Pruner {
         let oldest = self.store.oldest_settled_notification().await?;
         Ok(oldest
             .filter(|changed| *changed < cutoff)
-            .map(|_| cutoff)
+            .map(|_| now)
             .into_iter()
             .collect())
     }
@@ -121,7 +121,8 @@ impl Worker for Pruner {
         Ok(due.max(self.paused_until()))
     }
 
-    async fn work(&self, cutoff: Timestamp) {
+    async fn work(&self, claimed_at: Timestamp) {
+        let cutoff = self.retention.cutoff(claimed_at);
         match self.store.forget_notifications(cutoff, self.batch).await {
             Ok(forgotten) => {
                 metrics::counter!("tidemark_webhook_notifications_forgotten_total")
@@ -130,11 +131,11 @@ impl Worker for Pruner {
                     tracing::debug!(forgotten, before = %cutoff, "delivery log pruned");
                 }
                 if forgotten >= u64::from(self.batch) {
-                    self.pause(cutoff, BETWEEN_BATCHES);
+                    self.pause(claimed_at + BETWEEN_BATCHES);
                 }
             }
             Err(error) => {
-                self.pause(cutoff, AFTER_FAILURE);
+                self.pause(claimed_at + AFTER_FAILURE);
                 tracing::error!(%error, "pruning the delivery log failed; trying again in a minute");
             }
         }
