@@ -64,6 +64,10 @@ pub struct ValidationView {
     parsed_number: String,
     /// Why the number is invalid; null when it is not.
     reason: Option<String>,
+    /// Doubts that do not make the number invalid but keep it from being auto-selected,
+    /// such as a container serial that runs like a placeholder (`345678`). Empty when
+    /// there are none.
+    notes: Vec<String>,
 }
 
 /// The chosen carrier.
@@ -185,6 +189,12 @@ pub fn attributes(inference: &Inference<'_>) -> AttributesView {
                 .problem
                 .as_ref()
                 .map(ToString::to_string),
+            notes: inference
+                .validation
+                .suspicion
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
         },
         shipping_line: ShippingLineView {
             decision: inference.decision().as_str(),

@@ -10,10 +10,12 @@
 //!   carrier is named, the number cannot be judged);
 //! - a lessor prefix of a lessor dedicated to one carrier (never enough to select).
 //!
-//! Never confidently wrong: placeholders (`000000`, `1234567`), container layouts with a
+//! Never confidently wrong: bills and bookings whose digits are placeholders
+//! (`00000000`, `1234567`), container layouts with a
 //! category letter other than U, J or Z, numbers one character off their carrier's only
 //! length, and purchase orders, seals and hyphenated references are invalid with a reason
-//! ([`validation`]).
+//! ([`validation`]). A container number that passes ISO 6346 is valid; a serial that runs
+//! like a placeholder only asks for confirmation ([`Suspicion`]).
 //!
 //! Confidences are hundredths. When the shapes of several unrelated groups match, their
 //! confidences are scaled to add up to at most one, so two equally plausible carriers are
@@ -29,7 +31,7 @@ pub mod validation;
 pub use auto_detect::{AutoDetectFailure, auto_detect};
 pub use evidence::{Candidate, Evidence};
 pub use types::{Confidence, Decision, NumberType};
-pub use validation::{FormatKind, Problem, Validation};
+pub use validation::{FormatKind, Problem, Suspicion, Validation};
 
 use crate::CarrierMatrix;
 
@@ -67,16 +69,17 @@ pub struct Inference<'m> {
 }
 
 impl<'m> Inference<'m> {
-    /// The decision for the best candidate. An invalid number is never auto-selected.
+    /// The decision for the best candidate. An invalid or suspicious number is never
+    /// auto-selected.
     #[must_use]
     pub fn decision(&self) -> Decision {
         let Some(best) = self.candidates.first() else {
             return Decision::NoPrediction;
         };
+        let doubtful =
+            self.validation.is_valid == Some(false) || self.validation.suspicion.is_some();
         match Decision::of(best.confidence) {
-            Decision::AutoSelect if self.validation.is_valid == Some(false) => {
-                Decision::NeedsConfirmation
-            }
+            Decision::AutoSelect if doubtful => Decision::NeedsConfirmation,
             decision => decision,
         }
     }

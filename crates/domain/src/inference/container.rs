@@ -1,6 +1,6 @@
 //! The ISO 6346 reading of a number with a container number's layout.
 
-use super::validation::{FormatKind, Problem, Validation, placeholder};
+use super::validation::{FormatKind, Problem, Suspicion, Validation, placeholder_run};
 use super::{
     BOX_CARRIER, Candidate, Evidence, GROUP_PREFIX, Inference, LESSOR_AFFILIATION, NumberType,
     OWNER_PREFIX, OWNER_PREFIX_FAILED_CHECK,
@@ -14,10 +14,11 @@ use crate::{Carrier, CarrierMatrix};
 /// - A prefix registered to one carrier selects it; one shared by several lines of a
 ///   group lists each of them for the user to confirm, and so does one whose owner's boxes
 ///   other lines carry on bills of their own (the owner first, those lines after).
-/// - A serial that is a placeholder (`000000`, `123456`) is invalid whatever the prefix,
-///   and names no carrier.
+/// - A serial that runs like a placeholder (`000000`, `345678`) is a [`Suspicion`]: the
+///   number stays valid when its check digit passes, its prefix still names its carrier,
+///   and the decision is lowered to `needs_confirmation`.
 pub(super) fn container<'m>(matrix: &'m CarrierMatrix, normalized: &str) -> Option<Inference<'m>> {
-    let (parsed_number, mut problem) = match ContainerNumber::parse(normalized) {
+    let (parsed_number, problem) = match ContainerNumber::parse(normalized) {
         Ok(number) => (String::from(number), None),
         Err(InvalidContainerNumber::CheckDigit {
             found,
@@ -27,12 +28,12 @@ pub(super) fn container<'m>(matrix: &'m CarrierMatrix, normalized: &str) -> Opti
         Err(InvalidContainerNumber::Layout) => return None,
     };
     let check_digit_passed = problem.is_none();
-    let mut candidates = Vec::new();
-    if let Some(placeholder) = placeholder(&parsed_number[4..10]) {
-        problem = Some(placeholder);
-    } else {
-        candidates = owners(matrix, &parsed_number, !check_digit_passed);
-    }
+    let serial = &parsed_number[4..10];
+    let suspicion = placeholder_run(serial).map(|run| Suspicion::Placeholder {
+        digits: serial.to_owned(),
+        run,
+    });
+    let candidates = owners(matrix, &parsed_number, !check_digit_passed);
     Some(Inference {
         number_type: Some(NumberType::Container),
         validation: Validation {
@@ -40,6 +41,7 @@ pub(super) fn container<'m>(matrix: &'m CarrierMatrix, normalized: &str) -> Opti
             kind: FormatKind::Container,
             check_digit_passed: Some(check_digit_passed),
             problem,
+            suspicion,
         },
         candidates,
         parsed_number,

@@ -23,6 +23,7 @@ pub(super) fn shipment<'m>(
             problem: format_problem(&parsed_number)
                 .or_else(|| untrackable(raw).map(Problem::Untrackable))
                 .or_else(|| placeholder(longest_digit_run(&parsed_number))),
+            suspicion: None,
         },
         candidates: Vec::new(),
         parsed_number,

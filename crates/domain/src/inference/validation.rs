@@ -1,11 +1,15 @@
 //! The format verdict: what makes a number invalid, and the reason given for it.
 //!
 //! Besides malformed input (characters, length) and a failed ISO 6346 check digit, a
-//! number is invalid when it is a placeholder (its digits all one digit or a plain
-//! sequence), when it has a container's layout but a category letter other than U, J or
+//! number is invalid when a bill or booking is a placeholder (its digits all one digit or
+//! a plain sequence), when it has a container's layout but a category letter other than U, J or
 //! Z and nothing else explains it, when it is one character short or long of the only
 //! length its carrier's prefix allows, and when its shape says it is something nobody
 //! tracks (a purchase order, a seal, an internal reference).
+//!
+//! A container number whose ISO 6346 check digit and category letter pass is well formed,
+//! whatever its serial: a serial that runs like a placeholder is only a [`Suspicion`],
+//! which asks the user to confirm and never makes the number invalid.
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -45,6 +49,16 @@ pub enum Run {
     Ascending,
     /// Counting down (`7654321`).
     Descending,
+}
+
+impl Run {
+    fn describe(self) -> String {
+        match self {
+            Self::Repeated(digit) => format!("the digit {digit} repeated"),
+            Self::Ascending => "a sequence counting up".to_owned(),
+            Self::Descending => "a sequence counting down".to_owned(),
+        }
+    }
 }
 
 /// What a number that nobody tracks looks like.
@@ -139,17 +153,11 @@ impl fmt::Display for Problem {
                 f,
                 "fails the ISO 6346 check digit: the last digit is {found}, the first ten characters give {expected}"
             ),
-            Self::Placeholder { digits, run } => {
-                let how = match run {
-                    Run::Repeated(digit) => format!("the digit {digit} repeated"),
-                    Run::Ascending => "a sequence counting up".to_owned(),
-                    Run::Descending => "a sequence counting down".to_owned(),
-                };
-                write!(
-                    f,
-                    "is a placeholder: its digits {digits} are {how}, not a number a carrier issued"
-                )
-            }
+            Self::Placeholder { digits, run } => write!(
+                f,
+                "is a placeholder: its digits {digits} are {}, not a number a carrier issued",
+                run.describe()
+            ),
             Self::Category(letter) => write!(
                 f,
                 "has a container number's layout, but its fourth letter {letter:?} is no ISO 6346 category (U, J or Z) and its prefix is no carrier's"
@@ -197,6 +205,31 @@ impl fmt::Display for Problem {
     }
 }
 
+/// Why a well-formed number may still not be a real one: it lowers the decision to
+/// `needs_confirmation` and never makes the number invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Suspicion {
+    /// The serial of a container number runs like a placeholder.
+    Placeholder {
+        /// The digits.
+        digits: String,
+        /// How they run.
+        run: Run,
+    },
+}
+
+impl fmt::Display for Suspicion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Placeholder { digits, run } => write!(
+                f,
+                "its serial {digits} is {}, as placeholders are; the check digit passes, so confirm the number before tracking it",
+                run.describe()
+            ),
+        }
+    }
+}
+
 /// The format verdict (`validation` in the API).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Validation {
@@ -208,6 +241,8 @@ pub struct Validation {
     pub check_digit_passed: Option<bool>,
     /// Why it is invalid.
     pub problem: Option<Problem>,
+    /// Why a number that is not invalid may still not be a real one.
+    pub suspicion: Option<Suspicion>,
 }
 
 /// What makes `normalized` no carrier's number at all, whatever its shape.
@@ -230,10 +265,10 @@ pub(super) fn format_problem(normalized: &str) -> Option<Problem> {
 /// Fewest digits that make a run a placeholder.
 const PLACEHOLDER_DIGITS: usize = 6;
 
-/// The placeholder `digits` are, if they are one: at least six digits, all one digit or
+/// How `digits` run, if they are a placeholder's: at least six digits, all one digit or
 /// counting up or down by one.
 #[must_use]
-pub fn placeholder(digits: &str) -> Option<Problem> {
+pub fn placeholder_run(digits: &str) -> Option<Run> {
     let bytes = digits.as_bytes();
     if bytes.len() < PLACEHOLDER_DIGITS || !bytes.iter().all(u8::is_ascii_digit) {
         return None;
@@ -243,22 +278,27 @@ pub fn placeholder(digits: &str) -> Option<Problem> {
             .windows(2)
             .all(|pair| i16::from(pair[1]) - i16::from(pair[0]) == step)
     };
-    let run = if steps(0) {
-        Run::Repeated(char::from(bytes[0]))
+    if steps(0) {
+        Some(Run::Repeated(char::from(bytes[0])))
     } else if steps(1) {
-        Run::Ascending
+        Some(Run::Ascending)
     } else if steps(-1) {
-        Run::Descending
+        Some(Run::Descending)
     } else {
-        return None;
-    };
-    Some(Problem::Placeholder {
+        None
+    }
+}
+
+/// The placeholder `digits` are, if they are one ([`placeholder_run`]): what makes a bill
+/// or booking invalid, which has no check digit to vouch for it.
+#[must_use]
+pub fn placeholder(digits: &str) -> Option<Problem> {
+    placeholder_run(digits).map(|run| Problem::Placeholder {
         digits: digits.to_owned(),
         run,
     })
 }
 
-/// The longest run of digits in `text`.
 pub(super) fn longest_digit_run(text: &str) -> &str {
     text.split(|c: char| !c.is_ascii_digit())
         .max_by_key(|run| run.len())

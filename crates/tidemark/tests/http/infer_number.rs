@@ -57,7 +57,7 @@ async fn a_carrier_owned_container_is_auto_selected() {
         json!({
             "number_type": "container",
             "validation": {"is_valid": true, "type": "container", "check_digit_passed": true,
-                           "parsed_number": "MSKU3054388", "reason": null},
+                           "parsed_number": "MSKU3054388", "reason": null, "notes": []},
             "shipping_line": {
                 "decision": "auto_select",
                 "selected": {"scac": "MAEU", "name": "Maersk", "confidence": 0.97},
@@ -65,6 +65,28 @@ async fn a_carrier_owned_container_is_auto_selected() {
                                 "reason": "container prefix MSKU is registered to Maersk"}]}
         })
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_well_formed_container_with_a_placeholders_serial_is_valid_and_asks_for_confirmation() {
+    let Some(app) = app().await else { return };
+    for (number, scac) in [("MEDU3456785", "MSCU"), ("MSCU7654329", "MSCU")] {
+        let attributes = infer(&app, number).await;
+        let validation = &attributes["validation"];
+        assert_eq!(validation["is_valid"], true, "{number}: {validation}");
+        assert_eq!(validation["check_digit_passed"], true, "{number}");
+        assert_eq!(validation["reason"], Value::Null, "{number}");
+        assert!(
+            validation["notes"][0]
+                .as_str()
+                .is_some_and(|note| note.contains("placeholder")),
+            "{number}: {validation}"
+        );
+        let line = &attributes["shipping_line"];
+        assert_eq!(line["decision"], "needs_confirmation", "{number}");
+        assert_eq!(line["selected"]["scac"], scac, "{number}: {line}");
+        assert_eq!(line["candidates"][0]["scac"], scac, "{number}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

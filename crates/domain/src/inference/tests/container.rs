@@ -60,11 +60,9 @@ fn a_prefix_shared_by_a_group_lists_each_line_for_confirmation() {
 }
 
 #[test]
-fn placeholders_are_invalid_whatever_their_prefix() {
+fn placeholder_bills_are_invalid_whatever_their_prefix() {
     let matrix = matrix();
     for (text, digits) in [
-        ("MSKU0000007", "000000"),
-        ("MSCU1234567", "123456"),
         ("MEDU00000000", "00000000"),
         ("HLCU999999999999", "999999999999"),
         ("987654321", "987654321"),
@@ -84,12 +82,55 @@ fn placeholders_are_invalid_whatever_their_prefix() {
     }
     // Real numbers with repeats or short runs are not placeholders.
     for text in ["586118841", "MEDUN4194175", "003902245109", "MSKU3054388"] {
-        assert_ne!(
-            infer(matrix, text).validation.is_valid,
-            Some(false),
+        let inference = infer(matrix, text);
+        assert_ne!(inference.validation.is_valid, Some(false), "{text}");
+        assert_eq!(inference.validation.suspicion, None, "{text}");
+    }
+}
+
+#[test]
+fn a_container_number_whose_check_digit_passes_is_valid_even_with_a_placeholders_serial() {
+    let matrix = matrix();
+    for (text, digits, carrier) in [
+        ("MEDU3456785", "345678", "MSCU"),
+        ("MSCU7654329", "765432", "MSCU"),
+        ("MSKU0000006", "000000", "MAEU"),
+    ] {
+        let inference = infer(matrix, text);
+        assert_eq!(
+            inference.validation.check_digit_passed,
+            Some(true),
             "{text}"
         );
+        assert_eq!(inference.validation.is_valid, Some(true), "{text}");
+        assert_eq!(inference.validation.problem, None, "{text}");
+        assert!(
+            matches!(&inference.validation.suspicion, Some(Suspicion::Placeholder { digits: d, .. }) if d == digits),
+            "{text}: {:?}",
+            inference.validation.suspicion
+        );
+        assert!(
+            scacs(&inference).iter().any(|scac| scac == carrier),
+            "{text}: {:?}",
+            scacs(&inference)
+        );
+        // The prefix alone would auto-select; the serial asks a person first.
+        assert_eq!(inference.decision(), Decision::NeedsConfirmation, "{text}");
+        let note = inference
+            .validation
+            .suspicion
+            .expect("a suspicion")
+            .to_string();
+        assert!(note.contains("confirm"), "{note}");
     }
+    // A failed check digit stays invalid, with the serial's doubt beside it.
+    let inference = infer(matrix, "MSCU1234567");
+    assert_eq!(inference.validation.is_valid, Some(false));
+    assert!(matches!(
+        inference.validation.problem,
+        Some(Problem::CheckDigit { .. })
+    ));
+    assert!(inference.validation.suspicion.is_some());
 }
 
 #[test]
