@@ -42,7 +42,7 @@ pub fn script(scac: &str, reference: &str) -> Option<Script> {
         "TEST-TR-HOLDS" => {
             Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(12)))
         }
-        "TEST-TR-LFD-EXTENDED" => {
+        "TEST-TR-LFD-EXTENDED" | "TEST-TR-RELEASE-TAKEN-BACK" => {
             Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(-12)))
         }
         _ => return None,
@@ -59,6 +59,12 @@ pub enum TerminalScript {
     /// The vessel arrived twelve hours before the epoch; the terminal's last free day, three
     /// days after discharge, is extended by two days a day after discharge.
     LfdExtended,
+    /// The vessel arrived twelve hours before the epoch; each box is available two hours
+    /// after discharge, then customs holds it from ten to twenty hours after discharge
+    /// while the terminal's availability flag still says available (a stale flag), then it
+    /// is available again until the line's gate-out, after which the terminal reports it
+    /// out-gated.
+    ReleaseTakenBack,
 }
 
 /// The terminal script of `reference` at `scac`, if it is one of the sandbox numbers.
@@ -70,6 +76,7 @@ pub fn terminal_script(scac: &str, reference: &str) -> Option<TerminalScript> {
     match reference {
         "TEST-TR-HOLDS" => Some(TerminalScript::Holds),
         "TEST-TR-LFD-EXTENDED" => Some(TerminalScript::LfdExtended),
+        "TEST-TR-RELEASE-TAKEN-BACK" => Some(TerminalScript::ReleaseTakenBack),
         _ => None,
     }
 }

@@ -3,7 +3,8 @@
 //! appointment and the yard location, from the terminal, the line's Arrival Notice and
 //! DCSA T&T 3.0 events. The rules clients act on live here: when a container is ready
 //! for pickup ([`TerminalView::ready_for_pickup`]), which last free day counts
-//! ([`LastFreeDays::pickup_lfd`]), the status it shows ([`TerminalView::status`]), what
+//! ([`LastFreeDays::pickup_lfd`]), how the box stands, its status, availability and holds
+//! decided together ([`TerminalView::standing`]), what
 //! DCSA T&T 3.0's release events say ([`LineEvents`]) and do to it
 //! ([`TerminalView::with_line_events`]), and what a new view changes ([`diff`]).
 
@@ -37,6 +38,7 @@ mod lfd;
 mod notice;
 mod release;
 mod report;
+mod standing;
 
 pub use code::TerminalCode;
 pub use diff::{TerminalChange, TerminalEvent, diff};
@@ -46,10 +48,11 @@ pub use lfd::LastFreeDays;
 pub use notice::{ContainerNotice, LineNotice};
 pub use release::{LineEvents, ReleaseEvent};
 pub use report::TerminalReport;
+pub use standing::Standing;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ContainerStatus, Timestamp};
+use crate::Timestamp;
 
 /// Who told Tidemark which terminal a container is discharged at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,32 +127,13 @@ impl TerminalView {
     /// terminal says available while the line still holds it) it is not ready.
     #[must_use]
     pub fn ready_for_pickup(&self) -> bool {
-        self.availability_known && self.available_for_pickup == Some(true) && !self.has_holds()
+        self.availability() == Some(true)
     }
 
     /// Whether a hold blocks the pickup (a `pending` one does not yet).
     #[must_use]
     pub fn has_holds(&self) -> bool {
         self.holds.iter().any(Hold::blocks)
-    }
-
-    /// The status a container shows: the carrier's, except at the terminal of discharge,
-    /// where with availability known it is `available` when ready for pickup and
-    /// `not_available` otherwise, and `grounded` while availability is not known. A status
-    /// shown before from an older view (`available`) is taken as `grounded` by the carrier.
-    #[must_use]
-    pub fn status(&self, carrier: ContainerStatus) -> ContainerStatus {
-        if !carrier.at_pod_terminal() {
-            return carrier;
-        }
-        if !self.availability_known {
-            return ContainerStatus::Grounded;
-        }
-        if self.ready_for_pickup() {
-            ContainerStatus::Available
-        } else {
-            ContainerStatus::NotAvailable
-        }
     }
 
     /// `pickup_lfd` ([`LastFreeDays::pickup_lfd`]).

@@ -33,19 +33,21 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
 /// so left the request as it was, raising no conflict) cannot take them back.
 pub(crate) fn upsert_all(containers: &[Container]) -> Vec<Query> {
     let rows = containers.iter().map(|container| {
+        let standing = container.standing();
         let row: Vec<Value> = vec![
             container.id.as_uuid().into(),
             container.account_id.as_uuid().into(),
             container.shipment_id.as_uuid().into(),
             container.number.as_str().into(),
-            container.current_status.as_str().into(),
+            standing.status.as_str().into(),
             Value::json(&container.ref_numbers),
             Value::json(&container.details),
-            // The view whole, and what the lists filter on, derived by the domain's rules.
+            // The view whole, and what the lists filter on: how the box stands, as the
+            // domain decides it and every answer shows it.
             Value::json(&container.terminal),
-            container.terminal.available_for_pickup.into(),
-            container.terminal.pickup_lfd().into(),
-            container.terminal.has_holds().into(),
+            standing.available_for_pickup.into(),
+            standing.pickup_lfd.into(),
+            standing.on_hold().into(),
             container.terminal_checked_at.into(),
             container.terminal_subscribed_until.into(),
             container.created_at.into(),

@@ -220,6 +220,7 @@ pub fn resource(
 ) -> ContainerResource {
     let details = &container.details;
     let equipment = details.equipment();
+    let standing = container.standing();
     ContainerResource {
         id: container.id.to_string(),
         type_: TYPE,
@@ -234,7 +235,7 @@ pub fn resource(
             equipment_length: equipment.length,
             equipment_height: equipment.height,
             weight_in_lbs: None,
-            current_status: container.current_status.as_str(),
+            current_status: standing.status.as_str(),
             empty_out_at: time(details.empty_out_at),
             pol_full_in_at: time(details.pol_full_in_at),
             pol_vessel_loaded_at: time(details.pol_vessel_loaded_at),
@@ -244,10 +245,10 @@ pub fn resource(
             pod_full_out_at: time(details.pod_full_out_at),
             empty_terminated_at: time(details.empty_terminated_at),
             availability_known: container.terminal.availability_known,
-            available_for_pickup: container.terminal.available_for_pickup,
-            pickup_lfd: time(container.terminal.pickup_lfd()),
+            available_for_pickup: standing.available_for_pickup,
+            pickup_lfd: time(standing.pickup_lfd),
             pickup_appointment_at: time(container.terminal.pickup_appointment_at),
-            holds_at_pod_terminal: container.terminal.holds.clone(),
+            holds_at_pod_terminal: standing.holds,
             fees_at_pod_terminal: container.terminal.fees.clone(),
             pod_timezone: None,
             shipment_last_tracking_request_at: time(last_lookup),

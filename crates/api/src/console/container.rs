@@ -55,16 +55,13 @@ impl Deadline {
 /// The summary of `container` at `now`.
 #[must_use]
 pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
+    let standing = container.standing();
     ContainerRow {
         id: container.id.to_string(),
         number: container.number.clone(),
-        status: words(container.current_status.as_str()),
-        lfd: container
-            .terminal
-            .pickup_lfd()
-            .map(|at| Deadline::new(at, now)),
-        holds: container
-            .terminal
+        status: words(standing.status.as_str()),
+        lfd: standing.pickup_lfd.map(|at| Deadline::new(at, now)),
+        holds: standing
             .holds
             .iter()
             .filter(|hold| hold.blocks())
@@ -100,16 +97,20 @@ struct Page {
     lfds: Vec<(&'static str, String)>,
 }
 
-/// What the sources say of the pickup.
+/// What the sources say of the pickup, as the box stands.
 fn availability(container: &Container) -> String {
-    let terminal = &container.terminal;
-    if !terminal.availability_known {
-        return "not known yet".into();
+    let standing = container.standing();
+    if standing.status.gone() {
+        return format!(
+            "{}: no longer at the terminal",
+            words(standing.status.as_str())
+        );
     }
-    match (terminal.available_for_pickup, terminal.has_holds()) {
-        (Some(true), false) => "available for pickup".into(),
-        (Some(true), true) => "available, but a hold blocks the pickup".into(),
-        _ => "not available".into(),
+    match standing.available_for_pickup {
+        None => "not known yet".into(),
+        Some(true) => "available for pickup".into(),
+        Some(false) if standing.on_hold() => "not available: a hold blocks the pickup".into(),
+        Some(false) => "not available".into(),
     }
 }
 
@@ -146,7 +147,8 @@ pub async fn page(
         checked: container
             .terminal_checked_at
             .map_or_else(|| "never".into(), |at| relative(at, now)),
-        holds: terminal
+        holds: container
+            .standing()
             .holds
             .iter()
             .map(|hold| Line {

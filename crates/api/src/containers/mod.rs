@@ -64,7 +64,7 @@ pub(crate) async fn find(
         Include<ContainerIncludes>,
         ("filter[number]" = Option<String>, Query, description = "A container number, in any spelling of it (case, spaces, hyphens)"),
         ("filter[current_status]" = Option<String>, Query, description = "Comma-separated statuses"),
-        ("filter[available_for_pickup]" = Option<bool>, Query, description = "Available for pickup as the terminal says (true), or known not to be (false)"),
+        ("filter[available_for_pickup]" = Option<bool>, Query, description = "Available for pickup (true): the terminal released it, no hold in force blocks it and it has not left; or known not to be (false)"),
         ("filter[has_holds]" = Option<bool>, Query, description = "A hold blocks the pickup (true), or none does (false)"),
         ("filter[pickup_lfd][start]" = Option<String>, Query, format = DateTime, description = "Last free day at or after"),
         ("filter[pickup_lfd][end]" = Option<String>, Query, format = DateTime, description = "Last free day at or before"),

@@ -37,6 +37,9 @@ pub struct Plan {
     pub(super) freight_until: Option<OffsetDateTime>,
     pub(super) last_free_day: OffsetDateTime,
     pub(super) extended: Option<(OffsetDateTime, OffsetDateTime)>,
+    /// A customs hold placed after the release, from and until, during which the
+    /// terminal's availability flag lags and still says available.
+    pub(super) recalled: Option<(OffsetDateTime, OffsetDateTime)>,
     yard: String,
 }
 
@@ -82,6 +85,7 @@ impl Plan {
             freight_until: None,
             last_free_day: end_of_day(discharged, 4),
             extended: None,
+            recalled: None,
             yard: format!(
                 "Row {} Bay {} Tier {}",
                 rng.random_range(1..=40),
@@ -100,6 +104,13 @@ impl Plan {
             Some(TerminalScript::LfdExtended) => {
                 plan.last_free_day = end_of_day(discharged, 3);
                 plan.extended = Some((discharged + Duration::days(1), end_of_day(discharged, 5)));
+            }
+            Some(TerminalScript::ReleaseTakenBack) => {
+                plan.ready_from = discharged + Duration::hours(2);
+                plan.recalled = Some((
+                    discharged + Duration::hours(10),
+                    discharged + Duration::hours(20),
+                ));
             }
             None => plan.seed_holds(&mut rng),
         }
@@ -133,6 +144,13 @@ impl Plan {
                 holds.push(json!({"type": "customs", "status": "hold",
                                   "description": "Held by customs"}));
             }
+        }
+        if self
+            .recalled
+            .is_some_and(|(from, until)| from <= now && now < until)
+        {
+            holds.push(json!({"type": "customs", "status": "hold",
+                              "description": "Held by customs after release"}));
         }
         if self.freight_until.is_some_and(|until| now < until) {
             holds.push(json!({"type": "freight", "status": "hold",
@@ -189,7 +207,12 @@ impl Plan {
         let landed = now >= self.discharged;
         let gone = now >= self.out_gate;
         let holds = if gone { Vec::new() } else { self.holds(now) };
-        let blocked = holds.iter().any(|hold| hold["status"] == "hold");
+        // A hold placed after the release leaves the availability flag as it was: the
+        // terminal's two fields disagree, as real ones do for a while.
+        let recalled = self
+            .recalled
+            .is_some_and(|(from, until)| from <= now && now < until);
+        let blocked = !recalled && holds.iter().any(|hold| hold["status"] == "hold");
         let available = landed && !gone && now >= self.ready_from && !blocked;
         let appointment = available.then(|| self.out_gate - Duration::minutes(90));
         Some(json!({

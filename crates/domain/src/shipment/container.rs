@@ -123,6 +123,13 @@ pub struct Container {
 }
 
 impl Container {
+    /// How it stands: its status, availability, holds and last free day decided together
+    /// ([`crate::terminal::TerminalView::standing`]), as every answer shows them.
+    #[must_use]
+    pub fn standing(&self) -> crate::terminal::Standing {
+        self.terminal.standing(self.current_status)
+    }
+
     /// The code of its terminal of discharge: as a source last named it, else as the
     /// line's events did; `None` when neither names a valid one.
     #[must_use]

@@ -114,38 +114,57 @@ impl fmt::Display for Milestone {
     }
 }
 
-/// Where a container is, as the API's `current_status` says it.
+/// Where a container is, as the API's `current_status` says it: the reference's thirteen
+/// values. The milestones give the voyage's part ([`ContainerStatus::after`]); at the
+/// terminal of discharge the terminal's word decides it, together with availability and
+/// holds (`terminal::Standing`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ContainerStatus {
     /// Tracked, no voyage milestone yet.
     New,
     /// Loaded on a vessel, at sea or in transshipment.
     OnShip,
+    /// Discharged at the port of discharge; availability not yet known.
+    Grounded,
     /// At the terminal of discharge, released for pickup (a terminal source says so).
     Available,
     /// At the terminal of discharge, not released: unavailable or held.
     NotAvailable,
-    /// Discharged at the port of discharge.
-    Grounded,
+    /// Discharged at the port of discharge, waiting for its rail leg. The reference's
+    /// value; the milestones Tidemark reads do not yet tell it from `grounded`.
+    AwaitingInlandTransfer,
     /// On a train.
     OnRail,
+    /// Released for pickup at an off-dock facility rather than the terminal of discharge.
+    OffDock,
     /// Picked up full.
     PickedUp,
+    /// Marked delivered by a person. The reference's value; nothing marks it yet.
+    Delivered,
     /// Returned empty: the end.
     EmptyReturned,
+    /// In the reference's schema, undocumented there; never given.
+    Loaded,
+    /// In the reference's schema, undocumented there; never given.
+    Dropped,
 }
 
 impl ContainerStatus {
-    /// Every status.
-    pub const ALL: [Self; 8] = [
+    /// Every status, in the reference's order.
+    pub const ALL: [Self; 13] = [
         Self::New,
         Self::OnShip,
+        Self::Grounded,
         Self::Available,
         Self::NotAvailable,
-        Self::Grounded,
+        Self::AwaitingInlandTransfer,
         Self::OnRail,
+        Self::OffDock,
         Self::PickedUp,
+        Self::Delivered,
         Self::EmptyReturned,
+        Self::Loaded,
+        Self::Dropped,
     ];
 
     /// Parses the wire name.
@@ -160,19 +179,35 @@ impl ContainerStatus {
         match self {
             Self::New => "new",
             Self::OnShip => "on_ship",
+            Self::Grounded => "grounded",
             Self::Available => "available",
             Self::NotAvailable => "not_available",
-            Self::Grounded => "grounded",
+            Self::AwaitingInlandTransfer => "awaiting_inland_transfer",
             Self::OnRail => "on_rail",
+            Self::OffDock => "off_dock",
             Self::PickedUp => "picked_up",
+            Self::Delivered => "delivered",
             Self::EmptyReturned => "empty_returned",
+            Self::Loaded => "loaded",
+            Self::Dropped => "dropped",
         }
     }
 
-    /// Whether it is at the terminal of discharge: `grounded`, or as the terminal shows it.
+    /// Whether it is at the terminal of discharge (or the off-dock yard serving it): as
+    /// the milestones say (`grounded`), or as the terminal shows it.
     #[must_use]
     pub const fn at_pod_terminal(self) -> bool {
-        matches!(self, Self::Grounded | Self::Available | Self::NotAvailable)
+        matches!(
+            self,
+            Self::Grounded | Self::Available | Self::NotAvailable | Self::OffDock
+        )
+    }
+
+    /// Whether it has left the terminal of discharge full, for good: nothing the terminal
+    /// said before can make it available or held there again.
+    #[must_use]
+    pub const fn gone(self) -> bool {
+        matches!(self, Self::PickedUp | Self::Delivered | Self::EmptyReturned)
     }
 
     /// The status after `milestone`.

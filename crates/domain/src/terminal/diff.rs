@@ -124,8 +124,9 @@ impl TerminalChange {
 #[must_use]
 pub fn diff(before: &TerminalView, after: &TerminalView) -> TerminalChange {
     let mut events = Vec::new();
-    if before.available_for_pickup != after.available_for_pickup {
-        match after.available_for_pickup {
+    // A hold in force takes availability back as surely as the terminal's own flag.
+    if before.availability() != after.availability() {
+        match after.availability() {
             Some(true) => events.push(TerminalEvent::Available),
             Some(false) => events.push(TerminalEvent::NotAvailable),
             None => {}
@@ -168,7 +169,7 @@ pub fn diff(before: &TerminalView, after: &TerminalView) -> TerminalChange {
 fn changeset(before: &TerminalView, after: &TerminalView) -> Changeset {
     let shown = |view: &TerminalView| -> [(&'static str, Value); 6] {
         [
-            ("available_for_pickup", json!(view.available_for_pickup)),
+            ("available_for_pickup", json!(view.availability())),
             ("pickup_lfd", json!(view.pickup_lfd())),
             ("holds_at_pod_terminal", json!(view.holds)),
             ("fees_at_pod_terminal", json!(view.fees)),

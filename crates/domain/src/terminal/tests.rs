@@ -2,6 +2,8 @@
 
 use serde_json::json;
 
+use crate::ContainerStatus;
+
 use super::*;
 
 fn at(day: u32) -> Timestamp {
@@ -144,7 +146,7 @@ fn the_status_at_the_terminal_follows_readiness() {
             ContainerStatus::PickedUp,
         ),
     ] {
-        assert_eq!(view.status(carrier), shown, "{view:?} {carrier:?}");
+        assert_eq!(view.standing(carrier).status, shown, "{view:?} {carrier:?}");
     }
     for status in ContainerStatus::ALL {
         assert_eq!(ContainerStatus::parse(status.as_str()), Some(status));
@@ -246,6 +248,7 @@ fn a_view_reads_back_as_written() {
 mod diff;
 mod notice;
 mod release;
+mod standing;
 
 #[test]
 fn a_terminal_report_replaces_the_terminals_fields_and_keeps_the_lines() {

@@ -66,10 +66,8 @@ fn at_terminal_stage(
     policy: &Policy,
 ) -> bool {
     let left = container.details.pod_full_out_at.is_some()
-        || matches!(
-            container.current_status,
-            ContainerStatus::PickedUp | ContainerStatus::EmptyReturned | ContainerStatus::OnRail
-        );
+        || container.current_status.gone()
+        || container.current_status == ContainerStatus::OnRail;
     let arrived = route.pod_ata_at.is_some()
         || container.details.pod_arrived_at.is_some()
         || container.current_status.at_pod_terminal();

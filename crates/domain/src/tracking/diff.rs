@@ -219,7 +219,7 @@ fn container(
     let status = if stored.is_none() && terminal == before {
         view.status()
     } else {
-        terminal.status(view.status())
+        terminal.standing(view.status()).status
     };
     let id = stored.map_or_else(ContainerId::new, |old| old.id);
     let recorded = super::terminal::recorded(&before, &terminal, DataSource::ShippingLine);

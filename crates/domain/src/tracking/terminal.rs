@@ -144,7 +144,7 @@ pub(super) fn check(
             ));
         }
         let mut container = old.clone();
-        container.current_status = view.status(old.current_status);
+        container.current_status = view.standing(old.current_status).status;
         container.terminal = view.clone();
         if answer.checked.contains(id) {
             container.terminal_checked_at = Some(now);

@@ -35,7 +35,7 @@ async fn report(t: &Tracking, request: &Value, view: TerminalView) {
         .containers
         .into_iter()
         .map(|mut container| {
-            container.current_status = view.status(ContainerStatus::Grounded);
+            container.current_status = view.standing(ContainerStatus::Grounded).status;
             container.terminal = view.clone();
             container
         })
@@ -88,7 +88,10 @@ async fn terminal_data_shows_as_the_reference_names_it_and_filters_the_lists(t: 
     let attributes = &listed["data"][0]["attributes"];
     assert_eq!(attributes["current_status"], "not_available", "held");
     assert_eq!(attributes["availability_known"], true);
-    assert_eq!(attributes["available_for_pickup"], true);
+    assert_eq!(
+        attributes["available_for_pickup"], false,
+        "the terminal's flag says available, but a hold in force takes it back"
+    );
     assert_eq!(
         attributes["holds_at_pod_terminal"],
         json!([{"name": "USDA", "status": "hold", "description": "Fumigation required"}])
@@ -108,8 +111,8 @@ async fn terminal_data_shows_as_the_reference_names_it_and_filters_the_lists(t: 
     assert_eq!(attributes["pickup_appointment_at"], "2026-12-06T09:30:00Z");
     assert_eq!(attributes["location_at_pod_terminal"], "Row 12");
     for (query, expected) in [
-        ("filter[available_for_pickup]=true", all.clone()),
-        ("filter[available_for_pickup]=false", json!(0)),
+        ("filter[available_for_pickup]=true", json!(0)),
+        ("filter[available_for_pickup]=false", all.clone()),
         ("filter[has_holds]=false", json!(0)),
         (
             "filter[pickup_lfd][start]=2026-12-07T00:00:00Z&filter[pickup_lfd][end]=2026-12-09T00:00:00Z",

@@ -102,6 +102,7 @@ async fn a_pushed_answer_is_heard_at_once_and_the_checks_slow_down(t: Tracking) 
     // At the terminal, two and a half days pass: discharged, released, available. Tidemark's
     // own checks are not due.
     t.sim.clock().advance(time::Duration::hours(60));
+    assert_eq!(heard(&t, "container.pickup_lfd.changed").await, 0);
     let pushes = push(&t, None).await;
     assert_eq!(
         pushes.len(),
@@ -114,8 +115,8 @@ async fn a_pushed_answer_is_heard_at_once_and_the_checks_slow_down(t: Tracking) 
     let boxes = containers(&t).await;
     for container in &boxes {
         let attributes = &container["attributes"];
-        assert_eq!(attributes["available_for_pickup"], true, "{attributes}");
-        // The terminal's holds cleared; the line's word stands until it is read again.
+        // The terminal's holds cleared and it released the box; the line's word stands
+        // until it is read again, and its freight hold in force keeps the box unavailable.
         let holds = attributes["holds_at_pod_terminal"]
             .as_array()
             .expect("holds");
@@ -125,19 +126,20 @@ async fn a_pushed_answer_is_heard_at_once_and_the_checks_slow_down(t: Tracking) 
                 .is_some_and(|d| d.ends_with("(arrival notice)"))),
             "{holds:?}"
         );
+        assert!(holds.iter().any(|h| h["status"] == "hold"), "{holds:?}");
+        assert_eq!(attributes["available_for_pickup"], false, "{attributes}");
         assert!(attributes["terminal_checked_at"].is_string());
     }
     assert_eq!(
-        heard(&t, "container.transport.available").await,
-        boxes.len()
+        heard(&t, "container.pickup_lfd.changed").await,
+        boxes.len(),
+        "each box's last free day heard at once"
     );
+    assert_eq!(heard(&t, "container.transport.available").await, 0);
 
     // The same answer again: taken, nothing heard again.
     assert_eq!(push(&t, None).await[0]["answer"]["status"], 200);
-    assert_eq!(
-        heard(&t, "container.transport.available").await,
-        boxes.len()
-    );
+    assert_eq!(heard(&t, "container.pickup_lfd.changed").await, boxes.len());
 }
 
 async fn a_terminal_speaks_only_for_its_own_boxes_and_with_its_token(t: Tracking) {

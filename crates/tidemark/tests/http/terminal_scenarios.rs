@@ -11,6 +11,7 @@ tidemark_store::backends!(
     with_tracking,
     holds_are_heard_once_and_a_failing_terminal_changes_nothing,
     an_extended_last_free_day_is_heard_with_its_new_value,
+    availability_a_hold_takes_back_and_a_box_that_left_are_told_as_they_are,
 );
 
 /// The notifications of `event` and the reference objects they include.
@@ -207,4 +208,83 @@ async fn an_extended_last_free_day_is_heard_with_its_new_value(t: Tracking) {
         );
         assert!(events.iter().any(|e| e["attributes"]["value"] == *now));
     }
+}
+
+/// The statuses and availability of every box, with its hold names.
+async fn standings(t: &Tracking) -> Vec<(Value, Value, Vec<Value>)> {
+    containers(t)
+        .await
+        .iter()
+        .map(|c| {
+            let a = &c["attributes"];
+            let holds = a["holds_at_pod_terminal"]
+                .as_array()
+                .map(|holds| holds.iter().map(|h| h["status"].clone()).collect())
+                .unwrap_or_default();
+            (
+                a["current_status"].clone(),
+                a["available_for_pickup"].clone(),
+                holds,
+            )
+        })
+        .collect()
+}
+
+async fn availability_a_hold_takes_back_and_a_box_that_left_are_told_as_they_are(t: Tracking) {
+    t.subscribe("https://hooks.example.com/terminal").await;
+    track(&t, "TEST-TR-RELEASE-TAKEN-BACK", "TEST").await;
+    play(&t, 2).await;
+    let boxes = standings(&t).await;
+    assert!(!boxes.is_empty());
+    for standing in &boxes {
+        assert_eq!(standing, &(json!("available"), json!(true), vec![]));
+    }
+    // A box discharged late may have been told not available before its release.
+    let count = async |event| heard(&t, event).await.0.len();
+    let not_available = count("container.transport.not_available").await;
+    let available = count("container.transport.available").await;
+    assert_eq!(available, boxes.len());
+    // Customs holds every box while the terminal's flag still says available.
+    play(&t, 8).await;
+    for standing in standings(&t).await {
+        assert_eq!(
+            standing,
+            (json!("not_available"), json!(false), vec![json!("hold")]),
+            "a hold in force is not available, whatever the flag says"
+        );
+    }
+    assert_eq!(
+        count("container.transport.not_available").await - not_available,
+        boxes.len(),
+        "the availability taken back is told once a box"
+    );
+    // The hold lifts, then each box leaves full: gone is never available or held.
+    for _ in 0..30 {
+        t.advance(time::Duration::hours(6));
+        t.drain().await;
+    }
+    for (status, available, holds) in standings(&t).await {
+        assert!(
+            status == "picked_up" || status == "empty_returned",
+            "{status}"
+        );
+        assert_eq!(available, false, "{status}: left the terminal");
+        assert!(holds.is_empty(), "{status}: held by nothing");
+    }
+    assert_eq!(
+        count("container.transport.available").await,
+        2 * boxes.len(),
+        "released, then released again"
+    );
+    let listed = document(
+        t.app
+            .get("/v2/containers?filter[available_for_pickup]=true")
+            .await,
+    )
+    .await;
+    assert_eq!(
+        listed["data"],
+        json!([]),
+        "no box that left is listed available"
+    );
 }
