@@ -1,12 +1,16 @@
 //! `/metrics` in the Prometheus text format (exposition format 0.0.4), for the process
 //! that serves the API: its requests by route, method and status, and their latency; what
-//! the workers in the process record (lookups by carrier and outcome, webhook deliveries
-//! by outcome, each with its latency); and, read from the database at each scrape, the
-//! jobs due and how long the oldest has waited, each webhook's notifications waiting, and
-//! each carrier's quota used today, whichever process does the work.
+//! the workers in the process record (lookups by carrier and outcome, terminal checks by
+//! terminal and outcome, webhook deliveries by webhook and outcome, each with its
+//! latency); the process itself (`process_*`: memory, CPU, open files, threads) and its
+//! build; and, read from the database at each scrape, the jobs due and how long the oldest
+//! has waited, each webhook's notifications waiting and the oldest delivery owed, each
+//! carrier's quota used today, tracking requests by status, and the boxes on hold or past
+//! their last free day, whichever process does the work.
 //!
-//! The recorder is the process's one global (`metrics`), so every crate records with
-//! the `metrics` macros; it is installed by [`handle`] on first use.
+//! Every family has its `# HELP` text, written once in `tidemark_wire::metrics`. The
+//! recorder is the process's one global (`metrics`), so every crate records with the
+//! `metrics` macros; it is installed by [`handle`] on first use.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -21,6 +25,7 @@ use axum::response::{IntoResponse, Response};
 use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tidemark_domain::JobKind;
+use tidemark_wire::metrics::{self as families, Family, Kind};
 
 use crate::AppState;
 
@@ -47,8 +52,26 @@ pub fn handle() -> &'static PrometheusHandle {
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("metrics: another recorder was installed first");
         }
+        families::ALL.iter().for_each(describe);
+        process().describe();
         handle
     })
+}
+
+/// Gives `family` its `# HELP` text.
+fn describe(family: &Family) {
+    let (name, help) = (family.name, family.help);
+    match family.kind {
+        Kind::Counter => metrics::describe_counter!(name, help),
+        Kind::Gauge => metrics::describe_gauge!(name, help),
+        Kind::Histogram => metrics::describe_histogram!(name, help),
+    }
+}
+
+/// The collector of the process's own figures (`process_*`).
+fn process() -> &'static metrics_process::Collector {
+    static COLLECTOR: OnceLock<metrics_process::Collector> = OnceLock::new();
+    COLLECTOR.get_or_init(metrics_process::Collector::default)
 }
 
 /// Records each request: `tidemark_http_requests_total` and
@@ -94,11 +117,11 @@ fn handles(route: &str, method: &'static str, status: u16) -> (Counter, Histogra
         let label = label_of(route);
         (
             metrics::counter!(
-                "tidemark_http_requests_total",
+                families::HTTP_REQUESTS.name,
                 "route" => label.clone(), "method" => method, "status" => status.to_string()
             ),
             metrics::histogram!(
-                "tidemark_http_request_duration_seconds",
+                families::HTTP_REQUEST_DURATION.name,
                 "route" => label, "method" => method
             ),
         )
@@ -126,11 +149,17 @@ fn label_of(pattern: &str) -> String {
 
 /// `GET /metrics`.
 pub async fn scrape(State(state): State<AppState>) -> Response {
-    metrics::counter!("tidemark_store_writes_retried_total").absolute(state.store.writes_retried());
+    let handle = handle();
+    metrics::counter!(families::STORE_WRITES_RETRIED.name).absolute(state.store.writes_retried());
+    metrics::gauge!(
+        families::BUILD_INFO.name,
+        "version" => env!("CARGO_PKG_VERSION"), "backend" => state.store.backend()
+    )
+    .set(1.0);
+    process().collect();
     if let Err(error) = from_database(&state).await {
         tracing::warn!(%error, "metrics: the database's figures could not be read");
     }
-    let handle = handle();
     handle.run_upkeep();
     (
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
@@ -145,20 +174,34 @@ const fn figure(count: u64) -> f64 {
     count as f64
 }
 
-/// The gauges read from the database: the job backlog, each webhook's backlog, and each
-/// carrier's quota used today.
+/// The gauges read from the database: the job backlog, each webhook's backlog and the
+/// oldest delivery owed, each carrier's quota used today, requests by status, and the boxes
+/// on hold or past their last free day.
 async fn from_database(state: &AppState) -> Result<(), tidemark_store::StoreError> {
     let now = state.clock.now();
+    let waited = |since: Option<tidemark_domain::Timestamp>| {
+        since.map_or(0.0, |at| now.seconds_since(at).max(0.0))
+    };
     for kind in JobKind::ALL {
         let (due, oldest) = state.store.jobs_due(kind, now).await?;
-        metrics::gauge!("tidemark_jobs_due", "kind" => kind.as_str()).set(figure(due));
-        let waited = oldest.map_or(0.0, |at| now.seconds_since(at).max(0.0));
-        metrics::gauge!("tidemark_jobs_oldest_due_seconds", "kind" => kind.as_str()).set(waited);
+        metrics::gauge!(families::JOBS_DUE.name, "kind" => kind.as_str()).set(figure(due));
+        metrics::gauge!(families::JOBS_OLDEST_DUE.name, "kind" => kind.as_str())
+            .set(waited(oldest));
     }
     for (webhook, waiting) in state.store.webhook_backlogs().await? {
-        metrics::gauge!("tidemark_webhook_backlog", "webhook" => webhook.to_string())
+        metrics::gauge!(families::WEBHOOK_BACKLOG.name, "webhook" => webhook.to_string())
             .set(figure(waiting));
     }
+    let gauges = state.store.gauges(now).await?;
+    for (status, count) in &gauges.requests {
+        metrics::gauge!(families::TRACKING_REQUESTS.name, "status" => status.as_str())
+            .set(figure(*count));
+    }
+    metrics::gauge!(families::CONTAINERS_ON_HOLD.name).set(figure(gauges.containers_on_hold));
+    metrics::gauge!(families::CONTAINERS_PAST_LAST_FREE_DAY.name)
+        .set(figure(gauges.containers_past_last_free_day));
+    metrics::gauge!(families::WEBHOOK_OLDEST_PENDING.name)
+        .set(waited(gauges.oldest_pending_delivery));
     let today = tidemark_domain::quota::Quota::day_of(now);
     let coverage = &state.config.coverage;
     for scac in coverage.endpoints() {
@@ -172,10 +215,10 @@ async fn from_database(state: &AppState) -> Result<(), tidemark_store::StoreErro
             .filter(|quota| quota.day == today)
             .map_or(0, |quota| quota.used);
         let carrier = scac.as_str().to_owned();
-        metrics::gauge!("tidemark_carrier_calls_today", "carrier" => carrier.clone())
+        metrics::gauge!(families::CARRIER_CALLS_TODAY.name, "carrier" => carrier.clone())
             .set(figure(u64::try_from(used).unwrap_or(0)));
         if let Some(per_day) = endpoint.quota.per_day {
-            metrics::gauge!("tidemark_carrier_calls_per_day", "carrier" => carrier)
+            metrics::gauge!(families::CARRIER_CALLS_PER_DAY.name, "carrier" => carrier)
                 .set(f64::from(per_day.get()));
         }
     }

@@ -12,6 +12,7 @@ mod deliveries;
 mod domain_events;
 mod error;
 mod frozen;
+mod gauges;
 mod idempotency;
 mod jobs;
 mod leases;
@@ -42,6 +43,7 @@ pub use db::postgres::PgStore;
 pub use db::sqlite::{SqliteStore, Synchronous};
 pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
 pub use error::StoreError;
+pub use gauges::{GaugeStore, Gauges};
 pub use idempotency::{Claim, IdempotencyStore, KeptAnswer};
 pub use jobs::JobStore;
 pub use leases::LeaseStore;
@@ -78,6 +80,7 @@ pub trait Store:
     + QuotaStore
     + IdempotencyStore
     + RateLimitStore
+    + GaugeStore
     + std::fmt::Debug
 {
     /// Whether the database answers (for `/readyz`).

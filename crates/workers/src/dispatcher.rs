@@ -231,9 +231,12 @@ impl Dispatcher {
             outcome = ?settlement,
             "webhook delivery"
         );
-        metrics::counter!("tidemark_webhook_deliveries_total", "outcome" => settlement.label())
-            .increment(1);
-        metrics::histogram!("tidemark_webhook_delivery_duration_seconds")
+        metrics::counter!(
+            tidemark_wire::metrics::WEBHOOK_DELIVERIES.name,
+            "webhook" => webhook.id.to_string(), "outcome" => settlement.label()
+        )
+        .increment(1);
+        metrics::histogram!(tidemark_wire::metrics::WEBHOOK_DELIVERY_DURATION.name)
             .record(f64::from(u32::try_from(attempt.latency_ms).unwrap_or(u32::MAX)) / 1000.0);
         let cutoff = now - self.sender.settings().disable_after;
         let id = notification.id;

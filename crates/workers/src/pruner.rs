@@ -125,7 +125,7 @@ impl Worker for Pruner {
         let cutoff = self.retention.cutoff(claimed_at);
         match self.store.forget_notifications(cutoff, self.batch).await {
             Ok(forgotten) => {
-                metrics::counter!("tidemark_webhook_notifications_forgotten_total")
+                metrics::counter!(tidemark_wire::metrics::NOTIFICATIONS_FORGOTTEN.name)
                     .increment(forgotten);
                 if forgotten > 0 {
                     tracing::debug!(forgotten, before = %cutoff, "delivery log pruned");

@@ -100,18 +100,19 @@ pub enum LookupOutcome {
 }
 
 impl LookupOutcome {
-    /// A short name for logs.
+    /// A short name for logs and metrics, in the tracking request's words: `found`,
+    /// `awaiting_manifest`, `not_found`, or the `failed_reason` it gives (a carrier that
+    /// knows no such shipment, outright or not yet, is `not_found` either way).
     #[must_use]
     pub const fn label(&self) -> &'static str {
         match self {
             Self::Found(_) => "found",
-            Self::NotYetManifested => "not_yet_manifested",
-            Self::NotFound => "not_found",
-            Self::Unknown => "unknown",
-            Self::InvalidNumber(_) => "invalid_number",
-            Self::BookingCancelled => "booking_cancelled",
-            Self::DataUnavailable => "data_unavailable",
-            Self::Temporary(_) => "temporary",
+            Self::NotYetManifested => "awaiting_manifest",
+            Self::NotFound | Self::Unknown => FailedReason::NotFound.as_str(),
+            Self::InvalidNumber(_) => FailedReason::InvalidNumber.as_str(),
+            Self::BookingCancelled => FailedReason::BookingCancelled.as_str(),
+            Self::DataUnavailable => FailedReason::DataUnavailable.as_str(),
+            Self::Temporary(reason) => reason.failed_reason().as_str(),
         }
     }
 

@@ -1,12 +1,22 @@
 //! `/metrics`: the Prometheus text format, read back by an independent parser
-//! (`prometheus-parse`): requests by route pattern, method and status; the tracker's
-//! lookups by carrier and outcome; the jobs due and each webhook's backlog, read from the
-//! database. (Carriers' quota use: `carrier_profiles.rs`.)
+//! (`prometheus-parse`) and checked by Prometheus's own linter (`promtool check metrics`,
+//! from Debian's `prometheus`): requests by route pattern, method and status; the
+//! tracker's lookups by carrier and outcome and its terminal checks; the jobs due, each
+//! webhook's backlog, requests by status and boxes on hold, read from the database; the
+//! process and its build; a `# HELP` for every family. (Carriers' quota use:
+//! `carrier_profiles.rs`.)
 
 use crate::common::{Tracking, with_tracking};
 use crate::shipments::track;
 
-tidemark_store::backends!(with_tracking, metrics_tell_requests_lookups_and_the_backlog);
+tidemark_store::backends!(
+    with_tracking,
+    metrics_tell_requests_lookups_and_the_backlog,
+    every_family_explains_itself_and_the_operators_gauges_count_the_boxes,
+);
+
+/// Prometheus's own checker, from Debian's `prometheus` package.
+const PROMTOOL: &str = "/usr/bin/promtool";
 
 /// The value of the sample `name` whose labels include `labels`.
 fn sample(scrape: &prometheus_parse::Scrape, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
@@ -30,7 +40,8 @@ fn sample(scrape: &prometheus_parse::Scrape, name: &str, labels: &[(&str, &str)]
         })
 }
 
-async fn scrape(t: &Tracking) -> prometheus_parse::Scrape {
+/// `/metrics` as text.
+async fn text(t: &Tracking) -> String {
     let response = t.app.get("/metrics").await;
     assert_eq!(response.status(), 200);
     assert!(
@@ -39,7 +50,11 @@ async fn scrape(t: &Tracking) -> prometheus_parse::Scrape {
             .expect("text")
             .starts_with("text/plain; version=0.0.4")
     );
-    let text = response.text().await.expect("text");
+    response.text().await.expect("text")
+}
+
+async fn scrape(t: &Tracking) -> prometheus_parse::Scrape {
+    let text = text(t).await;
     let lines = text.lines().map(|line| Ok(line.to_owned()));
     prometheus_parse::Scrape::parse(lines).expect("the Prometheus text format")
 }
@@ -140,4 +155,98 @@ async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
         sample(&waiting, "tidemark_jobs_due", &[("kind", "lookup")]),
         Some(1.0)
     );
+}
+
+/// The families `text` declares with `# TYPE`, and those it explains with `# HELP`.
+fn declared(text: &str) -> (Vec<&str>, Vec<&str>) {
+    let named = |prefix: &str| {
+        text.lines()
+            .filter_map(|line| line.strip_prefix(prefix))
+            .filter_map(|rest| rest.split_whitespace().next())
+            .collect::<Vec<_>>()
+    };
+    (named("# TYPE "), named("# HELP "))
+}
+
+async fn every_family_explains_itself_and_the_operators_gauges_count_the_boxes(t: Tracking) {
+    tidemark_api::metrics::handle();
+    t.subscribe("https://hooks.example.com/metrics").await;
+    // Customs holds the box after its release; its terminal is checked on the way.
+    track(&t, "TEST-TR-RELEASE-TAKEN-BACK", "TEST").await;
+    for _ in 0..10 {
+        t.advance(time::Duration::hours(1));
+        t.drain().await;
+    }
+    let text = text(&t).await;
+    let (types, helps) = declared(&text);
+    assert!(types.len() >= 20, "{types:?}");
+    for family in &types {
+        assert!(helps.contains(family), "{family} has no # HELP");
+    }
+    let scrape = scrape(&t).await;
+    let value = |name: &str, labels: &[(&str, &str)]| sample(&scrape, name, labels);
+    let containers = t.app.get("/v2/containers?filter[has_holds]=true").await;
+    let held = crate::common::document(containers).await["meta"]["total"].clone();
+    assert!(held.as_f64().is_some_and(|n| n >= 1.0), "{held}");
+    assert_eq!(value("tidemark_containers_on_hold", &[]), held.as_f64());
+    assert_eq!(
+        value("tidemark_tracking_requests", &[("status", "created")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        value("tidemark_tracking_requests", &[("status", "failed")]),
+        Some(0.0),
+        "every status is told, none as a missing series"
+    );
+    assert!(
+        value("tidemark_containers_past_last_free_day", &[]).is_some(),
+        "{text}"
+    );
+    assert!(
+        value("tidemark_webhook_oldest_pending_seconds", &[]).is_some_and(|s| s > 0.0),
+        "the deliveries wait for a dispatcher that is not run here"
+    );
+    assert!(
+        value("tidemark_terminal_checks_total", &[("outcome", "answered")])
+            .is_some_and(|n| n >= 1.0)
+    );
+    assert!(value("tidemark_build_info", &[]).is_some_and(|one| (one - 1.0).abs() < f64::EPSILON));
+    assert!(value("process_resident_memory_bytes", &[]).is_some_and(|b| b > 0.0));
+    promtool_finds_nothing(&text);
+}
+
+/// `promtool check metrics` reads `text` and reports nothing. Without Debian's
+/// `prometheus` the check says it was skipped, unless `TIDEMARK_REQUIRE_PROMTOOL` is set
+/// (as in `.ci/run`), when it fails.
+fn promtool_finds_nothing(text: &str) {
+    use std::io::Write;
+    if !std::path::Path::new(PROMTOOL).exists() {
+        assert!(
+            std::env::var_os("TIDEMARK_REQUIRE_PROMTOOL").is_none(),
+            "TIDEMARK_REQUIRE_PROMTOOL is set but {PROMTOOL} is missing"
+        );
+        eprintln!("skipped: install Debian's prometheus to check /metrics with promtool");
+        return;
+    }
+    let mut child = std::process::Command::new(PROMTOOL)
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("promtool starts");
+    child
+        .stdin
+        .take()
+        .expect("its input")
+        .write_all(text.as_bytes())
+        .expect("the scrape written to promtool");
+    let out = child.wait_with_output().expect("promtool ends");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "promtool: {said}");
+    assert_eq!(said.trim(), "", "promtool reports nothing");
 }

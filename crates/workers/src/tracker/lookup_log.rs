@@ -13,12 +13,15 @@ pub(super) fn log_lookup(
     let duration_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
     let attempt = request.retry_count.map_or(1, |retries| retries + 1);
     metrics::counter!(
-        "tidemark_lookups_total",
+        tidemark_wire::metrics::LOOKUPS.name,
         "carrier" => scac.as_str().to_owned(), "outcome" => outcome.label()
     )
     .increment(1);
-    metrics::histogram!("tidemark_lookup_duration_seconds", "carrier" => scac.as_str().to_owned())
-        .record(took.as_secs_f64());
+    metrics::histogram!(
+        tidemark_wire::metrics::LOOKUP_DURATION.name,
+        "carrier" => scac.as_str().to_owned()
+    )
+    .record(took.as_secs_f64());
     match outcome.failure() {
         None => tracing::info!(
             carrier = %scac,

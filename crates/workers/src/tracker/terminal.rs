@@ -154,6 +154,7 @@ impl Tracker {
                 .collect();
         for (code, numbers) in by_terminal {
             let Some(connector) = self.carriers.terminals().connector(&code, source) else {
+                checked(&code, "not_configured");
                 continue;
             };
             asked.reachable = true;
@@ -162,6 +163,7 @@ impl Tracker {
             let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             match answer {
                 Ok(reports) => {
+                    checked(&code, "answered");
                     tracing::info!(terminal = %code, containers = numbers.len(), duration_ms, "terminal check");
                     let known: Vec<(String, TerminalReport)> = reports
                         .into_iter()
@@ -177,6 +179,7 @@ impl Tracker {
                         .await;
                 }
                 Err(failure) => {
+                    checked(&code, "failed");
                     tracing::warn!(terminal = %code, containers = numbers.len(), duration_ms, %failure, "terminal check failed");
                     asked.failure = Some(failure);
                 }
@@ -248,4 +251,13 @@ impl Tracker {
             }
         }
     }
+}
+
+/// Counts a check of terminal `code` by its outcome (`tidemark_terminal_checks_total`).
+fn checked(code: &TerminalCode, outcome: &'static str) {
+    metrics::counter!(
+        tidemark_wire::metrics::TERMINAL_CHECKS.name,
+        "terminal" => code.as_str().to_owned(), "outcome" => outcome
+    )
+    .increment(1);
 }
