@@ -1,10 +1,13 @@
-//! `/v2/ports/{id}`, `/v2/terminals/{id}`, `/v2/vessels/{id}`: places and vessels learned
-//! from carrier data (api.md §4). Ports are found by id or UN/LOCODE, vessels by id or IMO
-//! number. The resources are `tidemark_wire::reference`'s.
+//! `/v2/ports/{id}`, `/v2/terminals/{id}`, `/v2/metro_areas/{id}`, `/v2/vessels/{id}`:
+//! places and vessels (api.md §4). Ports and metro areas are found by id or UN/LOCODE,
+//! vessels by id or IMO number. Ports carriers named and every port and inland place of
+//! the bundled reference data answer; terminals and vessels answer once carrier data named
+//! them. The resources are `tidemark_wire::reference`'s.
 
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
+use tidemark_domain::gazetteer::{Gazetteer, Locality};
 use tidemark_domain::{Reference, ReferenceKind};
 pub use tidemark_wire::reference::*;
 
@@ -18,6 +21,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v2/ports/{id}", get(show_port))
         .route("/v2/terminals/{id}", get(show_terminal))
+        .route("/v2/metro_areas/{id}", get(show_metro_area))
         .route("/v2/vessels/{id}", get(show_vessel))
 }
 
@@ -34,7 +38,20 @@ pub(crate) async fn find(
         .ok_or_else(|| ApiError::not_found(format!("no {what} is known by this id")))
 }
 
-/// A port named in carrier data, by id or UN/LOCODE.
+/// The reference data's locality `key` names: its id, or its UN/LOCODE in any case.
+fn locality(
+    key: &str,
+    by_code: impl Fn(&str) -> Option<&'static Locality>,
+    by_id: impl Fn(uuid::Uuid) -> Option<&'static Locality>,
+) -> Option<&'static Locality> {
+    match uuid::Uuid::parse_str(key) {
+        Ok(id) => by_id(id),
+        Err(_) => by_code(key),
+    }
+}
+
+/// A port, by id or UN/LOCODE: one carrier data named (with the terminals they named at
+/// it), else one of the reference data.
 #[utoipa::path(
     get,
     path = "/v2/ports/{id}",
@@ -50,12 +67,48 @@ pub async fn show_port(
     query: QueryParams,
 ) -> Result<JsonApi<Document<PortResource>>, ApiError> {
     query.finish()?;
-    let record = find(&state, ReferenceKind::Port, &key, "port").await?;
-    let terminals = state
-        .store
-        .terminals_at(std::slice::from_ref(&record.code))
-        .await?;
-    let data = port(&record, &terminals);
+    let data = match state.store.reference(ReferenceKind::Port, &key).await? {
+        Some(record) => {
+            let terminals = state
+                .store
+                .terminals_at(std::slice::from_ref(&record.code))
+                .await?;
+            port(&record, &terminals)
+        }
+        None => {
+            let places = Gazetteer::bundled();
+            let found = locality(&key, |c| places.port(c), |id| places.port_by_id(id))
+                .ok_or_else(|| ApiError::not_found("no port is known by this id"))?;
+            known_port(found)
+        }
+    };
+    let link = data.links.self_.clone();
+    Ok(JsonApi::ok(Document::new(data, link)))
+}
+
+/// An inland place of the reference data (a rail ramp, a city), by id or UN/LOCODE.
+#[utoipa::path(
+    get,
+    path = "/v2/metro_areas/{id}",
+    operation_id = "getMetroArea",
+    tag = "Reference data",
+    params(("id" = String, Path, description = "The metro area's id, or its UN/LOCODE")),
+    responses((status = 200, description = "The metro area.", body = Document<MetroAreaResource>, content_type = "application/vnd.api+json")),
+)]
+pub async fn show_metro_area(
+    _caller: Caller,
+    PathId(key): PathId,
+    query: QueryParams,
+) -> Result<JsonApi<Document<MetroAreaResource>>, ApiError> {
+    query.finish()?;
+    let places = Gazetteer::bundled();
+    let found = locality(
+        &key,
+        |c| places.metro_area(c),
+        |id| places.metro_area_by_id(id),
+    )
+    .ok_or_else(|| ApiError::not_found("no metro area is known by this id"))?;
+    let data = metro_area(found);
     let link = data.links.self_.clone();
     Ok(JsonApi::ok(Document::new(data, link)))
 }

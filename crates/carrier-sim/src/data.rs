@@ -3,7 +3,8 @@
 //! (ISO 6346 for containers, IMO for vessels). The simulator is an outside party, so it
 //! carries its own copy rather than using Tidemark's.
 
-/// A port: UN/LOCODE, name, and the terminal the simulator uses there (SMDG code).
+/// A port: UN/LOCODE, name, and the terminal the simulator uses there: its code in the
+/// SMDG's terminal list where the list has the port (Shanghai and Qingdao it has not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Port {
     /// UN/LOCODE.
@@ -25,35 +26,35 @@ const fn port(locode: &'static str, name: &'static str, terminal: &'static str) 
 /// Ports of loading (Asia).
 pub const ORIGINS: &[Port] = &[
     port("CNSHA", "Shanghai", "SIPGY"),
-    port("CNNGB", "Ningbo", "NBCT"),
+    port("CNNGB", "Ningbo", "BLCT1"),
     port("CNYTN", "Yantian", "YICT"),
-    port("KRPUS", "Busan", "PNIT"),
-    port("VNSGN", "Ho Chi Minh City", "CMIT"),
-    port("TWKHH", "Kaohsiung", "KHH70"),
+    port("KRPUS", "Busan", "PNP"),
+    port("VNSGN", "Ho Chi Minh City", "CATLAI"),
+    port("TWKHH", "Kaohsiung", "KAOCT"),
     port("CNTAO", "Qingdao", "QQCT"),
     port("INNSA", "Nhava Sheva", "NSICT"),
 ];
 
 /// Ports of discharge (Europe and North America).
 pub const DESTINATIONS: &[Port] = &[
-    port("NLRTM", "Rotterdam", "ECTDE"),
+    port("NLRTM", "Rotterdam", "EMX"),
     port("DEHAM", "Hamburg", "CTA"),
-    port("BEANR", "Antwerp", "PSADT"),
-    port("GBFXT", "Felixstowe", "FTL"),
+    port("BEANR", "Antwerp", "K869"),
+    port("GBFXT", "Felixstowe", "TTY"),
     port("USLAX", "Los Angeles", "APMT"),
     port("USLGB", "Long Beach", "LBCT"),
     port("USNYC", "New York", "PNCT"),
-    port("USSAV", "Savannah", "GCT"),
-    port("ESVLC", "Valencia", "VLCCS"),
+    port("USSAV", "Savannah", "GCMT"),
+    port("ESVLC", "Valencia", "MSCVC"),
     port("CAVAN", "Vancouver", "DLT"),
 ];
 
 /// Transshipment hubs.
 pub const HUBS: &[Port] = &[
-    port("SGSIN", "Singapore", "PPT"),
+    port("SGSIN", "Singapore", "PSAPPT"),
     port("LKCMB", "Colombo", "CICT"),
-    port("MYPKG", "Port Klang", "WPT"),
-    port("AEJEA", "Jebel Ali", "DPWT2"),
+    port("MYPKG", "Port Klang", "KMT"),
+    port("AEJEA", "Jebel Ali", "DPWJ2"),
     port("PAMIT", "Manzanillo", "MIT"),
 ];
 

@@ -17,7 +17,7 @@ mod transport_event;
 
 pub use container::{Container, ContainerDetails, Equipment};
 pub use push::{CarrierPush, PUSH_SECRET_BYTES, PushSecret};
-pub use reference::{Reference, ReferenceKind};
+pub use reference::{Reference, ReferenceKind, metro_area_id};
 pub use transport_event::{TransportEvent, TransportEventKind};
 
 /// Where a shipment's carrier data comes from (`line_tracking_source`).

@@ -29,6 +29,7 @@ mod builder;
 mod cadence;
 mod change;
 mod decide;
+mod details;
 mod diff;
 mod terminal;
 #[cfg(test)]

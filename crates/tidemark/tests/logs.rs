@@ -46,7 +46,7 @@ async fn every_lookup_is_logged_with_its_outcome() {
     for field in [
         "WARN",
         "lookup failed",
-        "outcome=\"unknown\"",
+        "outcome=\"not_found\"",
         "reason=",
         "attempt=1",
     ] {

@@ -124,12 +124,14 @@ impl Out<'_> {
         }
     }
 
-    /// An event resource of its own (`estimated_event`, `container_*_event`).
+    /// An event resource of its own (`estimated_event`, `container_*_event`), its time in
+    /// the zone of the shipment's port of discharge, where the change happened.
     fn change(&mut self, kind: &str, event: &DomainEvent, attributes: Value, relationships: Value) {
         let mut attributes = attributes;
+        let zone = crate::time_zone(self.pod().map(|pod| pod.locode.as_str()));
         if let Value::Object(fields) = &mut attributes {
             fields.insert("timestamp".into(), json!(event.created_at.to_string()));
-            fields.insert("timezone".into(), Value::Null);
+            fields.insert("timezone".into(), json!(zone));
             fields.insert("created_at".into(), json!(event.created_at.to_string()));
         }
         self.items.push(json!({
@@ -270,7 +272,7 @@ impl Out<'_> {
             "attributes": {
                 "event": event.name.name(),
                 "timestamp": event.created_at.to_string(),
-                "timezone": Value::Null,
+                "timezone": crate::time_zone(locode.as_deref()),
                 "location_locode": locode,
                 "voyage_number": Value::Null,
                 "data_source": data_source(event),

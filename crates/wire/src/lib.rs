@@ -17,6 +17,23 @@ pub mod tracking_request;
 
 pub use event_records::EventRecords;
 
+/// The IANA time zone of the port or inland place with this UN/LOCODE, as the bundled
+/// places know it (`tidemark_domain::gazetteer`); null for a place they do not know.
+pub fn time_zone(locode: Option<&str>) -> Option<String> {
+    locode
+        .and_then(|code| tidemark_domain::gazetteer::Gazetteer::bundled().time_zone(code))
+        .map(str::to_owned)
+}
+
+/// A place's name: as the bundled places know it, else as it was reported.
+pub(crate) fn place_name(place: Option<&tidemark_domain::Place>) -> Option<String> {
+    let place = place?;
+    tidemark_domain::gazetteer::Gazetteer::bundled()
+        .place(&place.locode)
+        .map(|known| known.name.to_owned())
+        .or_else(|| place.name.clone())
+}
+
 /// A time as the wire shows it (RFC 3339, UTC), or null.
 pub(crate) fn time(at: Option<tidemark_domain::Timestamp>) -> Option<String> {
     at.map(|at| at.to_string())

@@ -176,7 +176,9 @@ pub fn resource(
             .and_then(|p| p.facility.as_deref()),
     );
     let locode = |place: Option<&tidemark_domain::Place>| place.map(|p| p.locode.clone());
-    let name = |place: Option<&tidemark_domain::Place>| place.and_then(|p| p.name.clone());
+    let name = crate::place_name;
+    let zone =
+        |place: Option<&tidemark_domain::Place>| crate::time_zone(place.map(|p| p.locode.as_str()));
     let (pol, pod, dest) = (
         route.port_of_lading.as_ref(),
         route.port_of_discharge.as_ref(),
@@ -214,9 +216,9 @@ pub fn resource(
             destination_eta_at: time(dest.and(route.pod_eta_at)),
             destination_ata_at: time(dest.and(route.pod_ata_at)),
             destination_original_eta_at: time(dest.and(route.pod_original_eta_at)),
-            pol_timezone: None,
-            pod_timezone: None,
-            destination_timezone: None,
+            pol_timezone: zone(pol),
+            pod_timezone: zone(pod),
+            destination_timezone: zone(dest),
             line_tracking_last_attempted_at: time(shipment.last_attempted_at),
             line_tracking_last_succeeded_at: time(shipment.last_succeeded_at),
             line_tracking_stopped_at: time(shipment.stopped_at),

@@ -137,8 +137,9 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
             actual_on: None,
             estimated_on: None,
             will_occur_at: estimated.then_some(at),
-            timezone: None,
+            timezone: tidemark_wire::time_zone(place.map(|p| p.locode.as_str())),
             created_at: record.created_at.to_string(),
+            // The raw event as the carrier wrote it: its own name of the place.
             location_name: place.and_then(|p| p.name.clone()),
             location_locode: place.map(|p| p.locode.clone()),
             vessel_name: event.vessel.as_ref().and_then(|v| v.name.clone()),

@@ -59,6 +59,7 @@ use crate::{
         containers::refresh,
         reference_data::show_port,
         reference_data::show_terminal,
+        reference_data::show_metro_area,
         reference_data::show_vessel,
         routing_data::container_map,
         routing_data::future_positions,

@@ -4,6 +4,8 @@
 //! the notice's).
 
 use serde::Deserialize;
+use tidemark_domain::gazetteer::Gazetteer;
+use tidemark_domain::local_time::Zone;
 use tidemark_domain::terminal::{ContainerNotice, LineNotice};
 use tidemark_domain::{ContainerNumber, Place, Timestamp};
 
@@ -152,8 +154,14 @@ impl Notice {
     }
 
     /// The last free day of demurrage free time for a box: a date and time as given, a
-    /// date as the end of that day (UTC; the notice's local day is not known here).
-    fn last_free_day(&self, number: &str, iso: Option<&str>) -> Result<Option<Timestamp>, String> {
+    /// date as the end of that day where the box is picked up (`zone`, the pickup place's;
+    /// UTC's end of the day for a place the reference data does not know).
+    fn last_free_day(
+        &self,
+        number: &str,
+        iso: Option<&str>,
+        zone: Option<&Zone>,
+    ) -> Result<Option<Timestamp>, String> {
         let applies = |free: &&FreeTime| {
             free.type_codes.iter().any(|code| code == "DEM")
                 && (free.equipment_references.iter().any(|r| r == number)
@@ -172,7 +180,12 @@ impl Notice {
         free.last_free_date
             .as_ref()
             .map(|date| {
-                Timestamp::parse_rfc3339(&format!("{}T23:59:59Z", date.value))
+                let local = zone.and_then(|zone| zone.end_of_day(&date.value));
+                local
+                    .map_or_else(
+                        || Timestamp::parse_rfc3339(&format!("{}T23:59:59Z", date.value)),
+                        Ok,
+                    )
                     .map_err(|_| format!("lastFreeDate {:?} is not a date", date.value))
             })
             .transpose()
@@ -214,15 +227,19 @@ impl Notice {
                     return_reference: back.and_then(|r| r.turn_in_reference.clone()),
                 };
                 let iso = utilized.equipment.iso_equipment_code.as_deref();
-                let last_free_day = self.last_free_day(raw, iso)?;
+                let pickup_place = facility_place(pickup.and_then(|p| p.pickup_location.as_ref()));
+                let zone = pickup
+                    .and_then(|p| p.pickup_location.as_ref())
+                    .and_then(|at| at.un_location_code.as_deref())
+                    .and_then(|locode| Gazetteer::bundled().time_zone(locode.trim()))
+                    .and_then(Zone::named);
+                let last_free_day = self.last_free_day(raw, iso, zone.as_ref())?;
                 Ok((
                     number,
                     ContainerNotice {
                         notice,
                         last_free_day,
-                        pickup_place: facility_place(
-                            pickup.and_then(|p| p.pickup_location.as_ref()),
-                        ),
+                        pickup_place,
                     },
                 ))
             })

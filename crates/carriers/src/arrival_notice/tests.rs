@@ -119,3 +119,38 @@ fn a_pickup_facility_with_its_locode_is_a_place_to_learn() {
     let without = &read(notice("2025-01-23T01:23:45Z", true))[0].1;
     assert_eq!(without.pickup_place, None, "no locode, nowhere to learn it");
 }
+
+#[test]
+fn a_last_free_date_is_a_day_where_the_box_is_picked_up() {
+    let at_port = |locode: &str| {
+        let mut placed = notice("2025-01-23T01:23:45Z", true);
+        placed["pickupInformation"]["pickupLocation"]["UNLocationCode"] = json!(locode);
+        let read = latest("HHL71800000", notices(json!([placed]))).expect("read");
+        // The first box's own pickup is the notice's; the second has its own, unplaced.
+        let day = |index: usize| read[index].1.last_free_day.map(|at| at.to_string());
+        (day(0), day(1))
+    };
+    // A date names a day at the pickup place: in Rotterdam (UTC+1 in February) it ends an
+    // hour before UTC's; a date and time stands as given.
+    let (own, by_iso) = at_port("NLRTM");
+    assert_eq!(own.as_deref(), Some("2025-02-03T16:00:00Z"));
+    assert_eq!(by_iso.as_deref(), Some("2025-02-01T23:59:59Z"), "no place");
+    let mut shared = notice("2025-01-23T01:23:45Z", true);
+    shared["pickupInformation"]["pickupLocation"]["UNLocationCode"] = json!("USLAX");
+    shared["utilizedTransportEquipments"][1]["pickupInformation"] = json!(null);
+    let read = latest("HHL71800000", notices(json!([shared]))).expect("read");
+    assert_eq!(
+        read[1].1.last_free_day.map(|at| at.to_string()).as_deref(),
+        Some("2025-02-02T07:59:59Z"),
+        "the end of 1 February in Los Angeles"
+    );
+    // A place the reference data does not know keeps UTC's end of the day.
+    let mut unknown = notice("2025-01-23T01:23:45Z", true);
+    unknown["pickupInformation"]["pickupLocation"]["UNLocationCode"] = json!("ZZZZZ");
+    unknown["utilizedTransportEquipments"][1]["pickupInformation"] = json!(null);
+    let read = latest("HHL71800000", notices(json!([unknown]))).expect("read");
+    assert_eq!(
+        read[1].1.last_free_day.map(|at| at.to_string()).as_deref(),
+        Some("2025-02-01T23:59:59Z")
+    );
+}

@@ -63,6 +63,10 @@ pub struct ContainerDetails {
     pub iso_code: Option<String>,
     /// The terminal of discharge (its SMDG or BIC code).
     pub pod_terminal: Option<String>,
+    /// The port of discharge's UN/LOCODE.
+    pub pod_locode: Option<String>,
+    /// Where it was returned empty (UN/LOCODE).
+    pub empty_terminated_locode: Option<String>,
     /// Empty picked up for stuffing.
     pub empty_out_at: Option<Timestamp>,
     /// Gated in full at the port of loading.

@@ -28,8 +28,19 @@ impl ReferenceKind {
             Self::Terminal => "terminal",
             Self::Vessel => "vessel",
         };
-        uuid::Uuid::new_v5(&REFERENCE_NAMESPACE, format!("{kind}:{code}").as_bytes())
+        reference_id(kind, code)
     }
+}
+
+/// The id of the inland place (`metro_area`) with this UN/LOCODE: like the records above,
+/// derived from its code, though it is only ever read from the bundled places.
+#[must_use]
+pub fn metro_area_id(locode: &str) -> uuid::Uuid {
+    reference_id("metro_area", locode)
+}
+
+fn reference_id(kind: &str, code: &str) -> uuid::Uuid {
+    uuid::Uuid::new_v5(&REFERENCE_NAMESPACE, format!("{kind}:{code}").as_bytes())
 }
 
 /// A port, terminal or vessel learned from carrier data.

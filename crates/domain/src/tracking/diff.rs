@@ -1,18 +1,16 @@
 //! The diff itself: the route, each container and its kept carrier events, compared
 //! with what is stored.
 
-use std::collections::BTreeMap;
-
 use crate::events::{EventDetail, EventName, Subject};
 use crate::raw_event::{self, ContainerEvents, Owner};
 use crate::terminal::{DataSource, LineEvents, TerminalView};
 use crate::{
-    CallView, Container, ContainerDetails, ContainerId, ContainerView, Estimate, Milestone, Place,
-    RawEvent, Route, Shipment, ShipmentId, Snapshot, Timestamp, Tracked, TransportEvent,
-    TransportEventKind, VesselRef,
+    CallView, Container, ContainerId, ContainerView, Estimate, Place, RawEvent, Route, Shipment,
+    ShipmentId, Snapshot, Timestamp, Tracked, TransportEvent, TransportEventKind, VesselRef,
 };
 
 use super::builder::Builder;
+use super::details::{changeset, details};
 use super::{Context, Delta, SnapshotDiff};
 
 fn route(snapshot: &Snapshot, prior: Option<&Route>) -> Route {
@@ -38,47 +36,6 @@ fn route(snapshot: &Snapshot, prior: Option<&Route>) -> Route {
             .or_else(|| pod.and_then(|call| call.original_eta))
             .or(pod_eta_at),
     }
-}
-
-fn details(view: &ContainerView, pod: Option<&CallView>) -> ContainerDetails {
-    let last = |milestone: Milestone| {
-        view.milestones
-            .iter()
-            .filter(|event| event.milestone == milestone)
-            .map(|event| event.at)
-            .max()
-    };
-    ContainerDetails {
-        seal_number: view.seal.clone(),
-        iso_code: view.iso_code.clone(),
-        pod_terminal: pod.and_then(|call| call.place.facility.clone()),
-        empty_out_at: last(Milestone::EmptyOut),
-        pol_full_in_at: last(Milestone::FullIn),
-        pol_vessel_loaded_at: last(Milestone::VesselLoaded),
-        pol_vessel_departed_at: last(Milestone::VesselDeparted),
-        pod_arrived_at: last(Milestone::VesselArrived),
-        pod_discharged_at: last(Milestone::VesselDischarged),
-        pod_full_out_at: last(Milestone::FullOut),
-        empty_terminated_at: last(Milestone::EmptyIn),
-    }
-}
-
-/// `container.updated`'s changeset: field → `[old, new]`, for the fields that changed.
-fn changeset(old: &ContainerDetails, new: &ContainerDetails) -> crate::events::Changeset {
-    let mut changes = BTreeMap::new();
-    for (field, before, after) in [
-        ("seal_number", &old.seal_number, &new.seal_number),
-        ("iso_code", &old.iso_code, &new.iso_code),
-        ("pod_terminal", &old.pod_terminal, &new.pod_terminal),
-    ] {
-        if before != after {
-            changes.insert(
-                field.to_owned(),
-                [before.clone().into(), after.clone().into()],
-            );
-        }
-    }
-    changes
 }
 
 /// Applies the carrier's `snapshot` to what is stored (`prior`, `None` on the first

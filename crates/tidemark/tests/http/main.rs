@@ -21,6 +21,7 @@ mod notice_push;
 mod numbers;
 mod operations;
 mod parties;
+mod places;
 mod raw_events;
 mod sandbox;
 mod search;

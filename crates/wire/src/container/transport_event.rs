@@ -78,7 +78,7 @@ pub fn transport_event(event: &TransportEvent) -> TransportEventResource {
         attributes: TransportEventAttributes {
             event: event.kind.name(),
             timestamp: Some(event.timestamp.to_string()),
-            timezone: None,
+            timezone: crate::time_zone(location.map(|p| p.locode.as_str())),
             location_locode: location.map(|p| p.locode.clone()),
             voyage_number: event.voyage_number.clone(),
             data_source: "shipping_line",

@@ -1,0 +1,49 @@
+//! Local days and times, against the IANA database's own rules (summer time included).
+
+use super::*;
+
+fn at(text: &str) -> Timestamp {
+    Timestamp::parse_rfc3339(text).expect("a time")
+}
+
+#[test]
+fn a_local_day_ends_at_the_places_midnight_not_utcs() {
+    let madrid = Zone::named("Europe/Madrid").expect("a zone");
+    // Winter: UTC+1.
+    assert_eq!(
+        madrid.end_of_day("2026-12-08"),
+        Some(at("2026-12-08T22:59:59Z"))
+    );
+    // Summer: UTC+2.
+    assert_eq!(
+        madrid.end_of_day("2026-07-08"),
+        Some(at("2026-07-08T21:59:59Z"))
+    );
+    let los_angeles = Zone::named("America/Los_Angeles").expect("a zone");
+    assert_eq!(
+        los_angeles.end_of_day("2026-12-08"),
+        Some(at("2026-12-09T07:59:59Z"))
+    );
+    assert_eq!(madrid.end_of_day("2026-13-40"), None);
+    assert_eq!(madrid.end_of_day("tomorrow"), None);
+}
+
+#[test]
+fn an_instant_shows_as_the_places_clocks_do() {
+    let busan = Zone::named("Asia/Seoul").expect("a zone");
+    let shown = busan.local(at("2026-12-08T20:30:00Z"));
+    assert_eq!(shown.date, "2026-12-09", "past midnight in Busan");
+    assert_eq!(shown.time, "05:30");
+    assert_eq!(shown.abbreviation, "KST");
+    assert_eq!(shown.offset, "+09");
+    let hamburg = Zone::named("Europe/Berlin").expect("a zone");
+    assert_eq!(
+        hamburg.local(at("2026-07-01T12:00:00Z")).abbreviation,
+        "CEST"
+    );
+    assert_eq!(
+        hamburg.local(at("2026-12-01T12:00:00Z")).abbreviation,
+        "CET"
+    );
+    assert_eq!(Zone::named("Mars/Olympus_Mons"), None);
+}
