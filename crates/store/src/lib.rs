@@ -51,7 +51,7 @@ pub use model::{
     CommitOutcome, ContainerFilter, Page, PageRequest, ShipmentFilter, TimeRange,
     TrackingRequestFilter,
 };
-pub use notifications::{NotificationFilter, NotificationStore};
+pub use notifications::{DeliveryOutcomes, NotificationFilter, NotificationStore};
 pub use parties::PartyStore;
 pub use pushes::PushStore;
 pub use quotas::QuotaStore;

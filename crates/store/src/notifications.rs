@@ -80,6 +80,38 @@ pub trait NotificationStore: Send + Sync {
     /// before `cutoff`, the oldest first, with their attempts (the delivery log's retention);
     /// how many. A pending one, or one made pending again meanwhile, is kept.
     async fn forget_notifications(&self, cutoff: Timestamp, limit: u32) -> Result<u64, StoreError>;
+
+    /// How `account`'s webhook's deliveries have gone, over the notifications kept.
+    async fn delivery_outcomes(
+        &self,
+        account: AccountId,
+        webhook: WebhookId,
+    ) -> Result<DeliveryOutcomes, StoreError>;
+}
+
+/// How a webhook's deliveries have gone: of the notifications attempted at least once,
+/// how many have been delivered, and how many have not (failed for good, or still
+/// retrying after a failed attempt).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeliveryOutcomes {
+    /// Notifications attempted at least once.
+    pub attempted: u64,
+    /// Of those, delivered.
+    pub delivered: u64,
+}
+
+impl DeliveryOutcomes {
+    /// Attempted and not delivered: failed for good or retrying.
+    #[must_use]
+    pub fn failing(&self) -> u64 {
+        self.attempted.saturating_sub(self.delivered)
+    }
+
+    /// Whether every delivery attempted so far has failed.
+    #[must_use]
+    pub fn failing_every_delivery(&self) -> bool {
+        self.attempted > 0 && self.delivered == 0
+    }
 }
 
 pub(crate) fn notification_row(row: &Row) -> Result<WebhookNotification, StoreError> {
@@ -106,6 +138,31 @@ pub(crate) fn notification_row(row: &Row) -> Result<WebhookNotification, StoreEr
 
 #[async_trait]
 impl<T: Backend> NotificationStore for T {
+    async fn delivery_outcomes(
+        &self,
+        account: AccountId,
+        webhook: WebhookId,
+    ) -> Result<DeliveryOutcomes, StoreError> {
+        let mut query =
+            Query::new("SELECT COUNT(*) AS attempted, COALESCE(SUM(CASE WHEN delivery_status = ");
+        query
+            .bind(DeliveryStatus::Succeeded.as_str())
+            .push(" THEN 1 ELSE 0 END), 0) AS delivered FROM webhook_notifications WHERE account_id = ")
+            .bind(account.as_uuid())
+            .push(" AND webhook_id = ")
+            .bind(webhook.as_uuid())
+            .push(" AND attempts > 0");
+        let rows = self.fetch(&query).await?;
+        let Some(row) = rows.first() else {
+            return Ok(DeliveryOutcomes::default());
+        };
+        let count = |name| row.int(name).map(|n| u64::try_from(n).unwrap_or(0));
+        Ok(DeliveryOutcomes {
+            attempted: count("attempted")?,
+            delivered: count("delivered")?,
+        })
+    }
+
     async fn webhook_notification(
         &self,
         account: AccountId,

@@ -28,6 +28,8 @@ mod idempotency;
 mod jobs;
 #[path = "conformance/leases.rs"]
 mod leases;
+#[path = "conformance/operators.rs"]
+mod operators;
 #[path = "conformance/parties.rs"]
 mod parties;
 #[path = "conformance/pushes.rs"]
@@ -80,6 +82,8 @@ use cases::*;
 
 tidemark_store::backends!(
     run,
+    the_gauges_count_boxes_as_they_stand_across_accounts,
+    a_webhooks_delivery_outcomes_count_what_was_attempted,
     accounts_are_created_found_and_listed,
     account_names_are_unique,
     bootstrap_creates_the_first_account_only_once,
@@ -312,6 +316,7 @@ mod cases {
     pub use super::idempotency::*;
     pub use super::jobs::*;
     pub use super::leases::*;
+    pub use super::operators::*;
     pub use super::parties::*;
     pub use super::pushes::*;
     pub use super::quotas::*;

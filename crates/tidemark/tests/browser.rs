@@ -294,6 +294,50 @@ async fn redeliver(client: &Client, base: &str, receiver: &Receiver) {
     );
 }
 
+/// The arrival is still expected, and voyage times are local to their port (the sandbox
+/// loads in Asia), UTC on hover.
+async fn times_are_local(client: &Client) {
+    assert!(
+        !client
+            .find_all(Locator::Css(".timeline li.estimated"))
+            .await
+            .expect("steps")
+            .is_empty(),
+        "the arrival is still expected"
+    );
+    let first = client
+        .find(Locator::Css(".timeline li.actual time"))
+        .await
+        .expect("a milestone's time");
+    let shown = first.text().await.expect("text");
+    let hover = first
+        .attr("title")
+        .await
+        .expect("title")
+        .unwrap_or_default();
+    assert!(hover.ends_with(" UTC"), "{hover}");
+    assert!(!shown.ends_with(" UTC"), "local, not UTC: {shown}");
+}
+
+/// The overview's lists never share a box: available means released, with no hold in
+/// force, and not gone.
+async fn the_overview_lists_are_disjoint(client: &Client) {
+    let listed = async |title: &str| -> Vec<String> {
+        let path = format!("//section[h2[starts-with(normalize-space(.), '{title}')]]//td/a");
+        let mut numbers = Vec::new();
+        for link in client.find_all(Locator::XPath(&path)).await.expect("rows") {
+            numbers.push(link.text().await.expect("a number"));
+        }
+        numbers
+    };
+    let held = listed("On hold").await;
+    let available = listed("Available for pickup").await;
+    assert!(
+        held.iter().all(|number| !available.contains(number)),
+        "{held:?} and {available:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_console_in_a_browser() {
     let Some(driver) = driver() else {
@@ -337,14 +381,7 @@ async fn the_console_in_a_browser() {
     );
     assert!(text(&client, ".sandbox").await.starts_with("Simulated"));
     reload_until(&client, ".timeline", "actual", Duration::from_secs(30)).await;
-    assert!(
-        !client
-            .find_all(Locator::Css(".timeline li.estimated"))
-            .await
-            .expect("steps")
-            .is_empty(),
-        "the arrival is still expected"
-    );
+    times_are_local(&client).await;
     shoot(&client, &dir, "shipment").await;
 
     click(&client, Locator::Css(".timeline h2 a")).await;
@@ -358,6 +395,7 @@ async fn the_console_in_a_browser() {
 
     client.goto(&format!("{base}/console")).await.expect("open");
     assert!(text(&client, ".counts").await.contains("created"));
+    the_overview_lists_are_disjoint(&client).await;
     shoot(&client, &dir, "overview").await;
 
     // The API reference, rendered by the script built into the binary (this machine has

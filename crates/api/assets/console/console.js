@@ -20,6 +20,7 @@
       if (span && !Number.isNaN(left)) {
         span.textContent = relative(left);
         time.classList.toggle("passed", left < 0);
+        time.classList.toggle("soon", left >= 0 && left <= 2 * 86400 * 1000);
       }
     });
   }

@@ -4,9 +4,11 @@
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
-use tidemark_domain::{Container, ContainerId, Timestamp};
+use tidemark_domain::terminal::Standing;
+use tidemark_domain::{Container, ContainerId, ContainerStatus, Timestamp};
 
-use super::format::{self, maybe_when, relative, when, words};
+use super::format::{relative, words};
+use super::local::{Deadline, Moment};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
 use crate::extract::found;
@@ -20,47 +22,28 @@ pub struct ContainerRow {
     pub number: String,
     /// Its status, in words.
     pub status: String,
+    /// What the status means, as the pill's colour: `ok` (available), `warn` (on hold or
+    /// not available), `bad` (past its last free day at the terminal), `sea` (on the water
+    /// or on rail), `gone` (picked up, returned), or empty.
+    pub tone: &'static str,
     /// Its last free day, when known.
     pub lfd: Option<Deadline>,
     /// The blocking holds, named: `customs, freight`.
     pub holds: String,
 }
 
-/// A deadline: when, how far, and whether it has passed.
-#[derive(Debug, Clone)]
-pub struct Deadline {
-    /// When, to the minute.
-    pub at: String,
-    /// When, RFC 3339 (for the page's countdown).
-    pub iso: String,
-    /// How far from now.
-    pub left: String,
-    /// Whether it has passed.
-    pub passed: bool,
-}
-
-impl Deadline {
-    /// `at` as seen at `now`.
-    #[must_use]
-    pub fn new(at: Timestamp, now: Timestamp) -> Self {
-        Self {
-            at: when(at),
-            iso: at.to_string(),
-            left: relative(at, now),
-            passed: at < now,
-        }
-    }
-}
-
 /// The summary of `container` at `now`.
 #[must_use]
 pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
     let standing = container.standing();
+    let pod = container.details.pod_locode.as_deref();
+    let lfd = standing.pickup_lfd.map(|at| Deadline::new(at, now, pod));
     ContainerRow {
         id: container.id.to_string(),
         number: container.number.clone(),
         status: words(standing.status.as_str()),
-        lfd: standing.pickup_lfd.map(|at| Deadline::new(at, now)),
+        tone: tone(&standing, lfd.as_ref()),
+        lfd,
         holds: standing
             .holds
             .iter()
@@ -68,6 +51,24 @@ pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
             .map(|hold| hold.name.as_str())
             .collect::<Vec<_>>()
             .join(", "),
+    }
+}
+
+/// The pill's colour for a box standing so, its last free day being `lfd`.
+fn tone(standing: &Standing, lfd: Option<&Deadline>) -> &'static str {
+    use ContainerStatus as S;
+    if standing.status.gone() {
+        return "gone";
+    }
+    if standing.status.at_pod_terminal() && lfd.is_some_and(Deadline::passed) {
+        return "bad";
+    }
+    match standing.status {
+        S::Available | S::OffDock => "ok",
+        S::NotAvailable => "warn",
+        S::Grounded if standing.on_hold() => "warn",
+        S::OnShip | S::OnRail => "sea",
+        _ => "",
     }
 }
 
@@ -90,11 +91,11 @@ struct Page {
     terminal: String,
     location: String,
     pickup_facility: String,
-    appointment: String,
+    appointment: Option<Moment>,
     checked: String,
     holds: Vec<Line>,
     fees: Vec<Line>,
-    lfds: Vec<(&'static str, String)>,
+    lfds: Vec<(&'static str, Deadline)>,
 }
 
 /// What the sources say of the pickup, as the box stands.
@@ -143,7 +144,9 @@ pub async fn page(
             .unwrap_or_else(|| "—".into()),
         location: terminal.location.clone().unwrap_or_else(|| "—".into()),
         pickup_facility: terminal.pickup_facility.clone().unwrap_or_default(),
-        appointment: maybe_when(terminal.pickup_appointment_at),
+        appointment: terminal
+            .pickup_appointment_at
+            .map(|at| Moment::at(at, container.details.pod_locode.as_deref())),
         checked: container
             .terminal_checked_at
             .map_or_else(|| "never".into(), |at| relative(at, now)),
@@ -172,7 +175,12 @@ pub async fn page(
             ("rail", days.rail),
         ]
         .into_iter()
-        .filter_map(|(source, at)| at.map(|at| (source, format::when(at))))
+        .filter_map(|(source, at)| {
+            at.map(|at| {
+                let pod = container.details.pod_locode.as_deref();
+                (source, Deadline::new(at, now, pod))
+            })
+        })
         .collect(),
     };
     html(&page)

@@ -12,6 +12,7 @@ mod assets;
 mod container;
 mod error;
 mod format;
+mod local;
 mod overview;
 mod requests;
 mod session;

@@ -1,12 +1,14 @@
 //! The overview: requests by status, containers available or on hold, last free days in
-//! the next three days, recent failures and how each webhook is doing.
+//! the next three days, recent failures and how each webhook is doing. The lists read how
+//! each box stands (`terminal::Standing`), so they never overlap: available means released
+//! with no hold in force and not gone; a box that has left is in none of them.
 
 use std::time::Duration;
 
 use askama::Template;
 use axum::extract::State;
 use axum::response::Response;
-use tidemark_domain::RequestStatus;
+use tidemark_domain::{ContainerStatus, RequestStatus};
 use tidemark_store::{ContainerFilter, PageRequest, TimeRange, TrackingRequestFilter};
 
 use super::container::{ContainerRow, row};
@@ -82,11 +84,16 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         ..ContainerFilter::default()
     })
     .await?;
+    // A box that has left keeps its last free day, but is nobody's to pick up any more.
     let due_soon = containers(ContainerFilter {
         pickup_lfd: TimeRange {
             start: Some(now),
             end: Some(now + LFD_AHEAD),
         },
+        current_status: ContainerStatus::ALL
+            .into_iter()
+            .filter(|status| !status.gone())
+            .collect(),
         ..ContainerFilter::default()
     })
     .await?;

@@ -1,5 +1,7 @@
 //! A shipment's page: its route with the ports, its containers, and a timeline of
-//! milestones per container, what happened told apart from what is expected.
+//! milestones per container, what happened told apart from what is expected. Voyage times
+//! are local to their port; the arrival is weighed against the first estimate; estimates
+//! a newer one superseded fold into an ETA history rather than repeat in the timeline.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -11,6 +13,7 @@ use tidemark_domain::{
 
 use super::container::{ContainerRow, row};
 use super::format::{event_phrase, maybe_place, maybe_when, place, when};
+use super::local::{Moment, lateness};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
 use crate::extract::found;
@@ -19,7 +22,7 @@ use crate::extract::found;
 #[derive(Debug)]
 struct Step {
     what: String,
-    at: String,
+    at: Moment,
     place: String,
     vessel: String,
     /// `actual` or `estimated`.
@@ -31,6 +34,8 @@ struct Step {
 struct Timeline {
     container: ContainerRow,
     steps: Vec<Step>,
+    /// The estimates newer ones superseded, or that came true, oldest first.
+    history: Vec<Step>,
 }
 
 /// The shipment page.
@@ -44,15 +49,18 @@ struct Page {
     simulated: bool,
     tracking: String,
     ports: Vec<(&'static str, String)>,
-    times: Vec<(&'static str, String)>,
+    times: Vec<(&'static str, Moment)>,
+    /// How late the arrival is against the first estimate, and whether it is late.
+    lateness: Option<(String, bool)>,
     vessel: String,
     timelines: Vec<Timeline>,
 }
 
 fn step(event: &TransportEvent) -> Step {
+    let locode = event.location.as_ref().map(|place| place.locode.as_str());
     Step {
         what: event_phrase(&event.kind.name()),
-        at: when(event.timestamp),
+        at: Moment::at(event.timestamp, locode),
         place: maybe_place(event.location.as_ref()),
         vessel: event
             .vessel
@@ -66,10 +74,16 @@ fn step(event: &TransportEvent) -> Step {
     }
 }
 
-/// The container's events, oldest first, then what the route still expects of the
+/// The container's milestones, oldest first, then what the route still expects of the
 /// voyage: the departure and the arrival while neither has happened to this container.
+/// Its estimate events are the ETA history (`history`), not steps: the route's current
+/// estimate stands for them.
 fn steps(shipment: &Shipment, events: &[&TransportEvent]) -> Vec<Step> {
-    let mut steps: Vec<Step> = events.iter().map(|event| step(event)).collect();
+    let mut steps: Vec<Step> = events
+        .iter()
+        .filter(|event| matches!(event.kind, TransportEventKind::Actual(_)))
+        .map(|event| step(event))
+        .collect();
     let happened = |milestone: Milestone| {
         events
             .iter()
@@ -94,9 +108,12 @@ fn steps(shipment: &Shipment, events: &[&TransportEvent]) -> Vec<Step> {
         if let Some(at) = at
             && !happened(milestone)
         {
+            let locode = port
+                .as_ref()
+                .map(|place: &tidemark_domain::Place| place.locode.as_str());
             steps.push(Step {
                 what: format!("{} (expected)", event_phrase(estimate.event_name())),
-                at: when(at),
+                at: Moment::at(at, locode),
                 place: maybe_place(port.as_ref()),
                 vessel: route
                     .pod_vessel
@@ -108,6 +125,15 @@ fn steps(shipment: &Shipment, events: &[&TransportEvent]) -> Vec<Step> {
         }
     }
     steps
+}
+
+/// The estimates the carrier gave for this container, oldest first.
+fn history(events: &[&TransportEvent]) -> Vec<Step> {
+    events
+        .iter()
+        .filter(|event| matches!(event.kind, TransportEventKind::Estimated(_)))
+        .map(|event| step(event))
+        .collect()
 }
 
 /// The route's ports, named.
@@ -122,17 +148,29 @@ fn ports(route: &Route) -> Vec<(&'static str, String)> {
     .collect()
 }
 
-/// The voyage's departure and arrival, estimated and actual, as far as known.
-fn times(route: &Route) -> Vec<(&'static str, String)> {
+/// The voyage's departure and arrival, first estimated, estimated and actual, as far as
+/// known, each in its port's local time.
+fn times(route: &Route) -> Vec<(&'static str, Moment)> {
+    let code = |place: &Option<tidemark_domain::Place>| place.as_ref().map(|p| p.locode.clone());
+    let (pol, pod) = (code(&route.port_of_lading), code(&route.port_of_discharge));
     [
-        ("Departure, estimated", route.pol_etd_at),
-        ("Departed", route.pol_atd_at),
-        ("Arrival, estimated", route.pod_eta_at),
-        ("Arrived", route.pod_ata_at),
+        ("Departure, first estimate", route.pol_original_etd_at, &pol),
+        ("Departure, estimated", route.pol_etd_at, &pol),
+        ("Departed", route.pol_atd_at, &pol),
+        ("Arrival, first estimate", route.pod_original_eta_at, &pod),
+        ("Arrival, estimated", route.pod_eta_at, &pod),
+        ("Arrived", route.pod_ata_at, &pod),
     ]
     .into_iter()
-    .filter_map(|(label, at)| at.map(|at| (label, when(at))))
+    .filter_map(|(label, at, port)| at.map(|at| (label, Moment::at(at, port.as_deref()))))
     .collect()
+}
+
+/// How late the arrival is (or was) against its first estimate.
+fn arrival_lateness(route: &Route) -> Option<(String, bool)> {
+    let first = route.pod_original_eta_at?;
+    let now_expected = route.pod_ata_at.or(route.pod_eta_at)?;
+    Some(lateness(first, now_expected))
 }
 
 /// The vessel to the port of discharge and its voyage.
@@ -191,6 +229,7 @@ pub async fn page(
         },
         ports: ports(route),
         times: times(route),
+        lateness: arrival_lateness(route),
         vessel: vessel(route),
         timelines: containers
             .iter()
@@ -202,6 +241,7 @@ pub async fn page(
                 Timeline {
                     container: row(container, now),
                     steps: steps(&shipment, &own),
+                    history: history(&own),
                 }
             })
             .collect(),

@@ -6,7 +6,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use tidemark_domain::webhook::{DeliveryStatus, Webhook};
+use tidemark_domain::webhook::Webhook;
 use tidemark_domain::{AccountId, EventName, WebhookId};
 use tidemark_store::{NotificationFilter, PageRequest};
 
@@ -37,27 +37,12 @@ pub struct WebhookRow {
     pub events: String,
     /// Notifications due and not yet delivered.
     pub backlog: u64,
-    /// Notifications whose every attempt failed.
-    pub failed: u64,
-}
-
-/// How many of a webhook's notifications failed for good.
-async fn failed_deliveries(
-    state: &AppState,
-    account: AccountId,
-    webhook: WebhookId,
-) -> Result<u64, ConsoleError> {
-    let filter = NotificationFilter {
-        delivery_status: vec![DeliveryStatus::Failed],
-        webhook_id: Some(webhook),
-        ..NotificationFilter::default()
-    };
-    let page = PageRequest::new(1, 1);
-    Ok(state
-        .store
-        .list_webhook_notifications(account, &filter, page)
-        .await?
-        .total)
+    /// Notifications attempted and not delivered (failed for good, or retrying).
+    pub failing: u64,
+    /// Notifications attempted at least once.
+    pub attempted: u64,
+    /// Whether every delivery attempted so far has failed.
+    pub failing_every_delivery: bool,
 }
 
 async fn webhook_row(
@@ -69,7 +54,10 @@ async fn webhook_row(
         .iter()
         .find(|(id, _)| *id == webhook.id)
         .map_or(0, |(_, count)| *count);
-    let failed = failed_deliveries(state, webhook.account_id, webhook.id).await?;
+    let outcomes = state
+        .store
+        .delivery_outcomes(webhook.account_id, webhook.id)
+        .await?;
     Ok(WebhookRow {
         id: webhook.id.to_string(),
         url: webhook.url.to_string(),
@@ -78,14 +66,18 @@ async fn webhook_row(
             (None, true) => "active".into(),
             (None, false) => "paused".into(),
         },
-        healthy: webhook.active && webhook.disabled_reason.is_none(),
+        healthy: webhook.active
+            && webhook.disabled_reason.is_none()
+            && !outcomes.failing_every_delivery(),
         events: if webhook.events.is_empty() {
             "every event".into()
         } else {
             webhook.events.join(", ")
         },
         backlog,
-        failed,
+        failing: outcomes.failing(),
+        attempted: outcomes.attempted,
+        failing_every_delivery: outcomes.failing_every_delivery(),
     })
 }
 
