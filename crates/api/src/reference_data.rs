@@ -41,9 +41,9 @@ pub(crate) async fn find(
 /// The reference data's locality `key` names: its id, or its UN/LOCODE in any case.
 fn locality(
     key: &str,
-    by_code: impl Fn(&str) -> Option<&'static Locality>,
-    by_id: impl Fn(uuid::Uuid) -> Option<&'static Locality>,
-) -> Option<&'static Locality> {
+    by_code: impl Fn(&str) -> Option<Locality>,
+    by_id: impl Fn(uuid::Uuid) -> Option<Locality>,
+) -> Option<Locality> {
     match uuid::Uuid::parse_str(key) {
         Ok(id) => by_id(id),
         Err(_) => by_code(key),
@@ -79,7 +79,7 @@ pub async fn show_port(
             let places = Gazetteer::bundled();
             let found = locality(&key, |c| places.port(c), |id| places.port_by_id(id))
                 .ok_or_else(|| ApiError::not_found("no port is known by this id"))?;
-            known_port(found)
+            known_port(&found)
         }
     };
     let link = data.links.self_.clone();
@@ -108,7 +108,7 @@ pub async fn show_metro_area(
         |id| places.metro_area_by_id(id),
     )
     .ok_or_else(|| ApiError::not_found("no metro area is known by this id"))?;
-    let data = metro_area(found);
+    let data = metro_area(&found);
     let link = data.links.self_.clone();
     Ok(JsonApi::ok(Document::new(data, link)))
 }

@@ -5,10 +5,10 @@
 //!
 //! What carriers and terminals report is matched to it: a place it knows is shown as it
 //! knows it, one it does not keeps what was reported (`in_reference_data: false` on the
-//! wire). The tables are read from the binary on first use, in place (every field borrows
-//! the bundled text), so a process that never asks pays nothing for them.
+//! wire). The tables are checked on first use and then kept as an offset per row into the
+//! bundled text (a row is read when asked for), so a process holds about 80 KB for them
+//! and one that never asks pays nothing.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::ReferenceKind;
@@ -16,6 +16,7 @@ use crate::shipment::metro_area_id;
 
 mod table;
 
+use table::Localities;
 pub use table::{Facility, Locality};
 
 /// Sea ports (`data/places/ports.tsv`).
@@ -25,20 +26,12 @@ const METRO_AREAS: &str = include_str!("../../../data/places/metro_areas.tsv");
 /// Terminals (`data/places/terminals.tsv`).
 const TERMINALS: &str = include_str!("../../../data/places/terminals.tsv");
 
-/// Which table an id points into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Table {
-    Ports,
-    MetroAreas,
-}
-
 /// The bundled reference places.
 #[derive(Debug)]
 pub struct Gazetteer {
-    ports: Vec<Locality>,
-    metro_areas: Vec<Locality>,
+    ports: Localities,
+    metro_areas: Localities,
     terminals: Vec<Facility>,
-    by_id: HashMap<uuid::Uuid, (Table, usize)>,
 }
 
 static BUNDLED: LazyLock<Gazetteer> = LazyLock::new(|| {
@@ -67,37 +60,29 @@ impl Gazetteer {
             table::localities(metro_areas).map_err(|line| format!("metro_areas.tsv:{line}"))?;
         let terminals =
             table::facilities(terminals).map_err(|line| format!("terminals.tsv:{line}"))?;
-        let mut by_id = HashMap::new();
-        for (index, port) in ports.iter().enumerate() {
-            by_id.insert(ReferenceKind::Port.id(port.locode), (Table::Ports, index));
-        }
-        for (index, place) in metro_areas.iter().enumerate() {
-            by_id.insert(metro_area_id(place.locode), (Table::MetroAreas, index));
-        }
         Ok(Self {
             ports,
             metro_areas,
             terminals,
-            by_id,
         })
     }
 
     /// The sea port with this UN/LOCODE (any case).
     #[must_use]
-    pub fn port(&self, locode: &str) -> Option<&Locality> {
-        find(&self.ports, locode)
+    pub fn port(&self, locode: &str) -> Option<Locality> {
+        self.ports.find(locode)
     }
 
     /// The inland place with this UN/LOCODE (any case).
     #[must_use]
-    pub fn metro_area(&self, locode: &str) -> Option<&Locality> {
-        find(&self.metro_areas, locode)
+    pub fn metro_area(&self, locode: &str) -> Option<Locality> {
+        self.metro_areas.find(locode)
     }
 
     /// The port or inland place with this UN/LOCODE: a shipment's destination, an event's
     /// location, may be either.
     #[must_use]
-    pub fn place(&self, locode: &str) -> Option<&Locality> {
+    pub fn place(&self, locode: &str) -> Option<Locality> {
         self.port(locode).or_else(|| self.metro_area(locode))
     }
 
@@ -107,22 +92,22 @@ impl Gazetteer {
         self.place(locode).map(|place| place.time_zone)
     }
 
-    /// The port whose id (derived from its UN/LOCODE) this is.
+    /// The port whose id (derived from its UN/LOCODE) this is. Ids are not indexed: the
+    /// table is walked (a few milliseconds), as a port a carrier named is found by the
+    /// store first.
     #[must_use]
-    pub fn port_by_id(&self, id: uuid::Uuid) -> Option<&Locality> {
-        match self.by_id.get(&id) {
-            Some((Table::Ports, index)) => self.ports.get(*index),
-            _ => None,
-        }
+    pub fn port_by_id(&self, id: uuid::Uuid) -> Option<Locality> {
+        self.ports
+            .iter()
+            .find(|port| ReferenceKind::Port.id(port.locode) == id)
     }
 
-    /// The inland place whose id (derived from its UN/LOCODE) this is.
+    /// The inland place whose id (derived from its UN/LOCODE) this is (walked, as above).
     #[must_use]
-    pub fn metro_area_by_id(&self, id: uuid::Uuid) -> Option<&Locality> {
-        match self.by_id.get(&id) {
-            Some((Table::MetroAreas, index)) => self.metro_areas.get(*index),
-            _ => None,
-        }
+    pub fn metro_area_by_id(&self, id: uuid::Uuid) -> Option<Locality> {
+        self.metro_areas
+            .iter()
+            .find(|place| metro_area_id(place.locode) == id)
     }
 
     /// The terminal `code` (SMDG, else FIRMS) names: at `port` when it is given and the
@@ -158,15 +143,6 @@ impl Gazetteer {
             self.terminals.len(),
         )
     }
-}
-
-/// The locality with `locode` in `sorted` (sorted by UN/LOCODE).
-fn find<'a>(sorted: &'a [Locality], locode: &str) -> Option<&'a Locality> {
-    let wanted = locode.to_ascii_uppercase();
-    sorted
-        .binary_search_by(|place| place.locode.cmp(wanted.as_str()))
-        .ok()
-        .and_then(|index| sorted.get(index))
 }
 
 #[cfg(test)]

@@ -77,35 +77,84 @@ fn degrees(text: &str) -> Option<f64> {
     text.parse::<f64>().ok().filter(|value| value.is_finite())
 }
 
-/// Ports or metro areas: `locode name country subdivision latitude longitude time_zone`,
-/// sorted by UN/LOCODE.
-pub(super) fn localities(text: &'static str) -> Result<Vec<Locality>, usize> {
-    let rows = rows::<7>(text)?;
-    let mut places = Vec::with_capacity(rows.len());
-    for (index, [locode, name, country, subdivision, lat, lon, zone]) in
-        rows.into_iter().enumerate()
-    {
-        let line = index + 2;
-        let (Some(latitude), Some(longitude)) = (degrees(lat), degrees(lon)) else {
-            return Err(line);
-        };
-        if locode.len() != 5
-            || zone.is_empty()
-            || places.last().is_some_and(|p: &Locality| p.locode >= locode)
-        {
-            return Err(line);
-        }
-        places.push(Locality {
-            locode,
-            name,
-            country,
-            subdivision,
-            latitude,
-            longitude,
-            time_zone: zone,
-        });
+/// One row of ports or metro areas: `locode name country subdivision latitude longitude
+/// time_zone`; `None` when malformed.
+fn locality(line: &'static str) -> Option<Locality> {
+    let fields: Vec<&'static str> = line.split('\t').collect();
+    let [locode, name, country, subdivision, lat, lon, zone] =
+        <[&str; 7]>::try_from(fields).ok()?;
+    let (latitude, longitude) = (degrees(lat)?, degrees(lon)?);
+    (locode.len() == 5 && !zone.is_empty()).then_some(Locality {
+        locode,
+        name,
+        country,
+        subdivision,
+        latitude,
+        longitude,
+        time_zone: zone,
+    })
+}
+
+/// A table of ports or metro areas kept compact: the bundled text and where each row
+/// starts, sorted by UN/LOCODE; a row is read when asked for.
+#[derive(Debug)]
+pub(super) struct Localities {
+    text: &'static str,
+    starts: Vec<u32>,
+}
+
+impl Localities {
+    /// The row starting at `start`.
+    fn row(&self, start: u32) -> Option<Locality> {
+        let rest = self.text.get(usize::try_from(start).ok()?..)?;
+        locality(rest.lines().next()?)
     }
-    Ok(places)
+
+    /// The place with `locode` (any case).
+    pub(super) fn find(&self, locode: &str) -> Option<Locality> {
+        let wanted = locode.to_ascii_uppercase();
+        let key = |start: &u32| {
+            let at = usize::try_from(*start).unwrap_or(usize::MAX);
+            self.text.get(at..at.saturating_add(5)).unwrap_or("")
+        };
+        let index = self
+            .starts
+            .binary_search_by(|start| key(start).cmp(wanted.as_str()))
+            .ok()?;
+        self.row(self.starts[index])
+    }
+
+    /// Every place, in UN/LOCODE order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = Locality> + '_ {
+        self.starts.iter().filter_map(|start| self.row(*start))
+    }
+
+    /// How many places it holds.
+    pub(super) fn len(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+/// Ports or metro areas, every row checked once (well formed, sorted by UN/LOCODE, no
+/// code twice); on a malformed row, its line.
+pub(super) fn localities(text: &'static str) -> Result<Localities, usize> {
+    let mut starts = Vec::new();
+    let mut offset = 0usize;
+    let mut last: Option<&str> = None;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += line.len();
+        if index == 0 {
+            continue;
+        }
+        let row = locality(line.trim_end_matches('\n')).ok_or(index + 1)?;
+        if last.is_some_and(|previous| previous >= row.locode) {
+            return Err(index + 1);
+        }
+        last = Some(row.locode);
+        starts.push(u32::try_from(start).map_err(|_| index + 1)?);
+    }
+    Ok(Localities { text, starts })
 }
 
 /// Terminals: `port smdg_code firms_code name nickname company address city state_abbr

@@ -79,7 +79,7 @@ fn every_place_has_a_zone_the_bundled_iana_database_knows() {
     let zones = places
         .ports
         .iter()
-        .chain(&places.metro_areas)
+        .chain(places.metro_areas.iter())
         .map(|p| p.time_zone)
         .chain(places.terminals.iter().map(|t| t.time_zone));
     let mut unknown: Vec<&str> = zones
