@@ -4,6 +4,7 @@
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
+use tidemark_domain::gazetteer::Gazetteer;
 use tidemark_domain::terminal::Standing;
 use tidemark_domain::{Container, ContainerId, ContainerStatus, Timestamp};
 
@@ -52,6 +53,21 @@ pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
             .collect::<Vec<_>>()
             .join(", "),
     }
+}
+
+/// Its terminal of discharge as people know it: its name and code where the reference
+/// data knows it, else the code it was named by.
+fn terminal_name(container: &Container) -> String {
+    let Some(code) = container.terminal_code() else {
+        return "—".into();
+    };
+    let port = container.details.pod_locode.as_deref();
+    Gazetteer::bundled()
+        .terminal(port, code.as_str())
+        .map_or_else(
+            || code.as_str().to_owned(),
+            |known| format!("{} ({})", known.name, code.as_str()),
+        )
 }
 
 /// The pill's colour for a box standing so, its last free day being `lfd`.
@@ -136,12 +152,7 @@ pub async fn page(
         row: row(&container, now),
         shipment_id: container.shipment_id.to_string(),
         availability: availability(&container),
-        terminal: terminal
-            .pod_terminal
-            .as_ref()
-            .map(|pod| pod.code.clone())
-            .or_else(|| container.details.pod_terminal.clone())
-            .unwrap_or_else(|| "—".into()),
+        terminal: terminal_name(&container),
         location: terminal.location.clone().unwrap_or_else(|| "—".into()),
         pickup_facility: terminal.pickup_facility.clone().unwrap_or_default(),
         appointment: terminal
