@@ -308,7 +308,8 @@ async fn receive(
     };
     let (token, subscription, signature) = presented(request.headers(), kind)?;
     crate::negotiation::check_content_type(request.headers())?;
-    let body = read_body(request, CALLBACK_BODY_BYTES, state.config.body_idle_timeout).await?;
+    let deadlines = crate::extract::BodyDeadlines::of(&state.config);
+    let body = read_body(request, CALLBACK_BODY_BYTES, deadlines).await?;
     let credential = match &token {
         Some(token) => Credential::Bearer(token),
         None => Credential::Signed {

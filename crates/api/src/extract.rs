@@ -2,12 +2,16 @@
 
 use std::collections::BTreeMap;
 
+use std::time::Duration;
+
 use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::http::StatusCode;
-use axum::http::header::{CONTENT_LENGTH, EXPECT};
+use axum::http::header::{CONNECTION, CONTENT_LENGTH, EXPECT};
 use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode};
+use bytes::Bytes;
 use http_body_util::BodyExt;
 use serde_json::Value;
+use tokio::time::Instant;
 
 use crate::{ApiError, AppState};
 
@@ -20,12 +24,60 @@ pub struct JsonBody(pub Value);
 /// connection. Larger bodies are cut off.
 const DRAIN_LIMIT: u64 = 1024 * 1024;
 
-/// Reads the rest of `body`, discarding it, until `budget` bytes have been read.
-async fn drain(mut body: axum::body::Body, mut budget: u64) {
+/// How long a body may take: each part within `idle` of the last, the whole within
+/// `total` of the first byte asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyDeadlines {
+    /// The longest pause between two parts.
+    pub idle: Duration,
+    /// The longest time for the whole body.
+    pub total: Duration,
+}
+
+impl BodyDeadlines {
+    /// The deadlines the API's configuration sets.
+    #[must_use]
+    pub fn of(config: &crate::ApiConfig) -> Self {
+        Self {
+            idle: config.body_idle_timeout,
+            total: config.body_total_timeout,
+        }
+    }
+}
+
+/// Why a body stopped being read.
+enum Stopped {
+    /// No part arrived within the idle gap.
+    Idle,
+    /// The whole took longer than its total.
+    Total,
+}
+
+/// The next part of `body` (its data; none for trailers), if it arrives within the idle
+/// gap and before `deadline`; `None` at the end.
+async fn next_frame(
+    body: &mut axum::body::Body,
+    idle: Duration,
+    deadline: Instant,
+) -> Result<Option<Result<Option<Bytes>, axum::Error>>, Stopped> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(Stopped::Total);
+    }
+    match tokio::time::timeout(idle.min(left), body.frame()).await {
+        Ok(frame) => Ok(frame.map(|part| part.map(|frame| frame.into_data().ok()))),
+        Err(_) if left <= idle => Err(Stopped::Total),
+        Err(_) => Err(Stopped::Idle),
+    }
+}
+
+/// Reads the rest of `body`, discarding it, until `budget` bytes have been read, within the
+/// same deadlines as a body read whole.
+async fn drain(mut body: axum::body::Body, mut budget: u64, idle: Duration, deadline: Instant) {
     while budget > 0 {
-        match body.frame().await {
-            Some(Ok(frame)) => {
-                let read = frame.data_ref().map_or(0, |data| data.len() as u64);
+        match next_frame(&mut body, idle, deadline).await {
+            Ok(Some(Ok(data))) => {
+                let read = data.map_or(0, |data| data.len() as u64);
                 budget = budget.saturating_sub(read.max(1));
             }
             _ => return,
@@ -38,12 +90,8 @@ impl FromRequest<AppState> for JsonBody {
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
         crate::negotiation::check_content_type(request.headers())?;
-        let bytes = read_body(
-            request,
-            state.config.body_bytes,
-            state.config.body_idle_timeout,
-        )
-        .await?;
+        let deadlines = BodyDeadlines::of(&state.config);
+        let bytes = read_body(request, state.config.body_bytes, deadlines).await?;
         let value = serde_json::from_slice(&bytes).map_err(|error| {
             ApiError::malformed_json(format!("the body is not valid JSON: {error}"), None)
         })?;
@@ -51,20 +99,46 @@ impl FromRequest<AppState> for JsonBody {
     }
 }
 
+/// An answer after which the connection is closed: the client's body was not read whole.
+fn closing(error: ApiError) -> ApiError {
+    error.with_header(CONNECTION, HeaderValue::from_static("close"))
+}
+
 /// The body of `request`, at most `limit` bytes (413 beyond), each part arriving within
-/// `idle` of the last (408 after).
+/// the idle gap of the last and the whole within the total deadline (408 after either).
+/// An oversized body is drained within the same deadlines before its 413. Each refusal
+/// closes the connection.
 pub async fn read_body(
     request: Request,
     limit: usize,
-    idle: std::time::Duration,
+    deadlines: BodyDeadlines,
 ) -> Result<Vec<u8>, ApiError> {
+    let deadline = Instant::now() + deadlines.total;
     let too_large = || {
-        ApiError::new(
+        closing(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
             format!("the body is larger than {limit} bytes"),
             None,
-        )
+        ))
+    };
+    let timed_out = |why: Stopped| {
+        let detail = match why {
+            Stopped::Idle => format!(
+                "the body stopped arriving for {} s",
+                deadlines.idle.as_secs()
+            ),
+            Stopped::Total => format!(
+                "the body took longer than {} s to arrive",
+                deadlines.total.as_secs()
+            ),
+        };
+        closing(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            detail,
+            None,
+        ))
     };
     let declared = request
         .headers()
@@ -81,29 +155,24 @@ pub async fn read_body(
     let budget = DRAIN_LIMIT.max(limit as u64);
     if declared.is_some_and(|length| length > limit as u64) {
         if !waits_to_send {
-            drain(body, budget).await;
+            drain(body, budget, deadlines.idle, deadline).await;
         }
         return Err(too_large());
     }
     let mut bytes = Vec::new();
     loop {
-        let Ok(frame) = tokio::time::timeout(idle, body.frame()).await else {
-            return Err(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
-                format!("the body stopped arriving for {} s", idle.as_secs()),
-                None,
-            ));
-        };
+        let frame = next_frame(&mut body, deadlines.idle, deadline)
+            .await
+            .map_err(timed_out)?;
         let Some(frame) = frame else { break };
-        let frame =
+        let data =
             frame.map_err(|_| ApiError::malformed_json("the body could not be read", None))?;
-        if let Some(data) = frame.data_ref() {
+        if let Some(data) = data {
             if bytes.len() + data.len() > limit {
-                drain(body, budget).await;
+                drain(body, budget, deadlines.idle, deadline).await;
                 return Err(too_large());
             }
-            bytes.extend_from_slice(data);
+            bytes.extend_from_slice(&data);
         }
     }
     Ok(bytes)

@@ -70,12 +70,8 @@ pub async fn answer(
         .map_err(|problem| header_error(StatusCode::BAD_REQUEST, "invalid", problem))?;
     let (parts, body) = request.into_parts();
     let probe = Request::from_parts(parts.clone(), body);
-    let bytes = crate::extract::read_body(
-        probe,
-        state.config.body_bytes,
-        state.config.body_idle_timeout,
-    )
-    .await?;
+    let deadlines = crate::extract::BodyDeadlines::of(&state.config);
+    let bytes = crate::extract::read_body(probe, state.config.body_bytes, deadlines).await?;
     let target = parts
         .uri
         .path_and_query()

@@ -66,6 +66,8 @@ pub struct ApiConfig {
     pub body_bytes: usize,
     /// Longest pause while a client sends a body (408 after).
     pub body_idle_timeout: Duration,
+    /// Longest time a client may take to send a whole body (408 after).
+    pub body_total_timeout: Duration,
     /// Page size when `page[size]` is absent.
     pub page_size_default: u32,
     /// Largest `page[size]`.
@@ -93,6 +95,7 @@ impl Default for ApiConfig {
             limits: Limits::default(),
             body_bytes: 64 * 1024,
             body_idle_timeout: Duration::from_secs(30),
+            body_total_timeout: Duration::from_secs(60),
             page_size_default: 30,
             page_size_max: 100,
             rate_limits: RateLimitConfig::default(),

@@ -48,6 +48,9 @@ pub struct LimitsConfig {
     /// Longest pause while a client sends a body (`body_idle_timeout_secs` before).
     #[serde(with = "humantime_serde")]
     pub body_idle_timeout: Duration,
+    /// Longest time a client may take to send a whole body, however steadily.
+    #[serde(with = "humantime_serde")]
+    pub body_total_timeout: Duration,
 }
 
 impl Default for LimitsConfig {
@@ -62,6 +65,7 @@ impl Default for LimitsConfig {
             page_size_max: api.page_size_max,
             header_timeout: crate::http_server::ServerSettings::default().header_timeout,
             body_idle_timeout: api.body_idle_timeout,
+            body_total_timeout: api.body_total_timeout,
         }
     }
 }
@@ -350,6 +354,7 @@ impl Config {
             },
             body_bytes: self.limits.body_bytes,
             body_idle_timeout: self.limits.body_idle_timeout.max(Duration::from_secs(1)),
+            body_total_timeout: self.limits.body_total_timeout.max(Duration::from_secs(1)),
             page_size_default: self.limits.page_size_default,
             page_size_max: self.limits.page_size_max,
             rate_limits: self.rate_limits,

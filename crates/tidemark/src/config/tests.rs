@@ -283,7 +283,7 @@ fn server_and_carrier_timeouts_read_human_and_old_keys_alike() {
     jailed(|jail| {
         jail.create_file(
             "human.toml",
-            "shutdown_grace = \"5s\"\n[limits]\nheader_timeout = \"3s\"\nbody_idle_timeout = \"4s\"\n\
+            "shutdown_grace = \"5s\"\n[limits]\nheader_timeout = \"3s\"\nbody_idle_timeout = \"4s\"\nbody_total_timeout = \"90s\"\n\
              [carriers.defaults]\ntimeout = \"20s\"\nconnect_timeout = \"2s\"\n\
              [rate_limits]\ncreate_per_minute = 7\n",
         )?;
@@ -300,6 +300,8 @@ fn server_and_carrier_timeouts_read_human_and_old_keys_alike() {
             assert_eq!(server.header_timeout, Duration::from_secs(3), "{file}");
             let api = config.api();
             assert_eq!(api.body_idle_timeout, Duration::from_secs(4), "{file}");
+            let total = if file == "human.toml" { 90 } else { 60 };
+            assert_eq!(api.body_total_timeout, Duration::from_secs(total), "{file}");
             assert_eq!(api.rate_limits.create_per_minute.get(), 7, "{file}");
             assert_eq!(
                 api.rate_limits,

@@ -4,6 +4,7 @@
 mod common;
 
 mod auth;
+mod body_deadlines;
 mod carrier_profiles;
 mod carrier_push;
 mod carrier_push_v3;

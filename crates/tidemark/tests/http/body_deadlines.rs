@@ -1,0 +1,150 @@
+//! Bodies with deadlines (api.md §1, Limits): a body that stops arriving, one trickled so
+//! slowly it would never end, and an oversized one that stalls while it is discarded are
+//! each answered (408 or 413, JSON:API) within their deadlines, and the connection closed.
+//! Over raw TCP, where a client library would hide the behaviour.
+
+use std::time::{Duration, Instant};
+
+use tidemark::app::{self, ServerSettings};
+use tidemark_api::ApiConfig;
+use tidemark_store::testing::Backend;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::common::{TestApp, all_carriers};
+
+/// An app whose bodies may pause `idle` and last `total`.
+async fn app(idle: Duration, total: Duration) -> TestApp {
+    let config = ApiConfig {
+        body_idle_timeout: idle,
+        body_total_timeout: total,
+        ..all_carriers()
+    };
+    TestApp::spawn_served(
+        Backend::Sqlite,
+        config,
+        app::system_clock(),
+        ServerSettings::default(),
+    )
+    .await
+    .expect("app")
+}
+
+/// A create's head with `length` declared and the start of its body.
+fn head(app: &TestApp, length: usize) -> String {
+    format!(
+        "POST /v2/tracking_requests HTTP/1.1\r\nHost: tidemark\r\nAuthorization: Token {}\r\n\
+         Content-Type: application/vnd.api+json\r\nContent-Length: {length}\r\n\r\n{{\"data\":",
+        app.key
+    )
+}
+
+/// What the server answered by `deadline`, and whether it closed the connection.
+async fn answer(stream: &mut TcpStream, deadline: Instant) -> (String, bool) {
+    let mut got = Vec::new();
+    let mut buffer = [0_u8; 4096];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buffer)).await {
+            Ok(Ok(0) | Err(_)) => return (String::from_utf8_lossy(&got).into_owned(), true),
+            Ok(Ok(n)) => got.extend_from_slice(&buffer[..n]),
+            Err(_) => return (String::from_utf8_lossy(&got).into_owned(), false),
+        }
+    }
+}
+
+fn json_api(answer: &str, status: &str, code: &str) {
+    assert!(
+        answer.starts_with(&format!("HTTP/1.1 {status}")),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("content-type: application/vnd.api+json"),
+        "{answer}"
+    );
+    assert!(answer.contains(&format!("\"code\":\"{code}\"")), "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_stops_arriving_is_a_408_and_the_connection_closes() {
+    let app = app(Duration::from_millis(300), Duration::from_secs(60)).await;
+    let mut stream = TcpStream::connect(app.base.trim_start_matches("http://"))
+        .await
+        .expect("connects");
+    stream
+        .write_all(head(&app, 200).as_bytes())
+        .await
+        .expect("sends");
+    let started = Instant::now();
+    let (answer, closed) = answer(&mut stream, started + Duration::from_secs(5)).await;
+    json_api(&answer, "408", "request_timeout");
+    assert!(answer.contains("stopped arriving"), "{answer}");
+    assert!(closed, "closed after the 408");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_trickled_past_its_total_deadline_is_cut() {
+    let app = app(Duration::from_millis(800), Duration::from_millis(1500)).await;
+    let mut stream = TcpStream::connect(app.base.trim_start_matches("http://"))
+        .await
+        .expect("connects");
+    stream
+        .write_all(head(&app, 4000).as_bytes())
+        .await
+        .expect("sends");
+    let started = Instant::now();
+    // The client sends a byte every 200 ms, well within the idle gap: only the total
+    // deadline can end it. Its writes stop with the answer.
+    let mut ticks = tokio::time::interval(Duration::from_millis(200));
+    let mut buffer = [0_u8; 4096];
+    let mut got = Vec::new();
+    let closed = loop {
+        tokio::select! {
+            _ = ticks.tick() => {
+                if stream.write_all(b" ").await.is_err() {
+                    break true;
+                }
+            }
+            read = stream.read(&mut buffer) => match read {
+                Ok(0) | Err(_) => break true,
+                Ok(n) => got.extend_from_slice(&buffer[..n]),
+            },
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never cut: {}",
+            String::from_utf8_lossy(&got)
+        );
+    };
+    let answer = String::from_utf8_lossy(&got).into_owned();
+    json_api(&answer, "408", "request_timeout");
+    assert!(answer.contains("took longer than"), "{answer}");
+    assert!(closed);
+    assert!(
+        started.elapsed() >= Duration::from_millis(1400),
+        "not before the deadline"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_body_that_stalls_is_answered_413_within_the_idle_gap() {
+    let app = app(Duration::from_millis(400), Duration::from_secs(60)).await;
+    let mut stream = TcpStream::connect(app.base.trim_start_matches("http://"))
+        .await
+        .expect("connects");
+    // Declared larger than the limit, then a few bytes, then silence.
+    stream
+        .write_all(head(&app, 100_000).as_bytes())
+        .await
+        .expect("sends");
+    let started = Instant::now();
+    let (answer, closed) = answer(&mut stream, started + Duration::from_secs(10)).await;
+    json_api(&answer, "413", "payload_too_large");
+    assert!(closed, "closed after the 413");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered after the idle gap, not held: {:?}",
+        started.elapsed()
+    );
+}
