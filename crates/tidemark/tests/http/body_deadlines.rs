@@ -12,6 +12,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::common::{TestApp, all_carriers};
+use crate::hygiene::read_until_closed as answer;
 
 /// An app whose bodies may pause `idle` and last `total`.
 async fn app(idle: Duration, total: Duration) -> TestApp {
@@ -37,20 +38,6 @@ fn head(app: &TestApp, length: usize) -> String {
          Content-Type: application/vnd.api+json\r\nContent-Length: {length}\r\n\r\n{{\"data\":",
         app.key
     )
-}
-
-/// What the server answered by `deadline`, and whether it closed the connection.
-async fn answer(stream: &mut TcpStream, deadline: Instant) -> (String, bool) {
-    let mut got = Vec::new();
-    let mut buffer = [0_u8; 4096];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(left, stream.read(&mut buffer)).await {
-            Ok(Ok(0) | Err(_)) => return (String::from_utf8_lossy(&got).into_owned(), true),
-            Ok(Ok(n)) => got.extend_from_slice(&buffer[..n]),
-            Err(_) => return (String::from_utf8_lossy(&got).into_owned(), false),
-        }
-    }
 }
 
 fn json_api(answer: &str, status: &str, code: &str) {

@@ -25,7 +25,7 @@ async fn connect(app: &TestApp) -> TcpStream {
 
 /// Reads until the peer closes or `deadline` passes; returns what arrived and whether the
 /// connection was closed.
-async fn read_until_closed(stream: &mut TcpStream, deadline: Instant) -> (String, bool) {
+pub(crate) async fn read_until_closed(stream: &mut TcpStream, deadline: Instant) -> (String, bool) {
     let mut got = Vec::new();
     let mut buffer = [0_u8; 4096];
     loop {
