@@ -66,7 +66,15 @@ fn terminal_name(container: &Container) -> String {
         .terminal(port, code.as_str())
         .map_or_else(
             || code.as_str().to_owned(),
-            |known| format!("{} ({})", known.name, code.as_str()),
+            // The SMDG's names often end with the code already: `… ALTENWERDER (CTA)`.
+            |known| {
+                let tagged = format!("({})", code.as_str());
+                if known.name.contains(&tagged) {
+                    known.name.to_owned()
+                } else {
+                    format!("{} {tagged}", known.name)
+                }
+            },
         )
 }
 
