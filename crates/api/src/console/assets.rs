@@ -1,10 +1,10 @@
 //! The console's stylesheet and script, built into the binary.
 
-use axum::extract::Path;
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::Response;
 
+use super::extract::Segment;
 use super::{ConsoleError, with_headers};
 
 /// Every asset: its name, media type and bytes.
@@ -22,7 +22,7 @@ const ASSETS: [(&str, &str, &str); 2] = [
 ];
 
 /// `GET /console/assets/{name}`.
-pub async fn serve(Path(name): Path<String>) -> Result<Response, ConsoleError> {
+pub async fn serve(Segment(name): Segment) -> Result<Response, ConsoleError> {
     let (_, media, body) = ASSETS
         .iter()
         .find(|(known, _, _)| *known == name)

@@ -2,12 +2,13 @@
 //! free day counting down; and the one-line summary other pages list.
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use tidemark_domain::gazetteer::Gazetteer;
 use tidemark_domain::terminal::Standing;
 use tidemark_domain::{Container, ContainerId, ContainerStatus, Timestamp};
 
+use super::extract::Segment;
 use super::format::{relative, words};
 use super::local::{Deadline, Moment};
 use super::{Chrome, ConsoleError, Viewer, html};
@@ -143,7 +144,7 @@ fn availability(container: &Container) -> String {
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segment(id): Segment,
 ) -> Result<Response, ConsoleError> {
     let read = |id| state.store.container(viewer.account_id, id);
     let not_found = || ConsoleError::not_found("container");

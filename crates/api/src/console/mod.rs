@@ -11,6 +11,7 @@
 mod assets;
 mod container;
 mod error;
+mod extract;
 mod format;
 mod local;
 mod overview;

@@ -3,7 +3,6 @@
 
 use askama::Template;
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -13,6 +12,7 @@ use tidemark_domain::{
 };
 use tidemark_store::{PageRequest, TrackingRequestFilter};
 
+use super::extract::FormBody;
 use super::format::{relative, when, words};
 use super::session::{FormData, see_other};
 use super::{Chrome, ConsoleError, Viewer, html};
@@ -201,7 +201,7 @@ pub async fn create(
     State(state): State<AppState>,
     viewer: Viewer,
     headers: HeaderMap,
-    body: Bytes,
+    FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     let form = viewer.form(&headers, &body)?;
     match open(&state, &viewer, &form).await {

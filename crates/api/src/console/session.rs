@@ -19,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 use tidemark_domain::{AccountId, ApiKeySecret};
 
+use super::extract::FormBody;
 use super::{Chrome, ConsoleError, html, with_headers};
 use crate::AppState;
 
@@ -174,7 +175,7 @@ pub async fn sign_in_page() -> Result<Response, ConsoleError> {
 pub async fn sign_in(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     if cross_site(&headers) {
         return Err(ConsoleError::forbidden("sign in from Tidemark's own page"));
@@ -207,7 +208,7 @@ pub async fn sign_in(
 pub async fn sign_out(
     viewer: Viewer,
     headers: HeaderMap,
-    body: Bytes,
+    FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     viewer.form(&headers, &body)?;
     let mut response = see_other("/console/sign-in");

@@ -4,7 +4,7 @@
 //! a newer one superseded fold into an ETA history rather than repeat in the timeline.
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use tidemark_domain::{
     Estimate, Milestone, Route, Shipment, ShipmentId, Timestamp, TrackingSource, TransportEvent,
@@ -12,6 +12,7 @@ use tidemark_domain::{
 };
 
 use super::container::{ContainerRow, row};
+use super::extract::Segment;
 use super::format::{event_phrase, maybe_place, maybe_when, place, when};
 use super::local::{Moment, lateness};
 use super::{Chrome, ConsoleError, Viewer, html};
@@ -192,7 +193,7 @@ fn vessel(route: &Route) -> String {
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segment(id): Segment,
 ) -> Result<Response, ConsoleError> {
     let account = viewer.account_id;
     let store = state.store.as_ref();

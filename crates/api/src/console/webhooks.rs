@@ -2,14 +2,14 @@
 //! redeliver button per notification, a test send and the secret's rotation.
 
 use askama::Template;
-use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use tidemark_domain::webhook::Webhook;
 use tidemark_domain::{AccountId, EventName, WebhookId};
 use tidemark_store::{NotificationFilter, PageRequest};
 
+use super::extract::{FormBody, Segment};
 use super::format::{event_phrase, maybe_when, span, when};
 use super::session::see_other;
 use super::{Chrome, ConsoleError, Viewer, html};
@@ -248,7 +248,7 @@ async fn render(
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segment(id): Segment,
     mut query: QueryParams,
 ) -> Result<Response, ConsoleError> {
     let webhook = find(&state, &viewer, &id).await?;
@@ -269,9 +269,9 @@ pub async fn page(
 pub async fn test(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segment(id): Segment,
     headers: HeaderMap,
-    body: Bytes,
+    FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     let form = viewer.form(&headers, &body)?;
     let webhook = find(&state, &viewer, &id).await?;
@@ -298,9 +298,9 @@ pub async fn test(
 pub async fn rotate(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segment(id): Segment,
     headers: HeaderMap,
-    body: Bytes,
+    FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     viewer.form(&headers, &body)?;
     let webhook = find(&state, &viewer, &id).await?;
@@ -324,9 +324,9 @@ pub async fn rotate(
 pub async fn redeliver(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segment(id): Segment,
     headers: HeaderMap,
-    body: Bytes,
+    FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     viewer.form(&headers, &body)?;
     let notification =

@@ -10,6 +10,7 @@ mod carrier_push;
 mod carrier_push_v3;
 mod compat;
 mod console;
+mod console_errors;
 mod console_truth;
 mod container_edits;
 mod errors;

@@ -1,0 +1,40 @@
+//! The console's extractors: a path segment and a form body whose refusals are the
+//! console's own HTML pages (with the status the API would give), never the plain text
+//! axum's extractors answer with: a segment that is not text (`%ff`) is a 404 page, a form
+//! over the API's body limit or too slow a 413 or 408 page.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+
+use super::ConsoleError;
+use crate::AppState;
+use crate::extract::{BodyDeadlines, PathId, read_body};
+
+/// The one variable segment of a console page's path (an id).
+#[derive(Debug)]
+pub struct Segment(pub String);
+
+impl FromRequestParts<AppState> for Segment {
+    type Rejection = ConsoleError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ConsoleError> {
+        let PathId(segment) = PathId::from_request_parts(parts, state).await?;
+        Ok(Self(segment))
+    }
+}
+
+/// A form's body, read as the API reads bodies: at most `limits.body_bytes`, within the
+/// body deadlines.
+#[derive(Debug)]
+pub struct FormBody(pub Bytes);
+
+impl FromRequest<AppState> for FormBody {
+    type Rejection = ConsoleError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ConsoleError> {
+        let deadlines = BodyDeadlines::of(&state.config);
+        let bytes = read_body(request, state.config.body_bytes, deadlines).await?;
+        Ok(Self(Bytes::from(bytes)))
+    }
+}

@@ -1,0 +1,60 @@
+//! The console's errors are its own HTML pages, never the plain text axum's extractors
+//! answer with: a path segment that is not text, an oversized form, a form that stalls.
+
+use reqwest::StatusCode;
+use reqwest::header::{CONTENT_TYPE, COOKIE};
+use tidemark_store::testing::Backend;
+
+use crate::common::TestApp;
+
+async fn app() -> TestApp {
+    TestApp::spawn(Backend::Sqlite).await.expect("app")
+}
+
+/// Asserts `response` is the console's HTML error page with `status`.
+async fn html_page(response: reqwest::Response, status: StatusCode) -> String {
+    assert_eq!(response.status(), status);
+    let kind = response.headers()[CONTENT_TYPE]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    assert!(kind.starts_with("text/html"), "{kind}");
+    let page = response.text().await.expect("a page");
+    assert!(page.starts_with("<!doctype html>"), "{page}");
+    page
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_path_segment_that_is_not_text_is_an_html_404() {
+    let app = app().await;
+    let client = reqwest::Client::new();
+    for path in [
+        "/console/shipments/%ff",
+        "/console/containers/%C3%28",
+        "/console/webhooks/%ff",
+    ] {
+        let response = client
+            .get(format!("{}{path}", app.base))
+            .header(COOKIE, format!("tidemark_session={}", app.key))
+            .send()
+            .await
+            .expect("request");
+        html_page(response, StatusCode::NOT_FOUND).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_form_is_an_html_413() {
+    let app = app().await;
+    // Over the limit, and within what is read and discarded before the answer.
+    let huge = format!("key={}", "a".repeat(900 * 1024));
+    let response = reqwest::Client::new()
+        .post(format!("{}/console/sign-in", app.base))
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(huge)
+        .send()
+        .await
+        .expect("request");
+    let page = html_page(response, StatusCode::PAYLOAD_TOO_LARGE).await;
+    assert!(page.contains("larger than"), "{page}");
+}
