@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-pub use crate::http_server::{MAX_HEADER_BYTES, ServerSettings, serve};
+pub use crate::http_server::{MAX_HEADER_BYTES, MAX_HEADERS, ServerSettings, serve};
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
 use tidemark_api::{Callback, CallbackReply, CarrierCallbacks, Credential, WebhookSender};

@@ -5,8 +5,11 @@
 //! What this layer answers before the router sees a request (docs/operations.md): a
 //! malformed request line or header block (a bad header line, an HTTP version other than
 //! 1.0 or 1.1, two different `Content-Length`s, a `Transfer-Encoding` other than chunked)
-//! gets a bare `400` with `connection: close`; a header block over [`MAX_HEADER_BYTES`]
-//! gets `431`; headers not complete within `header_timeout` close the connection.
+//! gets a bare `400` with `connection: close`, and so does a header value with a control
+//! character or a `Content-Length` that is no number; a header block over
+//! [`MAX_HEADER_BYTES`] or of more than [`MAX_HEADERS`] headers gets `431`; headers not
+//! complete within `header_timeout` close the connection, and so does HTTP/2 spoken
+//! without an upgrade (its preface is not an HTTP/1 request line).
 
 use std::time::Duration;
 
@@ -21,6 +24,11 @@ use tokio_util::sync::CancellationToken;
 /// The largest header block accepted (431 beyond): keys and ids are short, and hyper's own
 /// default (about 400 KiB) lets one request hold far more memory than any client needs.
 pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+
+/// The most headers a request may have (431 beyond): hyper's default is 100, which a
+/// client within [`MAX_HEADER_BYTES`] can pass with short headers; this lets any request
+/// of short headers that fits the block through, and no more.
+pub const MAX_HEADERS: usize = 400;
 
 /// How the server treats slow clients and shutdowns.
 #[derive(Debug, Clone, Copy)]
@@ -57,6 +65,7 @@ pub async fn serve(
     http.timer(TokioTimer::new())
         .header_read_timeout(settings.header_timeout)
         .max_header_size(MAX_HEADER_BYTES)
+        .max_headers(MAX_HEADERS)
         .keep_alive(true);
     loop {
         let (stream, _peer) = tokio::select! {

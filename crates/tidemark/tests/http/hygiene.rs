@@ -77,6 +77,47 @@ async fn a_client_waiting_to_upload_too_much_is_refused_at_once() {
     assert!(answer.contains("payload_too_large"), "{answer}");
 }
 
+/// A request for `/healthz` with `count` short headers (Host among them).
+fn headers(count: usize) -> String {
+    let extra: String = (1..count).map(|n| format!("X-{n}: v\r\n")).collect();
+    format!("GET /healthz HTTP/1.1\r\nHost: tidemark\r\n{extra}\r\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_short_headers_within_the_block_are_served_and_http2_is_closed() {
+    let app = app_with(all_carriers(), ServerSettings::default()).await;
+    // Two hundred small headers fit the 32 KiB block: served.
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(headers(200).as_bytes())
+        .await
+        .expect("sends");
+    let mut buffer = vec![0_u8; 4096];
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer))
+        .await
+        .expect("an answer")
+        .expect("reads");
+    assert!(
+        String::from_utf8_lossy(&buffer[..read]).starts_with("HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&buffer[..read])
+    );
+    // HTTP/2 with prior knowledge: its preface is no HTTP/1 request; the connection is
+    // answered with a bare 400 or closed, never left open.
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+        .await
+        .expect("sends");
+    let (answer, closed) =
+        read_until_closed(&mut stream, Instant::now() + Duration::from_secs(5)).await;
+    assert!(closed, "closed: {answer}");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 400"),
+        "{answer}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_requests_are_answered_by_the_http_layer() {
     let app = app_with(all_carriers(), ServerSettings::default()).await;
@@ -97,6 +138,19 @@ async fn malformed_requests_are_answered_by_the_http_layer() {
             "400",
         ),
         (big, "431"),
+        (headers(app::MAX_HEADERS + 1), "431"),
+        (
+            "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Odd: a\x01b\r\n\r\n".to_owned(),
+            "400",
+        ),
+        (
+            "POST /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: -1\r\n\r\n".to_owned(),
+            "400",
+        ),
+        (
+            "POST /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n".to_owned(),
+            "400",
+        ),
     ] {
         let mut stream = connect(&app).await;
         stream.write_all(request.as_bytes()).await.expect("sends");
