@@ -14,6 +14,10 @@ use utoipa::ToSchema;
 
 use crate::document::JSON_API;
 
+/// `Retry-After` of a 503 for a database out of reach, in seconds: an ordinary restart
+/// takes one or two.
+const DATABASE_RETRY_AFTER: &str = "2";
+
 /// Where in the request a problem is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -215,6 +219,21 @@ impl ApiError {
         error
     }
 
+    /// 503 `database_unavailable` with `Retry-After`: the database could not be reached in
+    /// time; nothing was changed, and the same request may be sent again. Logged as a
+    /// warning (the outage, not the request, is the news).
+    #[must_use]
+    pub fn database_unavailable(error: &dyn std::error::Error) -> Self {
+        tracing::warn!(error = %error, "the database could not be reached");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "database_unavailable",
+            "the database could not be reached; nothing was changed, try again shortly",
+            None,
+        )
+        .with_header(RETRY_AFTER, HeaderValue::from_static(DATABASE_RETRY_AFTER))
+    }
+
     /// 500: logs `error` and answers without internals.
     #[must_use]
     pub fn internal(error: &dyn std::error::Error) -> Self {
@@ -304,6 +323,7 @@ impl From<StoreError> for ApiError {
                 )),
             ),
             StoreError::Conflict(what) => Self::conflict(format!("{what} already exists")),
+            other if other.is_unavailable() => Self::database_unavailable(&other),
             other => Self::internal(&other),
         }
     }

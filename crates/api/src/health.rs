@@ -1,5 +1,10 @@
 //! `GET /healthz` (the process is up) and `GET /readyz` (the database answers, and the
-//! process's workers' loops still turn).
+//! process's workers' loops still turn). The database check is bounded (a dead server
+//! answers 503 within [`DATABASE_CHECK`], not after the pool's acquire timeout) and its
+//! result reused for [`CHECK_REUSED`], so health checks do not pile onto a dead pool.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::Router;
@@ -16,6 +21,41 @@ use crate::{ApiError, AppState};
 pub struct Health {
     /// `ok` or `ready`.
     pub status: &'static str,
+}
+
+/// The longest the readiness check waits for the database.
+pub const DATABASE_CHECK: Duration = Duration::from_millis(800);
+
+/// How long a readiness check's answer is reused.
+pub const CHECK_REUSED: Duration = Duration::from_secs(1);
+
+/// The database's last readiness check: when, and what it found.
+#[derive(Debug, Default)]
+pub struct DatabaseCheck(Mutex<Option<(Instant, Result<(), String>)>>);
+
+impl DatabaseCheck {
+    /// The database's answer: the last one if it is fresh, else a new bounded check.
+    async fn answer(&self, store: &dyn tidemark_store::Store) -> Result<(), String> {
+        let fresh = |checked: &Instant| checked.elapsed() < CHECK_REUSED;
+        if let Ok(last) = self.0.lock()
+            && let Some((checked, answer)) = last.as_ref()
+            && fresh(checked)
+        {
+            return answer.clone();
+        }
+        let answer = match tokio::time::timeout(DATABASE_CHECK, store.ping()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(error)) => Err(error.to_string()),
+            Err(_) => Err(format!(
+                "no answer within {} ms",
+                DATABASE_CHECK.as_millis()
+            )),
+        };
+        if let Ok(mut last) = self.0.lock() {
+            *last = Some((Instant::now(), answer.clone()));
+        }
+        answer
+    }
 }
 
 /// What else a process's readiness depends on: the workers it runs.
@@ -49,7 +89,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
     let unavailable = |detail: String| {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail, None)
     };
-    if let Err(error) = state.store.ping().await {
+    if let Err(error) = state.database_check.answer(state.store.as_ref()).await {
         tracing::warn!(%error, "readiness check failed");
         return Err(unavailable("the database does not answer".to_owned()));
     }

@@ -150,6 +150,8 @@ pub struct Shared {
     /// Whether rate limits are kept in the database (PostgreSQL, which several API
     /// processes may share) rather than in this process's memory (SQLite: one process).
     pub shared_rate_limits: bool,
+    /// The database's last readiness check, reused for a moment (`/readyz`).
+    pub database_check: Arc<health::DatabaseCheck>,
 }
 
 impl AppState {
@@ -169,6 +171,7 @@ impl AppState {
             keys: Arc::default(),
             workers: None,
             shared_rate_limits: store.backend() == "postgres",
+            database_check: Arc::default(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
             store,
             carriers,

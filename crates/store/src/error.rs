@@ -45,4 +45,22 @@ impl StoreError {
     pub(crate) fn corrupt(what: impl std::fmt::Display) -> Self {
         Self::Corrupt(what.to_string())
     }
+
+    /// Whether the database could not be reached, rather than refusing or failing the
+    /// statement: no connection within the pool's acquire timeout, a connection that
+    /// broke, or a server shutting down or starting (SQLSTATE classes 08 and 57P). The
+    /// client may try again shortly (503); nothing was changed.
+    #[must_use]
+    pub fn is_unavailable(&self) -> bool {
+        let Self::Database(error) = self else {
+            return false;
+        };
+        match error {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+            sqlx::Error::Database(database) => database
+                .code()
+                .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+            _ => false,
+        }
+    }
 }

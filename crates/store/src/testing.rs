@@ -134,6 +134,27 @@ impl TestDatabase {
 }
 
 /// Runs `sql` on a connection of its own to `url`.
+impl TestDatabase {
+    /// Cuts every connection to this PostgreSQL database, as a server restart does: the
+    /// server ends them (`pg_terminate_backend`), and the store's pooled connections find
+    /// out at their next statement. Nothing on SQLite, which has no server.
+    ///
+    /// # Panics
+    /// When the server cannot be reached.
+    pub async fn cut_connections(&self) {
+        let Some((server, name)) = &self.postgres else {
+            return;
+        };
+        let sql = format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        );
+        execute::<PgConnection>(server, sql)
+            .await
+            .expect("the connections are cut");
+    }
+}
+
 async fn execute<C>(url: &str, sql: String) -> Result<(), sqlx::Error>
 where
     C: Connection,

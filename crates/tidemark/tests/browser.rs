@@ -8,157 +8,17 @@
 //! `TIDEMARK_CONSOLE_SCREENSHOTS=<dir>` keeps a screenshot of each page there (the ones
 //! in `docs/console/` were made so).
 
+#[path = "browser/chrome.rs"]
+mod chrome;
 mod serve;
 
-use std::net::TcpListener;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use chrome::{browser, click, driver, reload_until, shoot, shots, text};
+use fantoccini::{Client, Locator};
 use serde_json::json;
 use serve::Served;
-use tidemark_testkit::Receiver;
-use tidemark_testkit::poll_until;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// `chromedriver` in a process group of its own, killed with its browsers when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `chromedriver` when it and Chromium are installed.
-fn driver() -> Option<Driver> {
-    let installed = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
-    if !installed {
-        assert!(
-            std::env::var_os("TIDEMARK_REQUIRE_BROWSER").is_none(),
-            "TIDEMARK_REQUIRE_BROWSER is set but {CHROMIUM} or {CHROMEDRIVER} is missing"
-        );
-        eprintln!("skipped: install Debian's chromium and chromium-driver to run the browser test");
-        return None;
-    }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("chromedriver starts");
-    Some(Driver {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    })
-}
-
-/// A headless Chromium session that fetches nothing beyond loopback.
-async fn browser(driver: &Driver, profile: &Path) -> Client {
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert("browserName".into(), json!("chrome"));
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({"binary": CHROMIUM, "args": [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
-            format!("--user-data-dir={}", profile.display()),
-        ]}),
-    );
-    // chromedriver takes a moment to listen: ask until it answers, for at most 20 s.
-    let client = std::cell::RefCell::new(None);
-    let last = std::cell::RefCell::new(String::new());
-    poll_until(
-        Instant::now(),
-        Duration::from_secs(20),
-        || format!("no WebDriver session: {}", last.borrow()),
-        || async {
-            match ClientBuilder::new(HttpConnector::new())
-                .capabilities(capabilities.clone())
-                .connect(&driver.url)
-                .await
-            {
-                Ok(connected) => *client.borrow_mut() = Some(connected),
-                Err(error) => *last.borrow_mut() = error.to_string(),
-            }
-            client.borrow().is_some()
-        },
-    )
-    .await;
-    client.into_inner().expect("connected")
-}
-
-/// Where screenshots go: the asked directory, else a temporary one.
-fn shots(temporary: &Path) -> PathBuf {
-    std::env::var_os("TIDEMARK_CONSOLE_SCREENSHOTS")
-        .map_or_else(|| temporary.to_owned(), PathBuf::from)
-}
-
-async fn shoot(client: &Client, dir: &Path, name: &str) {
-    let png = client.screenshot().await.expect("screenshot");
-    assert!(png.starts_with(b"\x89PNG"), "a PNG");
-    std::fs::create_dir_all(dir).expect("screenshot directory");
-    std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot written");
-}
-
-/// The text of the first `css` element, waiting up to 10 s for it to appear (a click
-/// that submits a form returns before the next page is there).
-async fn text(client: &Client, css: &str) -> String {
-    client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|error| panic!("{css}: {error}"))
-        .text()
-        .await
-        .expect("text")
-}
-
-/// Clicks the element `locator` finds.
-async fn click(client: &Client, locator: Locator<'_>) {
-    client
-        .find(locator)
-        .await
-        .unwrap_or_else(|error| panic!("{locator:?}: {error}"))
-        .click()
-        .await
-        .expect("clicked");
-}
-
-/// Reloads the page until `css` shows text containing `wanted`, for at most `limit`.
-async fn reload_until(client: &Client, css: &str, wanted: &str, limit: Duration) {
-    let from = Instant::now();
-    poll_until(
-        from,
-        limit,
-        || format!("{css} never showed {wanted:?}"),
-        || async {
-            client.refresh().await.expect("reload");
-            match client.find(Locator::Css(css)).await {
-                Ok(element) => element.text().await.is_ok_and(|t| t.contains(wanted)),
-                Err(_) => false,
-            }
-        },
-    )
-    .await;
-}
+use tidemark_testkit::{Receiver, poll_until};
 
 async fn sign_in(client: &Client, base: &str, key: &str) {
     client.goto(&format!("{base}/console")).await.expect("open");

@@ -36,8 +36,17 @@ pub struct PgStore {
     retried: Arc<AtomicU64>,
 }
 
+/// The longest a statement waits for a pooled connection. A busy pool hands one over in
+/// milliseconds; a wait this long means the server is down or saturated, and the client
+/// is better told so (503 with `Retry-After`) than held.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_millis(1_500);
+
 impl PgStore {
     /// Connects to the database named by `options.url`.
+    ///
+    /// A request waits at most [`ACQUIRE_TIMEOUT`] for a connection: with the server
+    /// down, the pool would otherwise hold every request for ten seconds before failing
+    /// it (503 `database_unavailable` then, `StoreError::is_unavailable`).
     ///
     /// # Errors
     /// When the server cannot be reached or a migration fails.
@@ -48,7 +57,7 @@ impl PgStore {
         let pool = PgPoolOptions::new()
             .test_before_acquire(false)
             .max_connections(options.max_connections.max(1))
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect(&options.url)
             .await?;
         if options.migrate {

@@ -13,6 +13,7 @@ mod console;
 mod console_errors;
 mod console_truth;
 mod container_edits;
+mod database_outage;
 mod errors;
 mod hygiene;
 mod idempotency;
