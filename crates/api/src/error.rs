@@ -219,6 +219,18 @@ impl ApiError {
         error
     }
 
+    /// 507 `storage_full`: the database's storage is full, so the write was refused and
+    /// nothing changed; reads still work. Logged by the store, once a minute.
+    #[must_use]
+    pub fn storage_full() -> Self {
+        Self::new(
+            StatusCode::INSUFFICIENT_STORAGE,
+            "storage_full",
+            "the database's storage is full: nothing was changed; reads still work, and writes will again once space is freed",
+            None,
+        )
+    }
+
     /// 503 `database_unavailable` with `Retry-After`: the database could not be reached in
     /// time; nothing was changed, and the same request may be sent again. Logged as a
     /// warning (the outage, not the request, is the news).
@@ -323,6 +335,7 @@ impl From<StoreError> for ApiError {
                 )),
             ),
             StoreError::Conflict(what) => Self::conflict(format!("{what} already exists")),
+            other if other.is_storage_full() => Self::storage_full(),
             other if other.is_unavailable() => Self::database_unavailable(&other),
             other => Self::internal(&other),
         }
@@ -341,5 +354,19 @@ impl IntoResponse for ApiError {
             (status, [(axum::http::header::CONTENT_TYPE, JSON_API)], body).into_response();
         response.headers_mut().extend(headers);
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_storage_is_a_507_and_other_failures_stay_internal() {
+        let full = ApiError::from(StoreError::StorageFull);
+        assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
+        assert_eq!(full.document().errors[0].code, "storage_full");
+        let other = ApiError::from(StoreError::Corrupt("a row".to_owned()));
+        assert_eq!(other.status(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

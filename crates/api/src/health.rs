@@ -93,6 +93,11 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
         tracing::warn!(%error, "readiness check failed");
         return Err(unavailable("the database does not answer".to_owned()));
     }
+    if state.store.storage_full() {
+        return Err(unavailable(
+            "the database's storage is full: writes are refused, reads go on".to_owned(),
+        ));
+    }
     let stalled = state
         .workers
         .as_ref()

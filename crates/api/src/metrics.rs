@@ -151,6 +151,8 @@ fn label_of(pattern: &str) -> String {
 pub async fn scrape(State(state): State<AppState>) -> Response {
     let handle = handle();
     metrics::counter!(families::STORE_WRITES_RETRIED.name).absolute(state.store.writes_retried());
+    metrics::counter!(families::STORAGE_FULL_REFUSALS.name)
+        .absolute(state.store.storage_refusals());
     metrics::gauge!(
         families::BUILD_INFO.name,
         "version" => env!("CARGO_PKG_VERSION"), "backend" => state.store.backend()

@@ -36,6 +36,9 @@ pub enum StoreError {
     /// SQLite failed.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The database's storage is full: the write was refused, nothing was changed.
+    #[error("the database's storage is full")]
+    StorageFull,
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -44,6 +47,22 @@ pub enum StoreError {
 impl StoreError {
     pub(crate) fn corrupt(what: impl std::fmt::Display) -> Self {
         Self::Corrupt(what.to_string())
+    }
+
+    /// Whether the write was refused for want of space: SQLite's `SQLITE_FULL`,
+    /// PostgreSQL's `disk_full` (53100). Reads still work; the client may try later.
+    #[must_use]
+    pub fn is_storage_full(&self) -> bool {
+        match self {
+            Self::StorageFull => true,
+            Self::Sqlite(rusqlite::Error::SqliteFailure(error, _)) => {
+                error.code == rusqlite::ErrorCode::DiskFull
+            }
+            Self::Database(sqlx::Error::Database(database)) => {
+                database.code().is_some_and(|code| code == "53100")
+            }
+            _ => false,
+        }
     }
 
     /// Whether the database could not be reached, rather than refusing or failing the

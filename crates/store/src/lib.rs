@@ -96,6 +96,17 @@ pub trait Store:
     fn writes_retried(&self) -> u64 {
         0
     }
+
+    /// Whether the last write was refused because the database's storage is full (SQLite;
+    /// PostgreSQL answers each write with its own refusal).
+    fn storage_full(&self) -> bool {
+        false
+    }
+
+    /// How many writes were refused for want of space since the store was opened.
+    fn storage_refusals(&self) -> u64 {
+        0
+    }
 }
 
 /// How to open the database.
@@ -109,6 +120,9 @@ pub struct ConnectOptions {
     pub max_connections: u32,
     /// SQLite `synchronous` level: `full` (every commit reaches the disk) or `normal`.
     pub sqlite_synchronous: Synchronous,
+    /// The largest the SQLite file may grow, in bytes (writes beyond are refused as on a
+    /// full disk); none for no limit but the disk's.
+    pub sqlite_max_bytes: Option<u64>,
     /// Create a missing SQLite file (serving and migrating do; other commands refuse).
     pub create: bool,
 }
@@ -122,6 +136,7 @@ impl ConnectOptions {
             migrate: true,
             max_connections: 8,
             sqlite_synchronous: Synchronous::Full,
+            sqlite_max_bytes: None,
             create: true,
         }
     }

@@ -84,6 +84,12 @@ pub const STORE_WRITES_RETRIED: Family = family(
     Kind::Counter,
     "Transactions this process wrote again because PostgreSQL cancelled them for a concurrent one; should stay near 0.",
 );
+/// Writes refused because the database's storage is full.
+pub const STORAGE_FULL_REFUSALS: Family = family(
+    "tidemark_store_full_refusals_total",
+    Kind::Counter,
+    "Writes this process's store refused because the database's storage was full (SQLite; PostgreSQL refuses per request).",
+);
 /// Jobs due now.
 pub const JOBS_DUE: Family = family(
     "tidemark_jobs_due",
@@ -146,7 +152,7 @@ pub const BUILD_INFO: Family = family(
 );
 
 /// Every family, as `/metrics` describes them.
-pub const ALL: [Family; 19] = [
+pub const ALL: [Family; 20] = [
     HTTP_REQUESTS,
     HTTP_REQUEST_DURATION,
     LOOKUPS,
@@ -156,6 +162,7 @@ pub const ALL: [Family; 19] = [
     WEBHOOK_DELIVERY_DURATION,
     NOTIFICATIONS_FORGOTTEN,
     STORE_WRITES_RETRIED,
+    STORAGE_FULL_REFUSALS,
     JOBS_DUE,
     JOBS_OLDEST_DUE,
     WEBHOOK_BACKLOG,

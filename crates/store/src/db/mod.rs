@@ -5,6 +5,7 @@
 //! writes [`Unit`]s, each one transaction. The two drivers ([`sqlite`], [`postgres`])
 //! implement it; what differs in their SQL is in [`Dialect`] and nowhere else.
 
+pub(crate) mod fullness;
 pub(crate) mod postgres;
 mod query;
 mod row;

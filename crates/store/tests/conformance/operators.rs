@@ -140,3 +140,36 @@ pub async fn a_webhooks_delivery_outcomes_count_what_was_attempted(store: Arc<dy
         "another account's webhook is not counted"
     );
 }
+
+/// SQLite at its size limit (`sqlite_max_bytes`, refused as on a full disk): writes are
+/// refused as `StorageFull` and counted, reads go on, and the store says it is full.
+/// SQLite only: PostgreSQL's `disk_full` is its server's to raise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_sqlite_database_refuses_writes_and_keeps_reading() {
+    use tidemark_domain::{Account, AccountId, AccountName};
+    use tidemark_store::testing::{Backend, TestDatabase};
+
+    let mut database = TestDatabase::create(Backend::Sqlite).await;
+    // No larger than it is once migrated: the first write that needs a page is refused.
+    database.options.sqlite_max_bytes = Some(1);
+    let store = database.connect().await;
+    assert!(!store.storage_full());
+    let mut written = 0;
+    let refused = loop {
+        let account = Account {
+            id: AccountId::new(),
+            name: AccountName::parse(&format!("full-{written}")).expect("a name"),
+            created_at: at(0),
+        };
+        match store.create_account(&account).await {
+            Ok(()) => written += 1,
+            Err(error) => break error,
+        }
+        assert!(written < 10_000, "never refused");
+    };
+    assert!(refused.is_storage_full(), "{refused}");
+    assert!(store.storage_full());
+    assert!(store.storage_refusals() >= 1);
+    let listed = store.list_accounts().await.expect("reads go on");
+    assert_eq!(listed.len(), written);
+}

@@ -56,6 +56,9 @@ pub struct DatabaseConfig {
     pub max_connections: u32,
     /// SQLite durability level.
     pub sqlite_synchronous: SqliteSynchronous,
+    /// The largest the SQLite file may grow, in bytes: writes beyond are refused (507
+    /// `storage_full`) as on a full disk, while reads go on. None: the disk's own limit.
+    pub sqlite_max_bytes: Option<u64>,
 }
 
 impl Default for DatabaseConfig {
@@ -63,6 +66,7 @@ impl Default for DatabaseConfig {
         Self {
             max_connections: 8,
             sqlite_synchronous: SqliteSynchronous::Full,
+            sqlite_max_bytes: None,
         }
     }
 }

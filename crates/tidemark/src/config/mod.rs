@@ -285,6 +285,7 @@ impl Config {
                 SqliteSynchronous::Full => Synchronous::Full,
                 SqliteSynchronous::Normal => Synchronous::Normal,
             },
+            sqlite_max_bytes: self.database.sqlite_max_bytes,
             create: true,
         }
     }

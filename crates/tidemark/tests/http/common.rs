@@ -67,6 +67,17 @@ impl TestApp {
         callbacks: impl FnOnce(Arc<dyn Store>) -> Option<Arc<dyn CarrierCallbacks>>,
     ) -> Option<Self> {
         let database = TestDatabase::create(backend).await;
+        Self::spawn_on_database(database, config, clock, (listener, server), callbacks).await
+    }
+
+    /// [`Self::spawn_receiving`] on `database`, as the test prepared it.
+    pub async fn spawn_on_database(
+        database: TestDatabase,
+        config: ApiConfig,
+        clock: Arc<dyn Clock>,
+        (listener, server): (tokio::net::TcpListener, app::ServerSettings),
+        callbacks: impl FnOnce(Arc<dyn Store>) -> Option<Arc<dyn CarrierCallbacks>>,
+    ) -> Option<Self> {
         let store = database.connect().await;
         let callbacks = callbacks(Arc::clone(&store));
         let sender = app::webhook_sender(

@@ -54,6 +54,7 @@ static DIALECT: Dialect = Dialect {
 pub struct SqliteStore {
     read: Arc<readers::Readers>,
     writer: writer::Writer,
+    fullness: Arc<crate::db::fullness::Fullness>,
 }
 
 impl SqliteStore {
@@ -96,12 +97,19 @@ impl SqliteStore {
                 "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;"
             }
         })?;
+        if let Some(bytes) = options.sqlite_max_bytes {
+            let page: i64 = connection.query_row("PRAGMA page_size", [], |row| row.get(0))?;
+            let pages = bytes.div_ceil(u64::try_from(page).unwrap_or(4096).max(1));
+            connection.execute_batch(&format!("PRAGMA max_page_count = {pages};"))?;
+        }
         let read =
             readers::Readers::new(path, usize::try_from(options.max_connections).unwrap_or(8));
         let anchor = anchor::Anchor::new(read.open()?);
+        let fullness = Arc::default();
         Ok(Self {
             read: Arc::new(read),
-            writer: writer::Writer::start(connection, anchor)?,
+            writer: writer::Writer::start(connection, anchor, Arc::clone(&fullness))?,
+            fullness,
         })
     }
 }
@@ -146,6 +154,14 @@ impl Store for SqliteStore {
 
     fn backend(&self) -> &'static str {
         "sqlite"
+    }
+
+    fn storage_full(&self) -> bool {
+        self.fullness.is_full()
+    }
+
+    fn storage_refusals(&self) -> u64 {
+        self.fullness.refusals()
     }
 }
 

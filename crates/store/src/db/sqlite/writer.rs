@@ -11,6 +11,7 @@
 //! The thread runs statements on its own connection, without crossing threads per
 //! statement, so a batch of creates costs microseconds each besides the one flush.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode};
@@ -19,6 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::anchor::Anchor;
 use super::statement;
 use crate::StoreError;
+use crate::db::fullness::Fullness;
 use crate::db::{Unit, Written};
 
 /// Most units in one transaction.
@@ -48,11 +50,12 @@ impl Writer {
     pub(super) fn start(
         connection: Connection,
         anchor: Option<Anchor>,
+        fullness: Arc<Fullness>,
     ) -> Result<Self, StoreError> {
         let (sender, receiver) = mpsc::channel(4 * MAX_BATCH);
         std::thread::Builder::new()
             .name("sqlite-writer".to_owned())
-            .spawn(move || run(&connection, anchor, receiver))
+            .spawn(move || run(&connection, anchor, receiver, &fullness))
             .map_err(|error| StoreError::corrupt(format!("the writer thread: {error}")))?;
         Ok(Self { sender })
     }
@@ -103,7 +106,12 @@ fn next(
     }
 }
 
-fn run(connection: &Connection, mut anchor: Option<Anchor>, mut receiver: mpsc::Receiver<Pending>) {
+fn run(
+    connection: &Connection,
+    mut anchor: Option<Anchor>,
+    mut receiver: mpsc::Receiver<Pending>,
+    fullness: &Fullness,
+) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // A clock to wait by before tending the anchor; without one, it is never taken.
     let clock = tokio::runtime::Builder::new_current_thread()
@@ -126,8 +134,26 @@ fn run(connection: &Connection, mut anchor: Option<Anchor>, mut receiver: mpsc::
         }
         match write(connection, &batch) {
             Ok(outcomes) => {
+                let refused = outcomes
+                    .iter()
+                    .filter(|outcome| matches!(outcome, Err(StoreError::StorageFull)))
+                    .count() as u64;
+                if refused > 0 {
+                    fullness.refused(refused);
+                } else {
+                    fullness.committed();
+                }
                 for (pending, outcome) in batch.drain(..).zip(outcomes) {
                     let _ = pending.reply.send(outcome);
+                }
+            }
+            Err(error) if error.is_storage_full() => {
+                // Nothing of the batch is committed; the refusal is counted and logged
+                // once a minute, not once a write.
+                let _ = connection.execute_batch("ROLLBACK");
+                fullness.refused(batch.len() as u64);
+                for pending in batch.drain(..) {
+                    let _ = pending.reply.send(Err(StoreError::StorageFull));
                 }
             }
             Err(error) => {
@@ -178,6 +204,7 @@ fn run_unit(connection: &Connection, unit: &Unit) -> Result<Written, StoreError>
             {
                 return Err(StoreError::Duplicate { existing_id: None });
             }
+            Err(error) if error.is_storage_full() => return Err(StoreError::StorageFull),
             Err(error) => return Err(error),
         }
     }
