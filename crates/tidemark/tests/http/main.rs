@@ -14,6 +14,7 @@ mod console_errors;
 mod console_truth;
 mod container_edits;
 mod database_outage;
+mod database_stopped;
 mod errors;
 mod hygiene;
 mod idempotency;

@@ -1,0 +1,124 @@
+//! PostgreSQL stopped (api.md, Errors): the app reaches its database through a TCP relay
+//! the test owns; closing the relay is the server going away (every connection cut, new
+//! ones refused). A request that needs the database answers 503 JSON:API within 2 s,
+//! `/readyz` within 1 s; opened again, the relay brings service back with no restart.
+
+use std::time::{Duration, Instant};
+
+use tidemark_store::testing::{Backend, TestDatabase};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
+
+use crate::common::TestApp;
+
+/// A relay from a loopback port to the PostgreSQL server, stopped and started at will.
+struct Relay {
+    port: u16,
+    target: String,
+    tasks: JoinSet<()>,
+}
+
+impl Relay {
+    async fn start(target: String) -> Self {
+        let mut relay = Self {
+            port: 0,
+            target,
+            tasks: JoinSet::new(),
+        };
+        relay.open().await;
+        relay
+    }
+
+    /// Listens (on the same port after the first time) and relays every connection.
+    async fn open(&mut self) {
+        let listener = TcpListener::bind(("127.0.0.1", self.port))
+            .await
+            .expect("the relay listens");
+        self.port = listener.local_addr().expect("a port").port();
+        let target = self.target.clone();
+        self.tasks.spawn(async move {
+            let mut links = JoinSet::new();
+            while let Ok((mut client, _)) = listener.accept().await {
+                let target = target.clone();
+                links.spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+    }
+
+    /// The server goes away: the listener and every relayed connection are dropped.
+    fn close(&mut self) {
+        self.tasks.abort_all();
+    }
+}
+
+/// `host:port` of a PostgreSQL URL (`postgres://user@host:port/db`).
+fn host_port(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest.split_once('@').map_or(rest, |(_, rest)| rest);
+    rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(tidemark_postgres_tests),
+    ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
+)]
+async fn a_stopped_database_is_a_quick_503_and_service_comes_back() {
+    let mut database = TestDatabase::create(Backend::Postgres).await;
+    let server = host_port(&database.options.url);
+    let mut relay = Relay::start(server.clone()).await;
+    database.options.url =
+        database
+            .options
+            .url
+            .replacen(&server, &format!("127.0.0.1:{}", relay.port), 1);
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let app = TestApp::spawn_on_database(
+        database,
+        crate::common::all_carriers(),
+        tidemark::app::system_clock(),
+        (listener, tidemark::app::ServerSettings::default()),
+        |_| None,
+    )
+    .await
+    .expect("app");
+    assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
+
+    relay.close();
+    for _ in 0..3 {
+        let started = Instant::now();
+        let response = app.get("/v2/tracking_requests").await;
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(response.status(), 503);
+        let body: serde_json::Value = response.json().await.expect("JSON:API");
+        assert_eq!(body["errors"][0]["code"], "database_unavailable");
+    }
+    // No readiness check ran before: this one asks the dead database, within its bound.
+    let started = Instant::now();
+    let ready = app.get("/readyz").await;
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(ready.status(), 503);
+
+    relay.open().await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = app.get("/v2/tracking_requests").await.status().as_u16();
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503, "never a 500 on the way back");
+        assert!(Instant::now() < deadline, "service came back");
+    }
+}
