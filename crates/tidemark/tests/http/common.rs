@@ -70,6 +70,24 @@ impl TestApp {
         Self::spawn_on_database(database, config, clock, (listener, server), callbacks).await
     }
 
+    /// An app with the contract's default settings on `database`, as the test prepared it
+    /// (capped, or reached through a relay).
+    pub async fn on_database(database: TestDatabase) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let server = (listener, app::ServerSettings::default());
+        Self::spawn_on_database(
+            database,
+            all_carriers(),
+            app::system_clock(),
+            server,
+            |_| None,
+        )
+        .await
+        .expect("app")
+    }
+
     /// [`Self::spawn_receiving`] on `database`, as the test prepared it.
     pub async fn spawn_on_database(
         database: TestDatabase,

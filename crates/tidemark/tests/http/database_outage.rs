@@ -54,18 +54,7 @@ async fn a_cut_connection_is_a_quick_503_and_the_next_request_is_served() {
 async fn a_full_database_refuses_writes_with_507_and_keeps_reading() {
     let mut database = tidemark_store::testing::TestDatabase::create(Backend::Sqlite).await;
     database.options.sqlite_max_bytes = Some(1);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let app = TestApp::spawn_on_database(
-        database,
-        crate::common::all_carriers(),
-        tidemark::app::system_clock(),
-        (listener, tidemark::app::ServerSettings::default()),
-        |_| None,
-    )
-    .await
-    .expect("app");
+    let app = TestApp::on_database(database).await;
     tidemark_api::metrics::handle();
     let mut refused = None;
     for n in 0..2_000 {

@@ -76,16 +76,7 @@ async fn a_stopped_database_is_a_quick_503_and_service_comes_back() {
             .options
             .url
             .replacen(&server, &format!("127.0.0.1:{}", relay.port), 1);
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let app = TestApp::spawn_on_database(
-        database,
-        crate::common::all_carriers(),
-        tidemark::app::system_clock(),
-        (listener, tidemark::app::ServerSettings::default()),
-        |_| None,
-    )
-    .await
-    .expect("app");
+    let app = TestApp::on_database(database).await;
     assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
 
     relay.close();
