@@ -246,6 +246,22 @@ impl ApiError {
         .with_header(RETRY_AFTER, HeaderValue::from_static(DATABASE_RETRY_AFTER))
     }
 
+    /// 503 `database_unavailable` when the connection was lost while the change was being
+    /// committed: it may have been kept. Said so, so that a client reads back, or sends
+    /// again with its `Idempotency-Key`, rather than assume nothing happened.
+    fn outcome_unknown(error: &StoreError) -> Self {
+        tracing::warn!(error = %error, "a commit's outcome is unknown");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "database_unavailable",
+            "the connection to the database was lost while the change was being saved; it \
+             may have been kept: read it back, or send the request again with the same \
+             Idempotency-Key",
+            None,
+        )
+        .with_header(RETRY_AFTER, HeaderValue::from_static(DATABASE_RETRY_AFTER))
+    }
+
     /// 500: logs `error` and answers without internals.
     #[must_use]
     pub fn internal(error: &dyn std::error::Error) -> Self {
@@ -336,6 +352,7 @@ impl From<StoreError> for ApiError {
             ),
             StoreError::Conflict(what) => Self::conflict(format!("{what} already exists")),
             other if other.is_storage_full() => Self::storage_full(),
+            other @ StoreError::OutcomeUnknown(_) => Self::outcome_unknown(&other),
             other if other.is_unavailable() => Self::database_unavailable(&other),
             other => Self::internal(&other),
         }

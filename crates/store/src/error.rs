@@ -27,6 +27,10 @@ pub enum StoreError {
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The connection was lost while a write was being committed: it may have been kept
+    /// or not. Never written again blindly; the client reads back or retries with a key.
+    #[error("the connection to the database was lost during a commit: {0}")]
+    OutcomeUnknown(sqlx::Error),
     /// The SQLite writer task has stopped (the store is shutting down).
     #[error("the database writer has stopped")]
     WriterStopped,
@@ -68,14 +72,18 @@ impl StoreError {
     /// Whether the database could not be reached, rather than refusing or failing the
     /// statement: no connection within the pool's acquire timeout, a connection that
     /// broke, or a server shutting down or starting (SQLSTATE classes 08 and 57P). The
-    /// client may try again shortly (503); nothing was changed.
+    /// client may try again shortly (503); nothing was changed, unless the outcome is
+    /// unknown ([`Self::OutcomeUnknown`]).
     #[must_use]
     pub fn is_unavailable(&self) -> bool {
-        let Self::Database(error) = self else {
+        let (Self::Database(error) | Self::OutcomeUnknown(error)) = self else {
             return false;
         };
         match error {
-            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Protocol(_) => true,
             sqlx::Error::Database(database) => database
                 .code()
                 .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),

@@ -9,7 +9,7 @@ use tidemark_domain::Timestamp;
 use tidemark_domain::rate::Cell;
 
 use crate::StoreError;
-use crate::db::{Backend, Query};
+use crate::db::{Backend, Query, Unit};
 
 /// Rate limits shared by every process.
 #[async_trait]
@@ -52,9 +52,16 @@ impl<T: Backend> RateLimitStore for T {
         now: Timestamp,
     ) -> Result<Result<i64, Timestamp>, StoreError> {
         let now_us = now.unix_micros();
+        // Taken twice after a lost connection, a cell only waits one interval longer.
         let taken = self
-            .returning(take(self.dialect().greatest, key, cell, now_us))
-            .await?;
+            .write(Unit::retry_safe(vec![take(
+                self.dialect().greatest,
+                key,
+                cell,
+                now_us,
+            )]))
+            .await?
+            .rows(0);
         if let Some(row) = taken.first() {
             return Ok(Ok(row.int("tat_us")?));
         }

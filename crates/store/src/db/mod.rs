@@ -6,6 +6,7 @@
 //! implement it; what differs in their SQL is in [`Dialect`] and nowhere else.
 
 pub(crate) mod fullness;
+mod lost;
 pub(crate) mod postgres;
 mod query;
 mod row;
@@ -86,6 +87,10 @@ pub(crate) struct Unit {
     /// The statement whose unique violation means a tracking request would duplicate an
     /// open one ([`StoreError::Duplicate`]); elsewhere a unique violation is a failure.
     pub(crate) duplicate_at: Option<usize>,
+    /// Whether writing the unit twice leaves what a client could tell from writing it once
+    /// (a rate limiter's take, an upsert of absolute values), so that a connection lost
+    /// while it was being committed may be followed by writing it again.
+    pub(crate) retry_safe: bool,
 }
 
 impl Unit {
@@ -94,6 +99,14 @@ impl Unit {
         Self {
             queries,
             ..Self::default()
+        }
+    }
+
+    /// A unit of `queries` that may be written again when its commit's outcome is unknown.
+    pub(crate) fn retry_safe(queries: Vec<Query>) -> Self {
+        Self {
+            retry_safe: true,
+            ..Self::of(queries)
         }
     }
 

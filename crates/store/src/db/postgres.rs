@@ -13,6 +13,7 @@ use tidemark_domain::Timestamp;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::lost::{Losses, connection_lost};
 use crate::db::{Backend, Cell, Cost, Dialect, Done, Query, Row, Unit, Value, Written};
 use crate::{ConnectOptions, Store, StoreError};
 
@@ -34,6 +35,8 @@ pub struct PgStore {
     pool: PgPool,
     /// Units written again after a cancellation (see [`Store::writes_retried`]).
     retried: Arc<AtomicU64>,
+    /// When a connection was last found dead (pooled ones older are tested before use).
+    losses: Losses,
 }
 
 /// The longest a statement waits for a pooled connection. A busy pool hands one over in
@@ -54,8 +57,14 @@ impl PgStore {
         // One attempt first: the pool would retry a refused connection until its acquire
         // timeout, and the real cause would arrive ten seconds late as "pool timed out".
         PgConnection::connect(&options.url).await?.close().await?;
+        let losses = Losses::new();
+        let hook = losses.clone();
         let pool = PgPoolOptions::new()
             .test_before_acquire(false)
+            .before_acquire(move |connection, meta| {
+                let hook = hook.clone();
+                Box::pin(async move { Ok(hook.check(connection, meta).await) })
+            })
             .max_connections(options.max_connections.max(1))
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect(&options.url)
@@ -67,6 +76,7 @@ impl PgStore {
         Ok(Self {
             pool,
             retried: Arc::new(AtomicU64::new(0)),
+            losses,
         })
     }
 }
@@ -170,13 +180,16 @@ impl Backend for PgStore {
         &DIALECT
     }
 
+    /// Reads once more, on another connection, when the first one turns out dead.
     async fn read(&self, queries: &[Query], _cost: Cost) -> Result<Vec<Vec<Row>>, StoreError> {
-        let mut connection = self.pool.acquire().await?;
-        let mut results = Vec::with_capacity(queries.len());
-        for query in queries {
-            results.push(run(&mut connection, query).await?.rows);
+        match self.read_once(queries).await {
+            Err(error) if connection_lost(&error) => {
+                self.losses.note();
+                tracing::warn!(%error, "a connection to the database was lost; read again");
+                Ok(self.read_once(queries).await?)
+            }
+            read => Ok(read?),
         }
-        Ok(results)
     }
 
     /// Writes `unit` on a task of its own, so it runs to its end whatever its caller does.
@@ -196,11 +209,37 @@ impl Backend for PgStore {
 }
 
 impl PgStore {
-    /// Writes `unit`, again when PostgreSQL cancels it for a concurrent transaction.
+    async fn read_once(&self, queries: &[Query]) -> Result<Vec<Vec<Row>>, sqlx::Error> {
+        let mut connection = self.pool.acquire().await?;
+        let mut results = Vec::with_capacity(queries.len());
+        for query in queries {
+            match run(&mut connection, query).await {
+                Ok(done) => results.push(done.rows),
+                Err(error) => {
+                    if connection_lost(&error) {
+                        connection.close_on_drop();
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    /// Writes `unit`, again when PostgreSQL cancels it for a concurrent transaction, and
+    /// once more on another connection when its connection died before the commit was
+    /// sent (the server then rolled the transaction back: nothing of it was kept).
     async fn write_retrying(&self, unit: Unit) -> Result<Written, StoreError> {
         let mut attempt = 1;
+        let mut reconnected = false;
         loop {
             match self.write_once(&unit).await {
+                Err(StoreError::Database(error)) if connection_lost(&error) && !reconnected => {
+                    self.losses.note();
+                    tracing::warn!(%error, "a connection to the database was lost before a commit; written again");
+                    self.retried.fetch_add(1, Ordering::Relaxed);
+                    reconnected = true;
+                }
                 Err(StoreError::Database(error)) if attempt < WRITE_ATTEMPTS => {
                     let Some(code) = contention(&error) else {
                         return Err(error.into());
@@ -236,10 +275,31 @@ fn contention(error: &sqlx::Error) -> Option<String> {
 
 impl PgStore {
     /// Writes `unit` once, in one transaction (one statement alone is its own).
+    ///
+    /// A connection lost while the commit is under way (one statement alone, or `COMMIT`)
+    /// leaves the outcome unknown: [`StoreError::OutcomeUnknown`], never written again.
+    /// Lost before, the error is returned as it is, for [`Self::write_retrying`].
     async fn write_once(&self, unit: &Unit) -> Result<Written, StoreError> {
         let mut connection = self.pool.acquire().await?;
+        let written = self.write_on(&mut connection, unit).await;
+        if let Err(error) = &written {
+            if error.is_unavailable() {
+                connection.close_on_drop();
+            }
+            if let StoreError::OutcomeUnknown(_) = error {
+                self.losses.note();
+            }
+        }
+        written
+    }
+
+    async fn write_on(
+        &self,
+        connection: &mut PgConnection,
+        unit: &Unit,
+    ) -> Result<Written, StoreError> {
         if let ([query], []) = (unit.queries.as_slice(), unit.guards.as_slice()) {
-            return match run(&mut connection, query).await {
+            return match run(connection, query).await {
                 Ok(done) => Ok(Written {
                     done: vec![done],
                     kept: true,
@@ -247,7 +307,7 @@ impl PgStore {
                 Err(error) if is_unique_violation(&error) && unit.duplicate_at == Some(0) => {
                     Err(StoreError::Duplicate { existing_id: None })
                 }
-                Err(error) => Err(error.into()),
+                Err(error) => Err(outcome_unknown(error, unit)),
             };
         }
         let mut transaction = connection.begin().await?;
@@ -264,11 +324,25 @@ impl PgStore {
         let affected: Vec<u64> = done.iter().map(|done| done.affected).collect();
         let kept = unit.holds(&affected);
         if kept {
-            transaction.commit().await?;
+            transaction
+                .commit()
+                .await
+                .map_err(|error| outcome_unknown(error, unit))?;
         } else {
             transaction.rollback().await?;
         }
         Ok(Written { done, kept })
+    }
+}
+
+/// A failure once the commit may have been under way: a lost connection leaves the outcome
+/// unknown (unless the unit may be written again whatever it was); anything else was
+/// refused.
+fn outcome_unknown(error: sqlx::Error, unit: &Unit) -> StoreError {
+    if connection_lost(&error) && !unit.retry_safe {
+        StoreError::OutcomeUnknown(error)
+    } else {
+        error.into()
     }
 }
 

@@ -290,6 +290,7 @@ pub fn codes(errors: &[Value]) -> Vec<(String, String)> {
 /// The admin key of the tracking tests' simulator.
 pub use tidemark_testkit::SIM_ADMIN_KEY;
 
+pub mod relay;
 mod tracking;
 pub use tracking::{Tracking, with_tracking};
 

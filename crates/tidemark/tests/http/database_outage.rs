@@ -1,51 +1,91 @@
-//! A database out of reach or full (api.md, Errors): a request whose connection the server
-//! cut answers 503 `database_unavailable` with `Retry-After` at once, never 500, and the
-//! next ones are served again on fresh connections (PostgreSQL: SQLite has no server to
-//! lose); a write to a full database answers 507 `storage_full` while reads go on.
+//! A database out of reach or full (api.md, Errors). PostgreSQL (SQLite has no server to
+//! lose): a request whose pooled connection the server cut is served on a fresh one, read
+//! or written again, never a 500 or a 503; a commit whose answer was lost answers 503
+//! saying the change may have been kept, and it was, once. A write to a full database
+//! answers 507 `storage_full` while reads go on.
 
 use std::time::{Duration, Instant};
 
-use tidemark_store::testing::Backend;
+use serde_json::Value;
+use tidemark_store::testing::{Backend, TestDatabase};
 
-use crate::common::TestApp;
+use crate::common::relay::Relay;
+use crate::common::{TestApp, tracking_request};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(tidemark_postgres_tests),
     ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
 )]
-async fn a_cut_connection_is_a_quick_503_and_the_next_request_is_served() {
+async fn cut_connections_are_read_and_written_again_on_fresh_ones() {
     let app = TestApp::spawn(Backend::Postgres).await.expect("app");
-    assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
+    // Several pooled connections, all of which the server then ends.
+    let warm: Vec<_> = (0..6).map(|_| app.get("/v2/tracking_requests")).collect();
+    for response in futures::future::join_all(warm).await {
+        assert_eq!(response.status(), 200);
+    }
     app.database.cut_connections().await;
-    let mut unavailable = 0;
-    for _ in 0..12 {
+    for _ in 0..6 {
         let started = Instant::now();
         let response = app.get("/v2/tracking_requests").await;
         assert!(
             started.elapsed() < Duration::from_secs(2),
             "answered at once"
         );
-        match response.status().as_u16() {
-            200 => {}
-            503 => {
-                unavailable += 1;
-                assert_eq!(response.headers()["retry-after"], "2");
-                let body: serde_json::Value = response.json().await.expect("JSON:API");
-                assert_eq!(body["errors"][0]["code"], "database_unavailable");
-                assert_eq!(body["errors"][0]["status"], "503");
-            }
-            other => panic!("a cut connection answered {other}"),
-        }
+        assert_eq!(response.status(), 200, "read again on a fresh connection");
     }
-    assert!(unavailable >= 1, "the cut was noticed");
-    assert_eq!(
-        app.get("/v2/tracking_requests").await.status(),
-        200,
-        "served again on a fresh connection"
-    );
-    let ready = app.get("/readyz").await;
-    assert_eq!(ready.status(), 200);
+    app.database.cut_connections().await;
+    for n in 0..6 {
+        let body = tracking_request("bill_of_lading", &format!("TEST-CUT-{n}"), "TEST");
+        let response = app.create(&body).await;
+        assert_eq!(
+            response.status(),
+            201,
+            "written again on a fresh connection"
+        );
+    }
+    let list: Value = app
+        .get("/v2/tracking_requests")
+        .await
+        .json()
+        .await
+        .expect("JSON:API");
+    assert_eq!(list["meta"]["total"], 6, "each create kept once: {list}");
+    assert_eq!(app.get("/readyz").await.status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(tidemark_postgres_tests),
+    ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
+)]
+async fn a_commit_whose_answer_is_lost_says_it_may_have_been_kept() {
+    let mut database = TestDatabase::create(Backend::Postgres).await;
+    let relay = Relay::between(&mut database).await;
+    let app = TestApp::on_database(database).await;
+    assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
+
+    relay.cut_after_next_commit();
+    let body = tracking_request("bill_of_lading", "TEST-LOST-ANSWER", "TEST");
+    let response = app.create(&body).await;
+    assert_eq!(response.status(), 503);
+    assert_eq!(response.headers()["retry-after"], "2");
+    let answer: Value = response.json().await.expect("JSON:API");
+    assert_eq!(answer["errors"][0]["code"], "database_unavailable");
+    let detail = answer["errors"][0]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("may have been kept"), "{answer}");
+
+    // It was kept, once: never written again blindly.
+    let list: Value = app
+        .get("/v2/tracking_requests?filter[request_number]=TEST-LOST-ANSWER")
+        .await
+        .json()
+        .await
+        .expect("JSON:API");
+    assert_eq!(list["meta"]["total"], 1, "{list}");
+    // The client's retry finds it.
+    let again = app.create(&body).await;
+    assert_eq!(again.status(), 422, "the open request is a duplicate");
 }
 
 /// SQLite at its size limit: creates answer 507 `storage_full`, reads 200, `/readyz` 503

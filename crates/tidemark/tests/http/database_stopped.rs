@@ -6,61 +6,9 @@
 use std::time::{Duration, Instant};
 
 use tidemark_store::testing::{Backend, TestDatabase};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::task::JoinSet;
 
 use crate::common::TestApp;
-
-/// A relay from a loopback port to the PostgreSQL server, stopped and started at will.
-struct Relay {
-    port: u16,
-    target: String,
-    tasks: JoinSet<()>,
-}
-
-impl Relay {
-    async fn start(target: String) -> Self {
-        let mut relay = Self {
-            port: 0,
-            target,
-            tasks: JoinSet::new(),
-        };
-        relay.open().await;
-        relay
-    }
-
-    /// Listens (on the same port after the first time) and relays every connection.
-    async fn open(&mut self) {
-        let listener = TcpListener::bind(("127.0.0.1", self.port))
-            .await
-            .expect("the relay listens");
-        self.port = listener.local_addr().expect("a port").port();
-        let target = self.target.clone();
-        self.tasks.spawn(async move {
-            let mut links = JoinSet::new();
-            while let Ok((mut client, _)) = listener.accept().await {
-                let target = target.clone();
-                links.spawn(async move {
-                    if let Ok(mut server) = TcpStream::connect(&target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                    }
-                });
-            }
-        });
-    }
-
-    /// The server goes away: the listener and every relayed connection are dropped.
-    fn close(&mut self) {
-        self.tasks.abort_all();
-    }
-}
-
-/// `host:port` of a PostgreSQL URL (`postgres://user@host:port/db`).
-fn host_port(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let rest = rest.split_once('@').map_or(rest, |(_, rest)| rest);
-    rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
-}
+use crate::common::relay::Relay;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
@@ -69,13 +17,7 @@ fn host_port(url: &str) -> String {
 )]
 async fn a_stopped_database_is_a_quick_503_and_service_comes_back() {
     let mut database = TestDatabase::create(Backend::Postgres).await;
-    let server = host_port(&database.options.url);
-    let mut relay = Relay::start(server.clone()).await;
-    database.options.url =
-        database
-            .options
-            .url
-            .replacen(&server, &format!("127.0.0.1:{}", relay.port), 1);
+    let mut relay = Relay::between(&mut database).await;
     let app = TestApp::on_database(database).await;
     assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
 
