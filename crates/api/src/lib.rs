@@ -269,6 +269,10 @@ pub fn router(state: AppState) -> Router {
             TraceLayer::new_for_http()
                 .make_span_with(request_span)
                 .on_request(())
+                // The "served" line says every status; an error is logged where it arises
+                // (ApiError::internal), once, and a refusal the store counts (a full disk,
+                // a database out of reach) is logged there once a minute, not per request.
+                .on_failure(())
                 .on_response(|response: &Response, latency: Duration, _: &Span| {
                     tracing::info!(
                         status = response.status().as_u16(),

@@ -116,8 +116,10 @@ pub struct ConnectOptions {
     pub url: String,
     /// Run pending migrations on connect.
     pub migrate: bool,
-    /// Most pooled connections (readers, for SQLite).
+    /// Most pooled connections (for SQLite, readers: at most this many reads at once).
     pub max_connections: u32,
+    /// Each SQLite reader's page cache, in KiB (SQLite's own default is 2,000).
+    pub sqlite_cache_kib: u32,
     /// SQLite `synchronous` level: `full` (every commit reaches the disk) or `normal`.
     pub sqlite_synchronous: Synchronous,
     /// The largest the SQLite file may grow, in bytes (writes beyond are refused as on a
@@ -135,6 +137,7 @@ impl ConnectOptions {
             url: url.into(),
             migrate: true,
             max_connections: 8,
+            sqlite_cache_kib: 2_000,
             sqlite_synchronous: Synchronous::Full,
             sqlite_max_bytes: None,
             create: true,

@@ -7,6 +7,7 @@ pub mod cli;
 mod commands;
 pub mod config;
 pub mod http_server;
+pub mod memory;
 mod output;
 pub mod telemetry;
 

@@ -4,10 +4,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc rather than the system allocator: under load on two cores glibc's malloc and
-/// free took an eighth of a request's time (bench/run.sh).
+/// jemalloc rather than the system allocator: under load on two cores glibc's malloc and
+/// free took an eighth of a request's time (bench/run.sh), and kept what it freed; jemalloc
+/// returns freed memory to the system after `memory.return_freed_after`
+/// (`tidemark::memory`). Unprefixed, it serves SQLite's allocations too.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {

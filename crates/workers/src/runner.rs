@@ -197,7 +197,15 @@ impl<W: Worker> Runner<W> {
                     }
                     Err(error) => {
                         failures = failures.saturating_add(1);
-                        tracing::error!(worker = self.worker.name(), %error, "claiming jobs failed");
+                        // A full disk or a database out of reach is said once per streak
+                        // here (the store counts and logs it too), not once per poll.
+                        let known = matches!(&error, WorkerError::Store(store)
+                            if store.is_storage_full() || store.is_unavailable());
+                        if failures == 1 || !known {
+                            tracing::error!(worker = self.worker.name(), %error, failures, "claiming jobs failed");
+                        } else {
+                            tracing::debug!(worker = self.worker.name(), %error, failures, "claiming jobs failed");
+                        }
                         Some(self.settings.poll * failures.min(50))
                     }
                 }

@@ -17,6 +17,7 @@ use crate::{app, output};
 /// Opens the database, starts the roles asked for, and runs until a shutdown signal: the
 /// API stops taking requests and drains them, the tracker finishes the jobs in hand.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    crate::memory::apply(&config.memory);
     // The metrics recorder, before anything records (`/metrics`).
     tidemark_api::metrics::handle();
     let carriers = app::carriers(config.carriers_file.as_deref())?;

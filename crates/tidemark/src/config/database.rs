@@ -52,8 +52,12 @@ pub enum SqliteSynchronous {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DatabaseConfig {
-    /// Most pooled connections (read connections, for SQLite).
+    /// Most pooled connections (for SQLite, read connections: at most this many reads run
+    /// at once, the others wait their turn).
     pub max_connections: u32,
+    /// Each SQLite read connection's page cache, in KiB: with `max_connections`, what the
+    /// readers may hold.
+    pub sqlite_cache_kib: u32,
     /// SQLite durability level.
     pub sqlite_synchronous: SqliteSynchronous,
     /// The largest the SQLite file may grow, in bytes: writes beyond are refused (507
@@ -65,6 +69,7 @@ impl Default for DatabaseConfig {
     fn default() -> Self {
         Self {
             max_connections: 8,
+            sqlite_cache_kib: 2_000,
             sqlite_synchronous: SqliteSynchronous::Full,
             sqlite_max_bytes: None,
         }

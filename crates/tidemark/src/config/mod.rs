@@ -119,6 +119,8 @@ pub struct Config {
     pub webhooks: tidemark_workers::DispatcherSettings,
     /// How this process's dispatcher runs.
     pub dispatcher: DispatcherConfig,
+    /// How the process gives memory back.
+    pub memory: crate::memory::MemoryConfig,
 }
 
 impl Default for Config {
@@ -145,6 +147,7 @@ impl Default for Config {
             webhook_source_ips: Vec::new(),
             webhooks: tidemark_workers::DispatcherSettings::default(),
             dispatcher: DispatcherConfig::default(),
+            memory: crate::memory::MemoryConfig::default(),
         }
     }
 }
@@ -281,6 +284,7 @@ impl Config {
             url: self.database_url.0.clone(),
             migrate: self.migrate_on_start,
             max_connections: self.database.max_connections,
+            sqlite_cache_kib: self.database.sqlite_cache_kib,
             sqlite_synchronous: match self.database.sqlite_synchronous {
                 SqliteSynchronous::Full => Synchronous::Full,
                 SqliteSynchronous::Normal => Synchronous::Normal,

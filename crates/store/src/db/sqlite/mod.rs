@@ -102,8 +102,11 @@ impl SqliteStore {
             let pages = bytes.div_ceil(u64::try_from(page).unwrap_or(4096).max(1));
             connection.execute_batch(&format!("PRAGMA max_page_count = {pages};"))?;
         }
-        let read =
-            readers::Readers::new(path, usize::try_from(options.max_connections).unwrap_or(8));
+        let read = readers::Readers::new(
+            path,
+            usize::try_from(options.max_connections).unwrap_or(8),
+            options.sqlite_cache_kib,
+        );
         let anchor = anchor::Anchor::new(read.open()?);
         let fullness = Arc::default();
         Ok(Self {
@@ -135,8 +138,8 @@ impl Backend for SqliteStore {
             Ok(results)
         };
         match cost {
-            Cost::Point => self.read.point(read),
-            Cost::Scan => self.read.scan(read),
+            Cost::Point => self.read.point(read).await,
+            Cost::Scan => self.read.scan(read).await,
         }
     }
 
@@ -150,6 +153,7 @@ impl Store for SqliteStore {
     async fn ping(&self) -> Result<(), StoreError> {
         self.read
             .point(|connection| Ok(connection.query_row("SELECT 1", [], |_| Ok(()))?))
+            .await
     }
 
     fn backend(&self) -> &'static str {
