@@ -104,3 +104,51 @@ impl Readers {
         result
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Barrier};
+
+    use super::*;
+
+    /// Eight scans at once, in pairs that wait for each other inside: never more than the
+    /// two turns inside together, and no more than two connections opened.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_take_turns_and_open_no_more_connections_than_turns() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("readers.db");
+        Connection::open(&path)
+            .and_then(|c| c.execute_batch("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1);"))
+            .expect("a database");
+        let readers = Arc::new(Readers::new(path, 2, 256));
+        let (inside, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let pair = Arc::new(Barrier::new(2));
+        let reads = (0..8).map(|_| {
+            let (readers, inside, most, pair) = (
+                Arc::clone(&readers),
+                Arc::clone(&inside),
+                Arc::clone(&most),
+                Arc::clone(&pair),
+            );
+            tokio::spawn(async move {
+                readers
+                    .scan(|connection| {
+                        let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        pair.wait();
+                        let n: i64 = connection.query_row("SELECT n FROM t", [], |r| r.get(0))?;
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                        Ok(n)
+                    })
+                    .await
+            })
+        });
+        for read in futures::future::join_all(reads).await {
+            assert_eq!(read.expect("joined").expect("read"), 1);
+        }
+        assert_eq!(most.load(Ordering::SeqCst), 2, "two at once, never more");
+        let opened = readers.idle.lock().map(|idle| idle.len()).unwrap_or(0);
+        assert!(opened <= 2, "{opened} connections opened");
+    }
+}
