@@ -72,7 +72,9 @@ impl Relay {
 /// The simple-protocol query `COMMIT`: `Q`, its length (4 + 7), the text and its NUL.
 const COMMIT: &[u8] = b"Q\0\0\0\x0bCOMMIT\0";
 
-/// Relays both ways until either side closes, or a `COMMIT` passes while armed.
+/// Relays both ways until either side closes, or a `COMMIT` passes while armed: then the
+/// client's side is closed, and the server's kept (its answers read and dropped) for a few
+/// seconds, so that the server runs the `COMMIT` it has rather than abandon it to a reset.
 async fn link(client: TcpStream, server: TcpStream, cut: &AtomicBool) {
     let (mut client_in, mut client_out) = client.into_split();
     let (mut server_in, mut server_out) = server.into_split();
@@ -80,23 +82,29 @@ async fn link(client: TcpStream, server: TcpStream, cut: &AtomicBool) {
         let mut buffer = vec![0_u8; 64 * 1024];
         loop {
             let Ok(read) = client_in.read(&mut buffer).await else {
-                return;
+                return false;
             };
             let chunk = buffer.get(..read).unwrap_or_default();
             if read == 0 || server_out.write_all(chunk).await.is_err() {
-                return;
+                return false;
             }
             let commits = chunk.windows(COMMIT.len()).any(|w| w == COMMIT);
             if commits && cut.swap(false, Ordering::SeqCst) {
                 let _ = server_out.flush().await;
-                return;
+                return true;
             }
         }
     };
     let downstream = tokio::io::copy(&mut server_in, &mut client_out);
-    tokio::select! {
-        () = upstream => {}
-        _ = downstream => {}
+    let cut_here = tokio::select! {
+        cut_here = upstream => cut_here,
+        _ = downstream => false,
+    };
+    if cut_here {
+        drop((client_in, client_out));
+        let mut nowhere = tokio::io::sink();
+        let drain = tokio::io::copy(&mut server_in, &mut nowhere);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), drain).await;
     }
 }
 
