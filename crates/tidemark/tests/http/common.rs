@@ -177,6 +177,18 @@ impl TestApp {
         self.call(Method::GET, path).await
     }
 
+    /// `GET path`, asserting the answer came within `bound`.
+    pub async fn get_within(&self, path: &str, bound: std::time::Duration) -> Response {
+        let started = std::time::Instant::now();
+        let response = self.get(path).await;
+        let took = started.elapsed();
+        assert!(
+            took < bound,
+            "{path} answered after {took:?}, beyond {bound:?}"
+        );
+        response
+    }
+
     pub async fn get_as(&self, key: &str, path: &str) -> Response {
         self.request(Method::GET, path, Some(key))
             .send()

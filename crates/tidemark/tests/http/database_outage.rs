@@ -10,7 +10,7 @@ use serde_json::Value;
 use tidemark_store::testing::{Backend, TestDatabase};
 
 use crate::common::relay::Relay;
-use crate::common::{TestApp, tracking_request};
+use crate::common::{TestApp, document, tracking_request};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
@@ -44,12 +44,7 @@ async fn cut_connections_are_read_and_written_again_on_fresh_ones() {
             "written again on a fresh connection"
         );
     }
-    let list: Value = app
-        .get("/v2/tracking_requests")
-        .await
-        .json()
-        .await
-        .expect("JSON:API");
+    let list = document(app.get("/v2/tracking_requests").await).await;
     assert_eq!(list["meta"]["total"], 6, "each create kept once: {list}");
     assert_eq!(app.get("/readyz").await.status(), 200);
 }
@@ -76,12 +71,8 @@ async fn a_commit_whose_answer_is_lost_says_it_may_have_been_kept() {
     assert!(detail.contains("may have been kept"), "{answer}");
 
     // It was kept, once: never written again blindly.
-    let list: Value = app
-        .get("/v2/tracking_requests?filter[request_number]=TEST-LOST-ANSWER")
-        .await
-        .json()
-        .await
-        .expect("JSON:API");
+    let path = "/v2/tracking_requests?filter[request_number]=TEST-LOST-ANSWER";
+    let list = document(app.get(path).await).await;
     assert_eq!(list["meta"]["total"], 1, "{list}");
     // The client's retry finds it.
     let again = app.create(&body).await;

@@ -23,25 +23,15 @@ async fn a_stopped_database_is_a_quick_503_and_service_comes_back() {
 
     relay.close();
     for _ in 0..3 {
-        let started = Instant::now();
-        let response = app.get("/v2/tracking_requests").await;
-        assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "{:?}",
-            started.elapsed()
-        );
+        let response = app
+            .get_within("/v2/tracking_requests", Duration::from_secs(2))
+            .await;
         assert_eq!(response.status(), 503);
         let body: serde_json::Value = response.json().await.expect("JSON:API");
         assert_eq!(body["errors"][0]["code"], "database_unavailable");
     }
     // No readiness check ran before: this one asks the dead database, within its bound.
-    let started = Instant::now();
-    let ready = app.get("/readyz").await;
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
+    let ready = app.get_within("/readyz", Duration::from_secs(1)).await;
     assert_eq!(ready.status(), 503);
 
     relay.open().await;
