@@ -1,11 +1,11 @@
 //! Reading JSON:API request documents field by field, so that every problem of a body is
 //! reported at once with its pointer (api.md §1), instead of stopping at the first.
 
-use axum::http::StatusCode;
 use serde_json::{Map, Value};
 use tidemark_domain::{FieldError, Limits, TrackingRequestPatch, ValidationCode};
 
 use crate::ApiError;
+use crate::error::{ErrorCode, ErrorSource};
 
 /// A problem at a JSON pointer.
 pub type Problem = (String, ValidationCode, String);
@@ -107,11 +107,9 @@ pub fn check_type(data: &Map<String, Value>, expected: &str) -> Result<(), ApiEr
             format!("data.type must be {expected:?}"),
         )])),
         Some(Value::String(given)) if given == expected => Ok(()),
-        Some(_) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "type_mismatch",
+        Some(_) => Err(ErrorCode::TypeMismatch.at(
             format!("data.type must be {expected:?} at this endpoint"),
-            Some(crate::error::ErrorSource::Pointer("/data/type".into())),
+            ErrorSource::Pointer("/data/type".into()),
         )),
     }
 }
@@ -124,11 +122,9 @@ pub fn check_id(data: &Map<String, Value>, expected: &str) -> Result<(), ApiErro
     match data.get("id") {
         None | Some(Value::Null) => Ok(()),
         Some(Value::String(id)) if id == expected => Ok(()),
-        Some(_) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "id_mismatch",
+        Some(_) => Err(ErrorCode::IdMismatch.at(
             "data.id must be the id in the path",
-            Some(crate::error::ErrorSource::Pointer("/data/id".into())),
+            ErrorSource::Pointer("/data/id".into()),
         )),
     }
 }
@@ -139,11 +135,9 @@ pub fn check_id(data: &Map<String, Value>, expected: &str) -> Result<(), ApiErro
 /// 403 `client_id_not_allowed` at `/data/id`.
 pub fn check_no_id(data: &Map<String, Value>) -> Result<(), ApiError> {
     if data.contains_key("id") {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "client_id_not_allowed",
+        return Err(ErrorCode::ClientIdNotAllowed.at(
             "ids are assigned by Tidemark; omit data.id",
-            Some(crate::error::ErrorSource::Pointer("/data/id".into())),
+            ErrorSource::Pointer("/data/id".into()),
         ));
     }
     Ok(())

@@ -9,7 +9,6 @@
 //! authenticates the party, reads the body and commits what it changes before answering.
 //! These routes take no API key: the party is no account of ours.
 
-use std::fmt;
 use std::sync::Arc;
 
 use axum::Router;
@@ -18,8 +17,8 @@ use axum::http::header::{AUTHORIZATION, RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use serde_json::Value;
 
+use crate::error::{ErrorCode, ErrorSource};
 use crate::extract::{PathId, read_body};
 
 mod schemas;
@@ -28,69 +27,7 @@ pub use schemas::{
     AvailabilityPush, AvailabilityReceipt, Feedback, FeedbackElement, NoticesPush,
     NotificationsPush,
 };
-
-/// What a line pushed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Callback {
-    /// `{"arrivalNotices": […]}`.
-    ArrivalNotices,
-    /// `{"arrivalNoticeNotifications": […]}`.
-    ArrivalNoticeNotifications,
-    /// A terminal's answer to a subscription: `{"checkedAt": …, "containers": […]}`.
-    TerminalAvailability,
-    /// A carrier's events pushed to a subscription (DCSA 2.2): `[event, …]`.
-    Events,
-    /// A carrier's events pushed as DCSA 3.0 does: `{"events": […]}`.
-    EventsV3,
-}
-
-/// What the caller of a push presented.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Credential<'a> {
-    /// `Authorization: Bearer <token>`.
-    Bearer(&'a str),
-    /// DCSA 2.2's `Subscription-ID` and `Notification-Signature: sha256=<hex>`.
-    Signed {
-        /// The subscription.
-        subscription: &'a str,
-        /// The signature of the raw body.
-        signature: &'a str,
-    },
-}
-
-/// What the receiver made of a push.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallbackReply {
-    /// Read (and what it changed committed): the status and the standard's answer.
-    Answered {
-        /// 200, or 400 when nothing in the push could be read.
-        status: u16,
-        /// The `feedbackElements` document.
-        body: Value,
-    },
-    /// Taken (204, no body).
-    Accepted,
-    /// Not read, and why (400).
-    Refused(String),
-    /// The token is not the party's.
-    Unauthorized,
-    /// The database could not take it now; the line should push again.
-    Unavailable,
-}
-
-/// Receives a line's pushes; the binary wires in the workers' receiver.
-#[async_trait::async_trait]
-pub trait CarrierCallbacks: Send + Sync + fmt::Debug {
-    /// Takes `body`, pushed as `kind` for `party` (a line's SCAC, a terminal's code) by a
-    /// caller presenting `credential`.
-    async fn receive(
-        &self,
-        kind: Callback,
-        party: &str,
-        credential: Credential<'_>,
-        body: Vec<u8>,
-    ) -> CallbackReply;
-}
+pub use tidemark_app::callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
 
 /// The version of the standard the answers speak.
 const API_VERSION: &str = "1.0.1";
@@ -221,13 +158,9 @@ fn presented(
 
 /// A carrier's push without a valid signature of a subscription of ours.
 fn unsigned() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "unauthorized",
+    ErrorCode::Unauthorized.at(
         "send the Subscription-ID of a subscription of ours and its Notification-Signature (sha256=<hex HMAC-SHA256 of the body>)",
-        Some(crate::error::ErrorSource::Header(
-            "Notification-Signature".into(),
-        )),
+        ErrorSource::Header("Notification-Signature".into()),
     )
 }
 
@@ -286,13 +219,12 @@ pub async fn carrier_events_v3(
 }
 
 fn unauthorized() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "unauthorized",
-        "send the callback token as Authorization: Bearer <token>",
-        Some(crate::error::ErrorSource::Header("Authorization".into())),
-    )
-    .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+    ErrorCode::Unauthorized
+        .at(
+            "send the callback token as Authorization: Bearer <token>",
+            ErrorSource::Header("Authorization".into()),
+        )
+        .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
 }
 
 async fn receive(
@@ -342,12 +274,8 @@ async fn receive(
         }
         CallbackReply::Refused(detail) => Err(ApiError::malformed_json(detail, None)),
         CallbackReply::Unauthorized => Err(unauthorized()),
-        CallbackReply::Unavailable => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
-            "the push could not be stored now; send it again",
-            None,
-        )
-        .with_header(RETRY_AFTER, HeaderValue::from_static("5"))),
+        CallbackReply::Unavailable => Err(ErrorCode::Unavailable
+            .error("the push could not be stored now; send it again")
+            .with_header(RETRY_AFTER, HeaderValue::from_static("5"))),
     }
 }

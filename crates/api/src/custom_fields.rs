@@ -17,6 +17,7 @@ use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem, escape_pointer};
 use crate::document::{JsonApi, ListDocument};
 use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::found::find;
 use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
 use view::CustomFieldResource;
@@ -56,14 +57,20 @@ impl Entity {
     ) -> Result<String, ApiError> {
         let record = match self {
             Self::TrackingRequest => crate::tracking_requests::view::path(
-                crate::tracking_requests::find(state, caller, id).await?.id,
+                find::<tidemark_domain::TrackingRequest>(state, caller, id)
+                    .await?
+                    .id,
             ),
-            Self::Shipment => {
-                crate::shipments::view::path(crate::shipments::find(state, caller, id).await?.id)
-            }
-            Self::Container => {
-                crate::containers::view::path(crate::containers::find(state, caller, id).await?.id)
-            }
+            Self::Shipment => crate::shipments::view::path(
+                find::<tidemark_domain::Shipment>(state, caller, id)
+                    .await?
+                    .id,
+            ),
+            Self::Container => crate::containers::view::path(
+                find::<tidemark_domain::Container>(state, caller, id)
+                    .await?
+                    .id,
+            ),
         };
         Ok(format!("{record}/custom_fields"))
     }

@@ -5,14 +5,15 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::HeaderValue;
 use axum::http::header::{CONNECTION, CONTENT_LENGTH, EXPECT};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tokio::time::Instant;
 
+use crate::error::ErrorCode;
 use crate::{ApiError, AppState};
 
 /// A request body parsed as JSON, after the media type and size checks.
@@ -115,12 +116,7 @@ pub async fn read_body(
 ) -> Result<Vec<u8>, ApiError> {
     let deadline = Instant::now() + deadlines.total;
     let too_large = || {
-        closing(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            format!("the body is larger than {limit} bytes"),
-            None,
-        ))
+        closing(ErrorCode::PayloadTooLarge.error(format!("the body is larger than {limit} bytes")))
     };
     let timed_out = |why: Stopped| {
         let detail = match why {
@@ -133,12 +129,7 @@ pub async fn read_body(
                 deadlines.total.as_secs()
             ),
         };
-        closing(ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "request_timeout",
-            detail,
-            None,
-        ))
+        closing(ErrorCode::RequestTimeout.error(detail))
     };
     let declared = request
         .headers()
@@ -194,26 +185,6 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
     }
 }
 
-/// The record `id` (a path's segment) names, read with `read` once `parse` reads the id;
-/// `missing()` when it does not, or when it names no record of the caller's: a malformed id
-/// is as unknown as another account's.
-///
-/// # Errors
-/// `missing()`, or the store's failure.
-pub async fn found<I, T, E, F>(
-    id: &str,
-    parse: impl FnOnce(&str) -> Option<I>,
-    read: impl FnOnce(I) -> F,
-    missing: impl Fn() -> E,
-) -> Result<T, E>
-where
-    F: Future<Output = Result<Option<T>, tidemark_store::StoreError>>,
-    E: From<tidemark_store::StoreError>,
-{
-    let id = parse(id).ok_or_else(&missing)?;
-    read(id).await?.ok_or_else(missing)
-}
-
 /// Whether `key` belongs to one of JSON:API's parameter families.
 fn of_json_api(key: &str) -> bool {
     matches!(key, "include" | "sort")
@@ -237,7 +208,7 @@ pub struct QueryParams {
 
 fn given_twice(key: &str) -> ApiError {
     ApiError::bad_parameter(
-        "invalid_parameter",
+        ErrorCode::InvalidParameter,
         key,
         format!("{key} is given more than once"),
     )
@@ -291,12 +262,12 @@ impl QueryParams {
         match self.pairs.keys().find(|key| of_json_api(key)) {
             None => Ok(()),
             Some(key) if key.starts_with("filter[") => Err(ApiError::bad_parameter(
-                "invalid_filter",
+                ErrorCode::InvalidFilter,
                 key,
                 format!("{key} is not a filter of this endpoint"),
             )),
             Some(key) => Err(ApiError::bad_parameter(
-                "invalid_parameter",
+                ErrorCode::InvalidParameter,
                 key,
                 format!("{key} is not a parameter of this endpoint"),
             )),
@@ -330,7 +301,7 @@ mod tests {
         let params = QueryParams::parse("filter[colour]=red").expect("valid");
         assert_eq!(
             params.finish().map_err(|e| e.status()),
-            Err(StatusCode::BAD_REQUEST)
+            Err(axum::http::StatusCode::BAD_REQUEST)
         );
         for family in ["sort=name", "fields[container]=number", "page[offset]=3"] {
             let params = QueryParams::parse(family).expect("valid");

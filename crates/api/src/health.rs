@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::get;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::error::ErrorCode;
 use crate::{ApiError, AppState};
 
 /// A health answer.
@@ -86,9 +86,7 @@ pub async fn healthz() -> Json<Health> {
         (status = 503, description = "The database does not answer, or a worker's loop has stalled.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
     ))]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
-    let unavailable = |detail: String| {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail, None)
-    };
+    let unavailable = |detail: String| ErrorCode::Unavailable.error(detail);
     if let Err(error) = state.database_check.answer(state.store.as_ref()).await {
         tracing::warn!(%error, "readiness check failed");
         return Err(unavailable("the database does not answer".to_owned()));

@@ -18,6 +18,7 @@ use tidemark_domain::idempotency::{self, IdempotencyKey};
 use tidemark_store::{Claim, KeptAnswer};
 
 use crate::auth::Caller;
+use crate::error::ErrorCode;
 use crate::error::ErrorSource;
 use crate::{ApiError, AppState};
 
@@ -39,13 +40,8 @@ const POLL: Duration = Duration::from_millis(20);
 /// The largest answer kept.
 const MAX_ANSWER: usize = 16 * 1024 * 1024;
 
-fn header_error(status: StatusCode, code: &str, detail: impl Into<String>) -> ApiError {
-    ApiError::new(
-        status,
-        code,
-        detail,
-        Some(ErrorSource::Header(HEADER.to_owned())),
-    )
+fn header_error(code: ErrorCode, detail: impl Into<String>) -> ApiError {
+    code.at(detail, ErrorSource::Header(HEADER.to_owned()))
 }
 
 /// Runs `request` (the caller's, authenticated) through `next`, answering a POST with the
@@ -67,7 +63,7 @@ pub async fn answer(
         return Ok(next.run(request).await);
     };
     let key = IdempotencyKey::parse(raw.as_bytes())
-        .map_err(|problem| header_error(StatusCode::BAD_REQUEST, "invalid", problem))?;
+        .map_err(|problem| header_error(ErrorCode::InvalidHeader, problem))?;
     let (parts, body) = request.into_parts();
     let probe = Request::from_parts(parts.clone(), body);
     let deadlines = crate::extract::BodyDeadlines::of(&state.config);
@@ -120,8 +116,7 @@ async fn claimed(
             Claim::InProgress { fingerprint: first } if first == fingerprint => {
                 if tokio::time::Instant::now() >= deadline {
                     return Err(header_error(
-                        StatusCode::CONFLICT,
-                        "idempotency_in_progress",
+                        ErrorCode::IdempotencyInProgress,
                         "the first request with this key is still being answered: retry later",
                     )
                     .with_header(
@@ -133,8 +128,7 @@ async fn claimed(
             }
             Claim::Answered { .. } | Claim::InProgress { .. } => {
                 return Err(header_error(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "idempotency_key_reused",
+                    ErrorCode::IdempotencyKeyReused,
                     "this key was used for another request: send a new key for a new request",
                 ));
             }

@@ -15,6 +15,7 @@ mod document;
 pub mod error;
 mod extract;
 mod fallback;
+mod found;
 mod gate;
 pub mod health;
 pub mod idempotency;
@@ -27,6 +28,7 @@ mod params;
 mod parties;
 pub mod rate_limit;
 mod reference_data;
+mod root;
 mod routing_data;
 mod search;
 mod shipments;
@@ -52,7 +54,7 @@ use tower_http::trace::TraceLayer;
 use tracing::Span;
 
 pub use callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
-pub use error::ApiError;
+pub use error::{ApiError, ErrorCode};
 pub use rate_limit::{RateLimitConfig, RateLimiter};
 pub use tidemark_wire::EventRecords;
 pub use webhooks::test::WebhookSender;
@@ -137,6 +139,10 @@ pub struct Shared {
     pub limiter: Arc<RateLimiter>,
     /// Where "now" comes from.
     pub clock: Arc<dyn Clock>,
+    /// Creates tracking requests (the API's and the console's).
+    pub requests: tidemark_app::Requests,
+    /// Changes tracking requests (the client's stop and resume).
+    pub tracking: tidemark_app::Tracking,
     /// Sends test deliveries to webhooks.
     pub webhook_sender: Arc<dyn WebhookSender>,
     /// Receives the lines' pushes, when this process does.
@@ -173,6 +179,19 @@ impl AppState {
             shared_rate_limits: store.backend() == "postgres",
             database_check: Arc::default(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
+            requests: tidemark_app::Requests::new(
+                Arc::clone(&store),
+                Arc::clone(&clock),
+                Arc::clone(&carriers),
+                config.coverage.clone(),
+                config.limits,
+            ),
+            tracking: tidemark_app::Tracking::new(
+                Arc::clone(&store),
+                Arc::clone(&carriers),
+                Arc::clone(&clock),
+                config.policy,
+            ),
             store,
             carriers,
             config: Arc::new(config),
@@ -198,15 +217,13 @@ impl AppState {
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// A handler's panic, caught: logged once as an internal error and answered as one.
+#[derive(Debug, thiserror::Error)]
+#[error("a handler panicked")]
+struct Panicked;
+
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    tracing::error!("a handler panicked");
-    ApiError::new(
-        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-        "internal_error",
-        "an internal error occurred; it has been logged",
-        None,
-    )
-    .into_response()
+    ApiError::internal(&Panicked).into_response()
 }
 
 fn request_span<B>(request: &Request<B>) -> Span {
@@ -255,6 +272,7 @@ pub fn router(state: AppState) -> Router {
         .merge(console::routes())
         .merge(api_docs::routes())
         .merge(health::routes())
+        .merge(root::routes())
         .route(
             "/v2/openapi.json",
             openapi::route(&state.config, &state.carriers),

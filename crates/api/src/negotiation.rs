@@ -5,13 +5,14 @@
 //! every JSON:API instance carries another parameter is answered 406.
 
 use axum::extract::Request;
+use axum::http::HeaderMap;
 use axum::http::header::{ACCEPT, CONTENT_TYPE};
-use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use mime::Mime;
 
 use crate::ApiError;
+use crate::error::{ErrorCode, ErrorSource};
 
 const JSON_API_ESSENCE: &str = "application/vnd.api+json";
 
@@ -26,12 +27,10 @@ fn acceptable_parameters(media: &Mime) -> bool {
 /// Answers 406 when `Accept` lists JSON:API only with parameters we cannot honour.
 pub async fn check_accept(request: Request, next: Next) -> Result<Response, ApiError> {
     if !accepts_json_api(request.headers()) {
-        return Err(ApiError::new(
-            StatusCode::NOT_ACCEPTABLE,
-            "not_acceptable",
+        return Err(ErrorCode::NotAcceptable.at(
             "every application/vnd.api+json in Accept carries a parameter other than profile; \
              send Accept: application/vnd.api+json without parameters",
-            Some(crate::error::ErrorSource::Header("Accept".into())),
+            ErrorSource::Header("Accept".into()),
         ));
     }
     Ok(next.run(request).await)
@@ -63,12 +62,7 @@ fn accepts_json_api(headers: &HeaderMap) -> bool {
 /// 415 when it is missing, not JSON, or JSON:API with parameters we do not support.
 pub fn check_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
     let unsupported = |detail: &str| {
-        ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            detail.to_owned(),
-            Some(crate::error::ErrorSource::Header("Content-Type".into())),
-        )
+        ErrorCode::UnsupportedMediaType.at(detail, ErrorSource::Header("Content-Type".into()))
     };
     let Some(value) = headers.get(CONTENT_TYPE) else {
         return Err(unsupported(

@@ -7,7 +7,6 @@ pub use tidemark_wire::party as view;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::get;
 use serde_json::{Map, Value};
 use tidemark_domain::{AccountId, CompanyName, Party, PartyId, ValidationCode};
@@ -15,8 +14,10 @@ use tidemark_domain::{AccountId, CompanyName, Party, PartyId, ValidationCode};
 use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{Document, JsonApi, ListDocument};
+use crate::error::ErrorCode;
 use crate::error::ErrorSource;
-use crate::extract::{JsonBody, PathId, QueryParams, found};
+use crate::extract::{JsonBody, QueryParams};
+use crate::found::{Found, missing};
 use crate::params::{Paging, list_document, take_list, take_page};
 use crate::{ApiError, AppState};
 use view::PartyResource;
@@ -26,10 +27,6 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v2/parties", get(list).post(create))
         .route("/v2/parties/{id}", get(show).patch(update))
-}
-
-fn not_found() -> ApiError {
-    ApiError::not_found("no party has this id in this account")
 }
 
 /// Reads the `company_name` of a create or change body. Its `type` may be left out, as
@@ -144,11 +141,9 @@ pub(crate) async fn customer(
         ));
     }
     let missing = || {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
+        ErrorCode::NotFound.at(
             "no party has this id in this account",
-            Some(ErrorSource::Pointer(format!("{pointer}/data/id"))),
+            ErrorSource::Pointer(format!("{pointer}/data/id")),
         )
     };
     let id = linkage
@@ -215,11 +210,6 @@ pub async fn list(
     )))
 }
 
-async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Party, ApiError> {
-    let read = |id| state.store.party(caller.account_id, id);
-    found(id, PartyId::parse, read, not_found).await
-}
-
 /// Get one party.
 #[utoipa::path(
     get,
@@ -231,12 +221,12 @@ async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Party, ApiEr
 )]
 pub async fn show(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    party: Found<Party>,
     query: QueryParams,
 ) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
     query.finish()?;
-    Ok(JsonApi::ok(document(&find(&state, caller, &id).await?)))
+    let party = party.read(&state).await?;
+    Ok(JsonApi::ok(document(&party)))
 }
 
 /// Rename a party; its shipments show the new name at once.
@@ -254,17 +244,16 @@ pub async fn show(
 )]
 pub async fn update(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    current: Found<Party>,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
     query.finish()?;
-    let current = find(&state, caller, &id).await?;
+    let current = current.read(&state).await?;
     let name = company_name(&body, Some(current.id))?;
     let renamed = current.renamed(name, state.clock.now());
     if !state.store.update_party(&renamed).await? {
-        return Err(not_found());
+        return Err(missing::<Party>());
     }
     Ok(JsonApi::ok(document(&renamed)))
 }

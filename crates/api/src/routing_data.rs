@@ -8,12 +8,13 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::get;
 use tidemark_domain::ReferenceKind;
 
 use crate::auth::Caller;
+use crate::error::ErrorCode;
 use crate::extract::{PathId, QueryParams};
+use crate::found::Found;
 use crate::{ApiError, AppState};
 
 /// The routes of the routing data.
@@ -29,12 +30,8 @@ pub fn routes() -> Router<AppState> {
 
 /// 403 `routing_data_unavailable`.
 fn unavailable() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "routing_data_unavailable",
-        "Tidemark has no routing data (vessel positions, routes, maps)",
-        None,
-    )
+    ErrorCode::RoutingDataUnavailable
+        .error("Tidemark has no routing data (vessel positions, routes, maps)")
 }
 
 /// A container's route as GeoJSON, in the reference API: not offered.
@@ -51,12 +48,11 @@ fn unavailable() -> ApiError {
 )]
 pub async fn container_map(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    record: Found<tidemark_domain::Container>,
     query: QueryParams,
 ) -> Result<(), ApiError> {
     query.finish()?;
-    crate::containers::find(&state, caller, &id).await?;
+    record.read(&state).await?;
     Err(unavailable())
 }
 

@@ -14,6 +14,7 @@ use tidemark_store::{ContainerFilter, PageRequest, ShipmentFilter, TrackingReque
 
 use crate::auth::Caller;
 use crate::document::{JsonApi, ListDocument};
+use crate::error::ErrorCode;
 use crate::extract::QueryParams;
 use crate::params::{Paging, list_document, take_page_or};
 use crate::{ApiError, AppState};
@@ -35,13 +36,13 @@ fn take_query(query: &mut QueryParams) -> Result<String, ApiError> {
     let text = query.take("query").map(|text| text.trim().to_owned());
     match text {
         Some(text) if text.chars().count() > QUERY_CHARS => Err(ApiError::bad_parameter(
-            "invalid_parameter",
+            ErrorCode::InvalidParameter,
             "query",
             format!("query is at most {QUERY_CHARS} characters long"),
         )),
         Some(text) if !text.is_empty() => Ok(text),
         _ => Err(ApiError::bad_parameter(
-            "invalid_parameter",
+            ErrorCode::InvalidParameter,
             "query",
             "query is required: a bill of lading, booking, container or reference number, or part of one",
         )),

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use reqwest::{RequestBuilder, Response, StatusCode, Url};
-use tidemark_domain::TemporaryReason;
+use tidemark_domain::{Clock, SystemClock, TemporaryReason};
 
 use crate::auth::{Auth, AuthError, Authenticator};
 
@@ -62,16 +62,11 @@ pub struct Endpoint {
     max_response_bytes: usize,
 }
 
+/// The wait a `Retry-After` asks for (`tidemark_domain::retry_after`). An outside party's
+/// date is in real time, so it is read against the system's clock.
 fn retry_after(response: &Response) -> Option<Duration> {
     let value = response.headers().get("Retry-After")?.to_str().ok()?;
-    if let Ok(seconds) = value.trim().parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let at = httpdate::parse_http_date(value).ok()?;
-    Some(
-        at.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default(),
-    )
+    tidemark_domain::retry_after::retry_after(value, SystemClock.now())
 }
 
 /// The reason of an answer with an unexpected status.

@@ -25,6 +25,7 @@ pub mod quota;
 pub mod rate;
 pub mod raw_event;
 pub mod request_number;
+pub mod retry_after;
 pub mod scac;
 mod shared_secret;
 pub mod shipment;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 pub use crate::http_server::{MAX_HEADER_BYTES, MAX_HEADERS, ServerSettings, serve};
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
-use tidemark_api::{Callback, CallbackReply, CarrierCallbacks, Credential, WebhookSender};
+use tidemark_api::{CarrierCallbacks, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
 use tidemark_domain::webhook::{Exchange, Webhook};
@@ -13,7 +13,7 @@ use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
 use tidemark_store::{Store, StoreError};
-use tidemark_workers::{Presented, Push, Receipt, Runner, Tracker};
+use tidemark_workers::{Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -33,50 +33,10 @@ impl tidemark_api::health::Workers for Loops {
     }
 }
 
-/// The lines' and the terminals' pushes, taken by the workers' inbox.
-#[derive(Debug)]
-struct Callbacks(tidemark_workers::Inbox);
-
-#[async_trait::async_trait]
-impl CarrierCallbacks for Callbacks {
-    async fn receive(
-        &self,
-        kind: Callback,
-        party: &str,
-        credential: Credential<'_>,
-        body: Vec<u8>,
-    ) -> CallbackReply {
-        let push = match kind {
-            Callback::ArrivalNotices => Push::Notices,
-            Callback::ArrivalNoticeNotifications => Push::Notifications,
-            Callback::TerminalAvailability => Push::Availability,
-            Callback::Events => Push::Events,
-            Callback::EventsV3 => Push::EventsV3,
-        };
-        let presented = match credential {
-            Credential::Bearer(token) => Presented::Bearer(token),
-            Credential::Signed {
-                subscription,
-                signature,
-            } => Presented::Signed {
-                subscription,
-                signature,
-            },
-        };
-        match self.0.receive(push, party, presented, &body).await {
-            Receipt::Answered { status, body } => CallbackReply::Answered { status, body },
-            Receipt::Accepted => CallbackReply::Accepted,
-            Receipt::Refused(detail) => CallbackReply::Refused(detail),
-            Receipt::Unauthorized => CallbackReply::Unauthorized,
-            Receipt::Unavailable => CallbackReply::Unavailable,
-        }
-    }
-}
-
 /// What receives the lines' and the terminals' pushes: `inbox`, behind the API's port.
 #[must_use]
 pub fn callbacks(inbox: tidemark_workers::Inbox) -> Arc<dyn CarrierCallbacks> {
-    Arc::new(Callbacks(inbox))
+    Arc::new(inbox)
 }
 
 /// The API's webhook tests, sent through the dispatcher's own sender.

@@ -310,7 +310,6 @@ fn relationships(container: &Container) -> ContainerRelationships {
 )]
 pub struct UpdateContainerAttributes {
     /// Replaces the reference numbers.
-    #[schema(max_items = 50)]
     ref_numbers: Option<Vec<crate::tracking_request::ListItem>>,
 }
 

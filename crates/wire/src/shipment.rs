@@ -253,10 +253,8 @@ pub fn resource(
 )]
 pub struct UpdateShipmentAttributes {
     /// Replaces the reference numbers.
-    #[schema(max_items = 50)]
     ref_numbers: Option<Vec<crate::tracking_request::ListItem>>,
     /// Replaces the tags.
-    #[schema(max_items = 50)]
     tags: Option<Vec<crate::tracking_request::ListItem>>,
 }
 

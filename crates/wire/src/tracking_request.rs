@@ -152,10 +152,10 @@ pub struct CreateTrackingRequestAttributes {
     /// `bill_of_lading`, `booking_number` or `container`.
     #[schema(value_type = RequestTypeSchema)]
     request_type: String,
-    /// The number, 1 to 64 characters: letters, digits, spaces and `- / . _`.
+    /// The number: letters, digits, spaces and `- / . _` (its longest is the configured
+    /// `[limits] request_number_chars`, written into the document when it is served).
     #[schema(
         min_length = 1,
-        max_length = 64,
         pattern = r"^[ \t\r\n]*[A-Za-z0-9./_-]([A-Za-z0-9 ./_-]*[A-Za-z0-9./_-])?[ \t\r\n]*$"
     )]
     request_number: String,
@@ -165,27 +165,25 @@ pub struct CreateTrackingRequestAttributes {
     scac: Option<String>,
     /// Infer the carrier from the number instead of giving `scac`.
     auto_detect_vocc_scac: Option<bool>,
-    /// Up to 50 reference numbers of up to 128 characters.
-    #[schema(max_items = 50)]
+    /// The client's reference numbers.
     ref_numbers: Option<Vec<ListItem>>,
-    /// Up to 50 tags of up to 128 characters, copied onto the shipment.
-    #[schema(max_items = 50)]
+    /// Tags, copied onto the shipment.
     shipment_tags: Option<Vec<ListItem>>,
     /// Custom field values for the shipment and its containers, in the reference API.
     /// Tidemark has no custom field definitions: the lists must be empty.
     initial_custom_fields: Option<crate::custom_field::InitialCustomFields>,
 }
 
-/// An item of `ref_numbers` or `shipment_tags`: 1 to 128 characters, not only white
-/// space, no control characters.
+/// An item of `ref_numbers` or `shipment_tags`: not only white space, no control
+/// characters; its longest is the configured `[limits] list_item_chars`.
 #[derive(Debug)]
 pub struct ListItem;
 
 impl utoipa::PartialSchema for ListItem {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         crate::schema::client_text(
-            128,
-            "1 to 128 characters, not only white space, no control characters",
+            tidemark_domain::Limits::default().list_item_chars,
+            "not only white space, no control characters",
         )
     }
 }
@@ -228,14 +226,11 @@ pub struct CreateTrackingRequestDocument {
 )]
 pub struct UpdateTrackingRequestAttributes {
     /// Replaces the reference numbers.
-    #[schema(max_items = 50)]
     ref_numbers: Option<Vec<ListItem>>,
     /// The reference API's single reference number: replaces the list with this one
     /// (null or blank empties it). Not together with `ref_numbers`.
-    #[schema(max_length = 128)]
     ref_number: Option<String>,
     /// Replaces the shipment tags.
-    #[schema(max_items = 50)]
     shipment_tags: Option<Vec<ListItem>>,
 }
 

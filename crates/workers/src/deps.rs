@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
+use tidemark_app::Tracking;
 use tidemark_carriers::registry::Registry;
+use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::{CarrierMatrix, Clock};
 use tidemark_store::Store;
 
@@ -18,4 +20,17 @@ pub struct Deps {
     pub matrix: Arc<CarrierMatrix>,
     /// The clock.
     pub clock: Arc<dyn Clock>,
+}
+
+impl Deps {
+    /// The use case that applies observations to tracking requests, deciding by `policy`.
+    #[must_use]
+    pub fn tracking(&self, policy: Policy) -> Tracking {
+        Tracking::new(
+            Arc::clone(&self.store),
+            Arc::clone(&self.matrix),
+            Arc::clone(&self.clock),
+            policy,
+        )
+    }
 }

@@ -178,7 +178,9 @@ impl Dispatcher {
     /// What an outcome decides for a notification that had `attempts` before this one.
     fn judge(&self, outcome: &Outcome, attempts: u32, now: Timestamp) -> Settlement {
         match outcome.status {
-            Some(status) if status.is_success() => Settlement::Succeeded,
+            Some(status) if tidemark_domain::webhook::delivered(status.as_u16()) => {
+                Settlement::Succeeded
+            }
             Some(StatusCode::GONE) => {
                 Settlement::DisableWebhook("the receiver answered 410 Gone".to_owned())
             }

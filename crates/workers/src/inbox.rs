@@ -14,66 +14,17 @@ mod terminal;
 
 use std::sync::Arc;
 
+use tidemark_app::callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
+use tidemark_app::{Applied, Current, Observation, Tracking};
 use tidemark_carriers::registry::Registry;
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::terminal::{ContainerNotice, TerminalCode, TerminalReport};
-use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
+use tidemark_domain::tracking::TerminalAnswer;
 use tidemark_domain::{ClaimedJob, Clock, TrackingRequestId};
-use tidemark_store::{CommitOutcome, Store, StoreError};
-use tidemark_wire::EventRecords;
+use tidemark_store::{Store, StoreError};
 use tokio::sync::Notify;
 
 use crate::Deps;
-
-/// What a line pushed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Push {
-    /// Notices, whole.
-    Notices,
-    /// Word that notices are out.
-    Notifications,
-    /// A terminal's answer, pushed to a subscription.
-    Availability,
-    /// A carrier's events, pushed to a subscription (DCSA 2.2).
-    Events,
-    /// A carrier's events, pushed as DCSA 3.0 does (`{"events": […]}`).
-    EventsV3,
-}
-
-/// What the caller of a push presented.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Presented<'a> {
-    /// `Authorization: Bearer <token>`.
-    Bearer(&'a str),
-    /// DCSA 2.2's `Subscription-ID` and `Notification-Signature`.
-    Signed {
-        /// The subscription.
-        subscription: &'a str,
-        /// `sha256=<hex>`.
-        signature: &'a str,
-    },
-}
-
-/// What the inbox made of a push.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Receipt {
-    /// Read, and what it changed committed: 200, or 400 when nothing could be read; the
-    /// standard's `feedbackElements` document.
-    Answered {
-        /// The status to answer.
-        status: u16,
-        /// The answer.
-        body: serde_json::Value,
-    },
-    /// Taken (204).
-    Accepted,
-    /// Not read: why (a terminal's push out of the protocol).
-    Refused(String),
-    /// The caller is not the party, nor the simulator playing it.
-    Unauthorized,
-    /// The database failed; the line should push again.
-    Unavailable,
-}
 
 /// Applies the lines' pushes.
 #[derive(Debug)]
@@ -81,14 +32,9 @@ pub struct Inbox {
     store: Arc<dyn Store>,
     carriers: Arc<Registry>,
     clock: Arc<dyn Clock>,
-    render: EventRecords,
-    policy: Policy,
-    events_recorded: Option<Arc<Notify>>,
+    tracking: Tracking,
     work_queued: Option<Arc<Notify>>,
 }
-
-/// How often a notice is decided again when a lookup commits meanwhile.
-const CONFLICT_RETRIES: usize = 3;
 
 impl Inbox {
     /// An inbox over `deps.store`, authenticating lines with `deps.carriers`' callback
@@ -96,12 +42,10 @@ impl Inbox {
     #[must_use]
     pub fn new(deps: Deps, policy: Policy) -> Self {
         Self {
+            tracking: deps.tracking(policy),
             store: deps.store,
             carriers: deps.carriers,
             clock: deps.clock,
-            render: EventRecords::new(deps.matrix),
-            policy,
-            events_recorded: None,
             work_queued: None,
         }
     }
@@ -109,7 +53,7 @@ impl Inbox {
     /// Rings `bell` after a commit that recorded events.
     #[must_use]
     pub fn ring_on_events(mut self, bell: Arc<Notify>) -> Self {
-        self.events_recorded = Some(bell);
+        self.tracking = self.tracking.ring_on_events(bell);
         self
     }
 
@@ -128,50 +72,9 @@ impl Inbox {
         }
     }
 
-    /// Takes `body`, pushed as `push` for `party` (a line's SCAC, a terminal's code) by a
-    /// caller presenting `presented`.
-    pub async fn receive(
-        &self,
-        push: Push,
-        party: &str,
-        presented: Presented<'_>,
-        body: &[u8],
-    ) -> Receipt {
-        let token = match presented {
-            Presented::Bearer(token) => Some(token),
-            Presented::Signed { .. } => None,
-        };
-        let taken = match (push, presented) {
-            (
-                Push::Events,
-                Presented::Signed {
-                    subscription,
-                    signature,
-                },
-            ) => {
-                self.take_events_push(party, subscription, signature, body)
-                    .await
-            }
-            (Push::Events, Presented::Bearer(_)) => Ok(Receipt::Unauthorized),
-            (Push::EventsV3, _) => self.take_v3_push(party, token, body).await,
-            (Push::Notices | Push::Notifications, _) => {
-                self.take_line_push(push, party, token, body).await
-            }
-            (Push::Availability, _) => self.take_terminal_push(party, token, body).await,
-        };
-        match taken {
-            Ok(receipt) => receipt,
-            Err(error) => {
-                tracing::error!(party, %error, "a push could not be stored");
-                Receipt::Unavailable
-            }
-        }
-    }
-
-    /// Decides what the line's `notices` and the `reports` of terminal `at` change in
-    /// request `id` and commits it (under `job`'s claim, when a job read them); `None`
-    /// when there is nothing to apply them to (the request is gone, closed or not tracked
-    /// yet). A lookup committed meanwhile makes it decide again with what is stored then.
+    /// Applies what the line's `notices` and the `reports` of terminal `at` change in
+    /// request `id` (under `job`'s claim, when a job read them): nothing when there is
+    /// nothing to apply them to (the request is gone, closed or not tracked yet).
     pub(crate) async fn apply(
         &self,
         job: Option<&ClaimedJob>,
@@ -179,19 +82,15 @@ impl Inbox {
         notices: &[(String, ContainerNotice)],
         reports: &[(String, TerminalReport)],
         at: Option<&TerminalCode>,
-    ) -> Result<Option<CommitOutcome>, StoreError> {
-        let mut outcome = None;
-        for _ in 0..CONFLICT_RETRIES {
-            let Some(request) = self.store.tracking_request_for_work(id).await? else {
-                return Ok(None);
-            };
-            let prior = match request.status.is_open() {
-                true => self.store.tracked(id).await?,
-                false => None,
-            };
-            let Some(prior) = prior else {
-                return Ok(None);
-            };
+    ) -> Result<Applied, StoreError> {
+        let Some(current) = self.tracking.current(id).await? else {
+            return Ok(Applied::Nothing);
+        };
+        let observe = |now: &Current| {
+            let prior = now
+                .tracked
+                .as_ref()
+                .filter(|_| now.request.status.is_open())?;
             // A terminal speaks only for the boxes discharged at it.
             let reports: Vec<(String, TerminalReport)> = reports
                 .iter()
@@ -203,33 +102,57 @@ impl Inbox {
                 })
                 .cloned()
                 .collect();
-            let answer = TerminalAnswer::pushed(&prior, notices, &reports);
-            if answer.views.is_empty() {
-                // Nothing it says concerns this shipment's boxes.
-                return Ok(None);
+            let answer = TerminalAnswer::pushed(prior, notices, &reports);
+            // Nothing it says may concern this shipment's boxes.
+            (!answer.views.is_empty()).then_some(Observation::Terminal(answer))
+        };
+        self.tracking.apply(job, current, observe).await
+    }
+}
+
+#[async_trait::async_trait]
+impl CarrierCallbacks for Inbox {
+    /// Takes `body`, pushed as `push` for `party` (a line's SCAC, a terminal's code) by a
+    /// caller presenting `presented`.
+    async fn receive(
+        &self,
+        push: Callback,
+        party: &str,
+        presented: Credential<'_>,
+        body: Vec<u8>,
+    ) -> CallbackReply {
+        let body = body.as_slice();
+        let token = match presented {
+            Credential::Bearer(token) => Some(token),
+            Credential::Signed { .. } => None,
+        };
+        let taken = match (push, presented) {
+            (
+                Callback::Events,
+                Credential::Signed {
+                    subscription,
+                    signature,
+                },
+            ) => {
+                self.take_events_push(party, subscription, signature, body)
+                    .await
             }
-            let now = self.clock.now();
-            let cause = Cause::Terminal(&answer);
-            let Ok(mut change) = tracking::decide(&request, Some(&prior), cause, now, &self.policy)
-            else {
-                return Ok(None);
-            };
-            let customer = self.store.customer_name(&request).await?;
-            change.freeze(Some(&prior), &self.render, customer.as_deref());
-            let recorded = !change.events.is_empty();
-            let committed = self.store.commit_tracking(job, &change).await?;
-            if committed == CommitOutcome::Committed
-                && recorded
-                && let Some(bell) = &self.events_recorded
-            {
-                bell.notify_one();
+            (Callback::Events, Credential::Bearer(_)) => Ok(CallbackReply::Unauthorized),
+            (Callback::EventsV3, _) => self.take_v3_push(party, token, body).await,
+            (Callback::ArrivalNotices | Callback::ArrivalNoticeNotifications, _) => {
+                self.take_line_push(push, party, token, body).await
             }
-            outcome = Some(committed);
-            if committed != CommitOutcome::Conflict {
-                break;
+            (Callback::TerminalAvailability, _) => {
+                self.take_terminal_push(party, token, body).await
+            }
+        };
+        match taken {
+            Ok(receipt) => receipt,
+            Err(error) => {
+                tracing::error!(party, %error, "a push could not be stored");
+                CallbackReply::Unavailable
             }
         }
-        Ok(outcome)
     }
 }
 

@@ -18,7 +18,7 @@ pub use deps::Deps;
 pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;
 pub use heartbeat::Heartbeat;
-pub use inbox::{Inbox, Presented, Push, Receipt};
+pub use inbox::Inbox;
 pub use pruner::{BETWEEN_BATCHES, PRUNE_BATCH, Pruner};
 pub use runner::{Runner, RunnerSettings, Worker};
 pub use tracker::{Tracker, TrackerSettings};

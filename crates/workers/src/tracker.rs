@@ -12,16 +12,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use tidemark_app::{Applied, Current, Observation, Tracking};
 use tidemark_carriers::Lookup;
 use tidemark_carriers::registry::Registry;
-use tidemark_domain::lifecycle::{NoTransition, Policy};
-use tidemark_domain::tracking::{self, Cause, LookupAnswer};
+use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::tracking::{Change, LookupAnswer};
 use tidemark_domain::{
-    CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, LookupOutcome, RequestType, Scac,
-    TemporaryReason, Timestamp, Tracked, TrackingRequest, TrackingRequestId, TrackingSource,
+    CarrierMatrix, ClaimedJob, Clock, JobKind, LookupOutcome, RequestType, Scac, TemporaryReason,
+    Timestamp, Tracked, TrackingRequest, TrackingRequestId, TrackingSource,
 };
-use tidemark_store::{CommitOutcome, Store, StoreError};
-use tidemark_wire::EventRecords;
+use tidemark_store::Store;
 use tokio::sync::Notify;
 
 use crate::Deps;
@@ -61,11 +61,9 @@ pub struct Tracker {
     carriers: Arc<Registry>,
     matrix: Arc<CarrierMatrix>,
     clock: Arc<dyn Clock>,
-    render: EventRecords,
+    /// Applies what the carriers and terminals answer.
+    tracking: Tracking,
     settings: TrackerSettings,
-    /// Rung after a commit that recorded events, so a dispatcher in this process sends
-    /// their notifications at once instead of at its next poll.
-    events_recorded: Option<Arc<Notify>>,
     /// The leases of the jobs in hand.
     held: Held,
     /// Applies the notices `arrival_notice` jobs read, as pushed ones are.
@@ -81,6 +79,7 @@ impl Tracker {
     #[must_use]
     pub fn new(deps: Deps, settings: TrackerSettings) -> Self {
         let inbox = Inbox::new(deps.clone(), settings.policy);
+        let tracking = deps.tracking(settings.policy);
         let Deps {
             store,
             carriers,
@@ -91,11 +90,10 @@ impl Tracker {
             inbox,
             store,
             carriers,
-            render: EventRecords::new(Arc::clone(&matrix)),
+            tracking,
             matrix,
             clock,
             settings,
-            events_recorded: None,
             held: Held::default(),
             tend_at: std::sync::Mutex::new(None),
         }
@@ -127,7 +125,7 @@ impl Tracker {
     #[must_use]
     pub fn ring_on_events(mut self, bell: Arc<Notify>) -> Self {
         self.inbox = self.inbox.ring_on_events(Arc::clone(&bell));
-        self.events_recorded = Some(bell);
+        self.tracking = self.tracking.ring_on_events(bell);
         self
     }
 
@@ -203,78 +201,77 @@ impl Tracker {
             JobKind::ArrivalNotice => return self.read_notice(job).await,
             JobKind::Lookup | JobKind::Refresh => {}
         }
-        let Some(id) = TrackingRequestId::parse(&job.key) else {
-            tracing::warn!(key = %job.key, "a tracking job with a malformed key; dropped");
-            self.store.complete_job(job).await?;
+        let Some(current) = self.open_of(job).await? else {
             return Ok(());
         };
-        let Some(request) = self.store.tracking_request_for_work(id).await? else {
-            self.store.complete_job(job).await?;
-            return Ok(());
-        };
-        if !request.status.is_open() {
-            // Failed or stopped since the job was queued: nothing to do.
-            self.store.complete_job(job).await?;
-            return Ok(());
-        }
-        let prior = self.store.tracked(request.id).await?;
-        let answer = match self.ask(&request, prior.as_ref()).await? {
+        let answer = match self.ask(&current.request, current.tracked.as_ref()).await? {
             Ok(answer) => answer,
             Err(until) => {
                 // The carrier's quota is spent for now: the lookup waits, nothing failed.
-                tracing::debug!(request = %request.id, %until, "carrier quota spent; the lookup waits");
+                tracing::debug!(request = %current.request.id, %until, "carrier quota spent; the lookup waits");
                 self.store.reschedule_job(job, until).await?;
                 return Ok(());
             }
         };
-        let now = self.clock.now();
-        let customer = self.store.customer_name(&request).await?;
-        let decide = |cause| {
-            let mut change =
-                tracking::decide(&request, prior.as_ref(), cause, now, &self.settings.policy)?;
-            change.freeze(prior.as_ref(), &self.render, customer.as_deref());
-            Ok::<_, NoTransition>(change)
-        };
-        let Ok(planned) = decide(Cause::Lookup(&answer)) else {
-            // A lookup always decides something; should it not, the job is done.
-            self.store.complete_job(job).await?;
-            return Ok(());
-        };
-        let mut recorded = !planned.events.is_empty();
-        let outcome = match self.store.commit_tracking(Some(job), &planned).await {
-            Err(StoreError::Duplicate { .. }) => {
-                // The detected carrier makes this request a duplicate of an open one.
-                let refused = decide(Cause::Refused {
-                    scac: answer.scac,
-                    reason: FailedReason::Duplicate,
-                });
-                let Ok(refused) = refused else {
-                    self.store.complete_job(job).await?;
-                    return Ok(());
-                };
-                recorded = !refused.events.is_empty();
-                self.store.commit_tracking(Some(job), &refused).await?
-            }
-            other => other?,
-        };
-        match outcome {
-            CommitOutcome::Committed => {
-                tracing::debug!(request = %request.id, status = %planned.request.status, "tracked");
-                if recorded && let Some(bell) = &self.events_recorded {
-                    bell.notify_one();
-                }
-                self.subscribe_at_carrier(&planned).await?;
-            }
-            CommitOutcome::LeaseLost => {
-                tracing::warn!(request = %request.id, "lost the job's lease; another worker has it");
-            }
-            CommitOutcome::Conflict => {
-                // The request changed while we asked (a client stopped it, say): look again
-                // with what is stored now.
-                self.store.reschedule_job(job, now).await?;
-            }
+        let id = current.request.id;
+        // Should the request close meanwhile (a client stopped it), the answer is moot.
+        let applied = self
+            .tracking
+            .apply(Some(job), current, |now| {
+                now.request
+                    .status
+                    .is_open()
+                    .then(|| Observation::Lookup(answer.clone()))
+            })
+            .await?;
+        if let Some(change) = self.settle(job, id, applied).await? {
+            tracing::debug!(request = %id, status = %change.request.status, "tracked");
+            self.subscribe_at_carrier(&change).await?;
         }
         Ok(())
+    }
+
+    /// The open request `job` is keyed by, as stored; `None`, with the job completed, when
+    /// it is gone, failed or stopped since the job was scheduled.
+    async fn open_of(&self, job: &ClaimedJob) -> Result<Option<Current>, WorkerError> {
+        let current = match TrackingRequestId::parse(&job.key) {
+            Some(id) => self.tracking.current(id).await?,
+            None => {
+                tracing::warn!(key = %job.key, "a tracking job with a malformed key; dropped");
+                None
+            }
+        };
+        match current {
+            Some(current) if current.request.status.is_open() => Ok(Some(current)),
+            _ => {
+                self.store.complete_job(job).await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Finishes `job` by what applying its observation to request `id` came to: the
+    /// change, when one was committed.
+    async fn settle(
+        &self,
+        job: &ClaimedJob,
+        id: TrackingRequestId,
+        applied: Applied,
+    ) -> Result<Option<Box<Change>>, WorkerError> {
+        match applied {
+            Applied::Committed(change) => return Ok(Some(change)),
+            Applied::LeaseLost => {
+                tracing::warn!(request = %id, kind = %job.kind, "lost the job's lease; another worker has it");
+            }
+            Applied::Conflict => {
+                // The request kept changing while it was decided: the job runs again.
+                self.store.reschedule_job(job, self.clock.now()).await?;
+            }
+            Applied::Nothing | Applied::Refused(_) | Applied::Duplicate(_) => {
+                self.store.complete_job(job).await?;
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -6,14 +6,13 @@ use axum::extract::State;
 use axum::response::Response;
 use tidemark_domain::gazetteer::Gazetteer;
 use tidemark_domain::terminal::Standing;
-use tidemark_domain::{Container, ContainerId, ContainerStatus, Timestamp};
+use tidemark_domain::{Container, ContainerStatus, Timestamp};
 
 use super::extract::Segment;
 use super::format::{relative, words};
 use super::local::{Deadline, Moment};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
-use crate::extract::found;
 
 /// A container as lists show it.
 #[derive(Debug, Clone)]
@@ -146,9 +145,8 @@ pub async fn page(
     viewer: Viewer,
     Segment(id): Segment,
 ) -> Result<Response, ConsoleError> {
-    let read = |id| state.store.container(viewer.account_id, id);
-    let not_found = || ConsoleError::not_found("container");
-    let container = found(&id, ContainerId::parse, read, not_found).await?;
+    let container: Container =
+        ConsoleError::found(state.store.as_ref(), viewer.account_id, &id).await?;
     let now = state.clock.now();
     let terminal = &container.terminal;
     let days = &terminal.last_free_days;

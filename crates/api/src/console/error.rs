@@ -34,6 +34,20 @@ impl ConsoleError {
         }
     }
 
+    /// Record `id` of kind `T` in `account`, or the page's 404.
+    ///
+    /// # Errors
+    /// The 404, or the store's failure.
+    pub async fn found<T: crate::found::Owned>(
+        store: &dyn tidemark_store::Store,
+        account: tidemark_domain::AccountId,
+        id: &str,
+    ) -> Result<T, Self> {
+        T::read(store, account, id)
+            .await?
+            .ok_or_else(|| Self::not_found(T::WHAT))
+    }
+
     /// 500: a template failed to render (logged; never the viewer's fault).
     #[must_use]
     pub fn render(error: askama::Error) -> Self {

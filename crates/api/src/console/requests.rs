@@ -7,8 +7,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tidemark_domain::{
-    NewTrackingRequest, RequestStatus, RequestType, Timestamp, TrackingRequest,
-    TrackingRequestDraft, infer,
+    RequestStatus, RequestType, Timestamp, TrackingRequest, TrackingRequestDraft, infer,
 };
 use tidemark_store::{PageRequest, TrackingRequestFilter};
 
@@ -172,7 +171,7 @@ pub async fn page(
     render(&state, &viewer, shown, Draft::default()).await
 }
 
-/// Validates and stores a request from the form, as `POST /v2/tracking_requests` does.
+/// Creates a request from the form by the API's own use case (`tidemark_app::Requests`).
 async fn open(
     state: &AppState,
     viewer: &Viewer,
@@ -186,13 +185,11 @@ async fn open(
         ref_numbers: Vec::new(),
         shipment_tags: Vec::new(),
     };
-    let config = &state.config;
-    let new =
-        NewTrackingRequest::validate(draft, &state.carriers, &config.coverage, &config.limits)
-            .map_err(|problems| ApiError::validation(&problems))?;
-    let request = TrackingRequest::open(viewer.account_id, new, state.clock.now());
-    state.store.insert_tracking_request(&request).await?;
-    Ok(request)
+    let new = state
+        .requests
+        .validate(draft)
+        .map_err(|problems| ApiError::validation(&problems))?;
+    Ok(state.requests.open(viewer.account_id, new).await?)
 }
 
 /// `POST /console/requests`: creates a tracking request, or shows the form again with

@@ -7,7 +7,7 @@ use askama::Template;
 use axum::extract::State;
 use axum::response::Response;
 use tidemark_domain::{
-    Estimate, Milestone, Route, Shipment, ShipmentId, Timestamp, TrackingSource, TransportEvent,
+    Estimate, Milestone, Route, Shipment, Timestamp, TrackingSource, TransportEvent,
     TransportEventKind,
 };
 
@@ -17,7 +17,6 @@ use super::format::{event_phrase, maybe_place, maybe_when, place, when};
 use super::local::{Moment, lateness};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
-use crate::extract::found;
 
 /// One line of a container's timeline.
 #[derive(Debug)]
@@ -197,9 +196,7 @@ pub async fn page(
 ) -> Result<Response, ConsoleError> {
     let account = viewer.account_id;
     let store = state.store.as_ref();
-    let read = |id| store.shipment(account, id);
-    let not_found = || ConsoleError::not_found("shipment");
-    let shipment = found(&id, ShipmentId::parse, read, not_found).await?;
+    let shipment: Shipment = ConsoleError::found(store, account, &id).await?;
     let containers = store.containers(account, &[], &[shipment.id]).await?;
     let ids: Vec<_> = containers.iter().map(|container| container.id).collect();
     let events = store.transport_events(account, &ids).await?;

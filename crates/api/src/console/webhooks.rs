@@ -13,7 +13,7 @@ use super::extract::{FormBody, Segment};
 use super::format::{event_phrase, maybe_when, span, when};
 use super::session::see_other;
 use super::{Chrome, ConsoleError, Viewer, html};
-use crate::extract::{QueryParams, found};
+use crate::extract::QueryParams;
 use crate::{ApiError, AppState};
 
 /// Notifications per page of a webhook's log.
@@ -163,7 +163,10 @@ struct WebhookPage {
 
 fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
     match (status_code, error) {
-        (Some(code), _) => (format!("HTTP {code}"), (200..300).contains(&code)),
+        (Some(code), _) => (
+            format!("HTTP {code}"),
+            tidemark_domain::webhook::delivered(code),
+        ),
         (None, Some(error)) => (error.to_owned(), false),
         (None, None) => ("no answer".into(), false),
     }
@@ -171,9 +174,7 @@ fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
 
 /// The webhook `id` of `viewer`'s account, or 404.
 async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, ConsoleError> {
-    let read = |id| state.store.webhook(viewer.account_id, id);
-    let not_found = || ConsoleError::not_found("webhook");
-    found(id, WebhookId::parse, read, not_found).await
+    ConsoleError::found(state.store.as_ref(), viewer.account_id, id).await
 }
 
 /// Renders the page of `webhook`, its log at page `number`.

@@ -6,18 +6,19 @@ pub use tidemark_wire::container as view;
 
 use axum::Router;
 use axum::extract::{OriginalUri, State};
-use axum::http::StatusCode;
 use axum::routing::{get, patch};
 use serde::Serialize;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{Container, ContainerId, ContainerStatus, JobKind, NewJob};
+use tidemark_domain::{Container, ContainerStatus, JobKind, NewJob};
 use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, PathId, QueryParams, found};
+use crate::error::ErrorCode;
+use crate::extract::{JsonBody, QueryParams};
+use crate::found::{Found, missing};
 use crate::include::{self, ContainerIncludes, EventIncludes, Records};
 use crate::params::{
     Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
@@ -38,19 +39,6 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/v2/containers/{id}/raw_events", get(raw_events::list))
         .route("/v2/containers/{id}/refresh", patch(refresh))
-}
-
-fn not_found() -> ApiError {
-    ApiError::not_found("no container has this id")
-}
-
-pub(crate) async fn find(
-    state: &AppState,
-    caller: Caller,
-    id: &str,
-) -> Result<Container, ApiError> {
-    let read = |id| state.store.container(caller.account_id, id);
-    found(id, ContainerId::parse, read, not_found).await
 }
 
 /// List containers, newest first.
@@ -140,18 +128,18 @@ static STATUSES: std::sync::LazyLock<String> =
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    container: Found<Container>,
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
     let include = take_include::<ContainerIncludes>(&mut query)?;
     query.finish()?;
-    let container = find(&state, caller, &id).await?;
+    let container = container.read(&state).await?;
     let records = Records::Containers(std::slice::from_ref(&container));
     let compound = include::included(&state, caller.account_id, include.as_ref(), records).await?;
     let mut data = include::containers(&state, caller.account_id, &[container]).await?;
     compound.link(&mut data);
-    let data = data.pop().ok_or_else(not_found)?;
+    let data = data.pop().ok_or_else(missing::<Container>)?;
     Ok(JsonApi::ok(
         Document::new(data, request_link(&uri)).including(compound.included),
     ))
@@ -172,12 +160,12 @@ pub async fn show(
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    current: Found<Container>,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
     query.finish()?;
-    let current = find(&state, caller, &id).await?;
+    let current = current.read(&state).await?;
     let id = current.id.to_string();
     let patch = body::client_lists(&body, view::TYPE, &id, &state.config.limits, false)?;
     let updated = match patch.ref_numbers {
@@ -186,13 +174,13 @@ pub async fn update(
             .store
             .update_container(caller.account_id, current.id, &refs, state.clock.now())
             .await?
-            .ok_or_else(not_found)?,
+            .ok_or_else(missing::<Container>)?,
     };
     let link = view::path(updated.id);
     let data = include::containers(&state, caller.account_id, &[updated])
         .await?
         .pop()
-        .ok_or_else(not_found)?;
+        .ok_or_else(missing::<Container>)?;
     Ok(JsonApi::ok(Document::new(data, link)))
 }
 
@@ -212,13 +200,13 @@ pub async fn update(
 pub async fn transport_events(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    container: Found<Container>,
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<TransportEventResource>>, ApiError> {
     let page = take_page(&mut query, &state.config)?;
     let include = take_include::<EventIncludes>(&mut query)?;
     query.finish()?;
-    let container = find(&state, caller, &id).await?;
+    let container = container.read(&state).await?;
     let result = state
         .store
         .list_transport_events(caller.account_id, container.id, page)
@@ -264,23 +252,19 @@ pub struct RefreshDocument {
 pub async fn refresh(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    container: Found<Container>,
     query: QueryParams,
 ) -> Result<JsonApi<RefreshDocument>, ApiError> {
     query.finish()?;
-    let container = find(&state, caller, &id).await?;
+    let container = container.read(&state).await?;
     let shipment = state
         .store
         .shipment(caller.account_id, container.shipment_id)
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or_else(missing::<Container>)?;
     if shipment.stopped_at.is_some() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "tracking_stopped",
-            "tracking of this container's shipment is stopped; resume it first",
-            None,
-        ));
+        return Err(ErrorCode::TrackingStopped
+            .error("tracking of this container's shipment is stopped; resume it first"));
     }
     state
         .store

@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::document::{JsonApi, ListDocument, ToOne};
-use crate::extract::{PathId, QueryParams};
+use crate::extract::QueryParams;
+use crate::found::Found;
 use crate::params::{Paging, list_document, take_page_or};
 use crate::{ApiError, AppState};
 
@@ -185,12 +186,12 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    container: Found<tidemark_domain::Container>,
     mut query: QueryParams,
 ) -> Result<JsonApi<ListDocument<RawEventResource>>, ApiError> {
     let page = take_page_or(&mut query, &state.config, state.config.page_size_max)?;
     query.finish()?;
-    let container = super::find(&state, caller, &id).await?;
+    let container = container.read(&state).await?;
     let shipment = state
         .store
         .shipment(caller.account_id, container.shipment_id)

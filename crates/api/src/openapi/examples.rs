@@ -315,7 +315,7 @@ fn error_example(status: StatusCode, description: &str) -> Value {
         .strip_prefix(&format!("`{code}`: "))
         .unwrap_or(description)
         .replace('`', "");
-    let error = ApiError::new(status, code, detail.trim(), None);
+    let error = ApiError::example(status, code, detail.trim());
     serde_json::to_value(error.document()).unwrap_or(Value::Null)
 }
 

@@ -5,6 +5,7 @@
 
 mod deliveries;
 mod examples;
+mod limits;
 mod parameters;
 mod stable_ids;
 mod tags;
@@ -343,6 +344,7 @@ pub fn document(config: &ApiConfig, carriers: &Arc<CarrierMatrix>) -> Value {
     if let Some(object) = document.as_object_mut() {
         object.insert("tags".into(), tags::tags());
     }
+    limits::write(&mut document, &config.limits);
     let samples = deliveries::add(&mut document, carriers);
     examples::fill(&mut document, &samples);
     if let Some(at) = deliveries::sampled_at() {

@@ -11,6 +11,7 @@ use utoipa::openapi::{ObjectBuilder, Required, Type};
 
 use super::list_pattern;
 use crate::ApiError;
+use crate::error::ErrorCode;
 use crate::extract::QueryParams;
 
 /// The relationships one endpoint can include.
@@ -125,7 +126,7 @@ pub fn take_include<S: Includes>(
                 )
             };
             return Err(ApiError::bad_parameter(
-                "invalid_include",
+                ErrorCode::InvalidInclude,
                 "include",
                 detail,
             ));

@@ -5,6 +5,7 @@ use tidemark_domain::Timestamp;
 use tidemark_store::{PageRequest, TimeRange};
 
 use crate::document::{ListDocument, ListMeta, PageLinks, Pagination};
+use crate::error::ErrorCode;
 use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
@@ -74,7 +75,7 @@ pub fn take_page_or(
                 .filter(|n| (1..=max).contains(n))
                 .ok_or_else(|| {
                     ApiError::bad_parameter(
-                        "invalid_parameter",
+                        ErrorCode::InvalidParameter,
                         key,
                         format!("{key} must be a whole number from 1 to {max}"),
                     )
@@ -156,7 +157,7 @@ pub fn take_flag(query: &mut QueryParams, key: &str) -> Result<Option<bool>, Api
         Some("true") => Ok(Some(true)),
         Some("false") => Ok(Some(false)),
         Some(_) => Err(ApiError::bad_parameter(
-            "invalid_filter",
+            ErrorCode::InvalidFilter,
             key,
             format!("{key} must be true or false"),
         )),
@@ -198,7 +199,7 @@ pub fn take_list<T>(
         .map(|value| {
             parse(value.trim()).ok_or_else(|| {
                 ApiError::bad_parameter(
-                    "invalid_filter",
+                    ErrorCode::InvalidFilter,
                     key,
                     format!("{value:?} is not valid for {key}: expected {expected}"),
                 )
@@ -219,7 +220,7 @@ pub fn take_range(query: &mut QueryParams, name: &str) -> Result<TimeRange, ApiE
             .map(|text| {
                 Timestamp::parse_rfc3339(text.trim()).map_err(|_| {
                     ApiError::bad_parameter(
-                        "invalid_filter",
+                        ErrorCode::InvalidFilter,
                         &key,
                         format!("{key} must be an RFC 3339 time such as 2026-01-31T00:00:00Z"),
                     )

@@ -11,14 +11,15 @@ pub use tidemark_wire::shipment as view;
 use axum::Router;
 use axum::extract::{OriginalUri, State};
 use axum::routing::{get, patch};
+use tidemark_domain::Shipment;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{Shipment, ShipmentId};
 use tidemark_store::ShipmentFilter;
 
 use crate::auth::Caller;
 use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, PathId, QueryParams, found};
+use crate::extract::{JsonBody, QueryParams};
+use crate::found::{Found, missing};
 use crate::include::{self, Records, ShipmentIncludes};
 use crate::params::{
     Include, IncludePaths, Paging, ScacFilter, list_document, take_flag, take_include, take_list,
@@ -37,15 +38,6 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/shipments/{id}/resume_tracking", patch(resume_tracking))
 }
 
-fn not_found() -> ApiError {
-    ApiError::not_found("no shipment has this id")
-}
-
-pub(crate) async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Shipment, ApiError> {
-    let read = |id| state.store.shipment(caller.account_id, id);
-    found(id, ShipmentId::parse, read, not_found).await
-}
-
 async fn document(
     state: &AppState,
     caller: Caller,
@@ -58,7 +50,7 @@ async fn document(
         .await?
         .included;
     let mut resources = include::shipments(state, caller.account_id, &[shipment]).await?;
-    let data = resources.pop().ok_or_else(not_found)?;
+    let data = resources.pop().ok_or_else(missing::<Shipment>)?;
     Ok(JsonApi::ok(Document::new(data, link).including(included)))
 }
 
@@ -137,13 +129,13 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    shipment: Found<Shipment>,
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     let include = take_include::<ShipmentIncludes>(&mut query)?;
     query.finish()?;
-    let shipment = find(&state, caller, &id).await?;
+    let shipment = shipment.read(&state).await?;
     document(
         &state,
         caller,
@@ -169,12 +161,12 @@ pub async fn show(
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    current: Found<Shipment>,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;
-    let current = find(&state, caller, &id).await?;
+    let current = current.read(&state).await?;
     let id = current.id.to_string();
     let patch = body::client_lists(&body, view::TYPE, &id, &state.config.limits, true)?;
     let updated = state
@@ -187,7 +179,7 @@ pub async fn update(
             state.clock.now(),
         )
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or_else(missing::<Shipment>)?;
     let link = view::path(updated.id);
     document(&state, caller, updated, None, link).await
 }

@@ -1,72 +1,55 @@
 //! `PATCH /v2/shipments/{id}/stop_tracking` and `/resume_tracking`: the client's stop and
-//! resume, decided by the domain (`tracking::decide`) and committed here.
-
-use std::sync::Arc;
+//! resume, applied by the use case that changes tracking requests (`tidemark_app::Tracking`).
 
 use axum::extract::State;
-use axum::http::StatusCode;
-use tidemark_domain::tracking::{self, Cause};
-use tidemark_store::{CommitOutcome, StoreError};
+use tidemark_app::{Applied, Observation};
+use tidemark_domain::Shipment;
 
+use super::document;
 use super::view::{self, ShipmentResource};
-use super::{document, find, not_found};
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi};
-use crate::extract::{PathId, QueryParams};
-use crate::{ApiError, AppState, EventRecords};
+use crate::error::ErrorCode;
+use crate::extract::QueryParams;
+use crate::found::{Found, missing};
+use crate::{ApiError, AppState};
 
-/// Stops or resumes tracking: the domain decides the change (`tracking::decide`), and it is
-/// committed unless the tracker changed the request meanwhile (then read again).
+/// Stops or resumes tracking (`observation`): the use case decides and commits it.
 async fn set_tracking(
     state: &AppState,
     caller: Caller,
-    id: &str,
-    stop: bool,
+    shipment: &Shipment,
+    observation: Observation,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    let cause = if stop { Cause::Stop } else { Cause::Resume };
-    for _ in 0..3 {
-        let shipment = find(state, caller, id).await?;
-        let request = state
-            .store
-            .tracking_request(caller.account_id, shipment.tracking_request_id)
-            .await?
-            .ok_or_else(not_found)?;
-        let prior = state.store.tracked(request.id).await?;
-        let now = state.clock.now();
-        let mut change =
-            tracking::decide(&request, prior.as_ref(), cause, now, &state.config.policy).map_err(
-                |_| {
-                    ApiError::new(
-                        StatusCode::CONFLICT,
-                        "invalid_state",
-                        format!(
-                            "tracking cannot change while the request is {}",
-                            request.status
-                        ),
-                        None,
-                    )
-                },
-            )?;
-        if !change.is_none() {
-            let customer = state.store.customer_name(&request).await?;
-            let render = EventRecords::new(Arc::clone(&state.carriers));
-            change.freeze(prior.as_ref(), &render, customer.as_deref());
-            let outcome = match state.store.commit_tracking(None, &change).await {
-                Err(StoreError::Duplicate { existing_id }) => {
-                    return Err(ApiError::duplicate(existing_id, None));
-                }
-                other => other?,
-            };
-            if outcome == CommitOutcome::Conflict {
-                // The tracker changed the request meanwhile: read again.
-                continue;
-            }
+    let current = state
+        .tracking
+        .current(shipment.tracking_request_id)
+        .await?
+        .filter(|current| current.request.account_id == caller.account_id)
+        .ok_or_else(missing::<Shipment>)?;
+    match state
+        .tracking
+        .apply(None, current, |_| Some(observation.clone()))
+        .await?
+    {
+        Applied::Committed(_) | Applied::Nothing => {}
+        Applied::Refused(status) => {
+            return Err(ErrorCode::InvalidState.error(format!(
+                "tracking cannot change while the request is {status}"
+            )));
         }
-        let current = find(state, caller, id).await?;
-        let link = view::path(current.id);
-        return document(state, caller, current, None, link).await;
+        Applied::Duplicate(existing_id) => return Err(ApiError::duplicate(existing_id, None)),
+        Applied::LeaseLost | Applied::Conflict => {
+            return Err(ApiError::conflict("the shipment kept changing; try again"));
+        }
     }
-    Err(ApiError::conflict("the shipment kept changing; try again"))
+    let current = state
+        .store
+        .shipment(caller.account_id, shipment.id)
+        .await?
+        .ok_or_else(missing::<Shipment>)?;
+    let link = view::path(current.id);
+    document(state, caller, current, None, link).await
 }
 
 /// Stop tracking a shipment: no more lookups; its tracking request becomes
@@ -85,11 +68,12 @@ async fn set_tracking(
 pub async fn stop_tracking(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    shipment: Found<Shipment>,
     query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;
-    set_tracking(&state, caller, &id, true).await
+    let shipment = shipment.read(&state).await?;
+    set_tracking(&state, caller, &shipment, Observation::Stop).await
 }
 
 /// Resume tracking a stopped shipment: its tracking request is `created` again and the
@@ -109,9 +93,10 @@ pub async fn stop_tracking(
 pub async fn resume_tracking(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    shipment: Found<Shipment>,
     query: QueryParams,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;
-    set_tracking(&state, caller, &id, false).await
+    let shipment = shipment.read(&state).await?;
+    set_tracking(&state, caller, &shipment, Observation::Resume).await
 }

@@ -1,9 +1,10 @@
 //! Parsing create and update bodies of tracking requests (api.md §2).
 
 use serde_json::Value;
+use tidemark_app::Requests;
 use tidemark_domain::{
-    CarrierMatrix, Coverage, Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft,
-    TrackingRequestPatch, ValidationCode,
+    Limits, NewTrackingRequest, TrackingRequest, TrackingRequestDraft, TrackingRequestPatch,
+    ValidationCode,
 };
 
 use super::view::{self, TYPE};
@@ -27,12 +28,7 @@ const READ_ONLY: [&str; 9] = [
 ///
 /// # Errors
 /// 400, 403, 409 or 422 as api.md §2 lists them.
-pub fn create(
-    document: &Value,
-    carriers: &CarrierMatrix,
-    coverage: &Coverage,
-    limits: &Limits,
-) -> Result<NewTrackingRequest, ApiError> {
+pub fn create(document: &Value, requests: &Requests) -> Result<NewTrackingRequest, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
     body::check_no_id(data)?;
@@ -49,7 +45,7 @@ pub fn create(
     attributes.reject_unknown();
     let mut problems = attributes.problems;
     problems.extend(crate::custom_fields::initial_values(initial));
-    match NewTrackingRequest::validate(draft, carriers, coverage, limits) {
+    match requests.validate(draft) {
         Ok(new) if problems.is_empty() => Ok(new),
         Ok(_) => Err(ApiError::unprocessable(problems)),
         Err(field_errors) => Err(body::merge(problems, field_errors)),

@@ -7,12 +7,13 @@ use axum::Router;
 use axum::extract::{OriginalUri, State};
 use axum::routing::get;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{RequestStatus, RequestType, TrackingRequest, TrackingRequestId};
+use tidemark_domain::{RequestStatus, RequestType, TrackingRequest};
 use tidemark_store::TrackingRequestFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, PathId, QueryParams, found};
+use crate::extract::{JsonBody, QueryParams};
+use crate::found::{Found, missing};
 use crate::include::{self, Records, RequestIncludes};
 use crate::params::{
     Include, IncludePaths, Paging, ScacFilter, list_document, take_include, take_list, take_page,
@@ -46,19 +47,6 @@ async fn customer(
     crate::parties::customer(state, caller.account_id, crate::body::data(document)?).await
 }
 
-fn not_found() -> ApiError {
-    ApiError::not_found("no tracking request has this id")
-}
-
-pub(crate) async fn find(
-    state: &AppState,
-    caller: Caller,
-    id: &str,
-) -> Result<TrackingRequest, ApiError> {
-    let read = |id| state.store.tracking_request(caller.account_id, id);
-    found(id, TrackingRequestId::parse, read, not_found).await
-}
-
 /// Create a tracking request.
 ///
 /// Answers at once with the new request, `pending`; the lookup with the carrier happens
@@ -84,11 +72,9 @@ pub async fn create(
     JsonBody(document): JsonBody,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     query.finish()?;
-    let config = &state.config;
-    let mut new = input::create(&document, &state.carriers, &config.coverage, &config.limits)?;
+    let mut new = input::create(&document, &state.requests)?;
     new.customer = customer(&state, caller, &document).await?.flatten();
-    let request = TrackingRequest::open(caller.account_id, new, state.clock.now());
-    state.store.insert_tracking_request(&request).await?;
+    let request = state.requests.open(caller.account_id, new).await?;
     let location = view::path(request.id);
     Ok(JsonApi::created(
         location.clone(),
@@ -182,13 +168,13 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    request: Found<TrackingRequest>,
     uri: OriginalUri,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     let include = take_includes(&mut query)?;
     query.finish()?;
-    let request = find(&state, caller, &id).await?;
+    let request = request.read(&state).await?;
     let records = Records::TrackingRequests(&[&request]);
     let included = include::included(&state, caller.account_id, include.as_ref(), records)
         .await?
@@ -215,12 +201,12 @@ pub async fn show(
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    current: Found<TrackingRequest>,
     query: QueryParams,
     JsonBody(document): JsonBody,
 ) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
     query.finish()?;
-    let current = find(&state, caller, &id).await?;
+    let current = current.read(&state).await?;
     let id = current.id;
     let mut patch = input::update(&document, &current, &state.config.limits)?;
     patch.customer = customer(&state, caller, &document).await?;
@@ -228,7 +214,7 @@ pub async fn update(
         .store
         .update_tracking_request(caller.account_id, id, &patch, state.clock.now())
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or_else(missing::<TrackingRequest>)?;
     Ok(JsonApi::ok(Document::new(
         view::resource(&updated),
         view::path(id),

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::document::JsonApi;
+use crate::error::ErrorCode;
 use crate::extract::QueryParams;
 use crate::webhooks::test::sample_notification;
 use crate::{ApiError, AppState};
@@ -51,7 +52,7 @@ impl ToSchema for RecordedEvent {
 }
 
 fn bad_event(detail: impl Into<String>) -> ApiError {
-    ApiError::bad_parameter("invalid_parameter", "event", detail)
+    ApiError::bad_parameter(ErrorCode::InvalidParameter, "event", detail)
 }
 
 /// A sample delivery body of an event.

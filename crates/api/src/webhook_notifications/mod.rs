@@ -3,7 +3,6 @@
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::{get, post};
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
 use tidemark_domain::{AccountId, WebhookId, WebhookNotificationId};
@@ -11,7 +10,9 @@ use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi, ListDocument};
-use crate::extract::{PathId, QueryParams, found};
+use crate::error::ErrorCode;
+use crate::extract::{PathId, QueryParams};
+use crate::found::{Found, missing};
 use crate::params::{
     Include, IncludePaths, Paging, list_document, take_include, take_list, take_page, take_range,
 };
@@ -79,7 +80,7 @@ pub async fn list(
         None => None,
         Some(text) => Some(WebhookId::parse(&text).ok_or_else(|| {
             ApiError::bad_parameter(
-                "invalid_filter",
+                ErrorCode::InvalidFilter,
                 "filter[webhook_id]",
                 "filter[webhook_id] must be a webhook id",
             )
@@ -129,20 +130,15 @@ pub async fn list(
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
-    PathId(id): PathId,
+    notification: Found<WebhookNotification>,
     mut query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
     let include = take_include::<NotificationIncludes>(&mut query)?;
     query.finish()?;
-    let read = |id| state.store.webhook_notification(caller.account_id, id);
-    let notification = found(&id, WebhookNotificationId::parse, read, not_found).await?;
+    let notification = notification.read(&state).await?;
     Ok(JsonApi::ok(
         one(&state, caller, include.as_ref(), notification).await?,
     ))
-}
-
-fn not_found() -> ApiError {
-    ApiError::not_found("no webhook notification with this id in this account")
 }
 
 /// The document of one notification.
@@ -172,7 +168,7 @@ pub(crate) async fn redeliver_now(
     account: AccountId,
     id: &str,
 ) -> Result<WebhookNotification, ApiError> {
-    let id = WebhookNotificationId::parse(id).ok_or_else(not_found)?;
+    let id = WebhookNotificationId::parse(id).ok_or_else(missing::<WebhookNotification>)?;
     let now = state.clock.now();
     if !state.store.redeliver_notification(account, id, now).await? {
         // Either it does not exist here, or a dispatcher holds it.
@@ -180,19 +176,15 @@ pub(crate) async fn redeliver_now(
             .store
             .webhook_notification(account, id)
             .await?
-            .ok_or_else(not_found)?;
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "in_flight",
-            "a delivery of this notification is under way; try again when it ends",
-            None,
-        ));
+            .ok_or_else(missing::<WebhookNotification>)?;
+        return Err(ErrorCode::InFlight
+            .error("a delivery of this notification is under way; try again when it ends"));
     }
     state
         .store
         .webhook_notification(account, id)
         .await?
-        .ok_or_else(not_found)
+        .ok_or_else(missing::<WebhookNotification>)
 }
 
 /// Send a notification again now, whatever its state (beyond the reference API).

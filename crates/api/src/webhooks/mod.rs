@@ -18,7 +18,8 @@ use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
 use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
 use crate::document::{Document, JsonApi, ListDocument};
-use crate::extract::{JsonBody, PathId, QueryParams, found};
+use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::found::{Found, missing};
 use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
@@ -37,15 +38,6 @@ pub fn routes() -> Router<AppState> {
             "/v2/webhooks/{id}/rotate_secret",
             post(rotate::rotate_secret),
         )
-}
-
-fn not_found() -> ApiError {
-    ApiError::not_found("no webhook with this id in this account")
-}
-
-async fn find(state: &AppState, caller: Caller, id: &str) -> Result<Webhook, ApiError> {
-    let read = |id| state.store.webhook(caller.account_id, id);
-    found(id, WebhookId::parse, read, not_found).await
 }
 
 /// Reads `headers`: an array of `{name, value}` objects; `null` is none (it clears them on
@@ -189,12 +181,11 @@ pub async fn list(
 )]
 pub async fn show(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    webhook: Found<Webhook>,
     query: QueryParams,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
     query.finish()?;
-    let webhook = find(&state, caller, &id).await?;
+    let webhook = webhook.read(&state).await?;
     Ok(JsonApi::ok(document(&webhook)))
 }
 
@@ -212,13 +203,12 @@ pub async fn show(
 )]
 pub async fn update(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    current: Found<Webhook>,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
     query.finish()?;
-    let current = find(&state, caller, &id).await?;
+    let current = current.read(&state).await?;
     let (draft, problems) = draft(&body, Some(current.id))?;
     let changed = match draft.apply(&current, &state.config.webhook_networks, state.clock.now()) {
         Ok(changed) if problems.is_empty() => changed,
@@ -226,7 +216,7 @@ pub async fn update(
         Err(errors) => return Err(body::merge(problems, errors)),
     };
     if !state.store.update_webhook(&changed).await? {
-        return Err(not_found());
+        return Err(missing::<Webhook>());
     }
     Ok(JsonApi::ok(document(&changed)))
 }
@@ -247,11 +237,11 @@ pub async fn remove(
     query: QueryParams,
 ) -> Result<StatusCode, ApiError> {
     query.finish()?;
-    let id = WebhookId::parse(&id).ok_or_else(not_found)?;
+    let id = WebhookId::parse(&id).ok_or_else(missing::<Webhook>)?;
     if state.store.delete_webhook(caller.account_id, id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(not_found())
+        Err(missing::<Webhook>())
     }
 }
 

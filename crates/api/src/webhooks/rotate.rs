@@ -6,11 +6,11 @@
 use axum::extract::State;
 use tidemark_domain::webhook::Webhook;
 
+use super::document;
 use super::view::WebhookResource;
-use super::{document, find, not_found};
-use crate::auth::Caller;
 use crate::document::{Document, JsonApi};
-use crate::extract::{PathId, QueryParams};
+use crate::extract::QueryParams;
+use crate::found::{Found, missing};
 use crate::{ApiError, AppState};
 
 /// Rotate a webhook's secret.
@@ -33,12 +33,11 @@ use crate::{ApiError, AppState};
 )]
 pub async fn rotate_secret(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    current: Found<Webhook>,
     query: QueryParams,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
     query.finish()?;
-    let current = find(&state, caller, &id).await?;
+    let current = current.read(&state).await?;
     let rotated = rotate_now(&state, &current).await?;
     Ok(JsonApi::ok(document(&rotated)))
 }
@@ -64,7 +63,7 @@ pub(crate) async fn rotate_now(state: &AppState, current: &Webhook) -> Result<We
         .await?
         .is_none()
     {
-        return Err(not_found());
+        return Err(missing::<Webhook>());
     }
     Err(ApiError::conflict(
         "another rotation of this webhook's secret was made at the same moment; read the \

@@ -15,10 +15,10 @@ use tidemark_domain::{
 };
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
 use crate::body::{self, Attributes};
 use crate::document::{JsonApi, ResourceIdentifier, ToOne};
-use crate::extract::{JsonBody, PathId, QueryParams};
+use crate::extract::{JsonBody, QueryParams};
+use crate::found::Found;
 use crate::webhook_notifications::view::AttemptAttributes;
 use crate::{ApiError, AppState, EventRecords};
 
@@ -255,13 +255,12 @@ pub(crate) async fn send_sample(
 )]
 pub async fn test(
     State(state): State<AppState>,
-    caller: Caller,
-    PathId(id): PathId,
+    webhook: Found<Webhook>,
     query: QueryParams,
     JsonBody(body): JsonBody,
 ) -> Result<JsonApi<TestDocument>, ApiError> {
     query.finish()?;
-    let webhook = super::find(&state, caller, &id).await?;
+    let webhook = webhook.read(&state).await?;
     let name = event(&body)?;
     let (notification, exchange, document) = send_sample(&state, &webhook, name).await?;
     let attempt = exchange.attempt;
@@ -273,9 +272,7 @@ pub async fn test(
             attributes: TestAttributes {
                 event: notification.event,
                 url: webhook.url.to_string(),
-                delivered: attempt
-                    .status_code
-                    .is_some_and(|code| (200..300).contains(&code)),
+                delivered: attempt.delivered(),
                 attempt: AttemptAttributes::of(attempt),
                 request_body: document,
             },

@@ -201,9 +201,7 @@ pub async fn trigger(
     let answered = attempt.status_code.is_some();
     Ok(Json(TriggerResult {
         url: webhook.url.to_string(),
-        succeeded: attempt
-            .status_code
-            .is_some_and(|code| (200..300).contains(&code)),
+        succeeded: attempt.delivered(),
         error: attempt.error,
         status_code: attempt.status_code,
         request_headers: header_object(exchange.request_headers),

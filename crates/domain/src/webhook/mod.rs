@@ -17,7 +17,7 @@ pub use catalog::{NotRecorded, Subscribable, recorded_event, subscribable};
 pub use model::{MAX_HEADERS, Webhook, WebhookDraft, WebhookHeader};
 pub use notification::{
     Attempt, ClaimedNotification, DeliveryStatus, Exchange, LoggedAttempt, Settlement,
-    WebhookNotification,
+    WebhookNotification, delivered,
 };
 pub use retention::{DEFAULT_RETENTION, Retention, RetentionError};
 pub use rotation::{DEFAULT_SECRET_GRACE, MAX_SECRET_GRACE, PreviousSecret, Signers};

@@ -87,6 +87,21 @@ pub struct Attempt {
     pub response_body: Option<String>,
 }
 
+/// Whether a receiver that answered `status_code` took the delivery: any 2xx, as Standard
+/// Webhooks and the reference say.
+#[must_use]
+pub const fn delivered(status_code: u16) -> bool {
+    status_code >= 200 && status_code < 300
+}
+
+impl Attempt {
+    /// Whether the receiver took it ([`delivered`]).
+    #[must_use]
+    pub fn delivered(&self) -> bool {
+        self.status_code.is_some_and(delivered)
+    }
+}
+
 /// One request sent to a receiver, as a webhook test shows it: the attempt, and the
 /// headers each way (as text; a value that is not text is shown lossily).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,5 +162,19 @@ mod tests {
             assert_eq!(DeliveryStatus::parse(status.as_str()), Some(status));
         }
         assert_eq!(DeliveryStatus::parse("delivered"), None);
+    }
+
+    #[test]
+    fn any_2xx_is_delivered_and_nothing_else() {
+        for (code, taken) in [
+            (199, false),
+            (200, true),
+            (204, true),
+            (299, true),
+            (300, false),
+            (410, false),
+        ] {
+            assert_eq!(delivered(code), taken, "{code}");
+        }
     }
 }

@@ -83,7 +83,13 @@ async fn a_commit_that_loses_a_deadlock_is_written_again() {
 
     let outcome = committing.await.expect("joined");
     assert_eq!(outcome.expect("written again"), CommitOutcome::Committed);
-    assert_eq!(store.writes_retried(), 1, "counted, for /metrics");
+    // Counted, for /metrics. Once, or twice when the first rewrite takes the request's row
+    // before this client does and meets it again (a second deadlock, also rewritten).
+    let retried = store.writes_retried();
+    assert!(
+        (1..=2).contains(&retried),
+        "counted, for /metrics: {retried}"
+    );
     let after = super::now_tracked(&store, request.id).await;
     assert!(!lookup.delta.transport_events.is_empty());
     for event in &lookup.delta.transport_events {

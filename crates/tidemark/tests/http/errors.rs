@@ -115,7 +115,7 @@ async fn a_client_generated_id_is_403(app: TestApp) {
 async fn unknown_routes_and_malformed_ids_are_404(app: TestApp) {
     for path in [
         "/v2/nothing",
-        "/",
+        "/v1",
         "/v3/tracking_requests",
         "/v2/tracking_requests/not-a-uuid",
         &format!("/v2/tracking_requests/{}", TrackingRequestId::new()),

@@ -131,3 +131,49 @@ async fn list_and_item_limits_are_enforced() {
         "the limits themselves are allowed"
     );
 }
+
+/// The OpenAPI document states the field limits this instance holds, and a body at the
+/// stated limit is taken while one past it is refused.
+#[tokio::test]
+async fn the_documented_field_limits_are_the_configured_ones() {
+    let config = ApiConfig {
+        limits: tidemark_domain::Limits {
+            request_number_chars: 40,
+            list_items: 3,
+            list_item_chars: 20,
+        },
+        ..crate::common::all_carriers()
+    };
+    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
+        return;
+    };
+    let document: serde_json::Value = app
+        .get("/v2/openapi.json")
+        .await
+        .json()
+        .await
+        .expect("json");
+    let schemas = &document["components"]["schemas"];
+    let create = &schemas["CreateTrackingRequestAttributes"]["properties"];
+    assert_eq!(create["request_number"]["maxLength"], 40);
+    for (schema, list) in [
+        ("CreateTrackingRequestAttributes", "ref_numbers"),
+        ("CreateTrackingRequestAttributes", "shipment_tags"),
+        ("UpdateTrackingRequestAttributes", "shipment_tags"),
+        ("UpdateShipmentAttributes", "tags"),
+        ("UpdateContainerAttributes", "ref_numbers"),
+    ] {
+        let property = &schemas[schema]["properties"][list];
+        assert_eq!(property["maxItems"], 3, "{schema}.{list}");
+        let said = property["description"].as_str().unwrap_or_default();
+        assert!(said.contains("At most 3 items of up to 20 characters"), "{said}");
+    }
+    assert_eq!(schemas["ListItem"]["maxLength"], 20);
+
+    let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
+    body["data"]["attributes"]["ref_numbers"] = json!(["A".repeat(20), "B", "C"]);
+    assert_eq!(app.create(&body).await.status(), 201);
+    body["data"]["attributes"]["request_number"] = json!("MEDU7654321");
+    body["data"]["attributes"]["ref_numbers"] = json!(["A".repeat(21)]);
+    assert_eq!(app.create(&body).await.status(), 422);
+}

@@ -16,6 +16,7 @@ mod container_edits;
 mod database_outage;
 mod database_stopped;
 mod errors;
+mod front_door;
 mod hygiene;
 mod idempotency;
 mod includes;

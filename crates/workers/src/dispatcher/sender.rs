@@ -187,7 +187,7 @@ impl Sender {
             .headers()
             .get("retry-after")
             .and_then(|value| value.to_str().ok())
-            .and_then(|value| retry_after(value, now));
+            .and_then(|value| tidemark_domain::retry_after::retry_after(value, now));
         let limit = self.settings.response_bytes;
         let mut kept = Vec::new();
         let mut error = None;
@@ -229,38 +229,4 @@ fn describe(error: reqwest::Error) -> String {
         source = cause.source();
     }
     text
-}
-
-/// A `Retry-After` value: seconds, or an HTTP date (a date in the past is no wait).
-fn retry_after(value: &str, now: Timestamp) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let date =
-        time::OffsetDateTime::parse(value, &time::format_description::well_known::Rfc2822).ok()?;
-    Some(Duration::try_from(date - now.as_datetime()).unwrap_or(Duration::ZERO))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retry_after_reads_seconds_and_http_dates() {
-        let now = Timestamp::from_datetime(time::macros::datetime!(2026-11-23 10:00 UTC));
-        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
-        assert_eq!(retry_after(" 7 ", now), Some(Duration::from_secs(7)));
-        assert_eq!(
-            retry_after("Mon, 23 Nov 2026 10:05:00 GMT", now),
-            Some(Duration::from_secs(300))
-        );
-        assert_eq!(
-            retry_after("Mon, 23 Nov 2026 09:00:00 GMT", now),
-            Some(Duration::ZERO),
-            "a date gone by"
-        );
-        assert_eq!(retry_after("soon", now), None);
-        assert_eq!(retry_after("-5", now), None);
-    }
 }

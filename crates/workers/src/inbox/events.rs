@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use tidemark_domain::{JobKind, NewJob, Scac, TrackingSource};
 use tidemark_store::StoreError;
 
-use super::{Inbox, Receipt, bearer};
+use super::{CallbackReply, Inbox, bearer};
 
 impl Inbox {
     pub(super) async fn take_events_push(
@@ -22,30 +22,30 @@ impl Inbox {
         subscription: &str,
         signature: &str,
         body: &[u8],
-    ) -> Result<Receipt, StoreError> {
+    ) -> Result<CallbackReply, StoreError> {
         let Ok(scac) = Scac::parse(scac) else {
-            return Ok(Receipt::Unauthorized);
+            return Ok(CallbackReply::Unauthorized);
         };
         let Some(shipment) = self.store.shipment_of_push(scac, subscription).await? else {
-            return Ok(Receipt::Unauthorized);
+            return Ok(CallbackReply::Unauthorized);
         };
         let Some(push) = &shipment.carrier_push else {
-            return Ok(Receipt::Unauthorized);
+            return Ok(CallbackReply::Unauthorized);
         };
         if !push.secret.verifies(body, signature) {
             tracing::warn!(carrier = %scac, shipment = %shipment.id, "a carrier push with a wrong signature");
-            return Ok(Receipt::Unauthorized);
+            return Ok(CallbackReply::Unauthorized);
         }
         let Some(pusher) = self.carriers.pusher(scac) else {
             // The carrier no longer pushes here; its subscription ends with the next tending.
-            return Ok(Receipt::Accepted);
+            return Ok(CallbackReply::Accepted);
         };
         let events = match pusher.subscriber.read_pushed(body) {
             Ok(events) => events,
-            Err(problem) => return Ok(Receipt::Refused(problem)),
+            Err(problem) => return Ok(CallbackReply::Refused(problem)),
         };
         if shipment.stopped_at.is_some() || events.is_empty() {
-            return Ok(Receipt::Accepted);
+            return Ok(CallbackReply::Accepted);
         }
         let news = self
             .store
@@ -63,7 +63,7 @@ impl Inbox {
             self.work_queued();
         }
         tracing::info!(carrier = %scac, shipment = %shipment.id, events = events.len(), news, "carrier push");
-        Ok(Receipt::Accepted)
+        Ok(CallbackReply::Accepted)
     }
 }
 
@@ -78,12 +78,12 @@ impl Inbox {
         scac: &str,
         token: Option<&str>,
         body: &[u8],
-    ) -> Result<Receipt, StoreError> {
+    ) -> Result<CallbackReply, StoreError> {
         let scac = Scac::parse(scac).ok();
         let Some((scac, source)) = bearer(scac, token, |scac, token| {
             self.carriers.authorize_push(*scac, token)
         }) else {
-            return Ok(Receipt::Unauthorized);
+            return Ok(CallbackReply::Unauthorized);
         };
         let pushed = match self.carriers.read_v3_push(scac, body) {
             Ok(pushed) => pushed,
@@ -141,8 +141,8 @@ impl Inbox {
 }
 
 /// DCSA's answer to a push: one feedback element.
-fn feedback(status: u16, severity: &str, message: &str) -> Receipt {
-    Receipt::Answered {
+fn feedback(status: u16, severity: &str, message: &str) -> CallbackReply {
+    CallbackReply::Answered {
         status,
         body: serde_json::json!({"feedbackElements": [{"severity": severity, "message": message}]}),
     }

@@ -3,26 +3,26 @@
 
 use tidemark_carriers::arrival_notice::push::{self, Feedback, Read, Severity};
 use tidemark_domain::{JobKind, NewJob, Scac, TrackingSource};
-use tidemark_store::{CommitOutcome, StoreError};
+use tidemark_store::StoreError;
 
-use super::{Inbox, Push, Receipt, bearer};
+use super::{Applied, Callback, CallbackReply, Inbox, bearer};
 
 impl Inbox {
     pub(super) async fn take_line_push(
         &self,
-        push: Push,
+        push: Callback,
         scac: &str,
         token: Option<&str>,
         body: &[u8],
-    ) -> Result<Receipt, StoreError> {
+    ) -> Result<CallbackReply, StoreError> {
         let lines = self.carriers.arrival_notices();
         let scac = Scac::parse(scac).ok();
         let Some((scac, source)) = bearer(scac, token, |scac, token| lines.authorize(*scac, token))
         else {
-            return Ok(Receipt::Unauthorized);
+            return Ok(CallbackReply::Unauthorized);
         };
         let source = TrackingSource::from(source);
-        if push == Push::Notices {
+        if push == Callback::ArrivalNotices {
             match push::read_notices(body) {
                 Ok(read) => self.notices(scac, source, read).await,
                 Err(problem) => Ok(refused(problem)),
@@ -40,7 +40,7 @@ impl Inbox {
         scac: Scac,
         source: TrackingSource,
         read: Read<push::PushedNotice>,
-    ) -> Result<Receipt, StoreError> {
+    ) -> Result<CallbackReply, StoreError> {
         if read.nothing_read() {
             return Ok(answered(400, &read.feedback));
         }
@@ -53,7 +53,7 @@ impl Inbox {
             let mut applied = 0;
             for id in &requests {
                 let outcome = self.apply(None, *id, &notice.containers, &[], None).await?;
-                if outcome == Some(CommitOutcome::Committed) {
+                if matches!(outcome, Applied::Committed(_)) {
                     applied += 1;
                 }
             }
@@ -72,7 +72,7 @@ impl Inbox {
         scac: Scac,
         source: TrackingSource,
         read: Read<push::Notification>,
-    ) -> Result<Receipt, StoreError> {
+    ) -> Result<CallbackReply, StoreError> {
         if read.nothing_read() {
             return Ok(answered(400, &read.feedback));
         }
@@ -118,13 +118,13 @@ fn taken(requests: usize, applied: usize) -> String {
     }
 }
 
-fn answered(status: u16, feedback: &[Feedback]) -> Receipt {
-    Receipt::Answered {
+fn answered(status: u16, feedback: &[Feedback]) -> CallbackReply {
+    CallbackReply::Answered {
         status,
         body: push::answer(feedback),
     }
 }
 
-fn refused(problem: Feedback) -> Receipt {
+fn refused(problem: Feedback) -> CallbackReply {
     answered(400, &[problem])
 }

@@ -8,7 +8,6 @@ use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::Source;
 use tidemark_domain::ClaimedJob;
 use tidemark_domain::tracking;
-use tidemark_store::CommitOutcome;
 
 use super::Tracker;
 use crate::WorkerError;
@@ -19,7 +18,10 @@ const MAX_ATTEMPTS: u32 = 3;
 impl Tracker {
     /// Works an `arrival_notice` job.
     pub(super) async fn read_notice(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
-        let Some((request, prior)) = self.tracked_of(job).await? else {
+        let Some(current) = self.tracked_of(job).await? else {
+            return Ok(());
+        };
+        let Some(prior) = &current.tracked else {
             return Ok(());
         };
         let shipment = &prior.shipment;
@@ -36,19 +38,9 @@ impl Tracker {
         match connector.notices(&shipment.bill_of_lading_number).await {
             Ok(notices) => {
                 tracing::info!(carrier = %shipment.scac, containers = notices.len(), "arrival notice read on notification");
-                let outcome = self
-                    .inbox
-                    .apply(Some(job), request.id, &notices, &[], None)
-                    .await?;
-                match outcome {
-                    None => {
-                        self.store.complete_job(job).await?;
-                    }
-                    Some(CommitOutcome::Conflict) => {
-                        self.store.reschedule_job(job, self.clock.now()).await?;
-                    }
-                    Some(CommitOutcome::Committed | CommitOutcome::LeaseLost) => {}
-                }
+                let id = current.request.id;
+                let applied = self.inbox.apply(Some(job), id, &notices, &[], None).await?;
+                self.settle(job, id, applied).await?;
             }
             Err(failure) if job.attempts >= MAX_ATTEMPTS => {
                 tracing::warn!(carrier = %shipment.scac, %failure, "arrival notice still failing; left to the terminal checks");

@@ -6,15 +6,13 @@
 
 use std::collections::BTreeMap;
 
+use tidemark_app::{Current, Observation};
 use tidemark_carriers::arrival_notice::Notices;
 use tidemark_carriers::http::Failure;
 use tidemark_carriers::registry::Source;
 use tidemark_domain::terminal::{TerminalCode, TerminalReport};
-use tidemark_domain::tracking::{self, Cause, TerminalAnswer};
-use tidemark_domain::{
-    ClaimedJob, ContainerId, Timestamp, Tracked, TrackingRequest, TrackingRequestId,
-};
-use tidemark_store::CommitOutcome;
+use tidemark_domain::tracking::{self, TerminalAnswer};
+use tidemark_domain::{ClaimedJob, ContainerId, Timestamp, Tracked};
 
 use super::Tracker;
 use crate::WorkerError;
@@ -37,43 +35,39 @@ struct Asked {
 }
 
 impl Tracker {
-    /// The open request a job is keyed by and what it tracks; `None`, with the job
+    /// The open request a job is keyed by, which tracks a shipment; `None`, with the job
     /// completed, when it is gone, failed or stopped since the job was scheduled, or
     /// tracks nothing yet.
     pub(super) async fn tracked_of(
         &self,
         job: &ClaimedJob,
-    ) -> Result<Option<(TrackingRequest, Tracked)>, WorkerError> {
-        let request = match TrackingRequestId::parse(&job.key) {
-            Some(id) => self.store.tracking_request_for_work(id).await?,
-            None => None,
+    ) -> Result<Option<Current>, WorkerError> {
+        let Some(current) = self.open_of(job).await? else {
+            return Ok(None);
         };
-        let prior = match &request {
-            Some(request) if request.status.is_open() => self.store.tracked(request.id).await?,
-            _ => None,
-        };
-        match (request, prior) {
-            (Some(request), Some(prior)) => Ok(Some((request, prior))),
-            _ => {
-                self.store.complete_job(job).await?;
-                Ok(None)
-            }
+        if current.tracked.is_none() {
+            self.store.complete_job(job).await?;
+            return Ok(None);
         }
+        Ok(Some(current))
     }
 
     /// Works a `terminal_check` job.
     pub(super) async fn check_terminals(&self, job: &ClaimedJob) -> Result<(), WorkerError> {
-        let Some((request, prior)) = self.tracked_of(job).await? else {
+        let Some(current) = self.tracked_of(job).await? else {
+            return Ok(());
+        };
+        let Some(prior) = &current.tracked else {
             return Ok(());
         };
         let now = self.clock.now();
-        let mut asked = self.ask_terminals(&prior, now).await;
+        let mut asked = self.ask_terminals(prior, now).await;
         let policy = &self.settings.policy;
         if !asked.reachable {
             // None is due a check yet (the vessel's estimate moved later): check when the
             // window opens. Or no terminal of theirs is reachable from here: done, until a
             // refresh schedules a check again.
-            match tracking::next_terminal_check(&prior, now, policy).filter(|_| !asked.due) {
+            match tracking::next_terminal_check(prior, now, policy).filter(|_| !asked.due) {
                 Some(at) => self.store.reschedule_job(job, at).await?,
                 None => self.store.complete_job(job).await?,
             };
@@ -96,35 +90,18 @@ impl Tracker {
         let answer = TerminalAnswer {
             backoff,
             subscribed: std::mem::take(&mut asked.subscribed),
-            ..TerminalAnswer::of(&prior, &asked.notices, &asked.reports)
+            ..TerminalAnswer::of(prior, &asked.notices, &asked.reports)
         };
-        let Ok(mut change) = tracking::decide(
-            &request,
-            Some(&prior),
-            Cause::Terminal(&answer),
-            now,
-            policy,
-        ) else {
-            self.store.complete_job(job).await?;
-            return Ok(());
-        };
-        let customer = self.store.customer_name(&request).await?;
-        change.freeze(Some(&prior), &self.render, customer.as_deref());
-        let recorded = !change.events.is_empty();
-        match self.store.commit_tracking(Some(job), &change).await? {
-            CommitOutcome::Committed => {
-                if recorded && let Some(bell) = &self.events_recorded {
-                    bell.notify_one();
-                }
-            }
-            CommitOutcome::LeaseLost => {
-                tracing::warn!(request = %request.id, "lost the terminal check's lease");
-            }
-            CommitOutcome::Conflict => {
-                // A lookup committed meanwhile: check again with what is stored now.
-                self.store.reschedule_job(job, now).await?;
-            }
-        }
+        let id = current.request.id;
+        // Only an open request's tracked boxes are at a terminal.
+        let applied = self
+            .tracking
+            .apply(Some(job), current, |now| {
+                (now.request.status.is_open() && now.tracked.is_some())
+                    .then(|| Observation::Terminal(answer.clone()))
+            })
+            .await?;
+        self.settle(job, id, applied).await?;
         Ok(())
     }
 

@@ -14,6 +14,9 @@ use utoipa::ToSchema;
 
 use crate::document::JSON_API;
 
+mod code;
+pub use code::ErrorCode;
+
 /// `Retry-After` of a 503 for a database out of reach, in seconds: an ordinary restart
 /// takes one or two.
 const DATABASE_RETRY_AFTER: &str = "2";
@@ -87,9 +90,12 @@ fn object(
 }
 
 impl ApiError {
-    /// A single problem.
-    #[must_use]
-    pub fn new(
+    /// A single problem of `code`: the one place a status is chosen for a code.
+    fn new(code: ErrorCode, detail: impl Into<String>, source: Option<ErrorSource>) -> Self {
+        Self::one(code.status(), code.as_str(), detail, source)
+    }
+
+    fn one(
         status: StatusCode,
         code: &str,
         detail: impl Into<String>,
@@ -100,6 +106,12 @@ impl ApiError {
             errors: vec![object(status, code, detail, source)],
             headers: HeaderMap::new(),
         }))
+    }
+
+    /// The answer an OpenAPI example shows for `status` and `code` (a code of
+    /// [`ErrorCode`] or a validation code).
+    pub(crate) fn example(status: StatusCode, code: &str, detail: &str) -> Self {
+        Self::one(status, code, detail, None)
     }
 
     /// Adds a header to the answer.
@@ -144,21 +156,15 @@ impl ApiError {
 
     /// 400 for a query parameter.
     #[must_use]
-    pub fn bad_parameter(code: &str, parameter: &str, detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::BAD_REQUEST,
-            code,
-            detail,
-            Some(ErrorSource::Parameter(parameter.to_owned())),
-        )
+    pub fn bad_parameter(code: ErrorCode, parameter: &str, detail: impl Into<String>) -> Self {
+        code.at(detail, ErrorSource::Parameter(parameter.to_owned()))
     }
 
     /// 400 `malformed_json`.
     #[must_use]
     pub fn malformed_json(detail: impl Into<String>, pointer: Option<&str>) -> Self {
         Self::new(
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
+            ErrorCode::MalformedJson,
             detail,
             pointer.map(|p| ErrorSource::Pointer(p.to_owned())),
         )
@@ -168,8 +174,7 @@ impl ApiError {
     #[must_use]
     pub fn unauthorized(detail: impl Into<String>) -> Self {
         Self::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            ErrorCode::Unauthorized,
             detail,
             Some(ErrorSource::Header("Authorization".into())),
         )
@@ -179,13 +184,13 @@ impl ApiError {
     /// 409 `conflict`: the record changed under the request.
     #[must_use]
     pub fn conflict(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, "conflict", detail, None)
+        Self::new(ErrorCode::Conflict, detail, None)
     }
 
     /// 404.
     #[must_use]
     pub fn not_found(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", detail, None)
+        Self::new(ErrorCode::NotFound, detail, None)
     }
 
     /// 405; `allow` lists the methods the path takes when known (the router adds the
@@ -193,8 +198,7 @@ impl ApiError {
     #[must_use]
     pub fn method_not_allowed(allow: Option<HeaderValue>) -> Self {
         let error = Self::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
+            ErrorCode::MethodNotAllowed,
             "this path does not accept this method; the Allow header lists those it does",
             None,
         );
@@ -209,8 +213,7 @@ impl ApiError {
     pub fn rate_limited(retry_after_secs: u64, limit_headers: HeaderMap) -> Self {
         let seconds = retry_after_secs.max(1);
         let mut error = Self::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             format!("rate limit exceeded for this account; retry in {seconds} s"),
             None,
         )
@@ -224,8 +227,7 @@ impl ApiError {
     #[must_use]
     pub fn storage_full() -> Self {
         Self::new(
-            StatusCode::INSUFFICIENT_STORAGE,
-            "storage_full",
+            ErrorCode::StorageFull,
             "the database's storage is full: nothing was changed; reads still work, and writes will again once space is freed",
             None,
         )
@@ -238,8 +240,7 @@ impl ApiError {
     pub fn database_unavailable(error: &dyn std::error::Error) -> Self {
         tracing::warn!(error = %error, "the database could not be reached");
         Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "database_unavailable",
+            ErrorCode::DatabaseUnavailable,
             "the database could not be reached; nothing was changed, try again shortly",
             None,
         )
@@ -252,8 +253,7 @@ impl ApiError {
     fn outcome_unknown(error: &StoreError) -> Self {
         tracing::warn!(error = %error, "a commit's outcome is unknown");
         Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "database_unavailable",
+            ErrorCode::DatabaseUnavailable,
             "the connection to the database was lost while the change was being saved; it \
              may have been kept: read it back, or send the request again with the same \
              Idempotency-Key",
@@ -267,8 +267,7 @@ impl ApiError {
     pub fn internal(error: &dyn std::error::Error) -> Self {
         tracing::error!(error = %error, "internal error");
         Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_error",
+            ErrorCode::InternalError,
             "an internal error occurred; it has been logged",
             None,
         )
@@ -330,7 +329,7 @@ impl ApiError {
         existing_id: Option<tidemark_domain::TrackingRequestId>,
         source: Option<ErrorSource>,
     ) -> Self {
-        Self::new(
+        Self::one(
             StatusCode::UNPROCESSABLE_ENTITY,
             ValidationCode::Duplicate.as_str(),
             "an open tracking request (pending, awaiting_manifest or created) exists for this \

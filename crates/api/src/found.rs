@@ -1,0 +1,113 @@
+//! A record of the caller's account named by the id in the path, or the JSON:API 404: the
+//! [`Found`] extractor, for every `/{id}` route of an account's records. A malformed id is
+//! as unknown as another account's record (api.md §1).
+
+use std::marker::PhantomData;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use tidemark_domain::webhook::{Webhook, WebhookNotification};
+use tidemark_domain::{
+    AccountId, Container, ContainerId, Party, PartyId, Shipment, ShipmentId, TrackingRequest,
+    TrackingRequestId, WebhookId, WebhookNotificationId,
+};
+use tidemark_store::{Store, StoreError};
+
+use crate::auth::Caller;
+use crate::extract::PathId;
+use crate::{ApiError, AppState};
+
+/// A kind of record an account owns, read by the id a path gives.
+#[async_trait::async_trait]
+pub trait Owned: Sized + Send {
+    /// What it is called, in words ("tracking request").
+    const WHAT: &'static str;
+
+    /// Record `id` (as the path spells it) of `account`; `None` when there is none, or when
+    /// `id` is not an id of this kind.
+    async fn read(
+        store: &dyn Store,
+        account: AccountId,
+        id: &str,
+    ) -> Result<Option<Self>, StoreError>;
+}
+
+/// Implements [`Owned`] for a record read by `Store::$read(account, $Id)`.
+macro_rules! owned {
+    ($($record:ty => $id:ty, $read:ident, $what:literal;)*) => {$(
+        #[async_trait::async_trait]
+        impl Owned for $record {
+            const WHAT: &'static str = $what;
+
+            async fn read(
+                store: &dyn Store,
+                account: AccountId,
+                id: &str,
+            ) -> Result<Option<Self>, StoreError> {
+                match <$id>::parse(id) {
+                    Some(id) => store.$read(account, id).await,
+                    None => Ok(None),
+                }
+            }
+        }
+    )*};
+}
+
+owned! {
+    TrackingRequest => TrackingRequestId, tracking_request, "tracking request";
+    Shipment => ShipmentId, shipment, "shipment";
+    Container => ContainerId, container, "container";
+    Party => PartyId, party, "party";
+    Webhook => WebhookId, webhook, "webhook";
+    WebhookNotification => WebhookNotificationId, webhook_notification, "webhook notification";
+}
+
+/// The 404 of a record of kind `T` that the account does not have.
+#[must_use]
+pub fn missing<T: Owned>() -> ApiError {
+    ApiError::not_found(format!("no {} has this id in this account", T::WHAT))
+}
+
+/// Record `id` of `T` of the caller's account, or the 404.
+///
+/// # Errors
+/// The 404, or the store's failure.
+pub async fn find<T: Owned>(state: &AppState, caller: Caller, id: &str) -> Result<T, ApiError> {
+    T::read(state.store.as_ref(), caller.account_id, id)
+        .await?
+        .ok_or_else(missing::<T>)
+}
+
+/// The record of kind `T` the path's id names in the caller's account, read when the
+/// handler asks ([`Found::read`]): after it has checked its query, so a bad parameter is a
+/// 400 whether or not the record exists.
+#[derive(Debug)]
+pub struct Found<T> {
+    caller: Caller,
+    id: String,
+    kind: PhantomData<fn() -> T>,
+}
+
+impl<T: Owned> Found<T> {
+    /// The record, or the 404.
+    ///
+    /// # Errors
+    /// The 404, or the store's failure.
+    pub async fn read(self, state: &AppState) -> Result<T, ApiError> {
+        find(state, self.caller, &self.id).await
+    }
+}
+
+impl<T: Owned> FromRequestParts<AppState> for Found<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let PathId(id) = PathId::from_request_parts(parts, state).await?;
+        Ok(Self {
+            caller,
+            id,
+            kind: PhantomData,
+        })
+    }
+}

@@ -1,0 +1,17 @@
+//! Tidemark's use cases, between the adapters (the API, the console, the workers) and what
+//! they use (the domain's decisions, the store, the wire format).
+//!
+//! A use case reads what it needs, lets the domain decide, and commits the decision in one
+//! transaction; the adapters parse, call one, and render.
+//!
+//! - [`callbacks::CarrierCallbacks`]: the port the lines' and terminals' pushes arrive by.
+//! - [`Requests`]: a tracking request is created one way, from the API or the console.
+//! - [`Tracking::apply`]: the one way a tracking request changes after it was created: a
+//!   lookup's answer, a terminal's, a pushed notice, a client's stop or resume.
+
+pub mod callbacks;
+mod requests;
+mod tracking;
+
+pub use requests::Requests;
+pub use tracking::{Applied, CONFLICT_RETRIES, Current, Observation, Tracking};
