@@ -27,9 +27,17 @@ pub fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiEr
     ApiError::unprocessable(problems)
 }
 
-/// Reads the body of a `PATCH` to a tracked record's client lists: its `ref_numbers` and,
-/// where the record has them, its tags (attribute `tags`), each checked like a tracking
-/// request's and tags kept once each. Nothing else can change.
+/// The client's lists a tracked record has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientLists {
+    /// `ref_numbers` only (a container).
+    RefNumbers,
+    /// `ref_numbers` and `tags` (a shipment).
+    RefNumbersAndTags,
+}
+
+/// Reads the body of a `PATCH` to a tracked record's client lists (`lists`), each checked
+/// like a tracking request's and tags kept once each. Nothing else can change.
 ///
 /// # Errors
 /// 400 for a body that is no document of `type_` and `id`; 422 for the lists.
@@ -38,8 +46,9 @@ pub fn client_lists(
     type_: &str,
     id: &str,
     limits: &Limits,
-    with_tags: bool,
+    lists: ClientLists,
 ) -> Result<TrackingRequestPatch, ApiError> {
+    let with_tags = lists == ClientLists::RefNumbersAndTags;
     let data = data(document)?;
     check_type(data, type_)?;
     check_id(data, id)?;

@@ -214,7 +214,7 @@ macro_rules! handlers {
             tag = $tag,
             params(("id" = String, Path, description = concat!("The ", $what, "'s id")), Paging),
             responses(
-                (status = 200, description = "An empty page: Tidemark has no custom field definitions.", body = ListDocument<CustomFieldResource>, content_type = "application/vnd.api+json",
+                (status = 200, description = "An empty page: Tidemark has no custom field definitions.", body = ListDocument<CustomFieldResource>,
                     example = json!({
                         "data": [],
                         "links": {
@@ -225,7 +225,7 @@ macro_rules! handlers {
                         },
                         "meta": {"size": 30, "total": 0, "pagination": {"records": 0, "current": 1, "last": 1, "next": null}},
                     })),
-                (status = 404, description = concat!("No such ", $what, "."), body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+                (status = 404, description = concat!("No such ", $what, ".")),
             ),
         )]
         pub async fn $list(
@@ -245,10 +245,10 @@ macro_rules! handlers {
             operation_id = $add_op,
             tag = $tag,
             params(("id" = String, Path, description = concat!("The ", $what, "'s id"))),
-            request_body(content = view::CustomFieldDocument, content_type = "application/vnd.api+json"),
+            request_body(content = view::CustomFieldDocument),
             responses(
-                (status = 422, description = "`unknown_custom_field`: no custom field definition has this api_slug (Tidemark has none); or the value is missing.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-                (status = 404, description = concat!("No such ", $what, "."), body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+                (status = 422, description = "`unknown_custom_field`: no custom field definition has this api_slug (Tidemark has none); or the value is missing."),
+                (status = 404, description = concat!("No such ", $what, ".")),
             ),
         )]
         pub async fn $add(

@@ -83,7 +83,7 @@ pub async fn healthz() -> Json<Health> {
 #[utoipa::path(get, path = "/readyz", tag = "Operations", security(()),
     responses(
         (status = 200, description = "The database answers, and the process's workers turn.", body = Health),
-        (status = 503, description = "The database does not answer, or a worker's loop has stalled.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 503, description = "The database does not answer, or a worker's loop has stalled."),
     ))]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
     let unavailable = |detail: String| ErrorCode::Unavailable.error(detail);

@@ -56,8 +56,8 @@ use tracing::Span;
 pub use callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
 pub use error::{ApiError, ErrorCode};
 pub use rate_limit::{RateLimitConfig, RateLimiter};
+pub use tidemark_app::WebhookSender;
 pub use tidemark_wire::EventRecords;
-pub use webhooks::test::WebhookSender;
 
 /// Settings of the API layer; defaults are the contract's (api.md §1 "Limits").
 #[derive(Debug, Clone)]
@@ -143,8 +143,8 @@ pub struct Shared {
     pub requests: tidemark_app::Requests,
     /// Changes tracking requests (the client's stop and resume).
     pub tracking: tidemark_app::Tracking,
-    /// Sends test deliveries to webhooks.
-    pub webhook_sender: Arc<dyn WebhookSender>,
+    /// Rotates webhooks' secrets, sends their tests, redelivers notifications.
+    pub webhooks: tidemark_app::Webhooks,
     /// Receives the lines' pushes, when this process does.
     pub callbacks: Option<Arc<dyn CarrierCallbacks>>,
     /// When this process read its settings.
@@ -171,7 +171,13 @@ impl AppState {
         webhook_sender: Arc<dyn WebhookSender>,
     ) -> Self {
         Self(Arc::new(Shared {
-            webhook_sender,
+            webhooks: tidemark_app::Webhooks::new(
+                Arc::clone(&store),
+                Arc::clone(&clock),
+                Arc::clone(&carriers),
+                webhook_sender,
+                config.webhook_secret_grace,
+            ),
             callbacks: None,
             started_at: clock.now(),
             keys: Arc::default(),

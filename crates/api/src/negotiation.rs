@@ -12,9 +12,8 @@ use axum::response::Response;
 use mime::Mime;
 
 use crate::ApiError;
+use crate::document::JSON_API;
 use crate::error::{ErrorCode, ErrorSource};
-
-const JSON_API_ESSENCE: &str = "application/vnd.api+json";
 
 /// Whether a JSON:API media type's parameters are acceptable: only `profile` (ignored),
 /// and no `ext`, since Tidemark implements no extension. `q` is an Accept weight.
@@ -28,8 +27,10 @@ fn acceptable_parameters(media: &Mime) -> bool {
 pub async fn check_accept(request: Request, next: Next) -> Result<Response, ApiError> {
     if !accepts_json_api(request.headers()) {
         return Err(ErrorCode::NotAcceptable.at(
-            "every application/vnd.api+json in Accept carries a parameter other than profile; \
-             send Accept: application/vnd.api+json without parameters",
+            format!(
+                "every {JSON_API} in Accept carries a parameter other than profile; send \
+                 Accept: {JSON_API} without parameters"
+            ),
             ErrorSource::Header("Accept".into()),
         ));
     }
@@ -45,7 +46,7 @@ fn accepts_json_api(headers: &HeaderMap) -> bool {
             let Ok(media) = range.trim().parse::<Mime>() else {
                 continue;
             };
-            if media.essence_str().eq_ignore_ascii_case(JSON_API_ESSENCE) {
+            if media.essence_str().eq_ignore_ascii_case(JSON_API) {
                 json_api_instances += 1;
                 if acceptable_parameters(&media) {
                     acceptable += 1;
@@ -61,36 +62,36 @@ fn accepts_json_api(headers: &HeaderMap) -> bool {
 /// # Errors
 /// 415 when it is missing, not JSON, or JSON:API with parameters we do not support.
 pub fn check_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
-    let unsupported = |detail: &str| {
+    let unsupported = |detail: String| {
         ErrorCode::UnsupportedMediaType.at(detail, ErrorSource::Header("Content-Type".into()))
     };
     let Some(value) = headers.get(CONTENT_TYPE) else {
-        return Err(unsupported(
-            "send the body with Content-Type: application/vnd.api+json",
-        ));
+        return Err(unsupported(format!(
+            "send the body with Content-Type: {JSON_API}"
+        )));
     };
     let media = value
         .to_str()
         .ok()
         .and_then(|text| text.parse::<Mime>().ok())
-        .ok_or_else(|| unsupported("the Content-Type header is not a media type"))?;
-    if media.essence_str().eq_ignore_ascii_case(JSON_API_ESSENCE) {
+        .ok_or_else(|| unsupported("the Content-Type header is not a media type".to_owned()))?;
+    if media.essence_str().eq_ignore_ascii_case(JSON_API) {
         let only_profile = media
             .params()
             .all(|(name, _)| name.as_str().eq_ignore_ascii_case("profile"));
         if only_profile {
             return Ok(());
         }
-        return Err(unsupported(
-            "application/vnd.api+json takes no parameters here other than profile (no ext is supported)",
-        ));
+        return Err(unsupported(format!(
+            "{JSON_API} takes no parameters here other than profile (no ext is supported)"
+        )));
     }
     if media.essence_str().eq_ignore_ascii_case("application/json") {
         return Ok(());
     }
-    Err(unsupported(
-        "the body must be application/vnd.api+json or application/json",
-    ))
+    Err(unsupported(format!(
+        "the body must be {JSON_API} or application/json"
+    )))
 }
 
 #[cfg(test)]

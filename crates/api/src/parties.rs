@@ -163,12 +163,11 @@ pub(crate) async fn customer(
     path = "/v2/parties",
     operation_id = "createParty",
     tag = "Parties",
-    request_body(content = view::PartyDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::PartyDocument),
     responses(
         (status = 201, description = "Created.", body = Document<PartyResource>,
-            content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new party's URL"))),
-        (status = 422, description = "`company_name` is missing, blank, too long or holds control characters.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "`company_name` is missing, blank, too long or holds control characters."),
     ),
 )]
 pub async fn create(
@@ -191,7 +190,7 @@ pub async fn create(
     operation_id = "listParties",
     tag = "Parties",
     params(Paging),
-    responses((status = 200, description = "A page of parties.", body = ListDocument<PartyResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of parties.", body = ListDocument<PartyResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -217,7 +216,7 @@ pub async fn list(
     operation_id = "getParty",
     tag = "Parties",
     params(("id" = String, Path, description = "The party's id")),
-    responses((status = 200, description = "The party.", body = Document<PartyResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The party.", body = Document<PartyResource>)),
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -236,10 +235,10 @@ pub async fn show(
     operation_id = "updateParty",
     tag = "Parties",
     params(("id" = String, Path, description = "The party's id")),
-    request_body(content = view::PartyDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::PartyDocument),
     responses(
-        (status = 200, description = "The renamed party.", body = Document<PartyResource>, content_type = "application/vnd.api+json"),
-        (status = 422, description = "`company_name` is missing, blank, too long or holds control characters.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The renamed party.", body = Document<PartyResource>),
+        (status = 422, description = "`company_name` is missing, blank, too long or holds control characters."),
     ),
 )]
 pub async fn update(

@@ -58,7 +58,7 @@ fn locality(
     operation_id = "getPort",
     tag = "Reference data",
     params(("id" = String, Path, description = "The port's id, or its UN/LOCODE")),
-    responses((status = 200, description = "The port.", body = Document<PortResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The port.", body = Document<PortResource>)),
 )]
 pub async fn show_port(
     State(state): State<AppState>,
@@ -93,7 +93,7 @@ pub async fn show_port(
     operation_id = "getMetroArea",
     tag = "Reference data",
     params(("id" = String, Path, description = "The metro area's id, or its UN/LOCODE")),
-    responses((status = 200, description = "The metro area.", body = Document<MetroAreaResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The metro area.", body = Document<MetroAreaResource>)),
 )]
 pub async fn show_metro_area(
     _caller: Caller,
@@ -120,7 +120,7 @@ pub async fn show_metro_area(
     operation_id = "getTerminal",
     tag = "Reference data",
     params(("id" = String, Path, description = "The terminal's id")),
-    responses((status = 200, description = "The terminal.", body = Document<TerminalResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The terminal.", body = Document<TerminalResource>)),
 )]
 pub async fn show_terminal(
     State(state): State<AppState>,
@@ -142,7 +142,7 @@ pub async fn show_terminal(
     operation_id = "getVessel",
     tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
-    responses((status = 200, description = "The vessel.", body = Document<VesselResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The vessel.", body = Document<VesselResource>)),
 )]
 pub async fn show_vessel(
     State(state): State<AppState>,

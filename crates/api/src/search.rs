@@ -62,7 +62,7 @@ fn take_query(query: &mut QueryParams) -> Result<String, ApiError> {
         ("query" = String, Query, min_length = 1, max_length = 128, pattern = r"\S", description = "Part of a bill of lading, booking, container or reference number"),
         Paging,
     ),
-    responses((status = 200, description = "What the text finds.", body = ListDocument<SearchResultResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "What the text finds.", body = ListDocument<SearchResultResource>)),
 )]
 pub async fn search(
     State(state): State<AppState>,

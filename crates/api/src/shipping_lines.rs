@@ -170,7 +170,7 @@ pub fn routes() -> Router<AppState> {
         Paging,
         ("search" = Option<String>, Query, description = "Part of a SCAC, an alternative SCAC or a name, in any case"),
     ),
-    responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -218,7 +218,7 @@ pub async fn list(
     operation_id = "getShippingLine",
     tag = "Shipping lines",
     params(("id" = String, Path, description = "The line's id, or a SCAC")),
-    responses((status = 200, description = "The shipping line.", body = Document<ShippingLineResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The shipping line.", body = Document<ShippingLineResource>)),
 )]
 pub async fn show(
     State(state): State<AppState>,

@@ -6,12 +6,17 @@
 //!
 //! - [`callbacks::CarrierCallbacks`]: the port the lines' and terminals' pushes arrive by.
 //! - [`Requests`]: a tracking request is created one way, from the API or the console.
+//! - [`Webhooks`]: rotating a webhook's secret, sending a sample (a test), redelivering.
 //! - [`Tracking::apply`]: the one way a tracking request changes after it was created: a
 //!   lookup's answer, a terminal's, a pushed notice, a client's stop or resume.
 
 pub mod callbacks;
+mod error;
 mod requests;
 mod tracking;
+pub mod webhooks;
 
+pub use error::Error;
 pub use requests::Requests;
 pub use tracking::{Applied, CONFLICT_RETRIES, Current, Observation, Tracking};
+pub use webhooks::{WebhookSender, Webhooks};

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::tracking::{self, Cause, Change, LookupAnswer, TerminalAnswer};
 use tidemark_domain::{
-    CarrierMatrix, ClaimedJob, Clock, FailedReason, RequestStatus, Tracked, TrackingRequest,
-    TrackingRequestId,
+    CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, NewJob, RequestStatus, Shipment,
+    Tracked, TrackingRequest, TrackingRequestId,
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
 use tidemark_wire::EventRecords;
@@ -130,6 +130,25 @@ impl Tracking {
         };
         let tracked = self.store.tracked(id).await?;
         Ok(Some(Current { request, tracked }))
+    }
+
+    /// Looks `shipment`'s request up again now (a client's refresh), unless its tracking
+    /// is stopped.
+    ///
+    /// # Errors
+    /// `TrackingStopped`, or the store's failure.
+    pub async fn refresh(&self, shipment: &Shipment) -> Result<(), crate::Error> {
+        if shipment.stopped_at.is_some() {
+            return Err(crate::Error::TrackingStopped);
+        }
+        let job = NewJob {
+            kind: JobKind::Refresh,
+            key: shipment.tracking_request_id.to_string(),
+            due_at: self.clock.now(),
+            if_absent: false,
+        };
+        self.store.schedule_job(&job).await?;
+        Ok(())
     }
 
     /// Applies what `observe` makes of the request as read (`current`, and read again

@@ -24,6 +24,7 @@
 mod auto_detect;
 mod container;
 mod evidence;
+pub mod input;
 mod shipment;
 mod types;
 pub mod validation;

@@ -8,7 +8,6 @@ use rand::Rng;
 use tidemark_api::{CarrierCallbacks, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
-use tidemark_domain::webhook::{Exchange, Webhook};
 use tidemark_domain::{
     Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
 };
@@ -39,17 +38,6 @@ pub fn callbacks(inbox: tidemark_workers::Inbox) -> Arc<dyn CarrierCallbacks> {
     Arc::new(inbox)
 }
 
-/// The API's webhook tests, sent through the dispatcher's own sender.
-#[derive(Debug)]
-struct TestSender(tidemark_workers::Sender);
-
-#[async_trait::async_trait]
-impl WebhookSender for TestSender {
-    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange {
-        self.0.send(webhook, id, body).await
-    }
-}
-
 /// What sends webhook tests: signed, timed out and guarded exactly as deliveries are.
 ///
 /// # Errors
@@ -59,7 +47,7 @@ pub fn webhook_sender(
     clock: Arc<dyn Clock>,
 ) -> anyhow::Result<Arc<dyn WebhookSender>> {
     let sender = tidemark_workers::Sender::new(settings, clock)?;
-    Ok(Arc::new(TestSender(sender)))
+    Ok(Arc::new(sender))
 }
 
 /// Starts the built-in carrier simulator on a free loopback port, serving until

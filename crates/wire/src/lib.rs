@@ -7,6 +7,7 @@ pub mod container;
 pub mod custom_field;
 pub mod document;
 pub mod event_records;
+pub mod infer_number;
 pub mod metrics;
 pub mod party;
 pub mod reference;

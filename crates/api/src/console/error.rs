@@ -68,6 +68,12 @@ impl From<ApiError> for ConsoleError {
     }
 }
 
+impl From<tidemark_app::Error> for ConsoleError {
+    fn from(error: tidemark_app::Error) -> Self {
+        ApiError::from(error).into()
+    }
+}
+
 impl From<tidemark_store::StoreError> for ConsoleError {
     fn from(error: tidemark_store::StoreError) -> Self {
         ApiError::from(error).into()

@@ -16,8 +16,9 @@ use super::format::{relative, when, words};
 use super::session::{FormData, see_other};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::extract::QueryParams;
-use crate::infer_number::{attributes, check_number};
 use crate::{ApiError, AppState};
+use tidemark_domain::inference::input::check_number;
+use tidemark_wire::infer_number::attributes;
 
 /// Requests per page of the list.
 const PAGE_SIZE: u32 = 25;

@@ -237,7 +237,7 @@ async fn render(
             .collect(),
         tested,
         notice,
-        grace: Some(state.config.webhook_secret_grace.as_secs())
+        grace: Some(state.webhooks.secret_grace().as_secs())
             .filter(|seconds| *seconds > 0)
             .map(span),
         retention: span(state.config.webhook_retention.duration().as_secs()),
@@ -280,8 +280,7 @@ pub async fn test(
         .get("event")
         .and_then(EventName::parse)
         .ok_or_else(|| ConsoleError::from(ApiError::not_found("Tidemark records no such event")))?;
-    let (notification, exchange, _) =
-        crate::webhooks::test::send_sample(&state, &webhook, name).await?;
+    let (notification, exchange, _) = state.webhooks.send_sample(&webhook, name).await?;
     let attempt = exchange.attempt;
     let (outcome, ok) = outcome(attempt.status_code, attempt.error.as_deref());
     let tested = TestResult {
@@ -305,7 +304,7 @@ pub async fn rotate(
 ) -> Result<Response, ConsoleError> {
     viewer.form(&headers, &body)?;
     let webhook = find(&state, &viewer, &id).await?;
-    let rotated = crate::webhooks::rotate::rotate_now(&state, &webhook).await?;
+    let rotated = state.webhooks.rotate(&webhook).await?;
     let old = match &rotated.previous_secret {
         Some(previous) => format!(
             "The old one signs beside it until {}.",
@@ -330,8 +329,9 @@ pub async fn redeliver(
     FormBody(body): FormBody,
 ) -> Result<Response, ConsoleError> {
     viewer.form(&headers, &body)?;
-    let notification =
-        crate::webhook_notifications::redeliver_now(&state, viewer.account_id, &id).await?;
+    let id = tidemark_domain::WebhookNotificationId::parse(&id)
+        .ok_or_else(|| ConsoleError::not_found("webhook notification"))?;
+    let notification = state.webhooks.redeliver(viewer.account_id, id).await?;
     Ok(see_other(&format!(
         "/console/webhooks/{}?redelivered={}",
         notification.webhook_id, notification.id

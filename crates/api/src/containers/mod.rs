@@ -9,14 +9,13 @@ use axum::extract::{OriginalUri, State};
 use axum::routing::{get, patch};
 use serde::Serialize;
 use tidemark_domain::request_number::matching_forms;
-use tidemark_domain::{Container, ContainerStatus, JobKind, NewJob};
+use tidemark_domain::{Container, ContainerStatus};
 use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::error::ErrorCode;
 use crate::extract::{JsonBody, QueryParams};
 use crate::found::{Found, missing};
 use crate::include::{self, ContainerIncludes, EventIncludes, Records};
@@ -61,7 +60,7 @@ pub fn routes() -> Router<AppState> {
         CustomerFilter,
         ("filter[customer_name]" = Option<String>, Query, description = "A customer's exact `company_name`"),
     ),
-    responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -123,7 +122,7 @@ static STATUSES: std::sync::LazyLock<String> =
         ("id" = String, Path, description = "The container's id"),
         Include<ContainerIncludes>,
     ),
-    responses((status = 200, description = "The container.", body = Document<ContainerResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The container.", body = Document<ContainerResource>)),
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -152,9 +151,9 @@ pub async fn show(
     operation_id = "updateContainer",
     tag = "Containers",
     params(("id" = String, Path, description = "The container's id")),
-    request_body(content = view::UpdateContainerDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::UpdateContainerDocument),
     responses(
-        (status = 200, description = "The updated container.", body = Document<ContainerResource>, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The updated container.", body = Document<ContainerResource>),
     ),
 )]
 pub async fn update(
@@ -167,7 +166,13 @@ pub async fn update(
     query.finish()?;
     let current = current.read(&state).await?;
     let id = current.id.to_string();
-    let patch = body::client_lists(&body, view::TYPE, &id, &state.config.limits, false)?;
+    let patch = body::client_lists(
+        &body,
+        view::TYPE,
+        &id,
+        &state.config.limits,
+        body::ClientLists::RefNumbers,
+    )?;
     let updated = match patch.ref_numbers {
         None => current,
         Some(refs) => state
@@ -195,7 +200,7 @@ pub async fn update(
         Paging,
         Include<EventIncludes>,
     ),
-    responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>)),
 )]
 pub async fn transport_events(
     State(state): State<AppState>,
@@ -245,8 +250,8 @@ pub struct RefreshDocument {
     tag = "Containers",
     params(("id" = String, Path, description = "The container's id")),
     responses(
-        (status = 202, description = "A lookup is scheduled.", body = RefreshDocument, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`tracking_stopped`: resume tracking of the shipment first.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 202, description = "A lookup is scheduled.", body = RefreshDocument),
+        (status = 409, description = "`tracking_stopped`: resume tracking of the shipment first."),
     ),
 )]
 pub async fn refresh(
@@ -262,19 +267,7 @@ pub async fn refresh(
         .shipment(caller.account_id, container.shipment_id)
         .await?
         .ok_or_else(missing::<Container>)?;
-    if shipment.stopped_at.is_some() {
-        return Err(ErrorCode::TrackingStopped
-            .error("tracking of this container's shipment is stopped; resume it first"));
-    }
-    state
-        .store
-        .schedule_job(&NewJob {
-            kind: JobKind::Refresh,
-            key: shipment.tracking_request_id.to_string(),
-            due_at: state.clock.now(),
-            if_absent: false,
-        })
-        .await?;
+    state.tracking.refresh(&shipment).await?;
     Ok(JsonApi::accepted(RefreshDocument {
         meta: RefreshMeta {
             message: "Started refresh for Shipping line".to_owned(),

@@ -181,7 +181,7 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
         ("id" = String, Path, description = "The container's id"),
         Paging,
     ),
-    responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,

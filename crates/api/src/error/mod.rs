@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use crate::document::JSON_API;
 
 mod code;
+mod convert;
 pub use code::ErrorCode;
 
 /// `Retry-After` of a 503 for a database out of reach, in seconds: an ordinary restart
@@ -337,24 +338,6 @@ impl ApiError {
             source,
         )
         .with_meta(json!({ "existing_id": existing_id.map(|id| id.to_string()) }))
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Duplicate { existing_id } => Self::duplicate(
-                existing_id,
-                Some(ErrorSource::Pointer(
-                    "/data/attributes/request_number".into(),
-                )),
-            ),
-            StoreError::Conflict(what) => Self::conflict(format!("{what} already exists")),
-            other if other.is_storage_full() => Self::storage_full(),
-            other @ StoreError::OutcomeUnknown(_) => Self::outcome_unknown(&other),
-            other if other.is_unavailable() => Self::database_unavailable(&other),
-            other => Self::internal(&other),
-        }
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tidemark_domain::{AccountId, CarrierMatrix, EventName, Timestamp, WebhookId};
 
 use super::examples::Samples;
-use crate::webhooks::test::sample_notification;
+use tidemark_app::webhooks::sample_notification;
 
 /// When the samples happen (a fixed time, so the document reads the same each day).
 const SAMPLED_AT: &str = "2026-11-24T09:30:00Z";

@@ -6,6 +6,7 @@
 mod deliveries;
 mod examples;
 mod limits;
+mod media;
 mod parameters;
 mod stable_ids;
 mod tags;
@@ -200,7 +201,8 @@ impl Modify for CommonResponses {
                 if !public {
                     let names_a_resource = path.contains('{');
                     add_caller_errors(operation, names_a_resource);
-                    add_body_errors(operation, is_patch, !names_a_resource);
+                    let json_api = media::json_api(path, operation.operation_id.as_deref());
+                    add_body_errors(operation, is_patch, !names_a_resource, json_api);
                 }
             }
             if let Some(post) = item.post.as_mut().filter(|_| !public) {
@@ -268,11 +270,11 @@ fn add_caller_errors(operation: &mut Operation, names_a_resource: bool) {
 /// What an operation with a body can answer: its size and media type, and for a JSON:API
 /// document, the resource's type (and a change's id), a client-chosen id on a create, and
 /// the validation of its members. An operation that says more about one keeps its own.
-fn add_body_errors(operation: &mut Operation, is_patch: bool, creates: bool) {
-    let Some(body) = &operation.request_body else {
+fn add_body_errors(operation: &mut Operation, is_patch: bool, creates: bool, json_api: bool) {
+    if operation.request_body.is_none() {
         return;
-    };
-    if body.content.contains_key(crate::document::JSON_API) {
+    }
+    if json_api {
         let mismatch = if is_patch {
             "`type_mismatch` or `id_mismatch`: `data.type` or `data.id` is not this resource's."
         } else {
@@ -334,6 +336,7 @@ pub fn document(config: &ApiConfig, carriers: &Arc<CarrierMatrix>) -> Value {
     close_attribute_objects(&mut openapi);
     parameters::list_parameters(&mut openapi, config);
     let mut document = serde_json::to_value(&openapi).unwrap_or(Value::Null);
+    media::apply(&mut document);
     if let Some(object) = document.as_object_mut() {
         // Relative: the API is where this document was fetched from.
         object.insert(

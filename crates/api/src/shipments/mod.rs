@@ -73,7 +73,7 @@ async fn document(
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
         CustomerFilter,
     ),
-    responses((status = 200, description = "A page of shipments.", body = ListDocument<ShipmentResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of shipments.", body = ListDocument<ShipmentResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -124,7 +124,7 @@ pub async fn list(
         ("id" = String, Path, description = "The shipment's id"),
         Include<ShipmentIncludes>,
     ),
-    responses((status = 200, description = "The shipment.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The shipment.", body = Document<ShipmentResource>)),
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -153,9 +153,9 @@ pub async fn show(
     operation_id = "updateShipment",
     tag = "Shipments",
     params(("id" = String, Path, description = "The shipment's id")),
-    request_body(content = view::UpdateShipmentDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::UpdateShipmentDocument),
     responses(
-        (status = 200, description = "The updated shipment.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The updated shipment.", body = Document<ShipmentResource>),
     ),
 )]
 pub async fn update(
@@ -168,7 +168,13 @@ pub async fn update(
     query.finish()?;
     let current = current.read(&state).await?;
     let id = current.id.to_string();
-    let patch = body::client_lists(&body, view::TYPE, &id, &state.config.limits, true)?;
+    let patch = body::client_lists(
+        &body,
+        view::TYPE,
+        &id,
+        &state.config.limits,
+        body::ClientLists::RefNumbersAndTags,
+    )?;
     let updated = state
         .store
         .update_shipment(

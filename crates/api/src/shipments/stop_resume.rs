@@ -61,8 +61,8 @@ async fn set_tracking(
     tag = "Shipments",
     params(("id" = String, Path, description = "The shipment's id")),
     responses(
-        (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`conflict`: it kept changing while being stopped, try again; or `invalid_state`: its tracking request is not tracked.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>),
+        (status = 409, description = "`conflict`: it kept changing while being stopped, try again; or `invalid_state`: its tracking request is not tracked."),
     ),
 )]
 pub async fn stop_tracking(
@@ -85,9 +85,9 @@ pub async fn stop_tracking(
     tag = "Shipments",
     params(("id" = String, Path, description = "The shipment's id")),
     responses(
-        (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`conflict`: it kept changing while being resumed, try again.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 422, description = "`duplicate`: a newer open tracking request tracks the same number and carrier (`meta.existing_id` when known); stop its shipment first.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>),
+        (status = 409, description = "`conflict`: it kept changing while being resumed, try again."),
+        (status = 422, description = "`duplicate`: a newer open tracking request tracks the same number and carrier (`meta.existing_id` when known); stop its shipment first."),
     ),
 )]
 pub async fn resume_tracking(

@@ -56,13 +56,12 @@ async fn customer(
     path = "/v2/tracking_requests",
     operation_id = "createTrackingRequest",
     tag = "Tracking requests",
-    request_body(content = view::CreateTrackingRequestDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::CreateTrackingRequestDocument),
     responses(
         (status = 201, description = "Created, status `pending`.", body = Document<TrackingRequestResource>,
-            content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new request's URL"))),
-        (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 404, description = "`relationships.customer` names no party of the account.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`)."),
+        (status = 404, description = "`relationships.customer` names no party of the account."),
     ),
 )]
 pub async fn create(
@@ -102,7 +101,7 @@ pub async fn create(
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
     ),
     responses(
-        (status = 200, description = "A page of tracking requests.", body = ListDocument<TrackingRequestResource>, content_type = "application/vnd.api+json"),
+        (status = 200, description = "A page of tracking requests.", body = ListDocument<TrackingRequestResource>),
     ),
 )]
 pub async fn list(
@@ -162,7 +161,7 @@ pub async fn list(
         Include<RequestIncludes>,
     ),
     responses(
-        (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>),
     ),
 )]
 pub async fn show(
@@ -191,11 +190,11 @@ pub async fn show(
     operation_id = "updateTrackingRequest",
     tag = "Tracking requests",
     params(("id" = String, Path, description = "The tracking request's id")),
-    request_body(content = view::UpdateTrackingRequestDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::UpdateTrackingRequestDocument),
     responses(
-        (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>, content_type = "application/vnd.api+json"),
-        (status = 422, description = "Validation failed, or `immutable`: the attribute cannot change.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
-        (status = 404, description = "No such request, or `relationships.customer` names no party of the account.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>),
+        (status = 422, description = "Validation failed, or `immutable`: the attribute cannot change."),
+        (status = 404, description = "No such request, or `relationships.customer` names no party of the account."),
     ),
 )]
 pub async fn update(

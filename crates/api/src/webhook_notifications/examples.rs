@@ -13,8 +13,8 @@ use crate::auth::Caller;
 use crate::document::JsonApi;
 use crate::error::ErrorCode;
 use crate::extract::QueryParams;
-use crate::webhooks::test::sample_notification;
 use crate::{ApiError, AppState};
+use tidemark_app::webhooks::sample_notification;
 
 /// Sample notifications of one event, as deliveries carry them.
 #[derive(Debug, Serialize, ToSchema)]
@@ -63,8 +63,8 @@ fn bad_event(detail: impl Into<String>) -> ApiError {
     tag = "Webhooks",
     params(("event" = RecordedEvent, Query, description = "An event name from `GET /v2/webhooks/events` that Tidemark records")),
     responses(
-        (status = 200, description = "Samples of the event's notification.", body = ExamplesDocument, content_type = "application/vnd.api+json"),
-        (status = 400, description = "`event` missing, unknown, or not recorded by Tidemark.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "Samples of the event's notification.", body = ExamplesDocument),
+        (status = 400, description = "`event` missing, unknown, or not recorded by Tidemark."),
     ),
 )]
 pub async fn examples(

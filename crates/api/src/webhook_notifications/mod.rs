@@ -5,7 +5,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::routing::{get, post};
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
-use tidemark_domain::{AccountId, WebhookId, WebhookNotificationId};
+use tidemark_domain::{WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
 
 use crate::auth::Caller;
@@ -54,7 +54,7 @@ pub fn routes() -> Router<AppState> {
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
         ("filter[created_at][end]" = Option<String>, Query, format = DateTime, description = "Created at or before"),
     ),
-    responses((status = 200, description = "A page of notifications.", body = ListDocument<NotificationResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of notifications.", body = ListDocument<NotificationResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -125,7 +125,7 @@ pub async fn list(
         ("id" = String, Path, description = "The notification's id"),
         Include<NotificationIncludes>,
     ),
-    responses((status = 200, description = "The notification.", body = Document<NotificationResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The notification.", body = Document<NotificationResource>)),
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -158,35 +158,6 @@ async fn one(
     )
 }
 
-/// Makes notification `id` of `account` due again now; the API and the console share it.
-///
-/// # Errors
-/// 404 when `account` has no such notification, 409 `in_flight` while a dispatcher
-/// holds it.
-pub(crate) async fn redeliver_now(
-    state: &AppState,
-    account: AccountId,
-    id: &str,
-) -> Result<WebhookNotification, ApiError> {
-    let id = WebhookNotificationId::parse(id).ok_or_else(missing::<WebhookNotification>)?;
-    let now = state.clock.now();
-    if !state.store.redeliver_notification(account, id, now).await? {
-        // Either it does not exist here, or a dispatcher holds it.
-        state
-            .store
-            .webhook_notification(account, id)
-            .await?
-            .ok_or_else(missing::<WebhookNotification>)?;
-        return Err(ErrorCode::InFlight
-            .error("a delivery of this notification is under way; try again when it ends"));
-    }
-    state
-        .store
-        .webhook_notification(account, id)
-        .await?
-        .ok_or_else(missing::<WebhookNotification>)
-}
-
 /// Send a notification again now, whatever its state (beyond the reference API).
 ///
 /// Its webhook must be active for the delivery to go out.
@@ -197,8 +168,8 @@ pub(crate) async fn redeliver_now(
     tag = "Webhooks",
     params(("id" = String, Path, description = "The notification's id")),
     responses(
-        (status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`in_flight`: a delivery of it is under way.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>),
+        (status = 409, description = "`in_flight`: a delivery of it is under way."),
     ),
 )]
 pub async fn redeliver(
@@ -208,7 +179,8 @@ pub async fn redeliver(
     query: QueryParams,
 ) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
     query.finish()?;
-    let notification = redeliver_now(&state, caller.account_id, &id).await?;
+    let id = WebhookNotificationId::parse(&id).ok_or_else(missing::<WebhookNotification>)?;
+    let notification = state.webhooks.redeliver(caller.account_id, id).await?;
     Ok(JsonApi::accepted(
         one(&state, caller, None, notification).await?,
     ))

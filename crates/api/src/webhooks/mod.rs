@@ -113,12 +113,11 @@ fn document(webhook: &Webhook) -> Document<WebhookResource> {
     path = "/v2/webhooks",
     operation_id = "createWebhook",
     tag = "Webhooks",
-    request_body(content = view::WebhookInputDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::WebhookInputDocument),
     responses(
         (status = 201, description = "Created.", body = Document<WebhookResource>,
-            content_type = "application/vnd.api+json",
             headers(("Location" = String, description = "The new webhook's URL"))),
-        (status = 422, description = "Validation failed (a non-public address is `invalid` at `/data/attributes/url`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "Validation failed (a non-public address is `invalid` at `/data/attributes/url`)."),
     ),
 )]
 pub async fn create(
@@ -151,7 +150,7 @@ pub async fn create(
     params(
         Paging,
     ),
-    responses((status = 200, description = "A page of webhooks.", body = ListDocument<WebhookResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "A page of webhooks.", body = ListDocument<WebhookResource>)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -177,7 +176,7 @@ pub async fn list(
     operation_id = "getWebhook",
     tag = "Webhooks",
     params(("id" = String, Path, description = "The webhook's id")),
-    responses((status = 200, description = "The webhook.", body = Document<WebhookResource>, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The webhook.", body = Document<WebhookResource>)),
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -196,9 +195,9 @@ pub async fn show(
     operation_id = "updateWebhook",
     tag = "Webhooks",
     params(("id" = String, Path, description = "The webhook's id")),
-    request_body(content = view::WebhookInputDocument, content_type = "application/vnd.api+json"),
+    request_body(content = view::WebhookInputDocument),
     responses(
-        (status = 200, description = "The changed webhook.", body = Document<WebhookResource>, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The changed webhook.", body = Document<WebhookResource>),
     ),
 )]
 pub async fn update(
@@ -251,7 +250,7 @@ pub async fn remove(
     path = "/v2/webhooks/events",
     operation_id = "listWebhookEvents",
     tag = "Webhooks",
-    responses((status = 200, description = "The catalog.", body = CatalogDocument, content_type = "application/vnd.api+json")),
+    responses((status = 200, description = "The catalog.", body = CatalogDocument)),
 )]
 pub async fn events(
     _caller: Caller,

@@ -10,7 +10,7 @@ use super::document;
 use super::view::WebhookResource;
 use crate::document::{Document, JsonApi};
 use crate::extract::QueryParams;
-use crate::found::{Found, missing};
+use crate::found::Found;
 use crate::{ApiError, AppState};
 
 /// Rotate a webhook's secret.
@@ -27,8 +27,8 @@ use crate::{ApiError, AppState};
     tag = "Webhooks",
     params(("id" = String, Path, description = "The webhook's id")),
     responses(
-        (status = 200, description = "The webhook with its new secret.", body = Document<WebhookResource>, content_type = "application/vnd.api+json"),
-        (status = 409, description = "`conflict`: another rotation of this webhook's secret was made at the same moment; read the webhook for the secret kept.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "The webhook with its new secret.", body = Document<WebhookResource>),
+        (status = 409, description = "`conflict`: another rotation of this webhook's secret was made at the same moment; read the webhook for the secret kept."),
     ),
 )]
 pub async fn rotate_secret(
@@ -38,35 +38,6 @@ pub async fn rotate_secret(
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
     query.finish()?;
     let current = current.read(&state).await?;
-    let rotated = rotate_now(&state, &current).await?;
+    let rotated = state.webhooks.rotate(&current).await?;
     Ok(JsonApi::ok(document(&rotated)))
-}
-
-/// Rotates `current`'s secret now and keeps the result; the API and the console share it.
-///
-/// # Errors
-/// 404 when the webhook was deleted since it was read, 409 `conflict` when another
-/// rotation of it was kept first.
-pub(crate) async fn rotate_now(state: &AppState, current: &Webhook) -> Result<Webhook, ApiError> {
-    let grace = state.config.webhook_secret_grace;
-    let rotated = current.rotate_secret(state.clock.now(), grace);
-    if state
-        .store
-        .rotate_webhook_secret(&rotated, &current.secret)
-        .await?
-    {
-        return Ok(rotated);
-    }
-    if state
-        .store
-        .webhook(current.account_id, current.id)
-        .await?
-        .is_none()
-    {
-        return Err(missing::<Webhook>());
-    }
-    Err(ApiError::conflict(
-        "another rotation of this webhook's secret was made at the same moment; read the \
-         webhook for the secret kept",
-    ))
 }

@@ -3,16 +3,11 @@
 //! the receiver did. Nothing is stored: a test is not in the delivery log and is never
 //! retried.
 
-use std::fmt;
-
 use axum::extract::State;
 use serde::Serialize;
 use serde_json::Value;
-use tidemark_domain::webhook::payload::{self, Records};
-use tidemark_domain::webhook::{DeliveryStatus, Exchange, Webhook, WebhookNotification, sample};
-use tidemark_domain::{
-    AccountId, EventName, Timestamp, ValidationCode, WebhookId, WebhookNotificationId,
-};
+use tidemark_domain::webhook::Webhook;
+use tidemark_domain::{EventName, ValidationCode};
 use utoipa::ToSchema;
 
 use crate::body::{self, Attributes};
@@ -20,18 +15,10 @@ use crate::document::{JsonApi, ResourceIdentifier, ToOne};
 use crate::extract::{JsonBody, QueryParams};
 use crate::found::Found;
 use crate::webhook_notifications::view::AttemptAttributes;
-use crate::{ApiError, AppState, EventRecords};
+use crate::{ApiError, AppState};
 
 /// The JSON:API type of a test.
 pub const TYPE: &str = "webhook_test";
-
-/// Sends a signed notification body to a webhook, as the dispatcher does; the binary
-/// wires the dispatcher's sender in.
-#[async_trait::async_trait]
-pub trait WebhookSender: Send + Sync + fmt::Debug {
-    /// POSTs `body` to `webhook` as message `id`, signed, and says what happened.
-    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange;
-}
 
 /// What a test sent and what came back.
 #[derive(Debug, Serialize, ToSchema)]
@@ -168,74 +155,6 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
     }
 }
 
-/// A sample notification of `name` for `webhook`, and its body: a made-up voyage run
-/// through the real lifecycle, rendered by the code that renders real deliveries. `None`
-/// for an event that has no sample.
-pub fn sample_notification(
-    carriers: &std::sync::Arc<tidemark_domain::CarrierMatrix>,
-    account: AccountId,
-    webhook: WebhookId,
-    name: EventName,
-    now: Timestamp,
-) -> Option<(WebhookNotification, Value)> {
-    let sample = sample::sample(name, account, now)?;
-    let records = Records {
-        request: &sample.request,
-        tracked: sample.tracked.as_ref(),
-        customer_name: None,
-    };
-    let render = EventRecords::new(std::sync::Arc::clone(carriers));
-    let included = payload::Render::included(&render, &sample.event, &records);
-    let notification = WebhookNotification {
-        id: WebhookNotificationId::new(),
-        account_id: account,
-        webhook_id: webhook,
-        domain_event_id: sample.event.id,
-        event: sample.event.name.name(),
-        subject: sample.event.subject,
-        delivery_status: DeliveryStatus::Pending,
-        attempts: 0,
-        due_at: Some(now),
-        created_at: now,
-        updated_at: now,
-    };
-    let document = payload::document(&notification, &included);
-    Some((notification, document))
-}
-
-/// Signs and sends a sample of event `name` to `webhook` now, as a delivery would, and
-/// says what happened; the API's test and the console's share it.
-///
-/// # Errors
-/// 422 when Tidemark has no sample of `name`.
-pub(crate) async fn send_sample(
-    state: &AppState,
-    webhook: &Webhook,
-    name: EventName,
-) -> Result<(WebhookNotification, Exchange, Value), ApiError> {
-    let now = state.clock.now();
-    let Some((notification, document)) =
-        sample_notification(&state.carriers, webhook.account_id, webhook.id, name, now)
-    else {
-        return Err(ApiError::unprocessable(vec![(
-            EVENT.into(),
-            ValidationCode::Invalid,
-            format!("there is no sample of {name}"),
-        )]));
-    };
-    let bytes = serde_json::to_vec(&document).unwrap_or_default();
-    let message = notification.id.to_string();
-    let exchange = state.webhook_sender.send(webhook, &message, bytes).await;
-    tracing::info!(
-        webhook = %webhook.id,
-        event = %notification.event,
-        status = exchange.attempt.status_code,
-        latency_ms = exchange.attempt.latency_ms,
-        "webhook test"
-    );
-    Ok((notification, exchange, document))
-}
-
 /// Send a sample of an event to a webhook now, and see what it answered (beyond the
 /// reference API).
 ///
@@ -247,10 +166,10 @@ pub(crate) async fn send_sample(
     operation_id = "testWebhook",
     tag = "Webhooks",
     params(("id" = String, Path, description = "The webhook's id")),
-    request_body(content = TestInputDocument, content_type = "application/vnd.api+json"),
+    request_body(content = TestInputDocument),
     responses(
-        (status = 200, description = "Sent; `delivered` says whether the receiver answered 2xx.", body = TestDocument, content_type = "application/vnd.api+json"),
-        (status = 422, description = "`event` missing, unknown, or not recorded by Tidemark.", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 200, description = "Sent; `delivered` says whether the receiver answered 2xx.", body = TestDocument),
+        (status = 422, description = "`event` missing, unknown, or not recorded by Tidemark."),
     ),
 )]
 pub async fn test(
@@ -262,7 +181,7 @@ pub async fn test(
     query.finish()?;
     let webhook = webhook.read(&state).await?;
     let name = event(&body)?;
-    let (notification, exchange, document) = send_sample(&state, &webhook, name).await?;
+    let (notification, exchange, document) = state.webhooks.send_sample(&webhook, name).await?;
     let attempt = exchange.attempt;
     let message = notification.id.to_string();
     Ok(JsonApi::ok(TestDocument {

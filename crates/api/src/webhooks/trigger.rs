@@ -167,7 +167,7 @@ fn read(body: &Value) -> Result<Ask, ApiError> {
     request_body(content = TriggerInput, content_type = "application/json"),
     responses(
         (status = 200, description = "Sent; `succeeded` says whether the receiver answered 2xx (plain JSON, as the reference API).", body = TriggerResult, content_type = "application/json"),
-        (status = 422, description = "`url`, `event` or `secret` missing or invalid (a non-public address is `invalid` at `/url`).", body = crate::error::ErrorDocument, content_type = "application/vnd.api+json"),
+        (status = 422, description = "`url`, `event` or `secret` missing or invalid (a non-public address is `invalid` at `/url`)."),
     ),
 )]
 pub async fn trigger(
@@ -195,8 +195,7 @@ pub async fn trigger(
     if let Some(secret) = secret {
         webhook.secret = secret;
     }
-    let (notification, exchange, document) =
-        super::test::send_sample(&state, &webhook, event).await?;
+    let (notification, exchange, document) = state.webhooks.send_sample(&webhook, event).await?;
     let attempt = exchange.attempt;
     let answered = attempt.status_code.is_some();
     Ok(Json(TriggerResult {

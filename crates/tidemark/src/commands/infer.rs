@@ -3,8 +3,9 @@
 use std::io::{BufRead, Write};
 
 use serde::Serialize;
-use tidemark_api::infer_number::{AttributesView, check_number};
+use tidemark_domain::inference::input::check_number;
 use tidemark_domain::{CarrierMatrix, infer};
+use tidemark_wire::infer_number::AttributesView;
 
 use crate::config::Config;
 
@@ -31,7 +32,7 @@ struct Refusal {
 
 fn outcome(matrix: &CarrierMatrix, number: &str) -> Outcome {
     match check_number(number) {
-        Ok(()) => Outcome::Inferred(tidemark_api::infer_number::attributes(&infer(
+        Ok(()) => Outcome::Inferred(tidemark_wire::infer_number::attributes(&infer(
             matrix, number,
         ))),
         Err((code, detail)) => Outcome::Refused {

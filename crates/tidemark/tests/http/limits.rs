@@ -166,7 +166,10 @@ async fn the_documented_field_limits_are_the_configured_ones() {
         let property = &schemas[schema]["properties"][list];
         assert_eq!(property["maxItems"], 3, "{schema}.{list}");
         let said = property["description"].as_str().unwrap_or_default();
-        assert!(said.contains("At most 3 items of up to 20 characters"), "{said}");
+        assert!(
+            said.contains("At most 3 items of up to 20 characters"),
+            "{said}"
+        );
     }
     assert_eq!(schemas["ListItem"]["maxLength"], 20);
 

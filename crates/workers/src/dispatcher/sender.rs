@@ -230,3 +230,12 @@ fn describe(error: reqwest::Error) -> String {
     }
     text
 }
+
+/// The port webhook tests are sent through (`tidemark_app::WebhookSender`): the very
+/// sender of deliveries.
+#[async_trait::async_trait]
+impl tidemark_app::WebhookSender for Sender {
+    async fn send(&self, webhook: &Webhook, id: &str, body: Vec<u8>) -> Exchange {
+        Self::send(self, webhook, id, body).await
+    }
+}

@@ -1,0 +1,69 @@
+//! Media types and error bodies, stated once for the whole document instead of in every
+//! operation's annotation: an operation's bodies are JSON:API (`application/vnd.api+json`)
+//! unless it is one of the few that speak plain JSON as the reference does, and every
+//! error answer that names no body of its own carries the JSON:API error document.
+
+use serde_json::{Map, Value, json};
+
+use crate::document::JSON_API;
+
+/// The operations under `/v2` whose bodies are plain JSON, as the reference's are; the
+/// routes outside `/v2` (health, the carriers' and terminals' pushes) are plain JSON too.
+const PLAIN_JSON: [&str; 3] = ["inferNumber", "listWebhookIps", "triggerWebhook"];
+
+/// The media type utoipa gives a body whose annotation names none.
+const UNSTATED: &str = "application/json";
+
+/// Whether the operation `id` at `path` speaks JSON:API (else plain JSON).
+pub fn json_api(path: &str, id: Option<&str>) -> bool {
+    path.starts_with("/v2/") && !id.is_some_and(|id| PLAIN_JSON.contains(&id))
+}
+
+/// States every body's media type and every error's body in `document`.
+pub fn apply(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            let json_api = json_api(path, operation["operationId"].as_str());
+            if json_api && let Some(content) = operation.pointer_mut("/requestBody/content") {
+                restate(content);
+            }
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            for (status, response) in responses.iter_mut() {
+                let error = status.parse::<u16>().is_ok_and(|code| code >= 400);
+                match response.get_mut("content") {
+                    Some(content) if json_api => restate(content),
+                    Some(_) => {}
+                    None if error => {
+                        response["content"] = json!({
+                            JSON_API: {"schema": {"$ref": "#/components/schemas/ErrorDocument"}}
+                        });
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// Moves a body stated as plain JSON by default to JSON:API.
+fn restate(content: &mut Value) {
+    let Some(content) = content.as_object_mut() else {
+        return;
+    };
+    if let Some(body) = content.remove(UNSTATED) {
+        let mut moved = Map::new();
+        moved.insert(JSON_API.to_owned(), body);
+        content.extend(moved);
+    }
+}

@@ -1,0 +1,28 @@
+//! What a use case refuses, besides the store's failures; the API maps each to its answer
+//! in one place (`tidemark_api::error`), and the console shows the API's.
+
+use tidemark_domain::EventName;
+use tidemark_store::StoreError;
+
+/// Why a use case did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The account has no such record: what it was called ("webhook").
+    #[error("no {0} has this id in this account")]
+    Missing(&'static str),
+    /// Another change crossed this one; nothing was written.
+    #[error("{0}")]
+    Conflict(&'static str),
+    /// Tracking of the shipment is stopped: resume it first.
+    #[error("tracking of this shipment is stopped; resume it first")]
+    TrackingStopped,
+    /// A delivery of the notification is under way.
+    #[error("a delivery of this notification is under way; try again when it ends")]
+    InFlight,
+    /// Tidemark has no sample of this event.
+    #[error("there is no sample of {0}")]
+    NoSample(EventName),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
