@@ -67,7 +67,7 @@ pub enum Applied {
     Nothing,
     /// The lifecycle cannot move the request this way (a stop of a failed request): its
     /// status.
-    Refused(RequestStatus),
+    NoTransition(RequestStatus),
     /// Resuming would track what a newer open request tracks: its id, when known.
     Duplicate(Option<TrackingRequestId>),
     /// The job's lease was lost: another worker has it; nothing was written.
@@ -191,7 +191,9 @@ impl Tracking {
     ) -> Result<Applied, StoreError> {
         let Some(change) = self.decide(current, observation.cause()).await? else {
             return Ok(match observation {
-                Observation::Stop | Observation::Resume => Applied::Refused(current.request.status),
+                Observation::Stop | Observation::Resume => {
+                    Applied::NoTransition(current.request.status)
+                }
                 Observation::Lookup(_) | Observation::Terminal(_) => Applied::Nothing,
             });
         };

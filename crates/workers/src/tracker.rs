@@ -267,7 +267,7 @@ impl Tracker {
                 // The request kept changing while it was decided: the job runs again.
                 self.store.reschedule_job(job, self.clock.now()).await?;
             }
-            Applied::Nothing | Applied::Refused(_) | Applied::Duplicate(_) => {
+            Applied::Nothing | Applied::NoTransition(_) | Applied::Duplicate(_) => {
                 self.store.complete_job(job).await?;
             }
         }

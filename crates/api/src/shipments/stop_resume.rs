@@ -33,7 +33,7 @@ async fn set_tracking(
         .await?
     {
         Applied::Committed(_) | Applied::Nothing => {}
-        Applied::Refused(status) => {
+        Applied::NoTransition(status) => {
             return Err(ErrorCode::InvalidState.error(format!(
                 "tracking cannot change while the request is {status}"
             )));
