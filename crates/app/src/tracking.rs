@@ -6,6 +6,7 @@
 //! was read (a lookup crossing a client's stop, a push crossing a lookup) is decided again
 //! on what is stored then, up to [`CONFLICT_RETRIES`] decisions in all.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use tidemark_domain::lifecycle::Policy;
@@ -32,24 +33,25 @@ pub struct Current {
     pub tracked: Option<Tracked>,
 }
 
-/// What was observed of a request, to be decided on.
+/// What was observed of a request, to be decided on: borrowed where the caller holds it
+/// across decisions (a lookup's answer is not copied for each).
 #[derive(Debug, Clone)]
-pub enum Observation {
+pub enum Observation<'a> {
     /// A carrier's answer to a lookup.
-    Lookup(LookupAnswer),
+    Lookup(&'a LookupAnswer),
     /// Terminals' answers (checked, pushed, or read from Arrival Notices).
-    Terminal(TerminalAnswer),
+    Terminal(Cow<'a, TerminalAnswer>),
     /// The client stops tracking.
     Stop,
     /// The client resumes tracking.
     Resume,
 }
 
-impl Observation {
+impl Observation<'_> {
     fn cause(&self) -> Cause<'_> {
         match self {
             Self::Lookup(answer) => Cause::Lookup(answer),
-            Self::Terminal(answer) => Cause::Terminal(answer),
+            Self::Terminal(answer) => Cause::Terminal(answer.as_ref()),
             Self::Stop => Cause::Stop,
             Self::Resume => Cause::Resume,
         }
@@ -160,11 +162,11 @@ impl Tracking {
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn apply(
+    pub async fn apply<'a>(
         &self,
         job: Option<&ClaimedJob>,
         current: Current,
-        mut observe: impl FnMut(&Current) -> Option<Observation>,
+        mut observe: impl FnMut(&Current) -> Option<Observation<'a>>,
     ) -> Result<Applied, StoreError> {
         let id = current.request.id;
         let mut current = Some(current);
@@ -187,7 +189,7 @@ impl Tracking {
         &self,
         job: Option<&ClaimedJob>,
         current: &Current,
-        observation: &Observation,
+        observation: &Observation<'_>,
     ) -> Result<Applied, StoreError> {
         let Some(change) = self.decide(current, observation.cause()).await? else {
             return Ok(match observation {

@@ -72,14 +72,14 @@ async fn now_stored(tracking: &Tracking, request: &TrackingRequest) -> Current {
         .expect("there")
 }
 
-fn unreachable_carrier() -> Observation {
-    Observation::Lookup(LookupAnswer {
+fn unreachable_carrier() -> LookupAnswer {
+    LookupAnswer {
         scac: None,
         source: TrackingSource::ShippingLine,
         outcome: Some(LookupOutcome::Temporary(TemporaryReason::Unreachable(
             "connection refused".to_owned(),
         ))),
-    })
+    }
 }
 
 async fn a_decision_that_loses_to_a_change_meanwhile_is_made_again_on_what_is_stored(
@@ -93,11 +93,12 @@ async fn a_decision_that_loses_to_a_change_meanwhile_is_made_again_on_what_is_st
     moved.updated_at = moved.updated_at + std::time::Duration::from_millis(1);
     commit_request(store.as_ref(), &read.request, moved.clone()).await;
 
+    let answer = unreachable_carrier();
     let decided = AtomicUsize::new(0);
     let applied = tracking
         .apply(None, read, |now: &Current| {
             decided.fetch_add(1, Ordering::SeqCst);
-            (now.request.status == RequestStatus::Pending).then(unreachable_carrier)
+            (now.request.status == RequestStatus::Pending).then_some(Observation::Lookup(&answer))
         })
         .await
         .expect("applied");

@@ -12,6 +12,7 @@ mod events;
 mod line;
 mod terminal;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use tidemark_app::callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
@@ -104,7 +105,7 @@ impl Inbox {
                 .collect();
             let answer = TerminalAnswer::pushed(prior, notices, &reports);
             // Nothing it says may concern this shipment's boxes.
-            (!answer.views.is_empty()).then_some(Observation::Terminal(answer))
+            (!answer.views.is_empty()).then_some(Observation::Terminal(Cow::Owned(answer)))
         };
         self.tracking.apply(job, current, observe).await
     }

@@ -221,7 +221,7 @@ impl Tracker {
                 now.request
                     .status
                     .is_open()
-                    .then(|| Observation::Lookup(answer.clone()))
+                    .then_some(Observation::Lookup(&answer))
             })
             .await?;
         if let Some(change) = self.settle(job, id, applied).await? {

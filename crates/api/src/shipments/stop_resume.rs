@@ -19,7 +19,7 @@ async fn set_tracking(
     state: &AppState,
     caller: Caller,
     shipment: &Shipment,
-    observation: Observation,
+    observation: Observation<'static>,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     let current = state
         .tracking

@@ -4,6 +4,7 @@
 //! fails changes nothing: the check is taken again later, and the tracking request is not
 //! touched.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use tidemark_app::{Current, Observation};
@@ -98,7 +99,7 @@ impl Tracker {
             .tracking
             .apply(Some(job), current, |now| {
                 (now.request.status.is_open() && now.tracked.is_some())
-                    .then(|| Observation::Terminal(answer.clone()))
+                    .then_some(Observation::Terminal(Cow::Borrowed(&answer)))
             })
             .await?;
         self.settle(job, id, applied).await?;
