@@ -44,7 +44,6 @@ use axum::Router;
 use axum::http::{HeaderName, Request};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
-use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::webhook::Networks;
 use tidemark_domain::{CarrierMatrix, Clock, Coverage, Limits};
 use tidemark_store::Store;
@@ -78,14 +77,10 @@ pub struct ApiConfig {
     pub rate_limits: RateLimitConfig,
     /// Networks beyond the public internet that webhook URLs may name.
     pub webhook_networks: Networks,
-    /// The lifecycle policy, the tracker's own: stop and resume decide with it.
-    pub policy: Policy,
     /// The addresses webhook deliveries leave from, as the operator configured them.
     pub webhook_source_ips: Vec<std::net::IpAddr>,
     /// The lines this instance tracks (creates for others are refused).
     pub coverage: Coverage,
-    /// How long a rotated webhook secret keeps signing beside the new one.
-    pub webhook_secret_grace: Duration,
     /// How long the delivery log keeps a settled notification (the pruner's; the console
     /// says it).
     pub webhook_retention: tidemark_domain::webhook::Retention,
@@ -102,10 +97,8 @@ impl Default for ApiConfig {
             page_size_max: 100,
             rate_limits: RateLimitConfig::default(),
             webhook_networks: Networks::public_only(),
-            policy: Policy::default(),
             webhook_source_ips: Vec::new(),
             coverage: Coverage::default(),
-            webhook_secret_grace: tidemark_domain::webhook::DEFAULT_SECRET_GRACE,
             webhook_retention: tidemark_domain::webhook::Retention::default(),
         }
     }
@@ -160,28 +153,49 @@ pub struct Shared {
     pub database_check: Arc<health::DatabaseCheck>,
 }
 
+/// What the application builder hands the API: its store, settings and seams, and the use
+/// cases that need more than the API's own settings.
+pub struct Parts {
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// Known carriers.
+    pub carriers: Arc<CarrierMatrix>,
+    /// The API's settings.
+    pub config: ApiConfig,
+    /// Where "now" comes from.
+    pub clock: Arc<dyn Clock>,
+    /// Changes tracking requests, with the tracker's policy.
+    pub tracking: tidemark_app::Tracking,
+    /// Rotates webhooks' secrets, sends their tests, redelivers notifications.
+    pub webhooks: tidemark_app::Webhooks,
+    /// Receives the lines' pushes, when this process does (else the callback routes
+    /// answer 404).
+    pub callbacks: Option<Arc<dyn CarrierCallbacks>>,
+    /// The workers this process runs, for readiness.
+    pub workers: Option<Arc<dyn health::Workers>>,
+}
+
 impl AppState {
-    /// State over `store` with `config`.
+    /// The state every handler shares, over `parts`.
     #[must_use]
-    pub fn new(
-        store: Arc<dyn Store>,
-        carriers: Arc<CarrierMatrix>,
-        config: ApiConfig,
-        clock: Arc<dyn Clock>,
-        webhook_sender: Arc<dyn WebhookSender>,
-    ) -> Self {
+    pub fn new(parts: Parts) -> Self {
+        let Parts {
+            store,
+            carriers,
+            config,
+            clock,
+            tracking,
+            webhooks,
+            callbacks,
+            workers,
+        } = parts;
         Self(Arc::new(Shared {
-            webhooks: tidemark_app::Webhooks::new(
-                Arc::clone(&store),
-                Arc::clone(&clock),
-                Arc::clone(&carriers),
-                webhook_sender,
-                config.webhook_secret_grace,
-            ),
-            callbacks: None,
+            webhooks,
+            tracking,
+            callbacks,
             started_at: clock.now(),
             keys: Arc::default(),
-            workers: None,
+            workers,
             shared_rate_limits: store.backend() == "postgres",
             database_check: Arc::default(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
@@ -192,32 +206,11 @@ impl AppState {
                 config.coverage.clone(),
                 config.limits,
             ),
-            tracking: tidemark_app::Tracking::new(
-                Arc::clone(&store),
-                Arc::clone(&carriers),
-                Arc::clone(&clock),
-                config.policy,
-            ),
             store,
             carriers,
             config: Arc::new(config),
             clock,
         }))
-    }
-
-    /// This state, ready only while `workers` turn.
-    #[must_use]
-    pub fn with_workers(mut self, workers: Arc<dyn health::Workers>) -> Self {
-        Arc::make_mut(&mut self.0).workers = Some(workers);
-        self
-    }
-
-    /// This state, receiving the lines' pushes with `callbacks` (without, the callback
-    /// routes answer 404).
-    #[must_use]
-    pub fn with_callbacks(mut self, callbacks: Option<Arc<dyn CarrierCallbacks>>) -> Self {
-        Arc::make_mut(&mut self.0).callbacks = callbacks;
-        self
     }
 }
 

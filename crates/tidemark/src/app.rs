@@ -1,22 +1,20 @@
-//! Building and serving the application: the same code runs in `tidemark serve` and in tests.
+//! The pieces `serve` and [`crate::application`] share: the sandbox carrier, the first
+//! account, the readiness of the loops, the shutdown signal.
 
 use std::sync::Arc;
 
 pub use crate::http_server::{MAX_HEADER_BYTES, MAX_HEADERS, ServerSettings, serve};
+use anyhow::Context;
 use carrier_sim::{ClockMode, SimConfig, Simulator};
 use rand::Rng;
-use tidemark_api::{CarrierCallbacks, WebhookSender};
 use tidemark_carriers::Secret;
 use tidemark_carriers::registry::{Registry, Sandbox};
-use tidemark_domain::{
-    Account, AccountName, ApiKey, ApiKeySecret, CarrierMatrix, Clock, SandboxScope, SystemClock,
-};
+use tidemark_domain::{Account, AccountName, ApiKey, ApiKeySecret, Clock, SystemClock};
 use tidemark_store::{Store, StoreError};
-use tidemark_workers::{Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{Config, SandboxConfig, TrackerConfig};
+use crate::config::SandboxConfig;
 
 /// The loops of this process's workers, for its readiness.
 #[derive(Debug)]
@@ -30,24 +28,6 @@ impl tidemark_api::health::Workers for Loops {
             .map(|beat| (beat.name(), beat.silent_for()))
             .collect()
     }
-}
-
-/// What receives the lines' and the terminals' pushes: `inbox`, behind the API's port.
-#[must_use]
-pub fn callbacks(inbox: tidemark_workers::Inbox) -> Arc<dyn CarrierCallbacks> {
-    Arc::new(inbox)
-}
-
-/// What sends webhook tests: signed, timed out and guarded exactly as deliveries are.
-///
-/// # Errors
-/// When its HTTP client cannot be built.
-pub fn webhook_sender(
-    settings: tidemark_workers::DispatcherSettings,
-    clock: Arc<dyn Clock>,
-) -> anyhow::Result<Arc<dyn WebhookSender>> {
-    let sender = tidemark_workers::Sender::new(settings, clock)?;
-    Ok(Arc::new(sender))
 }
 
 /// Starts the built-in carrier simulator on a free loopback port, serving until
@@ -81,86 +61,34 @@ pub async fn start_sandbox(
     })
 }
 
-/// The connectors: the configured carrier and terminal endpoints, and `sandbox` for every
-/// other SCAC (and the terminals of the sandbox's containers).
-///
-/// # Errors
-/// A bad endpoint setting.
-pub fn registry(
-    config: &Config,
+/// The connectors: the configured carrier and terminal endpoints, and the sandbox (the
+/// one passed in, else the built-in simulator when enabled) for the SCACs it serves.
+pub(crate) async fn connectors(
+    settings: &crate::settings::Settings,
     sandbox: Option<Sandbox>,
-    scope: SandboxScope,
+    shutdown: &CancellationToken,
 ) -> anyhow::Result<Arc<Registry>> {
-    Ok(Arc::new(
-        Registry::build(&config.carriers, sandbox, scope)?
-            .with_terminals(&config.terminals)?
-            .with_arrival_notices(&config.arrival_notices)?,
-    ))
-}
-
-/// The tracker and its runner; `events_recorded` rings when a lookup records events.
-#[must_use]
-pub fn tracker(
-    deps: tidemark_workers::Deps,
-    config: &TrackerConfig,
-    policy: tidemark_domain::lifecycle::Policy,
-    events_recorded: Option<Arc<tokio::sync::Notify>>,
-) -> Runner<Tracker> {
-    let clock = Arc::clone(&deps.clock);
-    let mut tracker = Tracker::new(deps, config.settings(policy));
-    if let Some(bell) = events_recorded {
-        tracker = tracker.ring_on_events(bell);
-    }
-    Runner::new(Arc::new(tracker), clock, config.runner())
-}
-
-/// The dispatcher and its runner.
-///
-/// # Errors
-/// When its HTTP client cannot be built.
-pub fn dispatcher(
-    store: Arc<dyn Store>,
-    clock: Arc<dyn Clock>,
-    settings: tidemark_workers::DispatcherSettings,
-    runner: tidemark_workers::RunnerSettings,
-) -> anyhow::Result<Runner<tidemark_workers::Dispatcher>> {
-    let dispatcher = tidemark_workers::Dispatcher::new(store, Arc::clone(&clock), settings)?;
-    Ok(Runner::new(Arc::new(dispatcher), clock, runner))
-}
-
-/// The delivery log's pruner and its runner: one batch at a time, looking again at least
-/// once a minute.
-#[must_use]
-pub fn pruner(
-    store: Arc<dyn Store>,
-    clock: Arc<dyn Clock>,
-    retention: tidemark_domain::webhook::Retention,
-) -> Runner<tidemark_workers::Pruner> {
-    let settings = tidemark_workers::RunnerSettings {
-        concurrency: 1,
-        poll: std::time::Duration::from_secs(60),
-    };
-    let pruner = tidemark_workers::Pruner::new(store, retention);
-    Runner::new(Arc::new(pruner), clock, settings)
-}
-
-/// The carrier matrix: the file at `path` when given, else the one shipped with Tidemark.
-/// Loaded and validated once, at start.
-///
-/// # Errors
-/// An unreadable file, or a matrix that does not validate (the message names the rows).
-pub fn carriers(path: Option<&std::path::Path>) -> anyhow::Result<Arc<CarrierMatrix>> {
-    use anyhow::Context;
-    let matrix = match path {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read the carrier matrix {}", path.display()))?;
-            CarrierMatrix::parse_toml(&text)
-                .with_context(|| format!("invalid carrier matrix {}", path.display()))?
+    let config = &settings.config;
+    let sandbox = match sandbox {
+        Some(sandbox) => Some(sandbox),
+        None if config.sandbox.enabled => {
+            let sandbox = start_sandbox(&config.sandbox, shutdown.clone())
+                .await
+                .context("cannot start the sandbox carrier")?;
+            tracing::info!(
+                url = %sandbox.base_url,
+                clock_factor = config.sandbox.clock_factor,
+                "sandbox carrier started"
+            );
+            Some(sandbox)
         }
-        None => CarrierMatrix::bundled().context("the bundled carrier matrix is invalid")?,
+        None => None,
     };
-    Ok(Arc::new(matrix))
+    let registry = Registry::build(&config.carriers, sandbox, config.sandbox_scope())?
+        .with_terminals(&config.terminals)?
+        .with_arrival_notices(&config.arrival_notices)?;
+    tracing::info!(carriers = %registry.describe(), "where each SCAC is tracked");
+    Ok(Arc::new(registry))
 }
 
 /// The system clock, shared.

@@ -1,14 +1,16 @@
 //! The `tidemark` binary as a library: configuration, the command line, and the wiring of
 //! store, API, carriers and workers. `main` is a thin call into [`run`]; tests build the very
-//! same application through [`app`].
+//! same application through [`application::Application`].
 
 pub mod app;
+pub mod application;
 pub mod cli;
 mod commands;
 pub mod config;
 pub mod http_server;
 pub mod memory;
 mod output;
+pub mod settings;
 pub mod telemetry;
 
 use anyhow::Context;
@@ -44,18 +46,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     let config =
         Config::load(cli.config.as_deref(), &overrides).context("invalid configuration")?;
-    config
-        .validate()
+    let settings = settings::Settings::parse(config)
         .map_err(anyhow::Error::msg)
         .context("invalid configuration")?;
-    telemetry::init(&config.log);
+    telemetry::init(&settings.config.log);
+    let config = &settings.config;
     match cli.command {
-        Command::Serve(_) => commands::serve::run(config).await,
-        Command::Migrate => commands::migrate(&config).await,
-        Command::Accounts(command) => commands::accounts::run(&config, command).await,
-        Command::Keys(command) => commands::keys::run(&config, command).await,
-        Command::Carriers(command) => commands::carriers::run(&config, command).await,
-        Command::Infer { numbers } => commands::infer::run(&config, &numbers),
-        Command::Openapi => commands::openapi(&config),
+        Command::Serve(_) => commands::serve::run(settings).await,
+        Command::Migrate => commands::migrate(config).await,
+        Command::Accounts(command) => commands::accounts::run(config, command).await,
+        Command::Keys(command) => commands::keys::run(config, command).await,
+        Command::Carriers(command) => commands::carriers::run(config, command).await,
+        Command::Infer { numbers } => commands::infer::run(&settings, &numbers),
+        Command::Openapi => commands::openapi(&settings),
     }
 }

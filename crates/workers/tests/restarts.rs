@@ -32,7 +32,6 @@ mod cases {
     use tokio_util::sync::CancellationToken;
 
     use crate::receiver::{Receiver, dispatcher, local, subscribe};
-    use crate::support::Harness;
 
     /// Starts `runner` as a process would, and returns its task, to be aborted.
     fn spawn<W: tidemark_workers::Worker>(runner: Runner<W>) -> tokio::task::JoinHandle<()> {
@@ -55,9 +54,7 @@ mod cases {
     pub async fn a_restarted_dispatcher_resumes_a_dead_ones_deliveries_within_a_lease(
         backend: Backend,
     ) {
-        let Some(h) = Harness::start(backend).await else {
-            return;
-        };
+        let h = crate::support::start(backend, crate::support::sim_config()).await;
         let lease = DispatcherSettings::default().lease;
         assert!(
             lease <= Duration::from_secs(5),
@@ -89,16 +86,19 @@ mod cases {
     }
 
     pub async fn a_restarted_tracker_resumes_a_dead_ones_lookups_within_a_lease(backend: Backend) {
-        let Some(h) = Harness::start(backend).await else {
-            return;
-        };
+        let h = crate::support::start(backend, crate::support::sim_config()).await;
         let settings = TrackerSettings::default();
         assert!(
             settings.lease <= Duration::from_secs(5),
             "{:?}",
             settings.lease
         );
-        let tracker = || h.tracker(settings);
+        // A restarted process, with the default (short) lease.
+        let restart = || {
+            h.another_process(move |config| {
+                config.tracker.lease = settings.lease;
+            })
+        };
         // The carrier hangs; the tracker asking it dies.
         h.sim.add_fault(FaultRule {
             terminal: None,
@@ -108,7 +108,11 @@ mod cases {
             times: None,
         });
         let request = h.test_bill("TEST-TR-SUCCEEDED").await;
-        let dead = spawn(tracker());
+        let dead = restart().await;
+        let dead = tokio::spawn(async move {
+            let tracker = dead.tracker().expect("a tracker");
+            tracker.run(CancellationToken::new()).await;
+        });
         eventually("the carrier is asked", || {
             h.sim.lookups("TEST", "TEST-TR-SUCCEEDED") > 0
         })
@@ -117,7 +121,8 @@ mod cases {
         let _ = dead.await;
         h.sim.clear_faults();
 
-        let restarted = tracker();
+        let restarted = restart().await;
+        let restarted = restarted.tracker().expect("a tracker");
         h.advance(seconds(settings.lease) - time::Duration::milliseconds(100));
         assert_eq!(
             restarted.run_until_idle().await.expect("drained"),
@@ -126,19 +131,17 @@ mod cases {
         );
         h.advance(time::Duration::milliseconds(200));
         assert_eq!(restarted.run_until_idle().await.expect("drained"), 1);
-        assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+        assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     }
 
     pub async fn a_restart_with_shorter_intervals_brings_queued_jobs_forward(backend: Backend) {
-        let Some(h) = Harness::start(backend).await else {
-            return;
-        };
+        let h = crate::support::start(backend, crate::support::sim_config()).await;
         let found = h.test_bill("TEST-TR-SUCCEEDED").await;
         let waiting = h.test_bill("TEST-TR-AWAITING-MANIFEST").await;
         h.drain().await;
-        assert_eq!(h.request(&found).await.status, RequestStatus::Created);
+        assert_eq!(h.stored(&found).await.status, RequestStatus::Created);
         assert_eq!(
-            h.request(&waiting).await.status,
+            h.stored(&waiting).await.status,
             RequestStatus::AwaitingManifest
         );
         let now = h.clock.now();
@@ -155,11 +158,13 @@ mod cases {
             retry_max: Duration::from_secs(10),
             ..default
         };
-        let restarted = h.tracker(TrackerSettings {
-            policy: fast,
-            ..TrackerSettings::default()
-        });
-        let tracker = restarted.worker();
+        let restarted = h
+            .another_process(move |config| {
+                config.tracking = fast;
+                config.tracker.lease = TrackerSettings::default().lease;
+            })
+            .await;
+        let tracker = restarted.tracker().expect("a tracker").worker();
         assert_eq!(tracker.align_schedule().await.expect("aligned"), 2);
         let soon = now + Duration::from_secs(10);
         for kind in [JobKind::Refresh, JobKind::Lookup] {

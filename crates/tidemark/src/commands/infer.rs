@@ -7,8 +7,6 @@ use tidemark_domain::inference::input::check_number;
 use tidemark_domain::{CarrierMatrix, infer};
 use tidemark_wire::infer_number::AttributesView;
 
-use crate::config::Config;
-
 /// One line of output: the number as given, then the endpoint's attributes or an error.
 #[derive(Debug, Serialize)]
 struct Line<'a> {
@@ -55,8 +53,8 @@ fn write_line(out: &mut impl Write, matrix: &CarrierMatrix, number: &str) -> any
 
 /// `tidemark infer NUMBER…`, or `tidemark infer -` for one number per line on stdin
 /// (empty lines are skipped). Fails when any number was refused (blank, too long, not UTF-8).
-pub fn run(config: &Config, numbers: &[String]) -> anyhow::Result<()> {
-    let matrix = crate::app::carriers(config.carriers_file.as_deref())?;
+pub fn run(settings: &crate::settings::Settings, numbers: &[String]) -> anyhow::Result<()> {
+    let matrix = &settings.matrix;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut refused = 0usize;
@@ -68,7 +66,7 @@ pub fn run(config: &Config, numbers: &[String]) -> anyhow::Result<()> {
                 continue;
             }
             match std::str::from_utf8(bytes) {
-                Ok(number) => refused += usize::from(write_line(&mut out, &matrix, number)?),
+                Ok(number) => refused += usize::from(write_line(&mut out, matrix, number)?),
                 Err(_) => {
                     refused += 1;
                     serde_json::to_writer(
@@ -89,7 +87,7 @@ pub fn run(config: &Config, numbers: &[String]) -> anyhow::Result<()> {
         }
     } else {
         for number in numbers {
-            refused += usize::from(write_line(&mut out, &matrix, number)?);
+            refused += usize::from(write_line(&mut out, matrix, number)?);
         }
     }
     out.flush()?;

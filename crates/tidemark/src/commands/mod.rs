@@ -39,10 +39,11 @@ pub async fn migrate(config: &Config) -> anyhow::Result<()> {
 }
 
 /// `tidemark openapi`.
-pub fn openapi(config: &Config) -> anyhow::Result<()> {
-    let carriers = crate::app::carriers(config.carriers_file.as_deref())?;
-    let document =
-        serde_json::to_string_pretty(&tidemark_api::openapi::document(&config.api(), &carriers))?;
+pub fn openapi(settings: &crate::settings::Settings) -> anyhow::Result<()> {
+    let document = serde_json::to_string_pretty(&tidemark_api::openapi::document(
+        &settings.api,
+        &settings.matrix,
+    ))?;
     output::line(document)?;
     Ok(())
 }

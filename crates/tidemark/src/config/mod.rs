@@ -11,8 +11,7 @@ use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 use tidemark_api::{ApiConfig, RateLimitConfig};
-use tidemark_domain::webhook::Networks;
-use tidemark_domain::{Coverage, Limits, SandboxScope, Scac};
+use tidemark_domain::SandboxScope;
 use tidemark_store::ConnectOptions;
 use tidemark_store::Synchronous;
 
@@ -233,50 +232,6 @@ impl Config {
             .map_err(Box::new)
     }
 
-    /// Checks the settings that are only used later (carrier endpoints, the sandbox, the
-    /// roles), so a mistake stops the start instead of the first lookup.
-    ///
-    /// # Errors
-    /// The first bad setting, named.
-    pub fn validate(&self) -> Result<(), String> {
-        tidemark_carriers::registry::Registry::build(&self.carriers, None, SandboxScope::Off)
-            .and_then(|registry| registry.with_terminals(&self.terminals))
-            .and_then(|registry| registry.with_arrival_notices(&self.arrival_notices))
-            .map_err(|error| error.to_string())?;
-        if self.roles.is_empty() {
-            return Err("roles: name at least one of api, tracker, dispatcher".to_owned());
-        }
-        self.webhook_networks()?;
-        let (grace, max) = (
-            self.webhooks.secret_grace,
-            tidemark_domain::webhook::MAX_SECRET_GRACE,
-        );
-        if grace > max {
-            return Err(format!(
-                "webhooks.secret_grace: at most {} days, not {} s",
-                max.as_secs() / 86_400,
-                grace.as_secs()
-            ));
-        }
-        self.retention()?;
-        let factor = self.sandbox.clock_factor;
-        if !(factor.is_finite() && factor > 0.0) {
-            return Err(format!(
-                "sandbox.clock_factor: must be above 0, not {factor}"
-            ));
-        }
-        Ok(())
-    }
-
-    /// How long the delivery log keeps settled notifications (`[webhooks] retention`).
-    ///
-    /// # Errors
-    /// When it is outside the bounds, named.
-    pub fn retention(&self) -> Result<tidemark_domain::webhook::Retention, String> {
-        tidemark_domain::webhook::Retention::new(self.webhooks.retention)
-            .map_err(|error| format!("webhooks.retention: {error}"))
-    }
-
     /// What the storage layer needs.
     #[must_use]
     pub fn connect_options(&self) -> ConnectOptions {
@@ -301,76 +256,6 @@ impl Config {
             (false, _) => SandboxScope::Off,
             (true, false) => SandboxScope::TestOnly,
             (true, true) => SandboxScope::AllCarriers,
-        }
-    }
-
-    /// Which lines this instance tracks: the same answer the tracker's registry gives,
-    /// from the same settings (checked by `validate`).
-    #[must_use]
-    pub fn coverage(&self) -> Coverage {
-        let endpoints = self
-            .carriers
-            .endpoints
-            .keys()
-            .filter_map(|key| Scac::parse(key).ok());
-        // An entry that does not resolve stops the start (`validate`); told, it is bare.
-        let details = tidemark_carriers::registry::describe(&self.carriers).unwrap_or_default();
-        Coverage::new(endpoints, self.sandbox_scope()).with_details(details)
-    }
-
-    /// How the HTTP server treats slow clients and shutdowns.
-    #[must_use]
-    pub fn server(&self) -> crate::http_server::ServerSettings {
-        crate::http_server::ServerSettings {
-            header_timeout: self.limits.header_timeout.max(Duration::from_secs(1)),
-            grace: self.shutdown_grace,
-        }
-    }
-
-    /// The networks webhooks may reach beyond the public internet.
-    ///
-    /// # Errors
-    /// An entry that is not a network.
-    pub fn webhook_networks(&self) -> Result<Networks, String> {
-        Networks::parse_list(&self.webhook_allowed_networks)
-            .map_err(|error| format!("webhook_allowed_networks: {error}"))
-    }
-
-    /// How deliveries (and the API's webhook tests) are sent: `[webhooks]`, reaching
-    /// `networks`.
-    #[must_use]
-    pub fn dispatcher_settings(&self, networks: Networks) -> tidemark_workers::DispatcherSettings {
-        tidemark_workers::DispatcherSettings {
-            lease: self.webhooks.lease.max(Duration::from_secs(1)),
-            timeout: self.webhooks.timeout.max(Duration::from_secs(1)),
-            networks: std::sync::Arc::new(networks),
-            ..self.webhooks.clone()
-        }
-    }
-
-    /// What the API layer needs.
-    #[must_use]
-    pub fn api(&self) -> ApiConfig {
-        ApiConfig {
-            limits: Limits {
-                request_number_chars: self.limits.request_number_chars,
-                list_items: self.limits.list_items,
-                list_item_chars: self.limits.list_item_chars,
-            },
-            body_bytes: self.limits.body_bytes,
-            body_idle_timeout: self.limits.body_idle_timeout.max(Duration::from_secs(1)),
-            body_total_timeout: self.limits.body_total_timeout.max(Duration::from_secs(1)),
-            page_size_default: self.limits.page_size_default,
-            page_size_max: self.limits.page_size_max,
-            rate_limits: self.rate_limits,
-            // Checked by `validate` at start.
-            webhook_networks: self.webhook_networks().unwrap_or_default(),
-            policy: self.tracking,
-            webhook_source_ips: self.webhook_source_ips.clone(),
-            coverage: self.coverage(),
-            webhook_secret_grace: self.webhooks.secret_grace,
-            // Refused at start when out of bounds (`validate`).
-            webhook_retention: self.retention().unwrap_or_default(),
         }
     }
 }

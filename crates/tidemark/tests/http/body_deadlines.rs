@@ -5,30 +5,23 @@
 
 use std::time::{Duration, Instant};
 
-use tidemark::app::{self, ServerSettings};
-use tidemark_api::ApiConfig;
 use tidemark_store::testing::Backend;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::common::{TestApp, all_carriers};
+use crate::common::TestApp;
 use crate::hygiene::read_until_closed as answer;
 
-/// An app whose bodies may pause `idle` and last `total`.
+/// An app whose bodies may pause `idle` and last `total` (each at least a second, as the
+/// settings hold them).
 async fn app(idle: Duration, total: Duration) -> TestApp {
-    let config = ApiConfig {
-        body_idle_timeout: idle,
-        body_total_timeout: total,
-        ..all_carriers()
-    };
-    TestApp::spawn_served(
-        Backend::Sqlite,
-        config,
-        app::system_clock(),
-        ServerSettings::default(),
-    )
-    .await
-    .expect("app")
+    TestApp::build(Backend::Sqlite)
+        .config(move |config| {
+            config.limits.body_idle_timeout = idle;
+            config.limits.body_total_timeout = total;
+        })
+        .spawn()
+        .await
 }
 
 /// A create's head with `length` declared and the start of its body.

@@ -10,18 +10,22 @@ use carrier_sim::Quirk;
 use serde_json::Value;
 use tidemark_store::testing::Backend;
 
-use crate::common::{Tracking, document, tracking_request};
+use crate::common::{TestApp, document, tracking_request};
 
 tidemark_store::backends!(with_profiles, each_profile_tracks_its_line_end_to_end);
 
 async fn with_profiles<F, Fut>(backend: Backend, case: F)
 where
-    F: FnOnce(Tracking) -> Fut,
+    F: FnOnce(TestApp) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    if let Some(tracking) = Tracking::spawn_carriers(backend, play, ENDPOINTS).await {
-        case(tracking).await;
-    }
+    let app = TestApp::build(backend)
+        .world_clock()
+        .simulator(play)
+        .carriers(ENDPOINTS)
+        .spawn()
+        .await;
+    case(app).await;
 }
 
 /// The lines, as the simulator plays them.
@@ -130,7 +134,7 @@ client_id = "eg-id"
 client_secret = "eg-secret"
 "#;
 
-async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
+async fn each_profile_tracks_its_line_end_to_end(t: TestApp) {
     says_how_each_line_is_tracked(&t).await;
     t.advance(time::Duration::days(30));
     hmm_is_asked_a_booking_and_a_container_together(&t).await;
@@ -145,7 +149,7 @@ async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
         ("ONEY", "booking_number", "ONEYTYOB12345600"),
         ("EGLV", "container", "EGHU1234562"),
     ] {
-        let created = document(t.app.create(&tracking_request(kind, number, scac)).await).await;
+        let created = document(t.create(&tracking_request(kind, number, scac)).await).await;
         assert_eq!(
             created["data"]["attributes"]["status"], "pending",
             "{scac}: {created}"
@@ -154,8 +158,7 @@ async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
     }
     t.drain().await;
     for (scac, id) in ids {
-        let request: Value =
-            document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
+        let request: Value = document(t.get(&format!("/v2/tracking_requests/{id}")).await).await;
         let attributes = &request["data"]["attributes"];
         assert_eq!(attributes["status"], "created", "{scac}: {attributes}");
         let shipment = &request["included"][0];
@@ -171,9 +174,9 @@ async fn each_profile_tracks_its_line_end_to_end(t: Tracking) {
 
 /// `/metrics` tells each carrier's calls today (the quota shared by every process) and
 /// its daily quota, when it has one.
-async fn quota_use_is_told_in_the_metrics(t: &Tracking) {
+async fn quota_use_is_told_in_the_metrics(t: &TestApp) {
     tidemark_api::metrics::handle();
-    let text = t.app.get("/metrics").await.text().await.expect("text");
+    let text = t.get("/metrics").await.text().await.expect("text");
     let line = |name: &str| {
         text.lines()
             .find(|line| line.starts_with(name))
@@ -192,15 +195,15 @@ async fn quota_use_is_told_in_the_metrics(t: &Tracking) {
 /// HMM answers only a booking and one of its containers asked together: a booking alone
 /// waits (as for a manifest); a container of it tracked by the same client pairs with it,
 /// and both are tracked.
-async fn hmm_is_asked_a_booking_and_a_container_together(t: &Tracking) {
+async fn hmm_is_asked_a_booking_and_a_container_together(t: &TestApp) {
     use carrier_sim::world::{Placement, Reference};
     const BOOKING: &str = "HDMUPUSA1234567";
     let status = |id: String| async move {
-        let request = document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
+        let request = document(t.get(&format!("/v2/tracking_requests/{id}")).await).await;
         request["data"]["attributes"]["status"].clone()
     };
     let create = |kind: &'static str, number: String| async move {
-        let created = document(t.app.create(&tracking_request(kind, &number, "HDMU")).await).await;
+        let created = document(t.create(&tracking_request(kind, &number, "HDMU")).await).await;
         created["data"]["id"].as_str().expect("id").to_owned()
     };
     let booking = create("booking_number", BOOKING.to_owned()).await;
@@ -235,7 +238,7 @@ async fn hmm_is_asked_a_booking_and_a_container_together(t: &Tracking) {
 }
 
 /// `GET /v2/shipping_lines/{scac}` says how this instance reaches each line.
-async fn says_how_each_line_is_tracked(t: &Tracking) {
+async fn says_how_each_line_is_tracked(t: &TestApp) {
     for (scac, profile, version, auth, per_day) in [
         (
             "HLCU",
@@ -248,7 +251,7 @@ async fn says_how_each_line_is_tracked(t: &Tracking) {
         ("MAEU", "maersk", "2.2", "oauth2 + Consumer-Key", None),
         ("EGLV", "evergreen", "2.2", "token", None),
     ] {
-        let line = document(t.app.get(&format!("/v2/shipping_lines/{scac}")).await).await;
+        let line = document(t.get(&format!("/v2/shipping_lines/{scac}")).await).await;
         let attributes = &line["data"]["attributes"];
         assert_eq!(attributes["tracking_source"], "carrier", "{scac}");
         assert_eq!(attributes["tracking_profile"], profile, "{scac}");
@@ -261,6 +264,6 @@ async fn says_how_each_line_is_tracked(t: &Tracking) {
             "{scac}"
         );
     }
-    let sandbox = document(t.app.get("/v2/shipping_lines/TEST").await).await;
+    let sandbox = document(t.get("/v2/shipping_lines/TEST").await).await;
     assert!(sandbox["data"]["attributes"]["tracking_quota"].is_null());
 }

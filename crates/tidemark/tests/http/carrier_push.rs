@@ -8,7 +8,7 @@ use serde_json::Value;
 use tidemark_domain::{Clock, JobKind, Timestamp, TrackingRequestId};
 use tidemark_store::testing::Backend;
 
-use crate::common::{Tracking, document};
+use crate::common::{TestApp, document};
 use crate::shipments::{shipment_action, shipment_id, track};
 
 tidemark_store::backends!(
@@ -28,43 +28,35 @@ push = "dcsa_2_2"
 
 async fn with_pushing_carrier<F, Fut>(backend: Backend, case: F)
 where
-    F: FnOnce(Tracking) -> Fut,
+    F: FnOnce(TestApp) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    if let Some(tracking) = Tracking::spawn_carriers(backend, |_| {}, ENDPOINTS).await {
-        case(tracking).await;
-    }
+    let app = TestApp::build(backend).world_clock().carriers(ENDPOINTS);
+    case(app.spawn().await).await;
 }
 
-/// [`Tracking::sim_pushes`] of `event-pushes`.
-async fn push(t: &Tracking, fault: Option<&str>) -> Vec<Value> {
+/// [`TestApp::sim_pushes`] of `event-pushes`.
+async fn push(t: &TestApp, fault: Option<&str>) -> Vec<Value> {
     t.sim_pushes("event-pushes", fault).await
 }
 
-async fn refresh_due(t: &Tracking) -> Timestamp {
-    t.app
-        .store
+async fn refresh_due(t: &TestApp) -> Timestamp {
+    t.store
         .next_due(JobKind::Refresh)
         .await
         .expect("read")
         .expect("a refresh is queued")
 }
 
-async fn events_of(t: &Tracking, request: &Value) -> usize {
+async fn events_of(t: &TestApp, request: &Value) -> usize {
     let id = TrackingRequestId::parse(request["data"]["id"].as_str().expect("id")).expect("id");
-    let tracked = t
-        .app
-        .store
-        .tracked(id)
-        .await
-        .expect("read")
-        .expect("tracked");
+    let tracked = t.store.tracked(id).await.expect("read").expect("tracked");
     tracked.raw_events.len()
 }
 
 /// A bill at MAEU the carrier records an event of between 7 and 23 hours from now, and
 /// when.
-fn bill_with_news(t: &Tracking) -> (String, time::OffsetDateTime) {
+fn bill_with_news(t: &TestApp) -> (String, time::OffsetDateTime) {
     let now = t.sim.clock().now();
     (0..500)
         .map(|n| format!("MAEU2405{n:05}"))
@@ -87,8 +79,8 @@ fn bill_with_news(t: &Tracking) -> (String, time::OffsetDateTime) {
         .expect("some bill has news soon")
 }
 
-async fn a_signed_push_has_the_shipment_read_at_once_and_polling_slows(t: Tracking) {
-    let line = document(t.app.get("/v2/shipping_lines/MAEU").await).await;
+async fn a_signed_push_has_the_shipment_read_at_once_and_polling_slows(t: TestApp) {
+    let line = document(t.get("/v2/shipping_lines/MAEU").await).await;
     assert_eq!(line["data"]["attributes"]["tracking_mode"], "push");
     t.advance(time::Duration::days(3));
     let (bill, news) = bill_with_news(&t);
@@ -147,7 +139,7 @@ async fn a_signed_push_has_the_shipment_read_at_once_and_polling_slows(t: Tracki
     t.drain().await;
 }
 
-async fn a_stopped_shipment_s_subscription_ends_and_strangers_are_refused(t: Tracking) {
+async fn a_stopped_shipment_s_subscription_ends_and_strangers_are_refused(t: TestApp) {
     t.advance(time::Duration::days(3));
     let request = track(&t, "MAEU240529132", "MAEU").await;
     // A push without a subscription of ours, or unsigned, is refused.
@@ -159,7 +151,7 @@ async fn a_stopped_shipment_s_subscription_ends_and_strangers_are_refused(t: Tra
         vec![("Notification-Signature", "sha256=00")],
     ] {
         let mut call = reqwest::Client::new()
-            .post(format!("{}/carrier-callbacks/MAEU", t.app.base))
+            .post(format!("{}/carrier-callbacks/MAEU", t.base))
             .header("Content-Type", "application/json")
             .body("[]");
         for (name, value) in headers {

@@ -13,7 +13,7 @@ use tidemark_domain::{Clock, JobKind};
 use tidemark_store::testing::Backend;
 use time::{Duration, OffsetDateTime};
 
-use crate::common::{Tracking, document};
+use crate::common::{TestApp, document};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -37,12 +37,11 @@ token = "a-carrier-push-token-3"
 
 async fn with_v3_carrier<F, Fut>(backend: Backend, case: F)
 where
-    F: FnOnce(Tracking) -> Fut,
+    F: FnOnce(TestApp) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    if let Some(tracking) = Tracking::spawn_carriers(backend, |_| {}, ENDPOINTS).await {
-        case(tracking).await;
-    }
+    let app = TestApp::build(backend).world_clock().carriers(ENDPOINTS);
+    case(app.spawn().await).await;
 }
 
 fn validator(name: &str) -> jsonschema::Validator {
@@ -55,9 +54,9 @@ fn validator(name: &str) -> jsonschema::Validator {
     jsonschema::validator_for(&root).expect("compiles")
 }
 
-async fn push(t: &Tracking, token: &str, body: &[u8]) -> (u16, Value) {
+async fn push(t: &TestApp, token: &str, body: &[u8]) -> (u16, Value) {
     let response = reqwest::Client::new()
-        .post(format!("{}/carrier-callbacks/MAEU/v3/events", t.app.base))
+        .post(format!("{}/carrier-callbacks/MAEU/v3/events", t.base))
         .bearer_auth(token)
         .header("Content-Type", "application/json")
         .body(body.to_vec())
@@ -68,7 +67,7 @@ async fn push(t: &Tracking, token: &str, body: &[u8]) -> (u16, Value) {
     (status, response.json().await.expect("json"))
 }
 
-async fn a_three_point_o_carrier_is_polled_and_pushes(t: Tracking) {
+async fn a_three_point_o_carrier_is_polled_and_pushes(t: TestApp) {
     t.advance(time::Duration::days(30));
     let request = track(&t, "MAEU300000123", "MAEU").await;
     assert_eq!(
@@ -100,7 +99,6 @@ async fn a_three_point_o_carrier_is_polled_and_pushes(t: Tracking) {
         "{answer}"
     );
     let due = t
-        .app
         .store
         .next_due(JobKind::Refresh)
         .await
@@ -125,7 +123,7 @@ async fn a_three_point_o_carrier_is_polled_and_pushes(t: Tracking) {
 }
 
 /// When the simulated line discharges `bill`'s boxes at their port of discharge.
-fn discharges(t: &Tracking, bill: &str) -> Vec<OffsetDateTime> {
+fn discharges(t: &TestApp, bill: &str) -> Vec<OffsetDateTime> {
     use carrier_sim::world::{Placement, Reference};
     let reference = Reference::TransportDocument(bill.to_owned());
     let shipment = t
@@ -149,16 +147,16 @@ fn discharges(t: &Tracking, bill: &str) -> Vec<OffsetDateTime> {
         .collect()
 }
 
-async fn containers(t: &Tracking) -> Vec<Value> {
-    document(t.app.get("/v2/containers?page[size]=100").await).await["data"]
+async fn containers(t: &TestApp) -> Vec<Value> {
+    document(t.get("/v2/containers?page[size]=100").await).await["data"]
         .as_array()
         .cloned()
         .expect("containers")
 }
 
-async fn heard(t: &Tracking, event: &str) -> Vec<Value> {
+async fn heard(t: &TestApp, event: &str) -> Vec<Value> {
     let path = format!("/v2/webhook_notifications?filter[event]={event}&page[size]=100");
-    document(t.app.get(&path).await).await["data"]
+    document(t.get(&path).await).await["data"]
         .as_array()
         .cloned()
         .unwrap_or_default()
@@ -177,7 +175,7 @@ fn hold_names(container: &Value) -> Vec<String> {
 }
 
 /// Moves both clocks to `at` and works what is due.
-async fn until(t: &Tracking, at: OffsetDateTime) {
+async fn until(t: &TestApp, at: OffsetDateTime) {
     let now = t.sim.clock().now();
     assert!(at > now, "the scenario lies ahead: {at} after {now}");
     t.advance(at - now);
@@ -185,7 +183,7 @@ async fn until(t: &Tracking, at: OffsetDateTime) {
 }
 
 /// A bill of the simulated world whose boxes reach their port of discharge days from now.
-fn bill_ahead(t: &Tracking) -> (String, Vec<OffsetDateTime>) {
+fn bill_ahead(t: &TestApp) -> (String, Vec<OffsetDateTime>) {
     let now = t.sim.clock().now();
     (100..400)
         .map(|n| format!("MAEU300000{n}"))
@@ -199,7 +197,7 @@ fn bill_ahead(t: &Tracking) -> (String, Vec<OffsetDateTime>) {
         .expect("the seeded world has a voyage ahead")
 }
 
-async fn a_three_point_o_line_s_release_events_hold_and_release_its_boxes(t: Tracking) {
+async fn a_three_point_o_line_s_release_events_hold_and_release_its_boxes(t: TestApp) {
     let (bill, times) = bill_ahead(&t);
     let (first, last) = (
         *times

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, codes, document, errors, tracking_request};
+use crate::common::{TestApp, codes, document, errors, tracking_request};
 
 use crate::common::with_tracking;
 
@@ -80,7 +80,7 @@ fn check(body: &Value, fields: &BTreeMap<String, Fields>) -> BTreeSet<String> {
 }
 
 /// Tracks `number` at the sandbox; returns the request's id.
-async fn track(t: &Tracking, number: &str) -> String {
+async fn track(t: &TestApp, number: &str) -> String {
     let request = crate::shipments::track(t, number, "TEST").await;
     request["data"]["id"].as_str().expect("id").to_owned()
 }
@@ -94,17 +94,17 @@ fn first_id(body: &Value, kind: &str) -> String {
         .to_owned()
 }
 
-async fn every_document_carries_every_reference_field(t: Tracking) {
+async fn every_document_carries_every_reference_field(t: TestApp) {
     let fields = reference_fields();
     let hook = json!({"data": {"type": "webhook", "attributes": {
         "url": "https://hooks.example.com/tidemark", "active": true}}});
-    let response = t.app.post_json("/v2/webhooks", &t.app.key, &hook).await;
+    let response = t.post_json("/v2/webhooks", &t.key, &hook).await;
     assert_eq!(response.status(), 201);
     let mut seen = check(&document(response).await, &fields);
 
     let request = track(&t, "TEST-TR-SUCCEEDED").await;
     let mut read = async |path: &str| -> Value {
-        let response = t.app.get(path).await;
+        let response = t.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
         let body = document(response).await;
         seen.extend(check(&body, &fields));
@@ -141,7 +141,7 @@ async fn every_document_carries_every_reference_field(t: Tracking) {
     read("/v2/webhook_notifications?include=webhook,reference_object").await;
     read("/v2/search?query=TEST-TR-SUCCEEDED").await;
     let party = json!({"data": {"attributes": {"company_name": "Northwind"}}});
-    let response = t.app.post_json("/v2/parties", &t.app.key, &party).await;
+    let response = t.post_json("/v2/parties", &t.key, &party).await;
     assert_eq!(response.status(), 201);
     seen.extend(check(&document(response).await, &fields));
 
@@ -150,22 +150,21 @@ async fn every_document_carries_every_reference_field(t: Tracking) {
     assert!(missing.is_empty(), "never served: {missing:?}");
 }
 
-async fn the_reference_clients_default_calls_answer(t: Tracking) {
+async fn the_reference_clients_default_calls_answer(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED").await;
     // tracked_object is included by default; an empty include turns it off.
-    let body = document(t.app.get(&format!("/v2/tracking_requests/{request}")).await).await;
+    let body = document(t.get(&format!("/v2/tracking_requests/{request}")).await).await;
     let included = body["included"].as_array().expect("included by default");
     assert_eq!(included.len(), 1);
     assert_eq!(included[0]["type"], "shipment");
     let body = document(
-        t.app
-            .get(&format!("/v2/tracking_requests/{request}?include="))
+        t.get(&format!("/v2/tracking_requests/{request}?include="))
             .await,
     )
     .await;
     assert!(body.get("included").is_none(), "{body}");
 
-    let list = document(t.app.get("/v2/containers").await).await;
+    let list = document(t.get("/v2/containers").await).await;
     let container = first_id(&list, "container");
     for path in [
         "/v2/containers?include=shipment,pod_terminal,pickup_facility".to_owned(),
@@ -176,13 +175,12 @@ async fn the_reference_clients_default_calls_answer(t: Tracking) {
         "/v2/tracking_requests?include=tracked_object".to_owned(),
         "/v2/webhook_notifications?include=webhook,reference_object".to_owned(),
     ] {
-        let response = t.app.get(&path).await;
+        let response = t.get(&path).await;
         assert_eq!(response.status(), 200, "{path}: {:?}", response.text().await);
     }
 
     // The reference documents `ref_number` (singular) on PATCH.
     let response = t
-        .app
         .patch(
             &format!("/v2/tracking_requests/{request}"),
             &json!({"data": {"type": "tracking_request", "attributes": {"ref_number": "PO-77"}}}),
@@ -192,7 +190,6 @@ async fn the_reference_clients_default_calls_answer(t: Tracking) {
     let body = document(response).await;
     assert_eq!(body["data"]["attributes"]["ref_numbers"], json!(["PO-77"]));
     let response = t
-        .app
         .patch(
             &format!("/v2/tracking_requests/{request}"),
             &json!({"data": {"type": "tracking_request", "attributes": {
@@ -203,7 +200,7 @@ async fn the_reference_clients_default_calls_answer(t: Tracking) {
     assert_eq!(codes(&errors)[0].1, "/data/attributes/ref_number");
 }
 
-async fn unknown_parameters_are_ignored_and_unknown_filters_refused(t: Tracking) {
+async fn unknown_parameters_are_ignored_and_unknown_filters_refused(t: TestApp) {
     track(&t, "TEST-TR-SUCCEEDED").await;
     for path in [
         "/v2/containers?utm_source=sdk&foo[bar]=1",
@@ -211,7 +208,7 @@ async fn unknown_parameters_are_ignored_and_unknown_filters_refused(t: Tracking)
         "/v2/shipments?customer_id=2",
         "/v2/shipping_lines?color=red",
     ] {
-        let response = t.app.get(path).await;
+        let response = t.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
     }
     for (path, parameter) in [
@@ -220,25 +217,24 @@ async fn unknown_parameters_are_ignored_and_unknown_filters_refused(t: Tracking)
         ("/v2/containers?page[size]=500", "page[size]"),
         ("/v2/containers?include=owner", "include"),
     ] {
-        let errors = errors(t.app.get(path).await, 400).await;
+        let errors = errors(t.get(path).await, 400).await;
         assert_eq!(codes(&errors)[0].1, parameter, "{path}");
     }
 }
 
 /// The reference sells routing data apart and answers 403 to an account without it;
 /// Tidemark has none, and answers the same for a container or vessel that exists.
-async fn routing_data_is_refused_as_the_reference_refuses_it(t: Tracking) {
+async fn routing_data_is_refused_as_the_reference_refuses_it(t: TestApp) {
     let request = crate::shipments::track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let container = request["included"][0]["relationships"]["containers"]["data"][0]["id"]
         .as_str()
         .expect("a container")
         .to_owned();
     let events = document(
-        t.app
-            .get(&format!(
-                "/v2/containers/{container}/transport_events?include=vessel"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/containers/{container}/transport_events?include=vessel"
+        ))
+        .await,
     )
     .await;
     let vessel = first_id(&events, "vessel");
@@ -247,21 +243,21 @@ async fn routing_data_is_refused_as_the_reference_refuses_it(t: Tracking) {
         format!("/v2/vessels/{vessel}/future_positions?port_id=x&previous_port_id=y"),
         format!("/v2/vessels/{vessel}/future_positions_with_coordinates?latitude=1&longitude=2"),
     ] {
-        let refused = errors(t.app.get(&path).await, 403).await;
+        let refused = errors(t.get(&path).await, 403).await;
         assert_eq!(codes(&refused)[0].0, "routing_data_unavailable", "{path}");
     }
     for path in [
         "/v2/containers/0192a3b4-0000-7000-8000-000000000000/map_geojson",
         "/v2/vessels/0000000/future_positions",
     ] {
-        errors(t.app.get(path).await, 404).await;
+        errors(t.get(path).await, 404).await;
     }
 }
 
 /// The reference's custom field values: an account without definitions has none to read,
 /// and a value for an `api_slug` no definition has is refused at that slug. Tidemark has no
 /// definitions; a record that does not exist is still 404.
-async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: Tracking) {
+async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: TestApp) {
     let request = crate::shipments::track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = request["data"]["id"].as_str().expect("an id").to_owned();
     let shipment = &request["included"][0];
@@ -276,12 +272,12 @@ async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: 
         format!("/v2/shipments/{shipment_id}/custom_fields"),
         format!("/v2/containers/{container_id}/custom_fields"),
     ] {
-        let listed = document(t.app.get(&path).await).await;
+        let listed = document(t.get(&path).await).await;
         assert_eq!(listed["data"], json!([]), "{path}");
         assert_eq!(listed["meta"]["total"], 0, "{path}");
         let link = listed["links"]["self"].as_str().unwrap_or_default();
         assert!(link.starts_with(&format!("{path}?")), "{link}");
-        let refused = codes(&errors(t.app.post_json(&path, &t.app.key, &value).await, 422).await);
+        let refused = codes(&errors(t.post_json(&path, &t.key, &value).await, 422).await);
         assert_eq!(
             refused,
             [(
@@ -291,8 +287,7 @@ async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: 
             "{path}"
         );
         let incomplete = json!({"data": {"type": "custom_field", "attributes": {"api_slug": " "}}});
-        let refused =
-            codes(&errors(t.app.post_json(&path, &t.app.key, &incomplete).await, 422).await);
+        let refused = codes(&errors(t.post_json(&path, &t.key, &incomplete).await, 422).await);
         assert_eq!(
             refused,
             [
@@ -302,7 +297,7 @@ async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: 
             "{path}"
         );
         let other = json!({"data": {"type": "party", "attributes": {}}});
-        errors(t.app.post_json(&path, &t.app.key, &other).await, 409).await;
+        errors(t.post_json(&path, &t.key, &other).await, 409).await;
     }
     let missing = "0192a3b4-0000-7000-8000-000000000000";
     for path in [
@@ -310,8 +305,8 @@ async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: 
         format!("/v2/shipments/{missing}/custom_fields"),
         format!("/v2/containers/{missing}/custom_fields"),
     ] {
-        errors(t.app.get(&path).await, 404).await;
-        errors(t.app.post_json(&path, &t.app.key, &value).await, 404).await;
+        errors(t.get(&path).await, 404).await;
+        errors(t.post_json(&path, &t.key, &value).await, 404).await;
     }
 }
 
@@ -319,13 +314,13 @@ async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: 
 /// account's, 404 at its pointer when not (as JSON:API wants for a missing related
 /// resource); custom field values, for definitions Tidemark does not have, are refused as
 /// the reference refuses unknown ones.
-async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
+async fn a_create_with_the_reference_customer_is_taken(t: TestApp) {
     let party = json!({"data": {"attributes": {"company_name": "COMPANY NAME"}}});
-    let party = document(t.app.post_json("/v2/parties", &t.app.key, &party).await).await;
+    let party = document(t.post_json("/v2/parties", &t.key, &party).await).await;
     let linkage = json!({"type": "party", "id": party["data"]["id"]});
     let mut body = tracking_request("bill_of_lading", "TEST-TR-SUCCEEDED", "TEST");
     body["data"]["relationships"] = json!({"customer": {"data": linkage}});
-    let created = t.app.create(&body).await;
+    let created = t.create(&body).await;
     assert_eq!(created.status(), 201);
     assert_eq!(
         document(created).await["data"]["relationships"]["customer"]["data"],
@@ -334,7 +329,7 @@ async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
 
     let mut body = tracking_request("bill_of_lading", "TEST-TR-FAILED", "TEST");
     body["data"]["relationships"] = json!({"customer": {"data": {"type": "party", "id": "0192a3b4-0000-7000-8000-000000000001"}}});
-    let refused = codes(&errors(t.app.create(&body).await, 404).await);
+    let refused = codes(&errors(t.create(&body).await, 404).await);
     assert_eq!(
         refused,
         [(
@@ -346,7 +341,7 @@ async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
     let mut body = tracking_request("bill_of_lading", "TEST-TR-FAILED", "TEST");
     body["data"]["attributes"]["initial_custom_fields"] =
         json!({"shipment": [{"api_slug": "po", "value": "PO-1"}]});
-    let refused = codes(&errors(t.app.create(&body).await, 422).await);
+    let refused = codes(&errors(t.create(&body).await, 422).await);
     assert_eq!(
         refused,
         [(
@@ -356,7 +351,7 @@ async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
     );
     body["data"]["attributes"]["initial_custom_fields"] =
         json!({"containers": {"api_slug": "po"}, "vessel": []});
-    let refused = codes(&errors(t.app.create(&body).await, 422).await);
+    let refused = codes(&errors(t.create(&body).await, 422).await);
     assert_eq!(
         refused,
         [
@@ -372,8 +367,8 @@ async fn a_create_with_the_reference_customer_is_taken(t: Tracking) {
     );
     // Nothing to stage: taken.
     body["data"]["attributes"]["initial_custom_fields"] = json!({"shipment": [], "containers": []});
-    assert_eq!(t.app.create(&body).await.status(), 201);
-    let refused = codes(&errors(t.app.get("/v2/shipments?filter[customer_id]=x").await, 400).await);
+    assert_eq!(t.create(&body).await.status(), 201);
+    let refused = codes(&errors(t.get("/v2/shipments?filter[customer_id]=x").await, 400).await);
     assert_eq!(
         refused[0],
         (

@@ -62,9 +62,7 @@ async fn requests_total(app: &TestApp) -> u64 {
 
 #[tokio::test]
 async fn signing_in_keeps_the_key_in_a_strict_http_only_session_cookie() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let away = get(&app, "/console/requests", None).await;
     assert_eq!(away.status(), StatusCode::SEE_OTHER);
     assert_eq!(away.headers()[LOCATION], "/console/sign-in");
@@ -109,9 +107,7 @@ async fn signing_in_keeps_the_key_in_a_strict_http_only_session_cookie() {
 
 #[tokio::test]
 async fn forms_without_the_page_s_token_or_from_another_site_are_refused() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let create = [
         ("request_number", "TEST-TR-SUCCEEDED"),
         ("request_type", "bill_of_lading"),
@@ -159,9 +155,7 @@ async fn forms_without_the_page_s_token_or_from_another_site_are_refused() {
 
 #[tokio::test]
 async fn the_create_form_refuses_as_the_api_does_and_keeps_what_was_typed() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let token = csrf(&app, &app.key).await;
     let form = |number: &'static str, scac: &'static str| {
         vec![
@@ -209,9 +203,7 @@ async fn the_create_form_refuses_as_the_api_does_and_keeps_what_was_typed() {
 
 #[tokio::test]
 async fn pages_show_only_the_key_s_account() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let (_, other_key) = app.new_account("other").await;
     let webhook = json!({"data": {"type": "webhook", "attributes": {
         "url": "https://hooks.example.com/tidemark", "active": true}}});
@@ -256,9 +248,7 @@ async fn pages_show_only_the_key_s_account() {
 
 #[tokio::test]
 async fn a_revoked_key_signs_its_sessions_out_within_a_second() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     assert_eq!(
         get(&app, "/console", Some(&app.key)).await.status(),
         StatusCode::OK
@@ -278,9 +268,7 @@ async fn a_revoked_key_signs_its_sessions_out_within_a_second() {
 
 #[tokio::test]
 async fn the_suggestion_is_infer_number_s_answer() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let suggested: Value = get(&app, "/console/infer?number=MSKU3054388", Some(&app.key))
         .await
         .json()
@@ -306,9 +294,7 @@ async fn the_suggestion_is_infer_number_s_answer() {
 
 #[tokio::test]
 async fn assets_are_served_from_the_binary_and_unknown_ones_are_not_found() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let css = get(&app, "/console/assets/console.css", None).await;
     assert_eq!(css.status(), StatusCode::OK);
     assert_eq!(css.headers()[CONTENT_TYPE], "text/css; charset=utf-8");
@@ -326,9 +312,7 @@ async fn assets_are_served_from_the_binary_and_unknown_ones_are_not_found() {
 
 #[tokio::test]
 async fn the_request_list_pages_keep_the_filter() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     for n in 0..26 {
         let number = format!("TEST-PAGE-{n:02}");
         let body = crate::common::tracking_request("bill_of_lading", &number, "TEST");
@@ -360,9 +344,7 @@ async fn the_request_list_pages_keep_the_filter() {
 
 #[tokio::test]
 async fn a_rotation_shows_the_new_secret_once_and_the_api_agrees() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let made = crate::webhook_delivery::subscribed(&app, "https://hooks.example.com/t", json!([]));
     let made = made.await;
     let id = made["data"]["id"].as_str().expect("id");

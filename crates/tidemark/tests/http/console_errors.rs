@@ -8,7 +8,7 @@ use tidemark_store::testing::Backend;
 use crate::common::TestApp;
 
 async fn app() -> TestApp {
-    TestApp::spawn(Backend::Sqlite).await.expect("app")
+    TestApp::spawn(Backend::Sqlite).await
 }
 
 /// Asserts `response` is the console's HTML error page with `status`.

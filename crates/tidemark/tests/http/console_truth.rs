@@ -9,7 +9,7 @@ use tidemark_domain::Clock;
 use tidemark_domain::local_time::Zone;
 use tidemark_domain::webhook::{Attempt, Settlement};
 
-use crate::common::{Tracking, document, with_tracking};
+use crate::common::{TestApp, document, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -19,10 +19,10 @@ tidemark_store::backends!(
     superseded_estimates_fold_into_the_eta_history,
 );
 
-async fn page(t: &Tracking, path: &str) -> String {
+async fn page(t: &TestApp, path: &str) -> String {
     let response = reqwest::Client::new()
-        .get(format!("{}{path}", t.app.base))
-        .header(COOKIE, format!("tidemark_session={}", t.app.key))
+        .get(format!("{}{path}", t.base))
+        .header(COOKIE, format!("tidemark_session={}", t.key))
         .send()
         .await
         .expect("request");
@@ -40,11 +40,11 @@ fn section<'a>(page: &'a str, title: &str) -> &'a str {
     &rest[..rest.find("</section>").unwrap_or(rest.len())]
 }
 
-async fn the_overview_lists_are_disjoint_and_times_are_local(t: Tracking) {
+async fn the_overview_lists_are_disjoint_and_times_are_local(t: TestApp) {
     let request = track(&t, "TEST-TR-RELEASE-TAKEN-BACK", "TEST").await;
     t.advance(time::Duration::hours(2));
     t.drain().await;
-    let numbers: Vec<String> = document(t.app.get("/v2/containers").await).await["data"]
+    let numbers: Vec<String> = document(t.get("/v2/containers").await).await["data"]
         .as_array()
         .expect("containers")
         .iter()
@@ -74,7 +74,7 @@ async fn the_overview_lists_are_disjoint_and_times_are_local(t: Tracking) {
         .expect("a shipment");
     let html = page(&t, &format!("/console/shipments/{shipment}")).await;
     // The arrival in its port's local time, as the IANA rules have it there.
-    let api = document(t.app.get(&format!("/v2/shipments/{shipment}")).await).await;
+    let api = document(t.get(&format!("/v2/shipments/{shipment}")).await).await;
     let zone_name = api["data"]["attributes"]["pod_timezone"]
         .as_str()
         .expect("the port of discharge's zone")
@@ -88,7 +88,7 @@ async fn the_overview_lists_are_disjoint_and_times_are_local(t: Tracking) {
     assert!(html.contains(&shown), "{shown} in {html}");
     assert!(html.contains("UTC\">"), "UTC on hover");
     assert!(html.contains("Against the first estimate"), "{html}");
-    let container = document(t.app.get("/v2/containers").await).await["data"][0]["id"]
+    let container = document(t.get("/v2/containers").await).await["data"][0]["id"]
         .as_str()
         .expect("an id")
         .to_owned();
@@ -101,7 +101,7 @@ async fn the_overview_lists_are_disjoint_and_times_are_local(t: Tracking) {
     assert!(html.contains("tone-warn"), "on hold, in amber: {html}");
 }
 
-async fn a_webhook_failing_every_delivery_says_so(t: Tracking) {
+async fn a_webhook_failing_every_delivery_says_so(t: TestApp) {
     t.subscribe("https://hooks.example.com/nobody-home").await;
     track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let webhooks = page(&t, "/console/webhooks").await;
@@ -126,8 +126,7 @@ async fn a_webhook_failing_every_delivery_says_so(t: Tracking) {
     );
     for notification in &claimed {
         assert!(
-            t.app
-                .store
+            t.store
                 .settle_notification(notification, &attempt, &retry, long_ago)
                 .await
                 .expect("settled")
@@ -139,17 +138,17 @@ async fn a_webhook_failing_every_delivery_says_so(t: Tracking) {
     assert!(webhooks.contains(&counted), "{counted} in {webhooks}");
 }
 
-async fn superseded_estimates_fold_into_the_eta_history(t: Tracking) {
+async fn superseded_estimates_fold_into_the_eta_history(t: TestApp) {
     track(&t, "TEST-TR-JOURNEY", "TEST").await;
     let estimates = async || {
-        let Some(first) = document(t.app.get("/v2/containers").await).await["data"][0]["id"]
+        let Some(first) = document(t.get("/v2/containers").await).await["data"][0]["id"]
             .as_str()
             .map(str::to_owned)
         else {
             return 0;
         };
         let path = format!("/v2/containers/{first}/transport_events");
-        document(t.app.get(&path).await).await["data"]
+        document(t.get(&path).await).await["data"]
             .as_array()
             .expect("events")
             .iter()
@@ -173,7 +172,7 @@ async fn superseded_estimates_fold_into_the_eta_history(t: Tracking) {
         count >= 2,
         "the sandbox's line revises its estimates: {count}"
     );
-    let shipment = document(t.app.get("/v2/shipments").await).await["data"][0]["id"]
+    let shipment = document(t.get("/v2/shipments").await).await["data"][0]["id"]
         .as_str()
         .expect("a shipment")
         .to_owned();

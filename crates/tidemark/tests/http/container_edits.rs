@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{JSON_API, Tracking, codes, document, errors, with_tracking};
+use crate::common::{JSON_API, TestApp, codes, document, errors, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -16,7 +16,7 @@ tidemark_store::backends!(
 
 /// Tracks a shipment at the sandbox whose terminal keeps answering; returns one of its
 /// containers' path and id.
-async fn container(t: &Tracking) -> (String, String) {
+async fn container(t: &TestApp) -> (String, String) {
     let request = track(t, "TEST-TR-HOLDS", "TEST").await;
     let id = request["included"][0]["relationships"]["containers"]["data"][0]["id"]
         .as_str()
@@ -29,14 +29,13 @@ fn edit(id: &str, attributes: &Value) -> Value {
     json!({"data": {"type": "container", "id": id, "attributes": attributes}})
 }
 
-async fn a_containers_reference_numbers_are_the_clients_to_replace(t: Tracking) {
+async fn a_containers_reference_numbers_are_the_clients_to_replace(t: TestApp) {
     let (path, id) = container(&t).await;
-    let before = document(t.app.get(&path).await).await["data"].clone();
+    let before = document(t.get(&path).await).await["data"].clone();
     assert_eq!(before["attributes"]["ref_numbers"], json!([]));
 
     t.advance(time::Duration::minutes(5));
     let response = t
-        .app
         .patch(&path, &edit(&id, &json!({"ref_numbers": ["PO-7", "PO-8"]})))
         .await;
     let updated = document(response).await["data"].clone();
@@ -61,28 +60,27 @@ async fn a_containers_reference_numbers_are_the_clients_to_replace(t: Tracking) 
     let checked = |body: &Value| body["attributes"]["terminal_checked_at"].clone();
     t.advance(time::Duration::hours(1));
     t.drain().await;
-    let read = document(t.app.get(&path).await).await;
+    let read = document(t.get(&path).await).await;
     assert_ne!(checked(&read["data"]), checked(&updated), "checked again");
     assert_eq!(
         read["data"]["attributes"]["ref_numbers"],
         json!(["PO-7", "PO-8"])
     );
     let same = json!({"data": {"type": "container", "id": id}});
-    let same = document(t.app.patch(&path, &same).await).await;
+    let same = document(t.patch(&path, &same).await).await;
     assert_eq!(
         same["data"]["attributes"]["ref_numbers"],
         json!(["PO-7", "PO-8"])
     );
     let cleared = document(
-        t.app
-            .patch(&path, &edit(&id, &json!({"ref_numbers": []})))
+        t.patch(&path, &edit(&id, &json!({"ref_numbers": []})))
             .await,
     )
     .await;
     assert_eq!(cleared["data"]["attributes"]["ref_numbers"], json!([]));
 }
 
-async fn bad_container_edits_are_clear_errors(t: Tracking) {
+async fn bad_container_edits_are_clear_errors(t: TestApp) {
     let (path, id) = container(&t).await;
     let other = "01938f3c-6a1e-7b2d-9c4f-5e6a7b8c9d0e";
     for (body, status, code, pointer) in [
@@ -129,7 +127,7 @@ async fn bad_container_edits_are_clear_errors(t: Tracking) {
             "/data/attributes/number",
         ),
     ] {
-        let problems = codes(&errors(t.app.patch(&path, &body).await, status).await);
+        let problems = codes(&errors(t.patch(&path, &body).await, status).await);
         assert!(
             problems.contains(&(code.to_owned(), pointer.to_owned())),
             "{body}: {problems:?}"
@@ -137,9 +135,8 @@ async fn bad_container_edits_are_clear_errors(t: Tracking) {
     }
 
     // Another account's key finds no such container; a bad id is no container either.
-    let (_, key) = t.app.new_account("Other Forwarding").await;
+    let (_, key) = t.new_account("Other Forwarding").await;
     let response = t
-        .app
         .request(Method::PATCH, &path, Some(&key))
         .header("Content-Type", JSON_API)
         .body(edit(&id, &json!({"ref_numbers": ["PO-9"]})).to_string())
@@ -148,12 +145,11 @@ async fn bad_container_edits_are_clear_errors(t: Tracking) {
         .expect("request");
     errors(response, 404).await;
     errors(
-        t.app
-            .patch("/v2/containers/nope", &edit("nope", &json!({})))
+        t.patch("/v2/containers/nope", &edit("nope", &json!({})))
             .await,
         404,
     )
     .await;
-    let read = document(t.app.get(&path).await).await;
+    let read = document(t.get(&path).await).await;
     assert_eq!(read["data"]["attributes"]["ref_numbers"], json!([]));
 }

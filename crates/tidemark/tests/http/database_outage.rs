@@ -18,7 +18,7 @@ use crate::common::{TestApp, document, tracking_request};
     ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
 )]
 async fn cut_connections_are_read_and_written_again_on_fresh_ones() {
-    let app = TestApp::spawn(Backend::Postgres).await.expect("app");
+    let app = TestApp::spawn(Backend::Postgres).await;
     // Several pooled connections, all of which the server then ends.
     let warm: Vec<_> = (0..6).map(|_| app.get("/v2/tracking_requests")).collect();
     for response in futures::future::join_all(warm).await {
@@ -57,7 +57,7 @@ async fn cut_connections_are_read_and_written_again_on_fresh_ones() {
 async fn a_commit_whose_answer_is_lost_says_it_may_have_been_kept() {
     let mut database = TestDatabase::create(Backend::Postgres).await;
     let relay = Relay::between(&mut database).await;
-    let app = TestApp::on_database(database).await;
+    let app = TestApp::on(database).spawn().await;
     assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
 
     relay.cut_after_next_commit();
@@ -85,7 +85,7 @@ async fn a_commit_whose_answer_is_lost_says_it_may_have_been_kept() {
 async fn a_full_database_refuses_writes_with_507_and_keeps_reading() {
     let mut database = tidemark_store::testing::TestDatabase::create(Backend::Sqlite).await;
     database.options.sqlite_max_bytes = Some(1);
-    let app = TestApp::on_database(database).await;
+    let app = TestApp::on(database).spawn().await;
     tidemark_api::metrics::handle();
     let mut refused = None;
     for n in 0..2_000 {

@@ -18,7 +18,7 @@ use crate::common::relay::Relay;
 async fn a_stopped_database_is_a_quick_503_and_service_comes_back() {
     let mut database = TestDatabase::create(Backend::Postgres).await;
     let mut relay = Relay::between(&mut database).await;
-    let app = TestApp::on_database(database).await;
+    let app = TestApp::on(database).spawn().await;
     assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
 
     relay.close();

@@ -9,9 +9,7 @@ use crate::common::TestApp;
 
 #[tokio::test]
 async fn a_browser_at_the_root_reaches_the_console_and_a_client_the_api() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let browser_accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
     let not_following = reqwest::Client::builder()
         .redirect(Policy::none())

@@ -3,18 +3,19 @@
 
 use std::time::{Duration, Instant};
 
-use tidemark::app::{self, ServerSettings};
-use tidemark_api::ApiConfig;
+use tidemark::app;
 use tidemark_store::testing::Backend;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::common::{TestApp, all_carriers, codes, errors};
+use crate::common::{TestApp, codes, errors};
 
-async fn app_with(config: ApiConfig, server: ServerSettings) -> TestApp {
-    TestApp::spawn_served(Backend::Sqlite, config, app::system_clock(), server)
+/// An app with the test settings changed by `configure`.
+async fn app_with(configure: impl FnOnce(&mut tidemark::config::Config) + 'static) -> TestApp {
+    TestApp::build(Backend::Sqlite)
+        .config(configure)
+        .spawn()
         .await
-        .expect("app")
 }
 
 async fn connect(app: &TestApp) -> TcpStream {
@@ -40,7 +41,7 @@ pub(crate) async fn read_until_closed(stream: &mut TcpStream, deadline: Instant)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_id_that_is_not_text_is_a_json_api_404() {
-    let app = app_with(all_carriers(), ServerSettings::default()).await;
+    let app = app_with(|_| {}).await;
     for path in [
         "/v2/tracking_requests/%ff",
         "/v2/tracking_request/%ff",
@@ -58,7 +59,7 @@ async fn an_id_that_is_not_text_is_a_json_api_404() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_waiting_to_upload_too_much_is_refused_at_once() {
-    let app = app_with(all_carriers(), ServerSettings::default()).await;
+    let app = app_with(|_| {}).await;
     let mut stream = connect(&app).await;
     let head = format!(
         "POST /v2/tracking_requests HTTP/1.1\r\nHost: tidemark\r\nAuthorization: Token {}\r\n\
@@ -85,7 +86,7 @@ fn headers(count: usize) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_short_headers_within_the_block_are_served_and_http2_is_closed() {
-    let app = app_with(all_carriers(), ServerSettings::default()).await;
+    let app = app_with(|_| {}).await;
     // Two hundred small headers fit the 32 KiB block: served.
     let mut stream = connect(&app).await;
     stream
@@ -120,7 +121,7 @@ async fn many_short_headers_within_the_block_are_served_and_http2_is_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_requests_are_answered_by_the_http_layer() {
-    let app = app_with(all_carriers(), ServerSettings::default()).await;
+    let app = app_with(|_| {}).await;
     let big = format!(
         "GET /healthz HTTP/1.1\r\nHost: tidemark\r\nX-Big: {}\r\n\r\n",
         "a".repeat(app::MAX_HEADER_BYTES)
@@ -166,11 +167,7 @@ async fn malformed_requests_are_answered_by_the_http_layer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_that_stops_arriving_is_a_408() {
-    let config = ApiConfig {
-        body_idle_timeout: Duration::from_millis(300),
-        ..all_carriers()
-    };
-    let app = app_with(config, ServerSettings::default()).await;
+    let app = app_with(|config| config.limits.body_idle_timeout = Duration::from_secs(1)).await;
     let mut stream = connect(&app).await;
     let head = format!(
         "POST /v2/tracking_requests HTTP/1.1\r\nHost: tidemark\r\nAuthorization: Token {}\r\n\
@@ -185,11 +182,7 @@ async fn a_body_that_stops_arriving_is_a_408() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stalled_connections_are_cut_and_never_block_health() {
-    let server = ServerSettings {
-        header_timeout: Duration::from_millis(500),
-        ..ServerSettings::default()
-    };
-    let app = app_with(all_carriers(), server).await;
+    let app = app_with(|config| config.limits.header_timeout = Duration::from_secs(1)).await;
     // 300 clients that open a connection: half say nothing, half start a request and
     // stall in its headers.
     let mut stalled = Vec::new();

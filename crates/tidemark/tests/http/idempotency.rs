@@ -7,7 +7,7 @@
 use reqwest::{Method, Response};
 use serde_json::Value;
 
-use crate::common::{JSON_API, Tracking, document, errors, tracking_request, with_tracking};
+use crate::common::{JSON_API, TestApp, document, errors, tracking_request, with_tracking};
 
 tidemark_store::backends!(
     with_tracking,
@@ -16,9 +16,8 @@ tidemark_store::backends!(
     a_first_request_whose_client_hangs_up_is_answered_once_for_its_retry,
 );
 
-async fn post(t: &Tracking, api_key: &str, key: &str, path: &str, body: &Value) -> Response {
-    t.app
-        .request(Method::POST, path, Some(api_key))
+async fn post(t: &TestApp, api_key: &str, key: &str, path: &str, body: &Value) -> Response {
+    t.request(Method::POST, path, Some(api_key))
         .header("Content-Type", JSON_API)
         .header("Idempotency-Key", key)
         .body(body.to_string())
@@ -27,14 +26,14 @@ async fn post(t: &Tracking, api_key: &str, key: &str, path: &str, body: &Value) 
         .expect("request")
 }
 
-async fn requests(t: &Tracking) -> u64 {
-    document(t.app.get("/v2/tracking_requests").await).await["meta"]["total"]
+async fn requests(t: &TestApp) -> u64 {
+    document(t.get("/v2/tracking_requests").await).await["meta"]["total"]
         .as_u64()
         .expect("a total")
 }
 
-async fn a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused(t: Tracking) {
-    let key = t.app.key.clone();
+async fn a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused(t: TestApp) {
+    let key = t.key.clone();
     let body = tracking_request("booking_number", "TEST-TR-SUCCEEDED", "TEST");
     let first = post(&t, &key, "k-1", "/v2/tracking_requests", &body).await;
     assert_eq!(first.status(), 201);
@@ -88,7 +87,7 @@ async fn a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused(
     assert_eq!(twice.headers()["idempotent-replayed"], "true");
 
     // Keys are each account's own.
-    let (_, stranger) = t.app.new_account("another").await;
+    let (_, stranger) = t.new_account("another").await;
     let theirs = post(&t, &stranger, "k-1", "/v2/tracking_requests", &other).await;
     assert_eq!(theirs.status(), 201);
     assert!(theirs.headers().get("idempotent-replayed").is_none());
@@ -101,8 +100,8 @@ async fn a_retry_with_the_key_gets_the_first_answer_and_another_body_is_refused(
     assert_eq!(requests(&t).await, 2);
 }
 
-async fn concurrent_retries_with_one_key_make_one_request(t: Tracking) {
-    let key = t.app.key.clone();
+async fn concurrent_retries_with_one_key_make_one_request(t: TestApp) {
+    let key = t.key.clone();
     let body = tracking_request("booking_number", "TEST-TR-JOURNEY", "TEST");
     let retries = (0..8).map(|_| post(&t, &key, "same-key", "/v2/tracking_requests", &body));
     let answers = futures::future::join_all(retries).await;
@@ -115,14 +114,14 @@ async fn concurrent_retries_with_one_key_make_one_request(t: Tracking) {
     assert_eq!(requests(&t).await, 1);
 }
 
-async fn a_first_request_whose_client_hangs_up_is_answered_once_for_its_retry(t: Tracking) {
+async fn a_first_request_whose_client_hangs_up_is_answered_once_for_its_retry(t: TestApp) {
     use tokio::io::AsyncWriteExt;
 
-    let key = t.app.key.clone();
+    let key = t.key.clone();
     let body = serde_json::json!({"data": {"type": "webhook",
         "attributes": {"url": "https://hooks.example.com/once"}}});
     let text = body.to_string();
-    let address = t.app.base.trim_start_matches("http://").to_owned();
+    let address = t.base.trim_start_matches("http://").to_owned();
     // The whole request, then the connection closed before any answer.
     let mut socket = tokio::net::TcpStream::connect(&address)
         .await
@@ -140,6 +139,6 @@ async fn a_first_request_whose_client_hangs_up_is_answered_once_for_its_retry(t:
     // second webhook and not a key held with nobody to answer.
     let retry = post(&t, &key, "hang-up", "/v2/webhooks", &body).await;
     assert_eq!(retry.status(), 201);
-    let listed = document(t.app.get("/v2/webhooks").await).await;
+    let listed = document(t.get("/v2/webhooks").await).await;
     assert_eq!(listed["meta"]["total"], 1, "one webhook");
 }

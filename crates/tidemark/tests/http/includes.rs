@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::common::{Tracking, codes, document, errors, with_tracking};
+use crate::common::{TestApp, codes, document, errors, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -55,8 +55,8 @@ fn linked(resources: &[Value]) -> BTreeSet<Key> {
 
 /// Reads `path`; checks that `included` holds each resource once, every one of them linked
 /// from `data` or another included resource; returns the included resources' keys.
-async fn included(t: &Tracking, path: &str) -> BTreeSet<Key> {
-    let response = t.app.get(path).await;
+async fn included(t: &TestApp, path: &str) -> BTreeSet<Key> {
+    let response = t.get(path).await;
     assert_eq!(response.status(), 200, "{path}");
     let body = document(response).await;
     let (data, included) = parts(&body);
@@ -75,14 +75,14 @@ fn types(keys: &BTreeSet<Key>) -> BTreeSet<&str> {
 }
 
 /// Tracks a shipment at the sandbox; returns its tracking request's and a container's id.
-async fn tracked(t: &Tracking) -> (String, String) {
+async fn tracked(t: &TestApp) -> (String, String) {
     let request = track(t, "TEST-TR-SUCCEEDED", "TEST").await;
     let container = &request["included"][0]["relationships"]["containers"]["data"][0]["id"];
     let id = |value: &Value| value.as_str().expect("an id").to_owned();
     (id(&request["data"]["id"]), id(container))
 }
 
-async fn dotted_paths_include_the_related_records_reference_data(t: Tracking) {
+async fn dotted_paths_include_the_related_records_reference_data(t: TestApp) {
     let (request, container) = tracked(&t).await;
     let one = format!("/v2/containers/{container}");
 
@@ -132,7 +132,7 @@ async fn dotted_paths_include_the_related_records_reference_data(t: Tracking) {
     }
 }
 
-async fn paths_past_reference_data_are_refused(t: Tracking) {
+async fn paths_past_reference_data_are_refused(t: TestApp) {
     let (request, container) = tracked(&t).await;
     for path in [
         format!("/v2/containers/{container}?include=shipment.containers"),
@@ -142,7 +142,7 @@ async fn paths_past_reference_data_are_refused(t: Tracking) {
         format!("/v2/tracking_requests/{request}?include=tracked_object.containers"),
         "/v2/webhook_notifications?include=webhook.account".to_owned(),
     ] {
-        let errors = errors(t.app.get(&path).await, 400).await;
+        let errors = errors(t.get(&path).await, 400).await;
         assert_eq!(
             codes(&errors),
             [("invalid_include".to_owned(), "include".to_owned())],

@@ -5,14 +5,14 @@ use std::num::NonZeroU32;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use tidemark_api::{ApiConfig, RateLimitConfig};
+use tidemark_api::RateLimitConfig;
 use tidemark_store::testing::Backend;
 
 use crate::common::{JSON_API, TestApp, codes, errors};
 
 const PATH: &str = "/v2/tracking_requests/infer_number";
 
-async fn app() -> Option<TestApp> {
+async fn app() -> TestApp {
     TestApp::spawn(Backend::Sqlite).await
 }
 
@@ -50,7 +50,7 @@ async fn infer(app: &TestApp, number: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_carrier_owned_container_is_auto_selected() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     let attributes = infer(&app, "msku 305438-8").await;
     assert_eq!(
         attributes,
@@ -69,7 +69,7 @@ async fn a_carrier_owned_container_is_auto_selected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_well_formed_container_with_a_placeholders_serial_is_valid_and_asks_for_confirmation() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     for (number, scac) in [("MEDU3456785", "MSCU"), ("MSCU7654329", "MSCU")] {
         let attributes = infer(&app, number).await;
         let validation = &attributes["validation"];
@@ -91,7 +91,7 @@ async fn a_well_formed_container_with_a_placeholders_serial_is_valid_and_asks_fo
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wrong_check_digit_is_reported_and_not_auto_selected() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     let attributes = infer(&app, "MSCU3054380").await;
     let validation = &attributes["validation"];
     assert_eq!(validation["is_valid"], false);
@@ -111,7 +111,7 @@ async fn a_wrong_check_digit_is_reported_and_not_auto_selected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bills_bookings_and_unknown_numbers_get_their_verdicts() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     let bill = infer(&app, "ZIMUSNH1160339").await;
     assert_eq!(bill["number_type"], "bill_of_lading");
     assert_eq!(bill["validation"]["type"], "shipment");
@@ -149,7 +149,7 @@ async fn bills_bookings_and_unknown_numbers_get_their_verdicts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn blank_long_and_mistyped_numbers_are_422_at_the_number() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     let long = "1".repeat(65);
     let huge = "A".repeat(10_000);
     for (body, code, pointer) in [
@@ -184,7 +184,7 @@ async fn blank_long_and_mistyped_numbers_are_422_at_the_number() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_strings_get_a_verdict_never_a_5xx() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     for number in [
         "\u{0}",
         "MSKU\u{0}1234565",
@@ -220,7 +220,7 @@ async fn hostile_strings_get_a_verdict_never_a_5xx() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_and_json_api_bodies_are_accepted_and_others_refused() {
-    let Some(app) = app().await else { return };
+    let app = app().await;
     let body = json!({"number": "MSKU1234565"}).to_string();
     assert_eq!(post(&app, &body, JSON_API).await.status(), 200);
     assert_eq!(
@@ -260,18 +260,17 @@ async fn json_and_json_api_bodies_are_accepted_and_others_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn infer_has_its_own_rate_limit_with_retry_after() {
     let n = |v| NonZeroU32::new(v).expect("non-zero");
-    let config = ApiConfig {
-        rate_limits: RateLimitConfig {
-            create_per_minute: n(100),
-            infer_per_minute: n(2),
-            refresh_per_minute: n(10),
-            default_per_minute: n(100),
-        },
-        ..crate::common::all_carriers()
-    };
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
-        return;
-    };
+    let app = TestApp::build(Backend::Sqlite)
+        .config(move |config| {
+            config.rate_limits = RateLimitConfig {
+                create_per_minute: n(100),
+                infer_per_minute: n(2),
+                refresh_per_minute: n(10),
+                default_per_minute: n(100),
+            };
+        })
+        .spawn()
+        .await;
     let body = json!({"number": "MSKU1234565"}).to_string();
     for _ in 0..2 {
         let response = post(&app, &body, "application/json").await;
@@ -300,17 +299,12 @@ async fn the_cli_gives_the_endpoints_answers() {
     use std::process::{Command, Stdio};
 
     // Every labelled number is asked once: more than a minute's default allowance.
-    let base = crate::common::all_carriers();
-    let config = ApiConfig {
-        rate_limits: RateLimitConfig {
-            infer_per_minute: NonZeroU32::new(10_000).expect("non-zero"),
-            ..base.rate_limits
-        },
-        ..base
-    };
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
-        return;
-    };
+    let app = TestApp::build(Backend::Sqlite)
+        .config(|config| {
+            config.rate_limits.infer_per_minute = NonZeroU32::new(10_000).expect("non-zero");
+        })
+        .spawn()
+        .await;
     let numbers: Vec<&str> = include_str!("../../../../data/eval/labelled-numbers.csv")
         .lines()
         .skip(1)

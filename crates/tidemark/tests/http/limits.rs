@@ -4,30 +4,31 @@
 use std::num::NonZeroU32;
 
 use serde_json::json;
-use tidemark_api::{ApiConfig, RateLimitConfig};
+use tidemark_api::RateLimitConfig;
 use tidemark_store::testing::Backend;
 
 use crate::common::{TestApp, codes, errors, tracking_request};
 
-fn tiny(create: u32, default: u32) -> ApiConfig {
+/// An app with `create` creates and `default` other calls a minute, and 2 KiB bodies.
+async fn tiny(create: u32, default: u32) -> TestApp {
     let n = |v| NonZeroU32::new(v).expect("non-zero");
-    ApiConfig {
-        rate_limits: RateLimitConfig {
-            create_per_minute: n(create),
-            infer_per_minute: n(200),
-            refresh_per_minute: n(10),
-            default_per_minute: n(default),
-        },
-        body_bytes: 2048,
-        ..crate::common::all_carriers()
-    }
+    TestApp::build(Backend::Sqlite)
+        .config(move |config| {
+            config.rate_limits = RateLimitConfig {
+                create_per_minute: n(create),
+                infer_per_minute: n(200),
+                refresh_per_minute: n(10),
+                default_per_minute: n(default),
+            };
+            config.limits.body_bytes = 2048;
+        })
+        .spawn()
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creates_over_the_limit_get_429_with_retry_after_per_account() {
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(2, 100)).await else {
-        return;
-    };
+    let app = tiny(2, 100).await;
     for i in 0..2 {
         let response = app
             .create(&tracking_request(
@@ -74,9 +75,7 @@ async fn creates_over_the_limit_get_429_with_retry_after_per_account() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reads_over_the_default_limit_get_429() {
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(100, 3)).await else {
-        return;
-    };
+    let app = tiny(100, 3).await;
     for _ in 0..3 {
         assert_eq!(app.get("/v2/tracking_requests").await.status(), 200);
     }
@@ -92,9 +91,7 @@ async fn reads_over_the_default_limit_get_429() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_body_limit_is_configurable() {
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, tiny(100, 100)).await else {
-        return;
-    };
+    let app = tiny(100, 100).await;
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["attributes"]["ref_numbers"] = json!(vec!["x".repeat(100); 25]);
     errors(app.create(&body).await, 413).await;
@@ -102,9 +99,7 @@ async fn the_body_limit_is_configurable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_and_item_limits_are_enforced() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let mut body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU");
     body["data"]["attributes"]["ref_numbers"] = json!(vec!["PO"; 51]);
     body["data"]["attributes"]["shipment_tags"] = json!(["x".repeat(129)]);
@@ -136,17 +131,14 @@ async fn list_and_item_limits_are_enforced() {
 /// stated limit is taken while one past it is refused.
 #[tokio::test]
 async fn the_documented_field_limits_are_the_configured_ones() {
-    let config = ApiConfig {
-        limits: tidemark_domain::Limits {
-            request_number_chars: 40,
-            list_items: 3,
-            list_item_chars: 20,
-        },
-        ..crate::common::all_carriers()
-    };
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
-        return;
-    };
+    let app = TestApp::build(Backend::Sqlite)
+        .config(|config| {
+            config.limits.request_number_chars = 40;
+            config.limits.list_items = 3;
+            config.limits.list_item_chars = 20;
+        })
+        .spawn()
+        .await;
     let document: serde_json::Value = app
         .get("/v2/openapi.json")
         .await

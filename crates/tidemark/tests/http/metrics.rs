@@ -6,7 +6,7 @@
 //! process and its build; a `# HELP` for every family. (Carriers' quota use:
 //! `carrier_profiles.rs`.)
 
-use crate::common::{Tracking, with_tracking};
+use crate::common::{TestApp, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -41,8 +41,8 @@ fn sample(scrape: &prometheus_parse::Scrape, name: &str, labels: &[(&str, &str)]
 }
 
 /// `/metrics` as text.
-async fn text(t: &Tracking) -> String {
-    let response = t.app.get("/metrics").await;
+async fn text(t: &TestApp) -> String {
+    let response = t.get("/metrics").await;
     assert_eq!(response.status(), 200);
     assert!(
         response.headers()["content-type"]
@@ -53,14 +53,14 @@ async fn text(t: &Tracking) -> String {
     response.text().await.expect("text")
 }
 
-async fn scrape(t: &Tracking) -> prometheus_parse::Scrape {
+async fn scrape(t: &TestApp) -> prometheus_parse::Scrape {
     let text = text(t).await;
     let lines = text.lines().map(|line| Ok(line.to_owned()));
     prometheus_parse::Scrape::parse(lines).expect("the Prometheus text format")
 }
 
 /// Requests counted by route pattern and timed, never by raw path; what was scraped after.
-async fn requests_are_counted_by_route(t: &Tracking) -> prometheus_parse::Scrape {
+async fn requests_are_counted_by_route(t: &TestApp) -> prometheus_parse::Scrape {
     let before = scrape(t).await;
     let listed = |s: &prometheus_parse::Scrape| {
         sample(
@@ -75,8 +75,8 @@ async fn requests_are_counted_by_route(t: &Tracking) -> prometheus_parse::Scrape
         .unwrap_or(0.0)
     };
     let missing = "/v2/tracking_requests/01937c7e-0000-7000-8000-000000000000";
-    assert_eq!(t.app.get(missing).await.status(), 404);
-    assert_eq!(t.app.get(missing).await.status(), 404);
+    assert_eq!(t.get(missing).await.status(), 404);
+    assert_eq!(t.get(missing).await.status(), 404);
     // Other tests in this process count too: at least the two asked here.
     let after = scrape(t).await;
     assert!(
@@ -102,7 +102,7 @@ async fn requests_are_counted_by_route(t: &Tracking) -> prometheus_parse::Scrape
     after
 }
 
-async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
+async fn metrics_tell_requests_lookups_and_the_backlog(t: TestApp) {
     tidemark_api::metrics::handle();
     let after = requests_are_counted_by_route(&t).await;
 
@@ -142,7 +142,6 @@ async fn metrics_tell_requests_lookups_and_the_backlog(t: Tracking) {
         "no write was cancelled and written again"
     );
     let created = t
-        .app
         .create(&crate::common::tracking_request(
             "booking_number",
             "TEST-TR-JOURNEY",
@@ -168,7 +167,7 @@ fn declared(text: &str) -> (Vec<&str>, Vec<&str>) {
     (named("# TYPE "), named("# HELP "))
 }
 
-async fn every_family_explains_itself_and_the_operators_gauges_count_the_boxes(t: Tracking) {
+async fn every_family_explains_itself_and_the_operators_gauges_count_the_boxes(t: TestApp) {
     tidemark_api::metrics::handle();
     t.subscribe("https://hooks.example.com/metrics").await;
     // Customs holds the box after its release; its terminal is checked on the way.
@@ -185,7 +184,7 @@ async fn every_family_explains_itself_and_the_operators_gauges_count_the_boxes(t
     }
     let scrape = scrape(&t).await;
     let value = |name: &str, labels: &[(&str, &str)]| sample(&scrape, name, labels);
-    let containers = t.app.get("/v2/containers?filter[has_holds]=true").await;
+    let containers = t.get("/v2/containers?filter[has_holds]=true").await;
     let held = crate::common::document(containers).await["meta"]["total"].clone();
     assert!(held.as_f64().is_some_and(|n| n >= 1.0), "{held}");
     assert_eq!(value("tidemark_containers_on_hold", &[]), held.as_f64());

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use serde_json::{Value, json};
 use tidemark_testkit::{SIM_ADMIN_KEY, SIM_KEY};
 
-use crate::common::{Tracking, document, with_tracking};
+use crate::common::{TestApp, document, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -38,13 +38,13 @@ static ANSWERS: LazyLock<[jsonschema::Validator; 2]> = LazyLock::new(|| {
 
 /// Has the simulator push `bill`'s notice (`as`: `notices` or `notifications`), with
 /// `fault`; the subscriber's status and answer.
-async fn push(t: &Tracking, bill: &str, kind: &str, fault: Option<&str>) -> (u16, Value) {
+async fn push(t: &TestApp, bill: &str, kind: &str, fault: Option<&str>) -> (u16, Value) {
     push_naming(t, bill, kind, fault, None).await
 }
 
 /// [`push`], the notice naming `pickup_facility` for every box's pickup when given.
 async fn push_naming(
-    t: &Tracking,
+    t: &TestApp,
     bill: &str,
     kind: &str,
     fault: Option<&str>,
@@ -54,7 +54,7 @@ async fn push_naming(
         .post(format!("{}/admin/arrival-notice-pushes", t.sim_url))
         .header("Admin-Key", SIM_ADMIN_KEY)
         .json(&json!({
-            "subscriber": format!("{}/carrier-callbacks/TEST", t.app.base),
+            "subscriber": format!("{}/carrier-callbacks/TEST", t.base),
             "token": SIM_KEY, "scac": "TEST", "bill": bill, "as": kind, "fault": fault,
             "pickup_facility": pickup_facility,
         }))
@@ -81,7 +81,7 @@ async fn push_naming(
 
 /// Tracks `TEST-TR-HOLDS` and lets the simulated line move a day on, past the discharge
 /// that sets the last free day of its notice, while Tidemark's own checks are not due.
-async fn tracked_then_discharged(t: &Tracking) -> String {
+async fn tracked_then_discharged(t: &TestApp) -> String {
     let request = track(t, "TEST-TR-HOLDS", "TEST").await;
     let bill = request["included"][0]["attributes"]["bill_of_lading_number"]
         .as_str()
@@ -92,8 +92,8 @@ async fn tracked_then_discharged(t: &Tracking) -> String {
     bill
 }
 
-async fn line_lfds(t: &Tracking) -> Vec<Value> {
-    document(t.app.get("/v2/containers?page[size]=100").await).await["data"]
+async fn line_lfds(t: &TestApp) -> Vec<Value> {
+    document(t.get("/v2/containers?page[size]=100").await).await["data"]
         .as_array()
         .expect("containers")
         .iter()
@@ -101,9 +101,9 @@ async fn line_lfds(t: &Tracking) -> Vec<Value> {
         .collect()
 }
 
-async fn heard_line_lfd(t: &Tracking) -> Vec<Value> {
+async fn heard_line_lfd(t: &TestApp) -> Vec<Value> {
     let body = document(
-        t.app
+        t
             .get("/v2/webhook_notifications?filter[event]=container.pickup_lfd_line.changed&include=reference_object")
             .await,
     )
@@ -111,7 +111,7 @@ async fn heard_line_lfd(t: &Tracking) -> Vec<Value> {
     body["included"].as_array().cloned().unwrap_or_default()
 }
 
-async fn a_pushed_notice_is_applied_at_once_and_an_older_one_changes_nothing(t: Tracking) {
+async fn a_pushed_notice_is_applied_at_once_and_an_older_one_changes_nothing(t: TestApp) {
     t.subscribe("https://hooks.example.com/notices").await;
     let bill = tracked_then_discharged(&t).await;
 
@@ -140,7 +140,7 @@ async fn a_pushed_notice_is_applied_at_once_and_an_older_one_changes_nothing(t: 
     assert_eq!(heard_line_lfd(&t).await.len(), 2, "nothing heard again");
 }
 
-async fn a_notification_has_the_notice_read(t: Tracking) {
+async fn a_notification_has_the_notice_read(t: TestApp) {
     let bill = tracked_then_discharged(&t).await;
     let (status, answer) = push(&t, &bill, "notifications", None).await;
     assert_eq!(status, 200, "{answer}");
@@ -161,7 +161,7 @@ async fn a_notification_has_the_notice_read(t: Tracking) {
     );
 }
 
-async fn pushes_that_cannot_be_taken_are_answered_as_the_standard_says(t: Tracking) {
+async fn pushes_that_cannot_be_taken_are_answered_as_the_standard_says(t: TestApp) {
     let bill = tracked_then_discharged(&t).await;
 
     let (status, answer) = push(&t, &bill, "notices", Some("wrong_token")).await;
@@ -186,7 +186,7 @@ async fn pushes_that_cannot_be_taken_are_answered_as_the_standard_says(t: Tracki
     );
 
     // No token, or another line's media type: the API's own errors.
-    let url = format!("{}/carrier-callbacks/TEST/arrival-notices", t.app.base);
+    let url = format!("{}/carrier-callbacks/TEST/arrival-notices", t.base);
     let client = reqwest::Client::new();
     let anonymous = client
         .post(&url)
@@ -218,14 +218,13 @@ async fn pushes_that_cannot_be_taken_are_answered_as_the_standard_says(t: Tracki
 /// A notice naming an off-dock pickup facility at the port of discharge: the facility is
 /// learned as a terminal there, so the boxes' `pickup_facility` resolves, included and
 /// read on its own.
-async fn an_off_dock_pickup_facility_is_a_terminal_the_api_knows(t: Tracking) {
+async fn an_off_dock_pickup_facility_is_a_terminal_the_api_knows(t: TestApp) {
     let bill = tracked_then_discharged(&t).await;
     let (status, answer) = push_naming(&t, &bill, "notices", None, Some("RTMRMP")).await;
     assert_eq!(status, 200, "{answer}");
 
     let body = document(
-        t.app
-            .get("/v2/containers?page[size]=100&include=pickup_facility")
+        t.get("/v2/containers?page[size]=100&include=pickup_facility")
             .await,
     )
     .await;
@@ -248,9 +247,9 @@ async fn an_off_dock_pickup_facility_is_a_terminal_the_api_knows(t: Tracking) {
     assert_eq!(facility["attributes"]["smdg_code"], "RTMRMP");
 
     let id = ids[0].as_str().expect("id");
-    let read = document(t.app.get(&format!("/v2/terminals/{id}")).await).await;
+    let read = document(t.get(&format!("/v2/terminals/{id}")).await).await;
     assert_eq!(read["data"], *facility);
-    let shipments = document(t.app.get("/v2/shipments").await).await;
+    let shipments = document(t.get("/v2/shipments").await).await;
     assert_eq!(
         facility["relationships"]["port"]["data"]["id"],
         shipments["data"][0]["relationships"]["port_of_discharge"]["data"]["id"],

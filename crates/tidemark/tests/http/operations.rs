@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use tidemark_api::ApiConfig;
 use tidemark_store::testing::Backend;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -12,9 +11,7 @@ use crate::common::{TestApp, tracking_request};
 
 #[tokio::test]
 async fn health_and_readiness_answer() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let health: Value = app.get("/healthz").await.json().await.expect("json");
     assert_eq!(health["status"], "ok");
     let ready: Value = app.get("/readyz").await.json().await.expect("json");
@@ -23,9 +20,7 @@ async fn health_and_readiness_answer() {
 
 #[tokio::test]
 async fn request_ids_are_echoed_or_generated() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let echoed = app
         .request(Method::GET, "/healthz", None)
         .header("X-Request-Id", "trace-me-42")
@@ -55,9 +50,7 @@ async fn openapi(app: &TestApp) -> Value {
 
 #[tokio::test]
 async fn the_openapi_document_describes_every_endpoint_and_error() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let document = openapi(&app).await;
     assert_eq!(document["openapi"], "3.1.0");
     let paths = document["paths"].as_object().expect("paths");
@@ -105,9 +98,7 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
 
 #[tokio::test]
 async fn every_authenticated_post_documents_its_idempotency_key() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let document = openapi(&app).await;
     let mut posts = 0;
     for (path, item) in document["paths"].as_object().expect("paths") {
@@ -160,9 +151,7 @@ fn bodies(document: &Value) -> Vec<(String, &Value)> {
 /// its schema).
 #[tokio::test]
 async fn the_openapi_document_has_servers_webhooks_and_an_example_of_every_body() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let document = openapi(&app).await;
     assert_eq!(document["servers"][0]["url"], "/");
     let events: Value = app
@@ -207,9 +196,7 @@ async fn the_openapi_document_has_servers_webhooks_and_an_example_of_every_body(
 /// `/docs` renders the document with the script built into the binary.
 #[tokio::test]
 async fn the_reference_page_is_served_with_its_script() {
-    let Some(app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let app = TestApp::spawn(Backend::Sqlite).await;
     let page = app.get("/docs").await;
     assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
     let policy = page.headers()["content-security-policy"]
@@ -226,14 +213,13 @@ async fn the_reference_page_is_served_with_its_script() {
 
 #[tokio::test]
 async fn the_documented_page_sizes_are_the_configured_ones() {
-    let config = ApiConfig {
-        page_size_default: 20,
-        page_size_max: 50,
-        ..crate::common::all_carriers()
-    };
-    let Some(app) = TestApp::spawn_with(Backend::Sqlite, config).await else {
-        return;
-    };
+    let app = TestApp::build(Backend::Sqlite)
+        .config(|config| {
+            config.limits.page_size_default = 20;
+            config.limits.page_size_max = 50;
+        })
+        .spawn()
+        .await;
     let document = openapi(&app).await;
     let mut lists = 0;
     for (path, item) in document["paths"].as_object().expect("paths") {
@@ -266,9 +252,7 @@ async fn the_documented_page_sizes_are_the_configured_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_lets_a_request_in_flight_finish() {
-    let Some(mut app) = TestApp::spawn(Backend::Sqlite).await else {
-        return;
-    };
+    let mut app = TestApp::spawn(Backend::Sqlite).await;
     let body = tracking_request("bill_of_lading", "MEDU1234567", "MSCU").to_string();
     let address = app.base.trim_start_matches("http://").to_owned();
     let mut stream = tokio::net::TcpStream::connect(&address)
@@ -324,11 +308,6 @@ async fn a_stalled_worker_makes_the_process_not_ready() {
     let database = tidemark_store::testing::TestDatabase::create(Backend::Sqlite).await;
     let store = database.connect().await;
     let clock = app::system_clock();
-    let sender = app::webhook_sender(
-        tidemark_workers::DispatcherSettings::default(),
-        Arc::clone(&clock),
-    )
-    .expect("sender");
     let turning = Arc::new(Heartbeat::with_limit(
         "dispatcher",
         Duration::from_secs(3600),
@@ -341,14 +320,7 @@ async fn a_stalled_worker_makes_the_process_not_ready() {
         if stuck {
             loops.push(Arc::clone(&stalled));
         }
-        let state = tidemark_api::AppState::new(
-            Arc::clone(&store),
-            app::carriers(None).expect("carriers"),
-            ApiConfig::default(),
-            Arc::clone(&clock),
-            Arc::clone(&sender),
-        )
-        .with_workers(Arc::new(app::Loops(loops)));
+        let state = hand_built(&store, &clock, app::Loops(loops));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -384,4 +356,42 @@ async fn a_stalled_worker_makes_the_process_not_ready() {
         shutdown.cancel();
         served.await.expect("joins").expect("serves");
     }
+}
+
+/// The API's state over `store`, its readiness from `loops`: built by hand, unlike every
+/// other test's, because a stalled loop is a heartbeat no running worker would give within
+/// a test's time (30 s of silence at least).
+fn hand_built(
+    store: &std::sync::Arc<dyn tidemark_store::Store>,
+    clock: &std::sync::Arc<dyn tidemark_domain::Clock>,
+    loops: tidemark::app::Loops,
+) -> tidemark_api::AppState {
+    use std::sync::Arc;
+    let matrix = Arc::new(tidemark_domain::CarrierMatrix::bundled().expect("carriers"));
+    let sender = tidemark_workers::Sender::new(
+        tidemark_workers::DispatcherSettings::default(),
+        Arc::clone(clock),
+    )
+    .expect("sender");
+    tidemark_api::AppState::new(tidemark_api::Parts {
+        store: Arc::clone(store),
+        carriers: Arc::clone(&matrix),
+        config: tidemark_api::ApiConfig::default(),
+        clock: Arc::clone(clock),
+        tracking: tidemark_app::Tracking::new(
+            Arc::clone(store),
+            Arc::clone(&matrix),
+            Arc::clone(clock),
+            tidemark_domain::lifecycle::Policy::default(),
+        ),
+        webhooks: tidemark_app::Webhooks::new(
+            Arc::clone(store),
+            Arc::clone(clock),
+            matrix,
+            Arc::new(sender),
+            tidemark_domain::webhook::DEFAULT_SECRET_GRACE,
+        ),
+        callbacks: None,
+        workers: Some(Arc::new(loops)),
+    })
 }

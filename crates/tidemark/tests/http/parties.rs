@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::with_tracking;
 
-use crate::common::{TestApp, Tracking, codes, document, errors, tracking_request};
+use crate::common::{TestApp, codes, document, errors, tracking_request};
 
 tidemark_store::backends!(
     with_tracking,
@@ -31,8 +31,8 @@ async fn create(app: &TestApp, name: &str) -> String {
     body["data"]["id"].as_str().expect("an id").to_owned()
 }
 
-async fn parties_are_created_listed_read_and_renamed_within_their_account(t: Tracking) {
-    let app = &t.app;
+async fn parties_are_created_listed_read_and_renamed_within_their_account(t: TestApp) {
+    let app = &t;
     let response = app
         .post_json("/v2/parties", &app.key, &party("  Northwind Traders "))
         .await;
@@ -88,8 +88,8 @@ async fn parties_are_created_listed_read_and_renamed_within_their_account(t: Tra
     errors(app.get("/v2/parties/not-a-uuid").await, 404).await;
 }
 
-async fn bad_parties_are_clear_errors(t: Tracking) {
-    let app = &t.app;
+async fn bad_parties_are_clear_errors(t: TestApp) {
+    let app = &t;
     let longest = "x".repeat(200);
     create(app, &longest).await;
     let refused = async |body: Value, status: u16| {
@@ -142,11 +142,11 @@ async fn bad_parties_are_clear_errors(t: Tracking) {
 }
 
 /// Tracks `number` at the sandbox for `customer` (a party's id); returns the request's id.
-async fn track_for(t: &Tracking, number: &str, customer: &str) -> String {
+async fn track_for(t: &TestApp, number: &str, customer: &str) -> String {
     let mut body = tracking_request("bill_of_lading", number, "TEST");
     body["data"]["relationships"] =
         json!({"customer": {"data": {"type": "party", "id": customer}}});
-    let created = document(t.app.create(&body).await).await;
+    let created = document(t.create(&body).await).await;
     assert_eq!(
         created["data"]["relationships"]["customer"]["data"]["id"],
         customer
@@ -169,11 +169,11 @@ struct Customers {
     shipment: String,
 }
 
-async fn customers(t: &Tracking) -> Customers {
-    let northwind = create(&t.app, "Northwind").await;
-    let contoso = create(&t.app, "Contoso").await;
+async fn customers(t: &TestApp) -> Customers {
+    let northwind = create(t, "Northwind").await;
+    let contoso = create(t, "Contoso").await;
     let request = track_for(t, "TEST-TR-SUCCEEDED", &northwind).await;
-    let read = document(t.app.get(&format!("/v2/tracking_requests/{request}")).await).await;
+    let read = document(t.get(&format!("/v2/tracking_requests/{request}")).await).await;
     let shipment = read["data"]["relationships"]["tracked_object"]["data"]["id"]
         .as_str()
         .expect("a shipment")
@@ -187,14 +187,14 @@ async fn customers(t: &Tracking) -> Customers {
 }
 
 /// The number of records `path` lists.
-async fn count(t: &Tracking, path: &str) -> u64 {
-    let body = document(t.app.get(path).await).await;
+async fn count(t: &TestApp, path: &str) -> u64 {
+    let body = document(t.get(path).await).await;
     body["meta"]["pagination"]["records"]
         .as_u64()
         .expect("records")
 }
 
-async fn a_customer_names_its_shipment_and_the_lists_find_it(t: Tracking) {
+async fn a_customer_names_its_shipment_and_the_lists_find_it(t: TestApp) {
     let Customers {
         northwind,
         contoso,
@@ -202,8 +202,7 @@ async fn a_customer_names_its_shipment_and_the_lists_find_it(t: Tracking) {
         ..
     } = customers(&t).await;
     let read = document(
-        t.app
-            .get(&format!("{request}?include=tracked_object,customer"))
+        t.get(&format!("{request}?include=tracked_object,customer"))
             .await,
     )
     .await;
@@ -240,13 +239,12 @@ async fn a_customer_names_its_shipment_and_the_lists_find_it(t: Tracking) {
     // The console's shipment page names the customer.
     let shipment_id = shipment["id"].as_str().expect("id");
     let page = t
-        .app
         .request(
             Method::GET,
             &format!("/console/shipments/{shipment_id}"),
             None,
         )
-        .header("Cookie", format!("tidemark_session={}", t.app.key))
+        .header("Cookie", format!("tidemark_session={}", t.key))
         .send()
         .await
         .expect("page");
@@ -258,7 +256,7 @@ async fn a_customer_names_its_shipment_and_the_lists_find_it(t: Tracking) {
     );
 }
 
-async fn a_requests_customer_changes_and_its_shipment_follows(t: Tracking) {
+async fn a_requests_customer_changes_and_its_shipment_follows(t: TestApp) {
     let Customers {
         contoso,
         request,
@@ -266,32 +264,30 @@ async fn a_requests_customer_changes_and_its_shipment_follows(t: Tracking) {
         ..
     } = customers(&t).await;
     let name = async || {
-        let body = document(t.app.get(&shipment).await).await;
+        let body = document(t.get(&shipment).await).await;
         body["data"]["attributes"]["customer_name"].clone()
     };
     let edit = |relationships: Value| json!({"data": {"type": "tracking_request", "relationships": relationships}});
-    let moved = document(t.app.patch(&request, &edit(customer(Some(&contoso)))).await).await;
+    let moved = document(t.patch(&request, &edit(customer(Some(&contoso)))).await).await;
     assert_eq!(
         moved["data"]["relationships"]["customer"]["data"]["id"],
         contoso.as_str()
     );
     assert_eq!(name().await, "Contoso");
     let rename = json!({"data": {"attributes": {"company_name": "Contoso Ltd"}}});
-    t.app
-        .patch(&format!("/v2/parties/{contoso}"), &rename)
-        .await;
+    t.patch(&format!("/v2/parties/{contoso}"), &rename).await;
     assert_eq!(name().await, "Contoso Ltd");
     let named = "/v2/containers?filter[customer_name]=Contoso%20Ltd";
     assert_eq!(count(&t, named).await, count(&t, "/v2/containers").await);
     // An edit of the lists alone keeps the customer.
     let lists =
         json!({"data": {"type": "tracking_request", "attributes": {"ref_numbers": ["PO-1"]}}});
-    let kept = document(t.app.patch(&request, &lists).await).await;
+    let kept = document(t.patch(&request, &lists).await).await;
     assert_eq!(
         kept["data"]["relationships"]["customer"]["data"]["id"],
         contoso.as_str()
     );
-    let cleared = document(t.app.patch(&request, &edit(customer(None))).await).await;
+    let cleared = document(t.patch(&request, &edit(customer(None))).await).await;
     assert_eq!(
         cleared["data"]["relationships"]["customer"]["data"],
         Value::Null
@@ -303,10 +299,10 @@ async fn a_requests_customer_changes_and_its_shipment_follows(t: Tracking) {
 
 /// The records a notification carries are the shipment and request as clients read them,
 /// the customer's name and linkage included.
-async fn a_notification_names_the_customer_as_clients_read_it(t: Tracking) {
+async fn a_notification_names_the_customer_as_clients_read_it(t: TestApp) {
     let hook = json!({"data": {"type": "webhook", "attributes": {
         "url": "https://hooks.example.com/t", "events": ["tracking_request.succeeded"]}}});
-    let hook = t.app.post_json("/v2/webhooks", &t.app.key, &hook).await;
+    let hook = t.post_json("/v2/webhooks", &t.key, &hook).await;
     assert_eq!(hook.status(), 201);
     let Customers {
         northwind,
@@ -327,7 +323,7 @@ async fn a_notification_names_the_customer_as_clients_read_it(t: Tracking) {
             .cloned()
             .unwrap_or_else(|| panic!("no {kind}"))
     };
-    let read = document(t.app.get(&shipment).await).await;
+    let read = document(t.get(&shipment).await).await;
     assert_eq!(read["data"]["attributes"]["customer_name"], "Northwind");
     assert_eq!(record("shipment"), read["data"]);
     let frozen = record("tracking_request");
@@ -335,18 +331,18 @@ async fn a_notification_names_the_customer_as_clients_read_it(t: Tracking) {
         frozen["relationships"]["customer"]["data"]["id"],
         northwind.as_str()
     );
-    assert_eq!(document(t.app.get(&request).await).await["data"], frozen);
+    assert_eq!(document(t.get(&request).await).await["data"], frozen);
 }
 
-async fn a_bad_customer_is_a_clear_error(t: Tracking) {
-    let (_, other) = t.app.new_account("globex").await;
+async fn a_bad_customer_is_a_clear_error(t: TestApp) {
+    let (_, other) = t.new_account("globex").await;
     let theirs = json!({"data": {"attributes": {"company_name": "Globex"}}});
-    let theirs = document(t.app.post_json("/v2/parties", &other, &theirs).await).await;
+    let theirs = document(t.post_json("/v2/parties", &other, &theirs).await).await;
     let theirs = theirs["data"]["id"].as_str().expect("id").to_owned();
     let refused = async |relationships: Value, status: u16| {
         let mut body = tracking_request("bill_of_lading", "TEST-TR-SUCCEEDED", "TEST");
         body["data"]["relationships"] = relationships;
-        codes(&errors(t.app.create(&body).await, status).await)
+        codes(&errors(t.create(&body).await, status).await)
     };
     let at = |code: &str, pointer: &str| vec![(code.to_owned(), pointer.to_owned())];
     let missing = at("not_found", "/data/relationships/customer/data/id");
@@ -375,6 +371,6 @@ async fn a_bad_customer_is_a_clear_error(t: Tracking) {
         at("invalid", "/data/relationships/customer/data/type")
     );
     // Nothing was created by the refused requests.
-    let listed = document(t.app.get("/v2/tracking_requests").await).await;
+    let listed = document(t.get("/v2/tracking_requests").await).await;
     assert_eq!(listed["data"], json!([]));
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, document, errors, with_tracking};
+use crate::common::{TestApp, document, errors, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -13,11 +13,11 @@ tidemark_store::backends!(
     the_sandboxs_places_carry_coordinates_zones_and_real_names,
 );
 
-async fn get(t: &Tracking, path: &str) -> Value {
-    document(t.app.get(path).await).await
+async fn get(t: &TestApp, path: &str) -> Value {
+    document(t.get(path).await).await
 }
 
-async fn any_port_or_metro_area_answers_by_un_locode_or_id(t: Tracking) {
+async fn any_port_or_metro_area_answers_by_un_locode_or_id(t: TestApp) {
     // No carrier has named Valencia: the reference data answers.
     let valencia = get(&t, "/v2/ports/ESVLC").await;
     let attributes = &valencia["data"]["attributes"];
@@ -51,13 +51,13 @@ async fn any_port_or_metro_area_answers_by_un_locode_or_id(t: Tracking) {
         "/v2/metro_areas/01937c7e-0000-7000-8000-000000000000",
         "/v2/ports/01937c7e-0000-7000-8000-000000000000",
     ] {
-        let problem = &errors(t.app.get(path).await, 404).await[0];
+        let problem = &errors(t.get(path).await, 404).await[0];
         assert_eq!(problem["status"], "404", "{path}");
         assert!(problem["detail"].as_str().is_some(), "{path}");
     }
 }
 
-async fn the_sandboxs_places_carry_coordinates_zones_and_real_names(t: Tracking) {
+async fn the_sandboxs_places_carry_coordinates_zones_and_real_names(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let shipment_id = request["data"]["relationships"]["tracked_object"]["data"]["id"]
         .as_str()

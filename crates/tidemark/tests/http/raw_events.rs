@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{SIM_ADMIN_KEY, Tracking, document, tracking_request};
+use crate::common::{SIM_ADMIN_KEY, TestApp, document, tracking_request};
 
 const BOOKING: &str = "ABC123123123";
 const ARRIVAL: &str = "3cecb101-7a1a-43a4-9d62-e88a131651e2";
@@ -28,31 +28,25 @@ tidemark_store::backends!(
 /// Runs `case` with a tracking app whose simulator knows nothing but what is injected.
 async fn with_silent_carrier<F, Fut>(backend: tidemark_store::testing::Backend, case: F)
 where
-    F: FnOnce(Tracking) -> Fut,
+    F: FnOnce(TestApp) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let spawned = Tracking::spawn_configured(
-        backend,
-        tidemark_domain::SandboxScope::AllCarriers,
-        |config| config.chances.not_found = 100,
-    )
-    .await;
-    if let Some(t) = spawned {
-        case(t).await;
-    }
+    let app = TestApp::build(backend)
+        .world_clock()
+        .simulator(|config| config.chances.not_found = 100);
+    case(app.spawn().await).await;
 }
 
 /// The container's transport events (its milestones), as listed.
-async fn transport_events(t: &Tracking, container: &str) -> Value {
+async fn transport_events(t: &TestApp, container: &str) -> Value {
     document(
-        t.app
-            .get(&format!("/v2/containers/{container}/transport_events"))
+        t.get(&format!("/v2/containers/{container}/transport_events"))
             .await,
     )
     .await
 }
 
-async fn inject(t: &Tracking, events: &[Value]) {
+async fn inject(t: &TestApp, events: &[Value]) {
     let response = reqwest::Client::new()
         .post(format!("{}/admin/events", t.sim_url))
         .header("Admin-Key", SIM_ADMIN_KEY)
@@ -70,10 +64,9 @@ fn by_id<'a>(events: &'a [Value], id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("event {id} in {events:#?}"))
 }
 
-async fn raw_events(t: &Tracking, container: &str) -> Vec<Value> {
+async fn raw_events(t: &TestApp, container: &str) -> Vec<Value> {
     let body = document(
-        t.app
-            .get(&format!("/v2/containers/{container}/raw_events"))
+        t.get(&format!("/v2/containers/{container}/raw_events"))
             .await,
     )
     .await;
@@ -81,7 +74,7 @@ async fn raw_events(t: &Tracking, container: &str) -> Vec<Value> {
 }
 
 /// The sample's arrival and load, member by member, as the carrier reported them.
-async fn every_member_reads_as_reported(t: &Tracking, events: &[Value], container: &str) {
+async fn every_member_reads_as_reported(t: &TestApp, events: &[Value], container: &str) {
     let arrival = &by_id(events, ARRIVAL)["attributes"];
     assert_eq!(
         arrival["event"],
@@ -119,25 +112,24 @@ async fn every_member_reads_as_reported(t: &Tracking, events: &[Value], containe
     let port = load["relationships"]["location"]["data"]["id"]
         .as_str()
         .expect("a port");
-    let response = t.app.get(&format!("/v2/ports/{port}")).await;
+    let response = t.get(&format!("/v2/ports/{port}")).await;
     assert_eq!(response.status(), 200, "the event's port is known");
     assert_eq!(load["relationships"]["container"]["data"]["id"], container);
 }
 
-async fn the_official_sample_is_kept_as_reported(t: Tracking) {
+async fn the_official_sample_is_kept_as_reported(t: TestApp) {
     inject(&t, &sample()).await;
     let created = document(
-        t.app
-            .create(&tracking_request("booking_number", BOOKING, "MAEU"))
+        t.create(&tracking_request("booking_number", BOOKING, "MAEU"))
             .await,
     )
     .await;
     t.drain().await;
     let request = created["data"]["id"].as_str().expect("id");
-    let body = document(t.app.get(&format!("/v2/tracking_requests/{request}")).await).await;
+    let body = document(t.get(&format!("/v2/tracking_requests/{request}")).await).await;
     assert_eq!(body["data"]["attributes"]["status"], "created", "{body}");
 
-    let containers = document(t.app.get("/v2/containers").await).await;
+    let containers = document(t.get("/v2/containers").await).await;
     let containers = containers["data"].as_array().expect("data");
     assert_eq!(containers.len(), 1, "{containers:?}");
     assert_eq!(containers[0]["attributes"]["number"], "APZU4812090");
@@ -170,17 +162,15 @@ async fn the_official_sample_is_kept_as_reported(t: Tracking) {
     a_correction_replaces_the_kept_event(&t, &events, &container).await;
 }
 
-async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: Tracking) {
+async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: TestApp) {
     inject(&t, &sample()).await;
-    t.app
-        .create(&tracking_request("booking_number", BOOKING, "MAEU"))
+    t.create(&tracking_request("booking_number", BOOKING, "MAEU"))
         .await;
     t.drain().await;
-    let containers = document(t.app.get("/v2/containers").await).await;
+    let containers = document(t.get("/v2/containers").await).await;
     let container = containers["data"][0]["id"].as_str().expect("id").to_owned();
     let all = document(
-        t.app
-            .get(&format!("/v2/containers/{container}/raw_events"))
+        t.get(&format!("/v2/containers/{container}/raw_events"))
             .await,
     )
     .await;
@@ -190,25 +180,22 @@ async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: Tracking) {
     assert!(total >= 4, "{all}");
     assert_eq!(all["data"].as_array().map(Vec::len), Some(total as usize));
     let second = document(
-        t.app
-            .get(&format!(
-                "/v2/containers/{container}/raw_events?page[size]=1&page[number]=2"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/containers/{container}/raw_events?page[size]=1&page[number]=2"
+        ))
+        .await,
     )
     .await;
     assert_eq!(second["data"].as_array().map(Vec::len), Some(1));
     assert_eq!(second["data"][0]["attributes"]["index"], 1);
     assert_eq!(second["data"][0]["id"], all["data"][1]["id"]);
     let response = t
-        .app
         .get(&format!(
             "/v2/containers/{container}/raw_events?page[size]=101"
         ))
         .await;
     assert_eq!(response.status(), 400);
     let response = t
-        .app
         .get("/v2/containers/00000000-0000-0000-0000-000000000000/raw_events")
         .await;
     assert_eq!(response.status(), 404);
@@ -216,7 +203,7 @@ async fn pages_hold_a_whole_voyage_unless_asked_otherwise(t: Tracking) {
 
 /// The carrier corrects the load: it happened, laden. The later version replaces the
 /// kept one, and now makes a milestone.
-async fn a_correction_replaces_the_kept_event(t: &Tracking, events: &[Value], container: &str) {
+async fn a_correction_replaces_the_kept_event(t: &TestApp, events: &[Value], container: &str) {
     let mut corrected = sample()
         .into_iter()
         .find(|e| e["eventID"] == LOAD)
@@ -226,7 +213,6 @@ async fn a_correction_replaces_the_kept_event(t: &Tracking, events: &[Value], co
     corrected["eventCreatedDateTime"] = json!("2021-01-10T08:00:00Z");
     inject(t, &[corrected]).await;
     let response = t
-        .app
         .call(
             Method::PATCH,
             &format!("/v2/containers/{container}/refresh"),

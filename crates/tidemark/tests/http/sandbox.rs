@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, codes, document, errors, tracking_request};
+use crate::common::{TestApp, codes, document, errors, tracking_request};
 
 use crate::common::with_tracking;
 
@@ -18,14 +18,13 @@ mod default_settings {
 
     async fn with_test_only<F, Fut>(backend: tidemark_store::testing::Backend, case: F)
     where
-        F: FnOnce(Tracking) -> Fut,
+        F: FnOnce(TestApp) -> Fut,
         Fut: std::future::Future<Output = ()>,
     {
-        if let Some(t) =
-            Tracking::spawn_with(backend, tidemark_domain::SandboxScope::TestOnly).await
-        {
-            case(t).await;
-        }
+        let app = TestApp::build(backend)
+            .world_clock()
+            .config(|config| config.sandbox.all_carriers = false);
+        case(app.spawn().await).await;
     }
 
     tidemark_store::backends!(
@@ -35,9 +34,8 @@ mod default_settings {
     );
 }
 
-async fn a_line_without_an_endpoint_is_refused_and_never_invented(t: Tracking) {
+async fn a_line_without_an_endpoint_is_refused_and_never_invented(t: TestApp) {
     let response = t
-        .app
         .create(&tracking_request("bill_of_lading", "MEDU1234567", "MEDU"))
         .await;
     let errors = errors(response, 422).await;
@@ -52,30 +50,29 @@ async fn a_line_without_an_endpoint_is_refused_and_never_invented(t: Tracking) {
     assert!(detail.contains("[carriers.endpoints.MSCU]"), "{detail}");
 
     let line = |scac: &str| format!("/v2/shipping_lines/{scac}");
-    let msc = document(t.app.get(&line("MSCU")).await).await;
+    let msc = document(t.get(&line("MSCU")).await).await;
     assert_eq!(msc["data"]["attributes"]["tracking_available"], false);
     assert_eq!(msc["data"]["attributes"]["tracking_source"], Value::Null);
-    let test = document(t.app.get(&line("TEST")).await).await;
+    let test = document(t.get(&line("TEST")).await).await;
     assert_eq!(test["data"]["attributes"]["tracking_available"], true);
     assert_eq!(test["data"]["attributes"]["tracking_source"], "sandbox");
     assert!(
-        t.app
-            .store
-            .domain_events(t.app.account.id)
+        t.store
+            .domain_events(t.account.id)
             .await
             .expect("events")
             .is_empty()
     );
 }
 
-async fn auto_detection_landing_on_an_unconfigured_line_fails_the_request(t: Tracking) {
+async fn auto_detection_landing_on_an_unconfigured_line_fails_the_request(t: TestApp) {
     let body = json!({"data": {"type": "tracking_request", "attributes": {
         "request_type": "container", "request_number": "MSKU1234565",
         "auto_detect_vocc_scac": true}}});
-    let created = document(t.app.create(&body).await).await;
+    let created = document(t.create(&body).await).await;
     let id = created["data"]["id"].as_str().expect("id");
     t.drain().await;
-    let body = document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
+    let body = document(t.get(&format!("/v2/tracking_requests/{id}")).await).await;
     let attributes = &body["data"]["attributes"];
     assert_eq!(attributes["status"], "failed", "{body}");
     assert_eq!(attributes["failed_reason"], "scac_auto_detect_failed");
@@ -87,17 +84,16 @@ async fn auto_detection_landing_on_an_unconfigured_line_fails_the_request(t: Tra
     );
 }
 
-async fn the_failed_test_number_fails_at_its_first_lookup_whatever_its_type(t: Tracking) {
+async fn the_failed_test_number_fails_at_its_first_lookup_whatever_its_type(t: TestApp) {
     for kind in ["bill_of_lading", "booking_number"] {
         let created = document(
-            t.app
-                .create(&tracking_request(kind, "TEST-TR-FAILED", "TEST"))
+            t.create(&tracking_request(kind, "TEST-TR-FAILED", "TEST"))
                 .await,
         )
         .await;
         let id = created["data"]["id"].as_str().expect("id");
         t.drain().await;
-        let body = document(t.app.get(&format!("/v2/tracking_requests/{id}")).await).await;
+        let body = document(t.get(&format!("/v2/tracking_requests/{id}")).await).await;
         let attributes = &body["data"]["attributes"];
         assert_eq!(attributes["status"], "failed", "{body}");
         assert_eq!(attributes["failed_reason"], "not_found");
@@ -108,9 +104,8 @@ async fn the_failed_test_number_fails_at_its_first_lookup_whatever_its_type(t: T
         );
     }
     let events: Vec<String> = t
-        .app
         .store
-        .domain_events(t.app.account.id)
+        .domain_events(t.account.id)
         .await
         .expect("events")
         .iter()

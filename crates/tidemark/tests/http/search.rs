@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, codes, document, errors, with_tracking};
+use crate::common::{TestApp, codes, document, errors, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -15,8 +15,8 @@ tidemark_store::backends!(
 );
 
 /// The `(entity_type, id)` of each result of searching `text`.
-async fn found(t: &Tracking, text: &str) -> Vec<(String, String)> {
-    let body = document(t.app.get(&format!("/v2/search?query={text}")).await).await;
+async fn found(t: &TestApp, text: &str) -> Vec<(String, String)> {
+    let body = document(t.get(&format!("/v2/search?query={text}")).await).await;
     body["data"]
         .as_array()
         .expect("data")
@@ -34,7 +34,7 @@ async fn found(t: &Tracking, text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-async fn a_search_finds_shipments_containers_and_requests_by_number(t: Tracking) {
+async fn a_search_finds_shipments_containers_and_requests_by_number(t: TestApp) {
     let tracked = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request = tracked["data"]["id"].as_str().expect("id").to_owned();
     let shipment = &tracked["included"][0];
@@ -43,7 +43,7 @@ async fn a_search_finds_shipments_containers_and_requests_by_number(t: Tracking)
         .as_str()
         .expect("a container")
         .to_owned();
-    let container = document(t.app.get(&format!("/v2/containers/{container_id}")).await).await;
+    let container = document(t.get(&format!("/v2/containers/{container_id}")).await).await;
     let number = container["data"]["attributes"]["number"]
         .as_str()
         .expect("number")
@@ -58,7 +58,7 @@ async fn a_search_finds_shipments_containers_and_requests_by_number(t: Tracking)
             ("tracking_request".to_owned(), request.clone()),
         ]
     );
-    let body = document(t.app.get("/v2/search?query=TEST-TR-SUCCEEDED").await).await;
+    let body = document(t.get("/v2/search?query=TEST-TR-SUCCEEDED").await).await;
     let attributes = &body["data"][0]["attributes"];
     assert_eq!(
         attributes["number"],
@@ -94,7 +94,7 @@ async fn a_search_finds_shipments_containers_and_requests_by_number(t: Tracking)
         by_box.contains(&("shipment".to_owned(), shipment_id.clone())),
         "{by_box:?}"
     );
-    let body = document(t.app.get(&format!("/v2/search?query={number}")).await).await;
+    let body = document(t.get(&format!("/v2/search?query={number}")).await).await;
     let cargo = body["data"]
         .as_array()
         .expect("data")
@@ -109,32 +109,31 @@ async fn a_search_finds_shipments_containers_and_requests_by_number(t: Tracking)
     // none of it.
     let edit =
         json!({"data": {"type": "container", "attributes": {"ref_numbers": ["PO-SEARCH-7"]}}});
-    t.app
-        .patch(&format!("/v2/containers/{container_id}"), &edit)
+    t.patch(&format!("/v2/containers/{container_id}"), &edit)
         .await;
     assert_eq!(
         found(&t, "search-7").await,
         vec![("cargo".to_owned(), container_id)]
     );
     assert_eq!(found(&t, "NOTHING-LIKE-IT").await, vec![]);
-    let (_, other) = t.app.new_account("globex").await;
-    let theirs = document(t.app.get_as(&other, "/v2/search?query=TR-SUCCEEDED").await).await;
+    let (_, other) = t.new_account("globex").await;
+    let theirs = document(t.get_as(&other, "/v2/search?query=TR-SUCCEEDED").await).await;
     assert_eq!(theirs["data"], json!([]));
 }
 
-async fn a_search_is_paged_as_the_reference_links_it(t: Tracking) {
+async fn a_search_is_paged_as_the_reference_links_it(t: TestApp) {
     let tracked = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request = tracked["data"]["id"].as_str().expect("id");
     let second = "/v2/search?query=TEST-TR-SUCCEEDED&page[number]=2&page[size]=1";
-    let second = document(t.app.get(second).await).await;
+    let second = document(t.get(second).await).await;
     assert_eq!(second["data"].as_array().map(Vec::len), Some(1));
     assert_eq!(second["data"][0]["id"], request);
     assert_eq!(second["meta"]["pagination"]["records"], 2);
     let beyond = "/v2/search?query=TEST-TR-SUCCEEDED&page[number]=3&page[size]=1";
-    assert_eq!(document(t.app.get(beyond).await).await["data"], json!([]));
+    assert_eq!(document(t.get(beyond).await).await["data"], json!([]));
 }
 
-async fn a_search_without_text_or_with_too_much_is_refused(t: Tracking) {
+async fn a_search_without_text_or_with_too_much_is_refused(t: TestApp) {
     let long = "x".repeat(129);
     for path in [
         "/v2/search".to_owned(),
@@ -142,7 +141,7 @@ async fn a_search_without_text_or_with_too_much_is_refused(t: Tracking) {
         "/v2/search?query=%20%20".to_owned(),
         format!("/v2/search?query={long}"),
     ] {
-        let refused = codes(&errors(t.app.get(&path).await, 400).await);
+        let refused = codes(&errors(t.get(&path).await, 400).await);
         assert_eq!(
             refused,
             [("invalid_parameter".to_owned(), "query".to_owned())],
@@ -150,9 +149,9 @@ async fn a_search_without_text_or_with_too_much_is_refused(t: Tracking) {
         );
     }
     let longest = "x".repeat(128);
-    let answer = t.app.get(&format!("/v2/search?query={longest}")).await;
+    let answer = t.get(&format!("/v2/search?query={longest}")).await;
     assert_eq!(answer.status(), 200);
-    let refused = codes(&errors(t.app.get("/v2/search?query=a&query=b").await, 400).await);
+    let refused = codes(&errors(t.get("/v2/search?query=a&query=b").await, 400).await);
     assert_eq!(refused[0].1, "query");
     // Text no number holds (a NUL, which PostgreSQL's text cannot hold) finds nothing.
     for path in [
@@ -164,7 +163,7 @@ async fn a_search_without_text_or_with_too_much_is_refused(t: Tracking) {
         "/v2/shipments?number=a%00",
         "/v2/tracking_requests?filter[request_number]=%00",
     ] {
-        let answer = document(t.app.get(path).await).await;
+        let answer = document(t.get(path).await).await;
         assert_eq!(answer["data"], json!([]), "{path}");
     }
 }

@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{Tracking, codes, document, errors, tracking_request};
+use crate::common::{TestApp, codes, document, errors, tracking_request};
 
 use crate::common::with_tracking;
 
@@ -17,10 +17,9 @@ tidemark_store::backends!(
 );
 
 /// Creates `number` at `scac` through the API and drains the queue; returns the request.
-pub(crate) async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
+pub(crate) async fn track(t: &TestApp, number: &str, scac: &str) -> Value {
     let created = document(
-        t.app
-            .create(&tracking_request("bill_of_lading", number, scac))
+        t.create(&tracking_request("bill_of_lading", number, scac))
             .await,
     )
     .await;
@@ -28,11 +27,10 @@ pub(crate) async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
     t.drain().await;
     let id = created["data"]["id"].as_str().expect("id");
     document(
-        t.app
-            .get(&format!(
-                "/v2/tracking_requests/{id}?include=tracked_object"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/tracking_requests/{id}?include=tracked_object"
+        ))
+        .await,
     )
     .await
 }
@@ -40,16 +38,15 @@ pub(crate) async fn track(t: &Tracking, number: &str, scac: &str) -> Value {
 /// `PATCH /v2/shipments/{id}/{action}` (`stop_tracking`, `resume_tracking`) with the
 /// app's key.
 pub(crate) async fn shipment_action(
-    t: &Tracking,
+    t: &TestApp,
     shipment_id: &str,
     action: &str,
 ) -> reqwest::Response {
-    t.app
-        .call(
-            Method::PATCH,
-            &format!("/v2/shipments/{shipment_id}/{action}"),
-        )
-        .await
+    t.call(
+        Method::PATCH,
+        &format!("/v2/shipments/{shipment_id}/{action}"),
+    )
+    .await
 }
 
 pub(crate) fn shipment_id(request: &Value) -> String {
@@ -59,7 +56,7 @@ pub(crate) fn shipment_id(request: &Value) -> String {
         .to_owned()
 }
 
-async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
+async fn a_found_request_is_read_back_through_every_endpoint(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     assert_eq!(request["data"]["attributes"]["status"], "created");
     let shipment_id = shipment_id(&request);
@@ -75,10 +72,9 @@ async fn a_found_request_is_read_back_through_every_endpoint(t: Tracking) {
 
 /// The tracked shipment, listed with its includes, by id and by every filter; answers it
 /// as listed.
-async fn shipments_read_back(t: &Tracking, shipment_id: &str) -> Value {
+async fn shipments_read_back(t: &TestApp, shipment_id: &str) -> Value {
     let list = document(
-        t.app
-            .get("/v2/shipments?include=containers,port_of_lading,port_of_discharge,pod_terminal")
+        t.get("/v2/shipments?include=containers,port_of_lading,port_of_discharge,pod_terminal")
             .await,
     )
     .await;
@@ -117,7 +113,7 @@ async fn shipments_read_back(t: &Tracking, shipment_id: &str) -> Value {
             .any(|r| r["id"] == pol)
     );
 
-    let one = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
+    let one = document(t.get(&format!("/v2/shipments/{shipment_id}")).await).await;
     assert_eq!(one["data"]["id"], shipment_id);
     assert!(one.get("included").is_none(), "no include, no included");
     for (query, total) in [
@@ -128,15 +124,14 @@ async fn shipments_read_back(t: &Tracking, shipment_id: &str) -> Value {
         ("filter[scac]=TEST", 1),
         ("filter[scac]=MAEU", 0),
     ] {
-        let page = document(t.app.get(&format!("/v2/shipments?{query}")).await).await;
+        let page = document(t.get(&format!("/v2/shipments?{query}")).await).await;
         assert_eq!(page["meta"]["total"], total, "{query}");
     }
     let pod = attributes["port_of_discharge_locode"]
         .as_str()
         .expect("pod");
     let page = document(
-        t.app
-            .get(&format!("/v2/shipments?filter[pod_locode]={pod}"))
+        t.get(&format!("/v2/shipments?filter[pod_locode]={pod}"))
             .await,
     )
     .await;
@@ -146,18 +141,17 @@ async fn shipments_read_back(t: &Tracking, shipment_id: &str) -> Value {
 }
 
 /// The shipment's first container by id and filter, and its transport events.
-async fn containers_read_back(t: &Tracking, shipment: &Value) {
+async fn containers_read_back(t: &TestApp, shipment: &Value) {
     let shipment_id = shipment["id"].as_str().expect("id");
     let containers = shipment["relationships"]["containers"]["data"]
         .as_array()
         .expect("containers");
     let container_id = containers[0]["id"].as_str().expect("id");
     let container = document(
-        t.app
-            .get(&format!(
-                "/v2/containers/{container_id}?include=shipment,transport_events"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/containers/{container_id}?include=shipment,transport_events"
+        ))
+        .await,
     )
     .await;
     let number = container["data"]["attributes"]["number"]
@@ -175,22 +169,20 @@ async fn containers_read_back(t: &Tracking, shipment: &Value) {
         .filter(|r| r["type"] == "transport_event")
         .count();
     let listed = document(
-        t.app
-            .get(&format!("/v2/containers?filter[number]={number}"))
+        t.get(&format!("/v2/containers?filter[number]={number}"))
             .await,
     )
     .await;
     assert_eq!(listed["meta"]["total"], 1);
-    let all = document(t.app.get("/v2/containers").await).await;
+    let all = document(t.get("/v2/containers").await).await;
     assert_eq!(all["meta"]["total"], containers.len());
 
     // Transport events, oldest first, with their places and vessels.
     let events = document(
-        t.app
-            .get(&format!(
-                "/v2/containers/{container_id}/transport_events?include=location,vessel,terminal"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/containers/{container_id}/transport_events?include=location,vessel,terminal"
+        ))
+        .await,
     )
     .await;
     let data = events["data"].as_array().expect("events");
@@ -214,34 +206,34 @@ async fn containers_read_back(t: &Tracking, shipment: &Value) {
 }
 
 /// The ports, vessel and terminal the shipment names, by id and by code.
-async fn reference_data_reads_back(t: &Tracking, shipment: &Value) {
+async fn reference_data_reads_back(t: &TestApp, shipment: &Value) {
     let attributes = &shipment["attributes"];
     let pod = attributes["port_of_discharge_locode"]
         .as_str()
         .expect("pod");
-    let port = document(t.app.get(&format!("/v2/ports/{pod}")).await).await;
+    let port = document(t.get(&format!("/v2/ports/{pod}")).await).await;
     assert_eq!(port["data"]["attributes"]["code"], pod);
     let port_id = port["data"]["id"].as_str().expect("id");
-    let again = document(t.app.get(&format!("/v2/ports/{port_id}")).await).await;
+    let again = document(t.get(&format!("/v2/ports/{port_id}")).await).await;
     assert_eq!(again["data"]["attributes"]["code"], pod);
     assert_eq!(again["data"]["attributes"]["country_code"], &pod[..2]);
     if let Some(imo) = attributes["pod_vessel_imo"].as_str() {
-        let vessel = document(t.app.get(&format!("/v2/vessels/{imo}")).await).await;
+        let vessel = document(t.get(&format!("/v2/vessels/{imo}")).await).await;
         assert_eq!(vessel["data"]["attributes"]["imo"], imo);
     }
     if let Some(terminal) = shipment["relationships"]["pod_terminal"]["data"]["id"].as_str() {
-        let found = document(t.app.get(&format!("/v2/terminals/{terminal}")).await).await;
+        let found = document(t.get(&format!("/v2/terminals/{terminal}")).await).await;
         assert_eq!(found["data"]["type"], "terminal");
     }
 }
 
-async fn shipment_edits_replace_the_clients_lists_only(t: Tracking) {
+async fn shipment_edits_replace_the_clients_lists_only(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let shipment_id = shipment_id(&request);
     let path = format!("/v2/shipments/{shipment_id}");
     let body = json!({"data": {"type": "shipment", "id": shipment_id,
         "attributes": {"tags": ["blue", "blue", "green"], "ref_numbers": ["PO-7"]}}});
-    let updated = document(t.app.patch(&path, &body).await).await;
+    let updated = document(t.patch(&path, &body).await).await;
     assert_eq!(
         updated["data"]["attributes"]["tags"],
         json!(["blue", "green"])
@@ -253,19 +245,18 @@ async fn shipment_edits_replace_the_clients_lists_only(t: Tracking) {
     // A refresh keeps the client's lists.
     t.advance(time::Duration::days(1));
     t.drain().await;
-    let after = document(t.app.get(&path).await).await;
+    let after = document(t.get(&path).await).await;
     assert_eq!(
         after["data"]["attributes"]["tags"],
         json!(["blue", "green"])
     );
     // Without attributes, nothing changes (JSON:API makes them optional); null is refused.
     let same = document(
-        t.app
-            .patch(
-                &path,
-                &json!({"data": {"type": "shipment", "id": shipment_id}}),
-            )
-            .await,
+        t.patch(
+            &path,
+            &json!({"data": {"type": "shipment", "id": shipment_id}}),
+        )
+        .await,
     )
     .await;
     assert_eq!(same["data"]["attributes"]["tags"], json!(["blue", "green"]));
@@ -302,7 +293,7 @@ async fn shipment_edits_replace_the_clients_lists_only(t: Tracking) {
             "/data/attributes/scac",
         ),
     ] {
-        let problems = codes(&errors(t.app.patch(&path, &body).await, status).await);
+        let problems = codes(&errors(t.patch(&path, &body).await, status).await);
         assert!(
             problems.contains(&(code.to_owned(), pointer.to_owned())),
             "{body}: {problems:?}"
@@ -310,7 +301,7 @@ async fn shipment_edits_replace_the_clients_lists_only(t: Tracking) {
     }
 }
 
-async fn bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate(t: Tracking) {
+async fn bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let shipment_id = shipment_id(&request);
     for path in [
@@ -322,7 +313,7 @@ async fn bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate
         "/v2/terminals/TRM1".to_owned(),
         "/v2/vessels/0000000".to_owned(),
     ] {
-        errors(t.app.get(&path).await, 404).await;
+        errors(t.get(&path).await, 404).await;
     }
     for (query, parameter) in [
         ("include=account", "include"),
@@ -332,33 +323,28 @@ async fn bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate
         ("page[size]=500", "page[size]"),
         ("filter[colour]=red", "filter[colour]"),
     ] {
-        let problems =
-            codes(&errors(t.app.get(&format!("/v2/shipments?{query}")).await, 400).await);
+        let problems = codes(&errors(t.get(&format!("/v2/shipments?{query}")).await, 400).await);
         assert_eq!(problems[0].1, parameter, "{query}: {problems:?}");
     }
     errors(
-        t.app
-            .get("/v2/containers?filter[current_status]=flying")
-            .await,
+        t.get("/v2/containers?filter[current_status]=flying").await,
         400,
     )
     .await;
-    errors(t.app.get("/v2/containers?include=vessel").await, 400).await;
+    errors(t.get("/v2/containers?include=vessel").await, 400).await;
 
-    let (_, stranger) = t.app.new_account("stranger").await;
+    let (_, stranger) = t.new_account("stranger").await;
     errors(
-        t.app
-            .get_as(&stranger, &format!("/v2/shipments/{shipment_id}"))
+        t.get_as(&stranger, &format!("/v2/shipments/{shipment_id}"))
             .await,
         404,
     )
     .await;
-    let theirs = document(t.app.get_as(&stranger, "/v2/shipments").await).await;
+    let theirs = document(t.get_as(&stranger, "/v2/shipments").await).await;
     assert_eq!(theirs["meta"]["total"], 0);
-    let theirs = document(t.app.get_as(&stranger, "/v2/containers").await).await;
+    let theirs = document(t.get_as(&stranger, "/v2/containers").await).await;
     assert_eq!(theirs["meta"]["total"], 0);
     let stop = t
-        .app
         .request(
             Method::PATCH,
             &format!("/v2/shipments/{shipment_id}/stop_tracking"),
@@ -369,7 +355,6 @@ async fn bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate
         .expect("request");
     errors(stop, 404).await;
     let unauthenticated = t
-        .app
         .request(Method::GET, "/v2/shipments", None)
         .send()
         .await

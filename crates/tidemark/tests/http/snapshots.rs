@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::common::{Tracking, document, tracking_request, with_tracking};
+use crate::common::{TestApp, document, tracking_request, with_tracking};
 use crate::shipments::{shipment_id, track};
 
 tidemark_store::backends!(
@@ -27,11 +27,11 @@ fn same_as_before(name: &str, document: &Value) {
     settings.bind(|| insta::assert_json_snapshot!(name, document));
 }
 
-async fn get(t: &Tracking, path: &str) -> Value {
-    document(t.app.get(path).await).await
+async fn get(t: &TestApp, path: &str) -> Value {
+    document(t.get(path).await).await
 }
 
-async fn a_tracked_shipment_reads_the_same_everywhere(t: Tracking) {
+async fn a_tracked_shipment_reads_the_same_everywhere(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     same_as_before("tracking_request", &request);
     let shipment = shipment_id(&request);
@@ -65,9 +65,8 @@ async fn a_tracked_shipment_reads_the_same_everywhere(t: Tracking) {
     same_as_before("transport_events", &events);
 }
 
-async fn a_refused_create_reads_the_same(t: Tracking) {
+async fn a_refused_create_reads_the_same(t: TestApp) {
     let refused = t
-        .app
         .create(&tracking_request("bill_of_lading", "", "NOPE1"))
         .await;
     assert_eq!(refused.status(), 422);

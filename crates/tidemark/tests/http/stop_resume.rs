@@ -4,7 +4,7 @@
 
 use reqwest::Method;
 
-use crate::common::{Tracking, codes, document, errors, tracking_request, with_tracking};
+use crate::common::{TestApp, codes, document, errors, tracking_request, with_tracking};
 use crate::shipments::{shipment_action, shipment_id, track};
 
 tidemark_store::backends!(
@@ -14,7 +14,7 @@ tidemark_store::backends!(
     resuming_is_refused_while_a_newer_request_tracks_the_number,
 );
 
-async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking) {
+async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = request["data"]["id"].as_str().expect("id").to_owned();
     let shipment_id = shipment_id(&request);
@@ -26,22 +26,12 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
         "cancelled_by_user"
     );
     assert!(stopped["data"]["attributes"]["line_tracking_stopped_at"].is_string());
-    let now = document(
-        t.app
-            .get(&format!("/v2/tracking_requests/{request_id}"))
-            .await,
-    )
-    .await;
+    let now = document(t.get(&format!("/v2/tracking_requests/{request_id}")).await).await;
     assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
     // Stopping again changes nothing.
     let again = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(again.status(), 200);
-    let events = t
-        .app
-        .store
-        .domain_events(t.app.account.id)
-        .await
-        .expect("events");
+    let events = t.store.domain_events(t.account.id).await.expect("events");
     assert_eq!(
         events
             .iter()
@@ -50,10 +40,9 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
         1
     );
 
-    let container = document(t.app.get("/v2/containers").await).await;
+    let container = document(t.get("/v2/containers").await).await;
     let container_id = container["data"][0]["id"].as_str().expect("id").to_owned();
     let refused = t
-        .app
         .call(
             Method::PATCH,
             &format!("/v2/containers/{container_id}/refresh"),
@@ -69,12 +58,7 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
     assert_eq!(resumed.status(), 200);
     let resumed = document(resumed).await;
     assert!(resumed["data"]["attributes"]["line_tracking_stopped_at"].is_null());
-    let now = document(
-        t.app
-            .get(&format!("/v2/tracking_requests/{request_id}"))
-            .await,
-    )
-    .await;
+    let now = document(t.get(&format!("/v2/tracking_requests/{request_id}")).await).await;
     assert_eq!(now["data"]["attributes"]["status"], "created");
     assert_eq!(t.drain().await, 1, "resuming looks at once");
     assert_eq!(
@@ -83,7 +67,6 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
     );
 
     let accepted = t
-        .app
         .call(
             Method::PATCH,
             &format!("/v2/containers/{container_id}/refresh"),
@@ -98,35 +81,32 @@ async fn stopping_and_resuming_move_the_request_and_refresh_follows(t: Tracking)
     );
 }
 
-async fn refreshes_have_their_own_rate_limit(t: Tracking) {
+async fn refreshes_have_their_own_rate_limit(t: TestApp) {
     track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
-    let container = document(t.app.get("/v2/containers").await).await;
+    let container = document(t.get("/v2/containers").await).await;
     let id = container["data"][0]["id"].as_str().expect("id").to_owned();
     for _ in 0..10 {
         let accepted = t
-            .app
             .call(Method::PATCH, &format!("/v2/containers/{id}/refresh"))
             .await;
         assert_eq!(accepted.status(), 202);
     }
     let limited = t
-        .app
         .call(Method::PATCH, &format!("/v2/containers/{id}/refresh"))
         .await;
     assert!(limited.headers().contains_key("retry-after"));
     errors(limited, 429).await;
     // Reads are not charged to that bucket.
-    assert_eq!(t.app.get("/v2/containers").await.status(), 200);
+    assert_eq!(t.get("/v2/containers").await.status(), 200);
 }
 
-async fn resuming_is_refused_while_a_newer_request_tracks_the_number(t: Tracking) {
+async fn resuming_is_refused_while_a_newer_request_tracks_the_number(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let shipment_id = shipment_id(&request);
     let stop = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(stop.status(), 200);
     // A stopped request no longer blocks a new one for the same number.
     let again = t
-        .app
         .create(&tracking_request(
             "bill_of_lading",
             "TEST-TR-SUCCEEDED",
@@ -140,7 +120,7 @@ async fn resuming_is_refused_while_a_newer_request_tracks_the_number(t: Tracking
         codes(&errors(resume, 422).await),
         [("duplicate".to_owned(), String::new())]
     );
-    let shipment = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
+    let shipment = document(t.get(&format!("/v2/shipments/{shipment_id}")).await).await;
     assert!(
         shipment["data"]["attributes"]["line_tracking_stopped_at"].is_string(),
         "still stopped"

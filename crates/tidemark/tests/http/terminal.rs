@@ -8,7 +8,7 @@ use tidemark_domain::terminal::{
 use tidemark_domain::tracking::Change;
 use tidemark_domain::{ContainerStatus, Timestamp};
 
-use crate::common::{Tracking, document, errors, with_tracking};
+use crate::common::{TestApp, document, errors, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -22,9 +22,9 @@ fn day(text: &str) -> Timestamp {
 }
 
 /// The terminal's view of the tracked container, committed as the tracker commits.
-async fn report(t: &Tracking, request: &Value, view: TerminalView) {
-    let read = t.app.stored_request(request).await;
-    let store = &t.app.store;
+async fn report(t: &TestApp, request: &Value, view: TerminalView) {
+    let read = t.stored_request(request).await;
+    let store = &t.store;
     let tracked = store
         .tracked(read.id)
         .await
@@ -68,11 +68,11 @@ fn held() -> TerminalView {
     }
 }
 
-async fn total(t: &Tracking, query: &str) -> Value {
-    document(t.app.get(&format!("/v2/containers?{query}")).await).await["meta"]["total"].clone()
+async fn total(t: &TestApp, query: &str) -> Value {
+    document(t.get(&format!("/v2/containers?{query}")).await).await["meta"]["total"].clone()
 }
 
-async fn terminal_data_shows_as_the_reference_names_it_and_filters_the_lists(t: Tracking) {
+async fn terminal_data_shows_as_the_reference_names_it_and_filters_the_lists(t: TestApp) {
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let all = total(&t, "").await;
     assert_eq!(total(&t, "filter[available_for_pickup]=true").await, 0);
@@ -83,7 +83,7 @@ async fn terminal_data_shows_as_the_reference_names_it_and_filters_the_lists(t: 
     );
     report(&t, &request, held()).await;
 
-    let listed = document(t.app.get("/v2/containers?filter[has_holds]=true").await).await;
+    let listed = document(t.get("/v2/containers?filter[has_holds]=true").await).await;
     assert_eq!(listed["meta"]["total"], all);
     let attributes = &listed["data"][0]["attributes"];
     assert_eq!(attributes["current_status"], "not_available", "held");
@@ -126,7 +126,7 @@ async fn terminal_data_shows_as_the_reference_names_it_and_filters_the_lists(t: 
     }
 }
 
-async fn bad_terminal_filters_are_clear_errors(t: Tracking) {
+async fn bad_terminal_filters_are_clear_errors(t: TestApp) {
     for (query, parameter) in [
         (
             "filter[available_for_pickup]=yes",
@@ -139,7 +139,7 @@ async fn bad_terminal_filters_are_clear_errors(t: Tracking) {
         ),
         ("filter[current_status]=held", "filter[current_status]"),
     ] {
-        let problems = errors(t.app.get(&format!("/v2/containers?{query}")).await, 400).await;
+        let problems = errors(t.get(&format!("/v2/containers?{query}")).await, 400).await;
         assert_eq!(problems[0]["source"]["parameter"], parameter, "{query}");
         assert_eq!(problems[0]["code"], "invalid_filter", "{query}");
     }

@@ -10,7 +10,7 @@ use tidemark_testkit::SIM_KEY;
 
 use tidemark_store::testing::Backend;
 
-use crate::common::{Tracking, document};
+use crate::common::{TestApp, document};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -21,35 +21,33 @@ tidemark_store::backends!(
 
 async fn with_pushed<F, Fut>(backend: Backend, case: F)
 where
-    F: FnOnce(Tracking) -> Fut,
+    F: FnOnce(TestApp) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    if let Some(tracking) = Tracking::spawn_pushed(backend).await {
-        case(tracking).await;
-    }
+    case(TestApp::build(backend).world_clock().pushed().spawn().await).await;
 }
 
-/// [`Tracking::sim_pushes`] of `terminal-pushes`.
-async fn push(t: &Tracking, fault: Option<&str>) -> Vec<Value> {
+/// [`TestApp::sim_pushes`] of `terminal-pushes`.
+async fn push(t: &TestApp, fault: Option<&str>) -> Vec<Value> {
     t.sim_pushes("terminal-pushes", fault).await
 }
 
-async fn containers(t: &Tracking) -> Vec<Value> {
-    document(t.app.get("/v2/containers?page[size]=100").await).await["data"]
+async fn containers(t: &TestApp) -> Vec<Value> {
+    document(t.get("/v2/containers?page[size]=100").await).await["data"]
         .as_array()
         .cloned()
         .expect("containers")
 }
 
-async fn heard(t: &Tracking, event: &str) -> usize {
+async fn heard(t: &TestApp, event: &str) -> usize {
     let path = format!("/v2/webhook_notifications?filter[event]={event}&page[size]=100");
-    document(t.app.get(&path).await).await["data"]
+    document(t.get(&path).await).await["data"]
         .as_array()
         .map_or(0, Vec::len)
 }
 
 /// Tracks `TEST-TR-HOLDS`: the first check asks the terminal and subscribes.
-async fn tracked_and_subscribed(t: &Tracking) {
+async fn tracked_and_subscribed(t: &TestApp) {
     t.subscribe("https://hooks.example.com/terminal-push").await;
     track(t, "TEST-TR-HOLDS", "TEST").await;
     let boxes = containers(t).await;
@@ -59,10 +57,9 @@ async fn tracked_and_subscribed(t: &Tracking) {
             .all(|c| c["attributes"]["available_for_pickup"] == false)
     );
     let request = t
-        .app
         .store
         .list_tracking_requests(
-            t.app.account.id,
+            t.account.id,
             &tidemark_store::TrackingRequestFilter::default(),
             tidemark_store::PageRequest::new(1, 1),
         )
@@ -71,7 +68,6 @@ async fn tracked_and_subscribed(t: &Tracking) {
         .items
         .remove(0);
     let tracked = t
-        .app
         .store
         .tracked(request.id)
         .await
@@ -84,7 +80,6 @@ async fn tracked_and_subscribed(t: &Tracking) {
         "every box subscribed to"
     );
     let next = t
-        .app
         .store
         .next_due(JobKind::TerminalCheck)
         .await
@@ -97,7 +92,7 @@ async fn tracked_and_subscribed(t: &Tracking) {
     );
 }
 
-async fn a_pushed_answer_is_heard_at_once_and_the_checks_slow_down(t: Tracking) {
+async fn a_pushed_answer_is_heard_at_once_and_the_checks_slow_down(t: TestApp) {
     tracked_and_subscribed(&t).await;
     // At the terminal, two and a half days pass: discharged, released, available. Tidemark's
     // own checks are not due.
@@ -142,7 +137,7 @@ async fn a_pushed_answer_is_heard_at_once_and_the_checks_slow_down(t: Tracking) 
     assert_eq!(heard(&t, "container.pickup_lfd.changed").await, boxes.len());
 }
 
-async fn a_terminal_speaks_only_for_its_own_boxes_and_with_its_token(t: Tracking) {
+async fn a_terminal_speaks_only_for_its_own_boxes_and_with_its_token(t: TestApp) {
     tracked_and_subscribed(&t).await;
     t.sim.clock().advance(time::Duration::hours(60));
     let refused = push(&t, Some("wrong_token")).await;
@@ -172,7 +167,7 @@ async fn a_terminal_speaks_only_for_its_own_boxes_and_with_its_token(t: Tracking
     let elsewhere = reqwest::Client::new()
         .post(format!(
             "{}/terminal-callbacks/ZZNOTHERE/import-availability",
-            t.app.base
+            t.base
         ))
         .bearer_auth(SIM_KEY)
         .json(&json!({"checkedAt": "2026-06-01T00:00:00Z", "containers": entries}))

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{SIM_ADMIN_KEY, Tracking, document, with_tracking};
+use crate::common::{SIM_ADMIN_KEY, TestApp, document, with_tracking};
 use crate::shipments::track;
 
 tidemark_store::backends!(
@@ -15,9 +15,9 @@ tidemark_store::backends!(
 );
 
 /// The notifications of `event` and the reference objects they include.
-async fn heard(t: &Tracking, event: &str) -> (Vec<Value>, Vec<Value>) {
+async fn heard(t: &TestApp, event: &str) -> (Vec<Value>, Vec<Value>) {
     let body = document(
-        t.app
+        t
             .get(&format!(
                 "/v2/webhook_notifications?filter[event]={event}&include=reference_object&page[size]=100"
             ))
@@ -29,22 +29,22 @@ async fn heard(t: &Tracking, event: &str) -> (Vec<Value>, Vec<Value>) {
     (data, included)
 }
 
-async fn containers(t: &Tracking) -> Vec<Value> {
-    document(t.app.get("/v2/containers?page[size]=100").await).await["data"]
+async fn containers(t: &TestApp) -> Vec<Value> {
+    document(t.get("/v2/containers?page[size]=100").await).await["data"]
         .as_array()
         .cloned()
         .expect("containers")
 }
 
 /// Plays `hours` an hour at a time, working what is due after each.
-async fn play(t: &Tracking, hours: u32) {
+async fn play(t: &TestApp, hours: u32) {
     for _ in 0..hours {
         t.advance(time::Duration::hours(1));
         t.drain().await;
     }
 }
 
-async fn terminal_fault(t: &Tracking, times: u32) {
+async fn terminal_fault(t: &TestApp, times: u32) {
     let response = reqwest::Client::new()
         .post(format!("{}/admin/faults", t.sim_url))
         .header("Admin-Key", SIM_ADMIN_KEY)
@@ -62,7 +62,7 @@ fn checked_at(containers: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking) {
+async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: TestApp) {
     t.subscribe("https://hooks.example.com/terminal").await;
     let request = track(&t, "TEST-TR-HOLDS", "TEST").await;
     assert_eq!(request["data"]["attributes"]["status"], "created");
@@ -85,9 +85,9 @@ async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking
         "/v2/tracking_requests/{}",
         request["data"]["id"].as_str().expect("id")
     );
-    let before = document(t.app.get(&path).await).await;
+    let before = document(t.get(&path).await).await;
     play(&t, 1).await;
-    let after = document(t.app.get(&path).await).await;
+    let after = document(t.get(&path).await).await;
     assert_eq!(after["data"]["attributes"], before["data"]["attributes"]);
     assert_eq!(
         checked_at(&containers(&t).await),
@@ -99,7 +99,7 @@ async fn holds_are_heard_once_and_a_failing_terminal_changes_nothing(t: Tracking
 }
 
 /// On the vessel's approach: not available, held for its freight, customs pending.
-async fn the_first_check_is_heard_once(t: &Tracking, boxes: &[Value]) {
+async fn the_first_check_is_heard_once(t: &TestApp, boxes: &[Value]) {
     for container in boxes {
         let attributes = &container["attributes"];
         assert_eq!(attributes["availability_known"], true);
@@ -137,7 +137,7 @@ async fn the_first_check_is_heard_once(t: &Tracking, boxes: &[Value]) {
 }
 
 /// Discharged, held, examined, released: each change heard once per box.
-async fn released_after_discharge(t: &Tracking, boxes: usize) {
+async fn released_after_discharge(t: &TestApp, boxes: usize) {
     play(t, 60).await;
     let (available, _) = heard(t, "container.transport.available").await;
     assert_eq!(available.len(), boxes);
@@ -173,7 +173,7 @@ async fn released_after_discharge(t: &Tracking, boxes: usize) {
     }
 }
 
-async fn an_extended_last_free_day_is_heard_with_its_new_value(t: Tracking) {
+async fn an_extended_last_free_day_is_heard_with_its_new_value(t: TestApp) {
     t.subscribe("https://hooks.example.com/terminal").await;
     track(&t, "TEST-TR-LFD-EXTENDED", "TEST").await;
     let first: Vec<Value> = containers(&t)
@@ -211,7 +211,7 @@ async fn an_extended_last_free_day_is_heard_with_its_new_value(t: Tracking) {
 }
 
 /// The statuses and availability of every box, with its hold names.
-async fn standings(t: &Tracking) -> Vec<(Value, Value, Vec<Value>)> {
+async fn standings(t: &TestApp) -> Vec<(Value, Value, Vec<Value>)> {
     containers(t)
         .await
         .iter()
@@ -230,7 +230,7 @@ async fn standings(t: &Tracking) -> Vec<(Value, Value, Vec<Value>)> {
         .collect()
 }
 
-async fn availability_a_hold_takes_back_and_a_box_that_left_are_told_as_they_are(t: Tracking) {
+async fn availability_a_hold_takes_back_and_a_box_that_left_are_told_as_they_are(t: TestApp) {
     t.subscribe("https://hooks.example.com/terminal").await;
     track(&t, "TEST-TR-RELEASE-TAKEN-BACK", "TEST").await;
     play(&t, 2).await;
@@ -277,8 +277,7 @@ async fn availability_a_hold_takes_back_and_a_box_that_left_are_told_as_they_are
         "released, then released again"
     );
     let listed = document(
-        t.app
-            .get("/v2/containers?filter[available_for_pickup]=true")
+        t.get("/v2/containers?filter[available_for_pickup]=true")
             .await,
     )
     .await;

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Attempt, ClaimedNotification, Settlement};
 
-use crate::common::{TestApp, Tracking, document, errors};
+use crate::common::{TestApp, document, errors};
 use crate::shipments::{shipment_action, track};
 
 use crate::common::with_tracking;
@@ -23,22 +23,21 @@ pub async fn subscribed(app: &TestApp, url: &str, events: Value) -> Value {
     document(app.post_json("/v2/webhooks", &app.key, &body).await).await
 }
 
-async fn subscribe(t: &Tracking, events: Value) -> String {
-    id_of(&subscribed(&t.app, "https://hooks.example.com/t", events).await)
+async fn subscribe(t: &TestApp, events: Value) -> String {
+    id_of(&subscribed(t, "https://hooks.example.com/t", events).await)
 }
 
-async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Tracking) {
+async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: TestApp) {
     let everything = subscribe(&t, json!([])).await;
     let successes = subscribe(&t, json!(["tracking_request.succeeded"])).await;
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = request["data"]["id"].as_str().expect("id").to_owned();
 
     let all = document(
-        t.app
-            .get(&format!(
-                "/v2/webhook_notifications?filter[webhook_id]={everything}&page[size]=100"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/webhook_notifications?filter[webhook_id]={everything}&page[size]=100"
+        ))
+        .await,
     )
     .await;
     let notifications = all["data"].as_array().expect("data");
@@ -76,15 +75,15 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
         "/v2/webhook_notifications/{}",
         one["id"].as_str().expect("id")
     );
-    let shown = document(t.app.get(&path).await).await;
+    let shown = document(t.get(&path).await).await;
     assert_eq!(shown["data"], *one);
-    let (_, other) = t.app.new_account("other").await;
-    errors(t.app.get_as(&other, &path).await, 404).await;
+    let (_, other) = t.new_account("other").await;
+    errors(t.get_as(&other, &path).await, 404).await;
     assert_eq!(
-        document(t.app.get_as(&other, "/v2/webhook_notifications").await).await["meta"]["total"],
+        document(t.get_as(&other, "/v2/webhook_notifications").await).await["meta"]["total"],
         0
     );
-    errors(t.app.get("/v2/webhook_notifications/nope").await, 404).await;
+    errors(t.get("/v2/webhook_notifications/nope").await, 404).await;
 
     let id = one["id"].as_str().expect("id");
     a_redelivery_is_due_now_unless_held(&t, id, &other).await;
@@ -92,13 +91,12 @@ async fn tracking_fills_the_delivery_log_of_the_webhooks_that_want_it(t: Trackin
 }
 
 /// The delivery log filtered by webhook (with the webhook included), event and status.
-async fn the_log_filters_by_webhook_event_and_status(t: &Tracking, successes: &str) {
+async fn the_log_filters_by_webhook_event_and_status(t: &TestApp, successes: &str) {
     let wanted = document(
-        t.app
-            .get(&format!(
-                "/v2/webhook_notifications?filter[webhook_id]={successes}&include=webhook"
-            ))
-            .await,
+        t.get(&format!(
+            "/v2/webhook_notifications?filter[webhook_id]={successes}&include=webhook"
+        ))
+        .await,
     )
     .await;
     assert_eq!(wanted["meta"]["total"], 1);
@@ -106,15 +104,14 @@ async fn the_log_filters_by_webhook_event_and_status(t: &Tracking, successes: &s
     assert_eq!(wanted["included"][0]["type"], "webhook");
 
     let by_event = document(
-        t.app
+        t
             .get("/v2/webhook_notifications?filter[event]=tracking_request.succeeded&filter[delivery_status]=pending")
             .await,
     )
     .await;
     assert_eq!(by_event["meta"]["total"], 2, "one per webhook");
     let none = document(
-        t.app
-            .get("/v2/webhook_notifications?filter[delivery_status]=succeeded,failed")
+        t.get("/v2/webhook_notifications?filter[delivery_status]=succeeded,failed")
             .await,
     )
     .await;
@@ -123,9 +120,9 @@ async fn the_log_filters_by_webhook_event_and_status(t: &Tracking, successes: &s
 
 /// A redelivery makes the notification due now; another account cannot ask it, and a
 /// notification a dispatcher holds is refused.
-async fn a_redelivery_is_due_now_unless_held(t: &Tracking, id: &str, other: &str) {
+async fn a_redelivery_is_due_now_unless_held(t: &TestApp, id: &str, other: &str) {
     let redeliver = format!("/v2/webhook_notifications/{id}/redeliver");
-    let again = t.app.post_json(&redeliver, &t.app.key, &json!({})).await;
+    let again = t.post_json(&redeliver, &t.key, &json!({})).await;
     assert_eq!(again.status(), 202);
     let again = document(again).await;
     assert_eq!(again["data"]["attributes"]["delivery_status"], "pending");
@@ -133,19 +130,15 @@ async fn a_redelivery_is_due_now_unless_held(t: &Tracking, id: &str, other: &str
         again["data"]["attributes"]["next_attempt_at"],
         again["data"]["attributes"]["updated_at"]
     );
-    errors(t.app.post_json(&redeliver, other, &json!({})).await, 404).await;
+    errors(t.post_json(&redeliver, other, &json!({})).await, 404).await;
     let claimed = t.claim_due().await;
     assert!(!claimed.is_empty());
-    let busy = errors(
-        t.app.post_json(&redeliver, &t.app.key, &json!({})).await,
-        409,
-    )
-    .await;
+    let busy = errors(t.post_json(&redeliver, &t.key, &json!({})).await, 409).await;
     assert_eq!(busy[0]["code"], "in_flight");
 }
 
 /// Filters and includes the log does not know are 400, naming the parameter.
-async fn bad_filters_are_400(t: &Tracking) {
+async fn bad_filters_are_400(t: &TestApp) {
     for (query, parameter) in [
         (
             "filter[delivery_status]=delivered",
@@ -155,10 +148,7 @@ async fn bad_filters_are_400(t: &Tracking) {
         ("filter[event]=Not An Event", "filter[event]"),
         ("include=reference_object.shipment", "include"),
     ] {
-        let response = t
-            .app
-            .get(&format!("/v2/webhook_notifications?{query}"))
-            .await;
+        let response = t.get(&format!("/v2/webhook_notifications?{query}")).await;
         let problems = errors(response, 400).await;
         assert!(
             problems
@@ -190,17 +180,17 @@ pub fn find<'a>(records: &'a [Value], kind: &str, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {kind} {id} in {records:?}"))
 }
 
-async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
+async fn notifications_carry_the_records_of_their_moment(t: TestApp) {
     let everything = subscribe(&t, json!([])).await;
     let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let request_id = id_of(&request);
     let request_path = format!("/v2/tracking_requests/{request_id}");
-    let found = document(t.app.get(&request_path).await).await;
+    let found = document(t.get(&request_path).await).await;
     let shipment_id = found["data"]["relationships"]["tracked_object"]["data"]["id"]
         .as_str()
         .expect("a shipment")
         .to_owned();
-    let shipment = document(t.app.get(&format!("/v2/shipments/{shipment_id}")).await).await;
+    let shipment = document(t.get(&format!("/v2/shipments/{shipment_id}")).await).await;
 
     // What a delivery would carry: the records as clients read them at that moment.
     let claimed = t.claim_due().await;
@@ -224,8 +214,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
         t.clock.now().as_datetime() - time::Duration::days(5),
     );
     assert!(
-        t.app
-            .store
+        t.store
             .settle_notification(succeeded, &attempt, &retry, five_days_ago)
             .await
             .expect("settle")
@@ -234,7 +223,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
     // The shipment stops: the request changes, the success's records do not.
     let stopped = shipment_action(&t, &shipment_id, "stop_tracking").await;
     assert_eq!(stopped.status(), 200);
-    let now = document(t.app.get(&request_path).await).await;
+    let now = document(t.get(&request_path).await).await;
     assert_eq!(now["data"]["attributes"]["status"], "tracking_stopped");
 
     the_success_shows_its_records_and_log(&t, succeeded, &request_id).await;
@@ -244,7 +233,7 @@ async fn notifications_carry_the_records_of_their_moment(t: Tracking) {
 /// The claimed success carries the request, the shipment and its containers exactly as
 /// clients read them now; a milestone carries its container, port, shipment and event.
 async fn the_claim_carries_the_records_as_read(
-    t: &Tracking,
+    t: &TestApp,
     claimed: &[ClaimedNotification],
     found: &Value,
     shipment: &Value,
@@ -273,7 +262,7 @@ async fn the_claim_carries_the_records_as_read(
     assert!(!containers.is_empty());
     for container in containers {
         let id = container["id"].as_str().expect("id");
-        let read = document(t.app.get(&format!("/v2/containers/{id}")).await).await;
+        let read = document(t.get(&format!("/v2/containers/{id}")).await).await;
         assert_eq!(find(&succeeded.included, "container", id), &read["data"]);
     }
     let milestone = claimed
@@ -291,7 +280,7 @@ async fn the_claim_carries_the_records_as_read(
 
 /// The success, shown later, holds the request as it stood and its one logged attempt.
 async fn the_success_shows_its_records_and_log(
-    t: &Tracking,
+    t: &TestApp,
     succeeded: &ClaimedNotification,
     request_id: &str,
 ) {
@@ -299,7 +288,7 @@ async fn the_success_shows_its_records_and_log(
         "/v2/webhook_notifications/{}?include=reference_object,webhook_notification_logs",
         succeeded.notification.id
     );
-    let shown = document(t.app.get(&path).await).await;
+    let shown = document(t.get(&path).await).await;
     let included = shown["included"].as_array().expect("included");
     assert_eq!(
         find(included, "tracking_request", request_id)["attributes"]["status"],
@@ -329,12 +318,12 @@ async fn the_success_shows_its_records_and_log(
 /// The stop's own notification holds the request as stopped; a milestone's reference
 /// object is its transport event.
 async fn the_stop_and_the_milestone_carry_their_own(
-    t: &Tracking,
+    t: &TestApp,
     everything: &str,
     request_id: &str,
 ) {
     let stops = document(
-    t.app
+    t
         .get(&format!(
             "/v2/webhook_notifications?filter[webhook_id]={everything}&filter[event]=tracking_request.tracking_stopped&include=reference_object,webhook"
         ))
@@ -356,7 +345,7 @@ async fn the_stop_and_the_milestone_carry_their_own(
 
     // A milestone's reference object is its transport event.
     let listed = document(
-    t.app
+    t
         .get("/v2/webhook_notifications?filter[event]=container.transport.full_in&include=reference_object")
         .await,
 )

@@ -2,7 +2,6 @@
 //! `GET /v2/webhook_notifications/examples`, which earlier were read as ids and 404.
 
 use serde_json::Value;
-use tidemark_api::ApiConfig;
 use tidemark_store::testing::Backend;
 
 use crate::common::{TestApp, codes, document, errors};
@@ -86,16 +85,15 @@ async fn without_configured_addresses_the_ip_list_is_empty(app: TestApp) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn configured_addresses_are_published() {
-    let config = ApiConfig {
-        webhook_source_ips: vec![
-            "203.0.113.7".parse().expect("ip"),
-            "2001:db8::7".parse().expect("ip"),
-        ],
-        ..crate::common::all_carriers()
-    };
-    let app = TestApp::spawn_with(Backend::Sqlite, config)
-        .await
-        .expect("app");
+    let app = TestApp::build(Backend::Sqlite)
+        .config(|config| {
+            config.webhook_source_ips = vec![
+                "203.0.113.7".parse().expect("ip"),
+                "2001:db8::7".parse().expect("ip"),
+            ];
+        })
+        .spawn()
+        .await;
     let response = app.get("/v2/webhooks/ips").await;
     assert_eq!(response.status(), 200);
     assert!(

@@ -3,11 +3,10 @@
 //! shows it; a pending one stays.
 
 use serde_json::{Value, json};
-use tidemark::app;
 use tidemark_domain::Clock;
 use tidemark_domain::webhook::{Attempt, Retention, Settlement};
 
-use crate::common::{Tracking, document, errors};
+use crate::common::{TestApp, document, errors};
 use crate::shipments::track;
 use crate::webhook_delivery::subscribed;
 
@@ -18,8 +17,8 @@ tidemark_store::backends!(
     settled_notifications_leave_the_log_after_the_retention,
 );
 
-async fn listed(t: &Tracking) -> Vec<String> {
-    let list = document(t.app.get("/v2/webhook_notifications?page[size]=100").await).await;
+async fn listed(t: &TestApp) -> Vec<String> {
+    let list = document(t.get("/v2/webhook_notifications?page[size]=100").await).await;
     let items = list["data"].as_array().cloned().unwrap_or_default();
     items
         .iter()
@@ -27,8 +26,8 @@ async fn listed(t: &Tracking) -> Vec<String> {
         .collect()
 }
 
-async fn settled_notifications_leave_the_log_after_the_retention(t: Tracking) {
-    subscribed(&t.app, "https://hooks.example.com/t", json!([])).await;
+async fn settled_notifications_leave_the_log_after_the_retention(t: TestApp) {
+    subscribed(&t, "https://hooks.example.com/t", json!([])).await;
     track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
     let claimed = t.claim_due().await;
     assert!(claimed.len() > 1, "the success and the milestones");
@@ -43,29 +42,26 @@ async fn settled_notifications_leave_the_log_after_the_retention(t: Tracking) {
             response_body: None,
         };
         let settled =
-            t.app
-                .store
+            t.store
                 .settle_notification(claim, &attempt, &Settlement::Succeeded, t.clock.now());
         assert!(settled.await.expect("settle"));
     }
     let first = delivered[0].notification.id.to_string();
     let path = format!("/v2/webhook_notifications/{first}?include=webhook_notification_logs");
-    let read = document(t.app.get(&path).await).await;
+    let read = document(t.get(&path).await).await;
     assert_eq!(read["data"]["attributes"]["delivery_status"], "succeeded");
     assert_eq!(listed(&t).await.len(), claimed.len());
 
-    let pruner = app::pruner(
-        std::sync::Arc::clone(&t.app.store),
-        std::sync::Arc::clone(&t.clock) as std::sync::Arc<dyn Clock>,
-        Retention::default(),
-    );
+    // The pruner of the application, with the default retention.
+    assert_eq!(t.settings.retention, Retention::default());
+    let pruner = t.application().pruner().expect("a pruner");
     t.advance(time::Duration::days(90));
     assert_eq!(pruner.run_until_idle().await.expect("pruned"), 0, "not yet");
     assert_eq!(listed(&t).await.len(), claimed.len());
 
     t.advance(time::Duration::seconds(1));
     assert_eq!(pruner.run_until_idle().await.expect("pruned"), 1);
-    let gone: Vec<Value> = errors(t.app.get(&path).await, 404).await;
+    let gone: Vec<Value> = errors(t.get(&path).await, 404).await;
     assert_eq!(gone[0]["status"], "404");
     assert_eq!(listed(&t).await, [pending.notification.id.to_string()]);
 }

@@ -9,13 +9,12 @@ use axum::body::Bytes;
 use axum::http::HeaderMap;
 use reqwest::Method;
 use serde_json::{Value, json};
-use tidemark_api::ApiConfig;
-use tidemark_domain::webhook::{Networks, WebhookSecret};
+use tidemark_domain::webhook::WebhookSecret;
 use tidemark_domain::{Clock, ManualClock, SystemClock};
 use tidemark_store::testing::Backend;
 use tidemark_testkit::Receiver;
 
-use crate::common::{TestApp, all_carriers, document, errors};
+use crate::common::{TestApp, document, errors};
 use crate::webhook_delivery::{id_of, subscribed};
 
 tidemark_store::backends!(
@@ -36,15 +35,16 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     let clock = Arc::new(ManualClock::new(SystemClock.now()));
-    let config = ApiConfig {
-        webhook_networks: Networks::parse_list("127.0.0.0/8").expect("networks"),
-        webhook_secret_grace: GRACE,
-        ..all_carriers()
-    };
     let shared: Arc<dyn Clock> = clock.clone();
-    if let Some(app) = TestApp::spawn_on(backend, config, shared).await {
-        case(app, clock).await;
-    }
+    let app = TestApp::build(backend)
+        .config(|config| {
+            config.webhook_allowed_networks = "127.0.0.0/8".to_owned();
+            config.webhooks.secret_grace = GRACE;
+        })
+        .clock(shared)
+        .spawn()
+        .await;
+    case(app, clock).await;
 }
 
 fn secret_of(webhook: &Value) -> String {

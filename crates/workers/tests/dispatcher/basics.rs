@@ -14,9 +14,9 @@ use tidemark_workers::{DispatcherSettings, HostResolver};
 use crate::receiver::{
     Receiver, dispatcher, dispatcher_resolving, dispatcher_with, local, notifications, subscribe,
 };
-use crate::support::Harness;
+use crate::support::TestApp;
 
-pub async fn deliveries_are_signed_and_verified_by_an_independent_library(h: Harness) {
+pub async fn deliveries_are_signed_and_verified_by_an_independent_library(h: TestApp) {
     let (receiver, url, gate) = Receiver::held().await;
     let webhook = subscribe(&h, &url, &[]).await;
     h.test_bill("TEST-TR-SUCCEEDED").await;
@@ -99,7 +99,7 @@ pub async fn deliveries_are_signed_and_verified_by_an_independent_library(h: Har
     );
 }
 
-pub async fn failures_follow_the_schedule_and_gone_turns_the_webhook_off(h: Harness) {
+pub async fn failures_follow_the_schedule_and_gone_turns_the_webhook_off(h: TestApp) {
     // 500, 503, then 200.
     let (receiver, url) = Receiver::start(&[500, 503]).await;
     subscribe(&h, &url, &["tracking_request.succeeded"]).await;
@@ -193,7 +193,7 @@ fn hosts() -> Arc<dyn HostResolver> {
     ]))
 }
 
-pub async fn names_resolving_to_internal_addresses_are_refused_by_default(h: Harness) {
+pub async fn names_resolving_to_internal_addresses_are_refused_by_default(h: TestApp) {
     let (receiver, url) = Receiver::start(&[]).await;
     let on = |name: &str| url.replace("127.0.0.1", name);
     let succeeded = ["tracking_request.succeeded"];
@@ -268,7 +268,7 @@ pub async fn names_resolving_to_internal_addresses_are_refused_by_default(h: Har
     assert!(direct.got().is_empty());
 }
 
-pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(h: Harness) {
+pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(h: TestApp) {
     let (receiver, url) = Receiver::start(&[]).await;
     subscribe(&h, &url, &[]).await;
     h.test_bill("TEST-TR-SUCCEEDED").await;
@@ -326,7 +326,7 @@ pub async fn a_dispatcher_that_dies_holding_deliveries_loses_none(h: Harness) {
     }
 }
 
-pub async fn a_receiver_slower_than_the_timeout_is_a_failed_attempt(h: Harness) {
+pub async fn a_receiver_slower_than_the_timeout_is_a_failed_attempt(h: TestApp) {
     // The receiver never answers; the dispatcher waits 300 ms.
     let (_receiver, url, _gate) = Receiver::held().await;
     subscribe(&h, &url, &["tracking_request.succeeded"]).await;

@@ -10,9 +10,9 @@ use tidemark_store::{NotificationFilter, PageRequest};
 use tidemark_workers::{Dispatcher, DispatcherSettings, Runner, RunnerSettings};
 
 use crate::receiver::{Receiver, local, settings, subscribe};
-use crate::support::Harness;
+use crate::support::TestApp;
 
-async fn every_notification(h: &Harness) -> Vec<WebhookNotification> {
+async fn every_notification(h: &TestApp) -> Vec<WebhookNotification> {
     let mut all = Vec::new();
     for number in 1.. {
         let page = h
@@ -34,7 +34,7 @@ async fn every_notification(h: &Harness) -> Vec<WebhookNotification> {
 }
 
 /// A dispatcher of its own on the harness's database, 16 deliveries at a time.
-async fn dispatcher(h: &Harness) -> Arc<Runner<Dispatcher>> {
+async fn dispatcher(h: &TestApp) -> Arc<Runner<Dispatcher>> {
     let dispatcher = Dispatcher::new(
         h.database.connect().await,
         Arc::clone(&h.clock) as Arc<dyn Clock>,
@@ -55,7 +55,7 @@ async fn dispatcher(h: &Harness) -> Arc<Runner<Dispatcher>> {
     ))
 }
 
-pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(h: Harness) {
+pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(h: TestApp) {
     // 3 of every 10 requests fail; a message fails at most 3 times, so each gets through
     // within the schedule (a receiver failing at random could fail one 8 times running).
     let (receiver, url, flaky) = Receiver::flaky(10, 3, 3).await;
@@ -64,7 +64,7 @@ pub async fn a_thousand_events_reach_a_receiver_failing_thirty_percent(h: Harnes
     let mut next = 0;
     while events < 1000 {
         for _ in 0..25 {
-            h.create("bill_of_lading", &format!("7710{next:05}"), Some("MAEU"))
+            h.open("bill_of_lading", &format!("7710{next:05}"), Some("MAEU"))
                 .await;
             next += 1;
         }

@@ -15,7 +15,7 @@ use tidemark_workers::{
     Dispatcher, DispatcherSettings, HostResolver, Pruner, Runner, RunnerSettings,
 };
 
-use crate::support::Harness;
+use crate::support::TestApp;
 
 pub use tidemark_testkit::Receiver;
 
@@ -23,7 +23,7 @@ pub fn local() -> Networks {
     Networks::parse_list("127.0.0.0/8,::1/128").expect("networks")
 }
 
-pub async fn subscribe(h: &Harness, url: &str, events: &[&str]) -> Webhook {
+pub async fn subscribe(h: &TestApp, url: &str, events: &[&str]) -> Webhook {
     let webhook = WebhookDraft {
         url: Some(url.to_owned()),
         events: Some(events.iter().map(|e| (*e).to_owned()).collect()),
@@ -35,11 +35,11 @@ pub async fn subscribe(h: &Harness, url: &str, events: &[&str]) -> Webhook {
     webhook
 }
 
-pub fn dispatcher(h: &Harness, networks: Networks) -> Runner<Dispatcher> {
+pub fn dispatcher(h: &TestApp, networks: Networks) -> Runner<Dispatcher> {
     dispatcher_with(h, networks, Duration::from_secs(5))
 }
 
-pub fn dispatcher_with(h: &Harness, networks: Networks, timeout: Duration) -> Runner<Dispatcher> {
+pub fn dispatcher_with(h: &TestApp, networks: Networks, timeout: Duration) -> Runner<Dispatcher> {
     runner(
         h,
         DispatcherSettings {
@@ -51,7 +51,7 @@ pub fn dispatcher_with(h: &Harness, networks: Networks, timeout: Duration) -> Ru
 }
 
 pub fn dispatcher_resolving(
-    h: &Harness,
+    h: &TestApp,
     networks: Networks,
     resolver: Arc<dyn HostResolver>,
 ) -> Runner<Dispatcher> {
@@ -76,7 +76,7 @@ pub fn settings() -> DispatcherSettings {
     }
 }
 
-pub fn runner(h: &Harness, settings: DispatcherSettings) -> Runner<Dispatcher> {
+pub fn runner(h: &TestApp, settings: DispatcherSettings) -> Runner<Dispatcher> {
     let dispatcher = Dispatcher::new(
         Arc::clone(&h.store),
         Arc::clone(&h.clock) as Arc<dyn Clock>,
@@ -92,7 +92,7 @@ pub fn runner(h: &Harness, settings: DispatcherSettings) -> Runner<Dispatcher> {
 
 /// The delivery log's pruner, keeping `retention`, forgetting at most `batch` at once, on
 /// the test's clock.
-pub fn pruner(h: &Harness, retention: Retention, batch: u32) -> Runner<Pruner> {
+pub fn pruner(h: &TestApp, retention: Retention, batch: u32) -> Runner<Pruner> {
     let pruner = Pruner::new(Arc::clone(&h.store), retention).with_batch(batch);
     Runner::new(
         Arc::new(pruner),
@@ -101,7 +101,7 @@ pub fn pruner(h: &Harness, retention: Retention, batch: u32) -> Runner<Pruner> {
     )
 }
 
-pub async fn notifications(h: &Harness) -> Vec<tidemark_domain::webhook::WebhookNotification> {
+pub async fn notifications(h: &TestApp) -> Vec<tidemark_domain::webhook::WebhookNotification> {
     h.store
         .list_webhook_notifications(
             h.account.id,

@@ -9,7 +9,7 @@ use tidemark_domain::webhook::{DeliveryStatus, Retention, WebhookNotification};
 use tidemark_workers::{BETWEEN_BATCHES, PRUNE_BATCH, Pruner, Runner, Worker};
 
 use crate::receiver::{Receiver, dispatcher, local, notifications, pruner, subscribe};
-use crate::support::Harness;
+use crate::support::TestApp;
 
 const TWO_DAYS: Duration = Duration::from_secs(2 * 24 * 3600);
 
@@ -18,7 +18,7 @@ fn two_days() -> Retention {
 }
 
 /// How long from now the pruner claims again.
-async fn next_in(h: &Harness, pruner: &Runner<Pruner>) -> time::Duration {
+async fn next_in(h: &TestApp, pruner: &Runner<Pruner>) -> time::Duration {
     let due = pruner
         .worker()
         .next_due()
@@ -29,7 +29,7 @@ async fn next_in(h: &Harness, pruner: &Runner<Pruner>) -> time::Duration {
 }
 
 /// A tracked bill's notifications, each delivered to a receiver that took it.
-async fn delivered(h: &Harness) -> (Receiver, Vec<WebhookNotification>) {
+async fn delivered(h: &TestApp) -> (Receiver, Vec<WebhookNotification>) {
     let (receiver, url) = Receiver::start(&[]).await;
     subscribe(h, &url, &[]).await;
     h.test_bill("TEST-TR-SUCCEEDED").await;
@@ -49,7 +49,7 @@ async fn delivered(h: &Harness) -> (Receiver, Vec<WebhookNotification>) {
     (receiver, delivered)
 }
 
-pub async fn the_delivery_log_forgets_settled_notifications_after_the_retention(h: Harness) {
+pub async fn the_delivery_log_forgets_settled_notifications_after_the_retention(h: TestApp) {
     let (receiver, delivered) = delivered(&h).await;
     let settled = delivered.iter().map(|n| n.updated_at).min().expect("one");
 
@@ -75,7 +75,7 @@ pub async fn the_delivery_log_forgets_settled_notifications_after_the_retention(
     assert_eq!(receiver.got().len(), delivered.len(), "nothing sent again");
 }
 
-pub async fn a_refused_batch_pauses_the_pruner_for_a_minute(h: Harness) {
+pub async fn a_refused_batch_pauses_the_pruner_for_a_minute(h: TestApp) {
     let delivered = delivered(&h).await.1.len();
     h.database.refuse_deletes("webhook_notifications").await;
     h.advance(time::Duration::days(3));
@@ -98,7 +98,7 @@ pub async fn a_refused_batch_pauses_the_pruner_for_a_minute(h: Harness) {
     assert_eq!(notifications(&h).await.len(), delivered);
 }
 
-pub async fn a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one(h: Harness) {
+pub async fn a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one(h: TestApp) {
     let delivered = delivered(&h).await.1.len();
     assert!(delivered > 4, "more than a batch");
     h.advance(time::Duration::days(3));
@@ -131,7 +131,7 @@ pub async fn a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one(h
     assert_eq!(pruner.worker().next_due().await.expect("read"), None);
 }
 
-pub async fn two_pruners_sharing_a_database_forget_everything_without_a_failure(h: Harness) {
+pub async fn two_pruners_sharing_a_database_forget_everything_without_a_failure(h: TestApp) {
     let delivered = delivered(&h).await.1.len();
     h.advance(time::Duration::days(3));
     let (one, two) = (pruner(&h, two_days(), 3), pruner(&h, two_days(), 3));

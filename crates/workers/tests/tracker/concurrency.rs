@@ -1,18 +1,16 @@
 //! A worker that dies mid-job, and two trackers sharing one queue.
 
-use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use carrier_sim::Fault;
 use tidemark_domain::{Clock, JobKind, RequestStatus};
-use tidemark_workers::{Deps, Runner, RunnerSettings, Tracker};
 use time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use crate::lifecycle::fault;
-use crate::support::{Harness, settings};
+use crate::support::{TestApp, settings};
 
-pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(h: Harness) {
+pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(h: TestApp) {
     let request = h.test_bill("TEST-TR-SUCCEEDED").await;
     // A worker claims the job and dies before finishing it (its lease stays).
     let held = h
@@ -29,11 +27,10 @@ pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(h: Harness)
         Fault::Slow { delay_ms: 60_000 },
         Some(1),
     ));
-    let stalled = h.tracker(settings());
-    let shutdown = CancellationToken::new();
-    let run = tokio::spawn({
-        let shutdown = shutdown.clone();
-        async move { stalled.run(shutdown).await }
+    let stalled = h.another_process(|_| {}).await;
+    let run = tokio::spawn(async move {
+        let tracker = stalled.tracker().expect("a tracker");
+        tracker.run(CancellationToken::new()).await;
     });
     let deadline = tokio::time::Instant::now() + StdDuration::from_secs(10);
     while h.sim.lookups("TEST", "TEST-TR-SUCCEEDED") < 1 {
@@ -46,11 +43,11 @@ pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(h: Harness)
     }
     run.abort();
     let _ = run.await;
-    assert_eq!(h.request(&request).await.status, RequestStatus::Pending);
+    assert_eq!(h.stored(&request).await.status, RequestStatus::Pending);
     // After its lease, the job is claimed again and done once.
     h.advance(Duration::seconds(61));
     assert_eq!(h.drain().await, 1);
-    assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     assert_eq!(h.count_events("tracking_request.succeeded").await, 1);
     let names = h.event_names().await;
     // The first worker wakes up and tries to finish: its lease is gone.
@@ -58,50 +55,42 @@ pub async fn a_worker_that_dies_mid_job_loses_and_duplicates_nothing(h: Harness)
     assert_eq!(h.event_names().await, names);
 }
 
-pub async fn two_trackers_never_work_one_job_at_once(h: Harness) {
+pub async fn two_trackers_never_work_one_job_at_once(h: TestApp) {
     let numbers: Vec<String> = (0..60).map(|i| format!("58611{i:04}")).collect();
     let mut requests = Vec::new();
     for number in &numbers {
-        requests.push(h.create("bill_of_lading", number, Some("MAEU")).await);
+        requests.push(h.open("bill_of_lading", number, Some("MAEU")).await);
     }
     let shutdown = CancellationToken::new();
-    // Every request leaving `pending` records an event, and each such commit rings.
-    let bell = Arc::new(tokio::sync::Notify::new());
     let mut runs = Vec::new();
     for _ in 0..2 {
-        // Each tracker has its own connection pool, as a separate process would.
-        let store = h.database.connect().await;
-        let tracker =
-            Tracker::new(Deps { store, ..h.deps() }, settings()).ring_on_events(Arc::clone(&bell));
-        let runner = Runner::new(
-            Arc::new(tracker),
-            Arc::clone(&h.clock) as Arc<dyn Clock>,
-            RunnerSettings {
-                concurrency: 8,
-                poll: StdDuration::from_millis(10),
-            },
-        );
+        // Another process, with its own connection pool, eight lookups at a time.
+        let process = h
+            .another_process(|config| {
+                config.tracker.workers = std::num::NonZeroU32::new(8).expect("non-zero");
+                config.tracker.poll = StdDuration::from_millis(10);
+            })
+            .await;
         let shutdown = shutdown.clone();
-        runs.push(tokio::spawn(async move { runner.run(shutdown).await }));
+        runs.push(tokio::spawn(async move {
+            let tracker = process.tracker().expect("a tracker");
+            tracker.run(shutdown).await;
+        }));
     }
-    let deadline = tokio::time::Instant::now() + StdDuration::from_secs(60);
-    loop {
-        let mut open = 0;
-        for request in &requests {
-            if h.request(request).await.status == RequestStatus::Pending {
-                open += 1;
+    tidemark_testkit::poll_until(
+        std::time::Instant::now(),
+        StdDuration::from_secs(60),
+        || "every request leaves pending".to_owned(),
+        async || {
+            for request in &requests {
+                if h.stored(request).await.status == RequestStatus::Pending {
+                    return false;
+                }
             }
-        }
-        if open == 0 {
-            break;
-        }
-        assert!(
-            tokio::time::timeout_at(deadline, bell.notified())
-                .await
-                .is_ok(),
-            "{open} still pending"
-        );
-    }
+            true
+        },
+    )
+    .await;
     shutdown.cancel();
     for run in runs {
         run.await.expect("runner stops");

@@ -5,7 +5,7 @@ use tidemark_domain::{FailedReason, JobKind, RequestStatus, TrackingSource};
 use tidemark_store::testing::Backend;
 use time::Duration;
 
-use crate::support::{Harness, frozen, sim_config};
+use crate::support::{TestApp, frozen, sim_config};
 
 pub(crate) fn fault(reference: &str, fault: Fault, times: Option<u32>) -> FaultRule {
     FaultRule {
@@ -17,10 +17,10 @@ pub(crate) fn fault(reference: &str, fault: Fault, times: Option<u32>) -> FaultR
     }
 }
 
-pub async fn found_requests_are_created_with_their_shipment(h: Harness) {
+pub async fn found_requests_are_created_with_their_shipment(h: TestApp) {
     let request = h.test_bill("TEST-TR-SUCCEEDED").await;
     assert_eq!(h.drain().await, 1);
-    let created = h.request(&request).await;
+    let created = h.stored(&request).await;
     assert_eq!(created.status, RequestStatus::Created);
     assert!(!created.is_retrying);
     assert_eq!(created.failed_reason, None);
@@ -61,18 +61,18 @@ pub async fn found_requests_are_created_with_their_shipment(h: Harness) {
     assert_eq!(h.store.next_due(JobKind::Lookup).await.expect("next"), None);
 }
 
-pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(h: Harness) {
+pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(h: TestApp) {
     let request = h.test_bill("TEST-TR-AWAITING-MANIFEST").await;
     h.drain().await;
     assert_eq!(
-        h.request(&request).await.status,
+        h.stored(&request).await.status,
         RequestStatus::AwaitingManifest
     );
     h.advance(Duration::hours(23));
     assert_eq!(h.drain().await, 0, "rechecked once a day");
     h.advance(Duration::hours(1));
     assert_eq!(h.drain().await, 1);
-    assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     let names = h.event_names().await;
     assert_eq!(
         &names[..2],
@@ -92,20 +92,20 @@ pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(h: Harness) {
     assert!(!containers.is_empty());
 }
 
-pub async fn an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days(h: Harness) {
+pub async fn an_unknown_bill_awaits_its_manifest_and_expires_after_seven_days(h: TestApp) {
     let request = h.test_bill("TEST-TR-NOT-FOUND").await;
     h.drain().await;
     for _ in 0..6 {
         h.advance(Duration::days(1));
         assert_eq!(h.drain().await, 1);
         assert_eq!(
-            h.request(&request).await.status,
+            h.stored(&request).await.status,
             RequestStatus::AwaitingManifest
         );
     }
     h.advance(Duration::days(1));
     h.drain().await;
-    let failed = h.request(&request).await;
+    let failed = h.stored(&request).await;
     assert_eq!(failed.status, RequestStatus::Failed);
     assert_eq!(failed.failed_reason, Some(FailedReason::Expired));
     assert_eq!(
@@ -126,21 +126,19 @@ pub async fn an_unknown_container_fails_as_not_found(backend: Backend) {
         awaiting_manifest: 0,
         cancelled: 0,
     };
-    let Some(h) = Harness::with(backend, config).await else {
-        return;
-    };
-    let request = h.create("container", "MSKU1234565", Some("MAEU")).await;
+    let h = crate::support::start(backend, config).await;
+    let request = h.open("container", "MSKU1234565", Some("MAEU")).await;
     h.drain().await;
-    let failed = h.request(&request).await;
+    let failed = h.stored(&request).await;
     assert_eq!(failed.status, RequestStatus::Failed);
     assert_eq!(failed.failed_reason, Some(FailedReason::NotFound));
     assert_eq!(h.event_names().await, ["tracking_request.failed"]);
 }
 
-pub async fn permanent_carrier_refusals_fail_with_their_reason(h: Harness) {
+pub async fn permanent_carrier_refusals_fail_with_their_reason(h: TestApp) {
     let cancelled = h.test_bill("TEST-TR-CANCELLED").await;
-    let invalid = h.create("bill_of_lading", "586118841", Some("MAEU")).await;
-    let withheld = h.create("bill_of_lading", "586118842", Some("MAEU")).await;
+    let invalid = h.open("bill_of_lading", "586118841", Some("MAEU")).await;
+    let withheld = h.open("bill_of_lading", "586118842", Some("MAEU")).await;
     h.sim
         .add_fault(fault("586118841", Fault::BadReference, None));
     h.sim.add_fault(fault("586118842", Fault::Forbidden, None));
@@ -150,7 +148,7 @@ pub async fn permanent_carrier_refusals_fail_with_their_reason(h: Harness) {
         (&invalid, FailedReason::InvalidNumber),
         (&withheld, FailedReason::DataUnavailable),
     ] {
-        let failed = h.request(request).await;
+        let failed = h.stored(request).await;
         assert_eq!(failed.status, RequestStatus::Failed, "{reason:?}");
         assert_eq!(failed.failed_reason, Some(reason));
         assert!(!failed.is_retrying);

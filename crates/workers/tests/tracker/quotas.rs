@@ -4,21 +4,20 @@
 //! faster than the quota allows, and a lookup the quota holds back waits for its turn
 //! instead of failing.
 
-use std::sync::Arc;
-
-use tidemark_carriers::registry::{CarriersConfig, Registry};
-use tidemark_domain::{Clock, RequestStatus, SandboxScope};
-use tidemark_workers::{Deps, Runner, RunnerSettings, Tracker};
+use tidemark::application::Application;
+use tidemark_carriers::registry::CarriersConfig;
+use tidemark_domain::RequestStatus;
 use time::Duration;
 
-use crate::support::{Harness, settings};
+use crate::support::TestApp;
 
 const PER_SECOND: u64 = 5;
 const BURST: u64 = 5;
 const SECONDS: u64 = 60;
 
-/// A tracker with carriers of its own: `HLCU` at the simulator, held to the quota.
-fn tracker(h: &Harness) -> Runner<Tracker> {
+/// Another process over the same database, with carriers of its own: `HLCU` at the
+/// simulator, held to the quota.
+async fn process(h: &TestApp) -> Application {
     let text = format!(
         r#"
         [endpoints.HLCU]
@@ -29,28 +28,22 @@ fn tracker(h: &Harness) -> Runner<Tracker> {
         h.sim_url,
         tidemark_testkit::SIM_KEY,
     );
-    let config: CarriersConfig = toml::from_str(&text).expect("carriers");
-    let registry = Registry::build(&config, None, SandboxScope::Off).expect("registry");
-    let deps = Deps {
-        carriers: Arc::new(registry),
-        ..h.deps()
-    };
-    let tracker = Tracker::new(deps, settings());
-    Runner::new(
-        Arc::new(tracker),
-        Arc::clone(&h.clock) as Arc<dyn Clock>,
-        RunnerSettings::default(),
-    )
+    let carriers: CarriersConfig = toml::from_str(&text).expect("carriers");
+    h.another_process(move |config| config.carriers = carriers)
+        .await
 }
 
-pub async fn three_trackers_keep_to_one_carrier_quota_together(h: Harness) {
+pub async fn three_trackers_keep_to_one_carrier_quota_together(h: TestApp) {
     h.advance(Duration::days(20));
     let mut requests = Vec::new();
     let numbers: Vec<String> = (0..400).map(|n| format!("HLCUQ{n:06}")).collect();
     for number in &numbers {
-        requests.push(h.create("bill_of_lading", number, Some("HLCU")).await);
+        requests.push(h.open("bill_of_lading", number, Some("HLCU")).await);
     }
-    let trackers = [tracker(&h), tracker(&h), tracker(&h)];
+    let processes = [process(&h).await, process(&h).await, process(&h).await];
+    let trackers = processes
+        .each_ref()
+        .map(|p| p.tracker().expect("a tracker"));
     let calls = || -> u64 {
         numbers
             .iter()
@@ -88,7 +81,7 @@ pub async fn three_trackers_keep_to_one_carrier_quota_together(h: Harness) {
     }
     // Held back, not failed: every request is pending or tracked, none retrying.
     for request in &requests {
-        let now = h.request(request).await;
+        let now = h.stored(request).await;
         assert!(
             matches!(now.status, RequestStatus::Pending | RequestStatus::Created),
             "{:?}",

@@ -4,7 +4,7 @@ use carrier_sim::Fault;
 use tidemark_domain::{FailedReason, RequestStatus};
 use time::Duration;
 
-use crate::support::Harness;
+use crate::support::TestApp;
 
 use crate::lifecycle::fault;
 
@@ -54,21 +54,18 @@ fn temporary_faults() -> Vec<(&'static str, Fault, FailedReason)> {
     ]
 }
 
-pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(h: Harness) {
+pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(h: TestApp) {
     let cases = temporary_faults();
     let mut requests = Vec::new();
     for (number, fault_kind, reason) in cases {
         // Unauthorized is retried once with fresh credentials inside a lookup.
         h.sim.add_fault(fault(number, fault_kind, Some(2)));
-        requests.push((
-            h.create("bill_of_lading", number, Some("MAEU")).await,
-            reason,
-        ));
+        requests.push((h.open("bill_of_lading", number, Some("MAEU")).await, reason));
     }
     let scripted = h.test_bill("TEST-TR-RETRY").await;
     h.drain().await;
     for (request, reason) in &requests {
-        let retrying = h.request(request).await;
+        let retrying = h.stored(request).await;
         assert_eq!(
             retrying.status,
             RequestStatus::Pending,
@@ -84,14 +81,14 @@ pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(h: Harnes
             request.request_number.as_str()
         );
     }
-    assert_eq!(h.request(&scripted).await.retry_count, Some(1));
+    assert_eq!(h.stored(&scripted).await.retry_count, Some(1));
     h.advance(Duration::minutes(1));
     h.drain().await;
-    assert_eq!(h.request(&scripted).await.retry_count, Some(2));
+    assert_eq!(h.stored(&scripted).await.retry_count, Some(2));
     h.advance(Duration::minutes(2));
     h.drain().await;
     for request in requests.iter().map(|(r, _)| r).chain([&scripted]) {
-        let done = h.request(request).await;
+        let done = h.stored(request).await;
         assert_eq!(
             done.status,
             RequestStatus::Created,
@@ -104,34 +101,34 @@ pub async fn temporary_faults_retry_with_the_right_reason_then_succeed(h: Harnes
     }
 }
 
-pub async fn retries_run_out_after_fourteen(h: Harness) {
+pub async fn retries_run_out_after_fourteen(h: TestApp) {
     let request = h.test_bill("TEST-TR-RETRIES-EXHAUSTED").await;
     h.drain().await;
     for retry in 1..=14 {
-        let retrying = h.request(&request).await;
+        let retrying = h.stored(&request).await;
         assert_eq!(retrying.retry_count, Some(retry));
         assert_eq!(retrying.status, RequestStatus::Pending);
         h.advance(Duration::hours(3));
         assert_eq!(h.drain().await, 1);
     }
-    let failed = h.request(&request).await;
+    let failed = h.stored(&request).await;
     assert_eq!(failed.status, RequestStatus::Failed);
     assert_eq!(failed.failed_reason, Some(FailedReason::RetriesExhausted));
     assert!(!failed.is_retrying);
     assert_eq!(h.sim.lookups("TEST", "TEST-TR-RETRIES-EXHAUSTED"), 15);
 }
 
-pub async fn a_carrier_is_detected_or_the_request_fails(h: Harness) {
-    let detected = h.create("container", "MSKU3054388", None).await;
-    let hopeless = h.create("bill_of_lading", "QX7", None).await;
+pub async fn a_carrier_is_detected_or_the_request_fails(h: TestApp) {
+    let detected = h.open("container", "MSKU3054388", None).await;
+    let hopeless = h.open("bill_of_lading", "QX7", None).await;
     h.drain().await;
-    let found = h.request(&detected).await;
+    let found = h.stored(&detected).await;
     assert_eq!(found.status, RequestStatus::Created);
     assert_eq!(
         found.scac.map(|s| s.as_str().to_owned()),
         Some("MAEU".to_owned())
     );
-    let failed = h.request(&hopeless).await;
+    let failed = h.stored(&hopeless).await;
     assert_eq!(failed.status, RequestStatus::Failed);
     assert_eq!(
         failed.failed_reason,

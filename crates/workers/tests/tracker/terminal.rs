@@ -7,24 +7,24 @@ use tidemark_domain::terminal::{HoldName, HoldStatus};
 use tidemark_domain::{Clock, ContainerStatus, EventName, JobKind, RequestStatus, Timestamp};
 use time::Duration;
 
-use crate::support::Harness;
+use crate::support::TestApp;
 
 fn count(names: &[String], name: &str) -> usize {
     names.iter().filter(|n| *n == name).count()
 }
 
 /// Plays `hours` in steps of an hour, working what is due after each.
-async fn play(h: &Harness, hours: u32) {
+async fn play(h: &TestApp, hours: u32) {
     for _ in 0..hours {
         h.advance(Duration::hours(1));
         h.drain().await;
     }
 }
 
-pub async fn terminal_checks_follow_a_box_from_the_approach_to_its_pickup(h: Harness) {
+pub async fn terminal_checks_follow_a_box_from_the_approach_to_its_pickup(h: TestApp) {
     let request = h.test_bill("TEST-TR-HOLDS").await;
     h.drain().await;
-    assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     // The vessel is twelve hours out: within the near-arrival window, checked at once.
     let approach = h.tracked(&request).await;
     let now: Timestamp = h.clock.now();
@@ -88,7 +88,7 @@ pub async fn terminal_checks_follow_a_box_from_the_approach_to_its_pickup(h: Har
     );
 }
 
-pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
+pub async fn a_failing_terminal_leaves_the_request_alone(h: TestApp) {
     h.sim.add_fault(FaultRule {
         scac: None,
         terminal: Some("*".into()),
@@ -101,7 +101,7 @@ pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
     });
     let request = h.test_bill("TEST-TR-HOLDS").await;
     h.drain().await;
-    let after = h.request(&request).await;
+    let after = h.stored(&request).await;
     assert_eq!(after.status, RequestStatus::Created);
     assert_eq!(after.failed_reason, None);
     let now = h.clock.now();
@@ -143,7 +143,7 @@ pub async fn a_failing_terminal_leaves_the_request_alone(h: Harness) {
             .all(|c| c.terminal_checked_at.is_some())
     );
     assert_eq!(
-        h.request(&request).await.updated_at,
+        h.stored(&request).await.updated_at,
         checked.containers[0].updated_at
     );
 }

@@ -9,30 +9,30 @@ use tidemark_domain::{
 };
 use time::Duration;
 
-use crate::support::Harness;
+use crate::support::TestApp;
 
-pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: Harness) {
+pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: TestApp) {
     let request = h.test_bill("TEST-TR-JOURNEY").await;
     h.drain().await;
     // Booked at the simulator's epoch: awaiting its manifest until the first boxes move.
     assert_eq!(
-        h.request(&request).await.status,
+        h.stored(&request).await.status,
         RequestStatus::AwaitingManifest
     );
     for _ in 0..7 {
         h.advance(Duration::days(1));
         h.drain().await;
     }
-    assert_eq!(h.request(&request).await.status, RequestStatus::Created);
+    assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     // Play the voyage: every few hours the due refreshes run.
     for _ in 0..(24 * 120 / 3) {
         h.advance(Duration::hours(3));
         h.drain().await;
-        if h.request(&request).await.status == RequestStatus::TrackingStopped {
+        if h.stored(&request).await.status == RequestStatus::TrackingStopped {
             break;
         }
     }
-    let stopped = h.request(&request).await;
+    let stopped = h.stored(&request).await;
     assert_eq!(stopped.status, RequestStatus::TrackingStopped);
     let tracked = h.tracked(&request).await;
     assert_eq!(
@@ -75,7 +75,7 @@ pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: Harness) {
 }
 
 /// One webhook-visible event per container, milestone and place; one succeeded, one stop.
-async fn the_events_were_heard_once(h: &Harness, expected: &HashSet<Recorded>) {
+async fn the_events_were_heard_once(h: &TestApp, expected: &HashSet<Recorded>) {
     let events = h.store.domain_events(h.account.id).await.expect("events");
     let keys: HashSet<&str> = events.iter().map(|e| e.dedupe_key.as_str()).collect();
     assert_eq!(keys.len(), events.len());
@@ -129,9 +129,11 @@ async fn the_events_were_heard_once(h: &Harness, expected: &HashSet<Recorded>) {
 type Recorded = (ContainerId, String, String, Timestamp);
 
 /// The actual events of the journey as the carrier tells them now, per recorded container.
-async fn the_carriers_last_word(h: &Harness, tracked: &Tracked) -> HashSet<Recorded> {
+async fn the_carriers_last_word(h: &TestApp, tracked: &Tracked) -> HashSet<Recorded> {
     let (connector, _) = h
-        .registry
+        .application()
+        .carriers()
+        .expect("carriers")
         .connector(&tidemark_domain::Scac::parse("TEST").expect("scac"))
         .expect("sandbox");
     let LookupOutcome::Found(last) = connector
