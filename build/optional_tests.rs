@@ -23,7 +23,9 @@ fn main() {
     println!("cargo::rerun-if-env-changed=TIDEMARK_REQUIRE_BROWSER");
     // Installing or removing the browser changes the directory it is in.
     println!("cargo::rerun-if-changed=/usr/bin");
-    let installed = BROWSER.iter().all(|path| std::path::Path::new(path).exists());
+    let installed = BROWSER
+        .iter()
+        .all(|path| std::path::Path::new(path).exists());
     if installed || std::env::var_os("TIDEMARK_REQUIRE_BROWSER").is_some() {
         println!("cargo::rustc-cfg=tidemark_browser_tests");
     }

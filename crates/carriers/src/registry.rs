@@ -104,9 +104,9 @@ fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> D
         base_url,
         events_path: crate::dcsa::DEFAULT_EVENTS_PATH.to_owned(),
         auth,
-        connect_timeout: settings.connect_timeout,
-        timeout: settings.timeout,
-        max_response_bytes: settings.max_response_bytes,
+        connect_timeout: settings.http.connect_timeout,
+        timeout: settings.http.timeout,
+        max_response_bytes: settings.http.max_response_bytes,
         page_size: settings.page_size,
         max_pages: settings.max_pages,
         unknown_reference_is_404: false,
@@ -124,9 +124,9 @@ fn limit(connector: Arc<DcsaConnector>, settings: &ConnectionSettings) -> Arc<Li
     Arc::new(Limited::new(
         connector,
         RateLimits {
-            per_second: settings.per_second,
-            burst: settings.burst,
-            concurrency: settings.concurrency,
+            per_second: settings.http.per_second,
+            burst: settings.http.burst,
+            concurrency: settings.http.concurrency,
         },
     ))
 }
@@ -187,7 +187,8 @@ impl Registry {
                 ),
             );
             let settings = &resolved.settings;
-            if settings.timeout.is_zero() || settings.page_size == 0 || settings.max_pages == 0 {
+            if settings.http.timeout.is_zero() || settings.page_size == 0 || settings.max_pages == 0
+            {
                 return Err(error(
                     "timeout, page_size and max_pages must be above 0".to_owned(),
                 ));
@@ -205,11 +206,9 @@ impl Registry {
             }
             // The rate and burst are the shared quota's, held by the tracker across
             // processes; in here only the lookups in flight are capped.
-            let shared = ConnectionSettings {
-                per_second: NonZeroU32::MAX,
-                burst: NonZeroU32::MAX,
-                ..settings.clone()
-            };
+            let mut shared = settings.clone();
+            shared.http.per_second = NonZeroU32::MAX;
+            shared.http.burst = NonZeroU32::MAX;
             endpoints.insert(scac, limit(connector, &shared));
             base_urls.insert(scac, without_credentials(&resolved.base_url));
         }

@@ -1,5 +1,5 @@
-//! Limits and timeouts of the connections that are not a carrier's DCSA events endpoint:
-//! terminals and Arrival Notice publishers.
+//! Limits and timeouts of one connection: what every connection has (a terminal's and
+//! an Arrival Notice publisher's alone; a carrier's with its quota and paging).
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -7,10 +7,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::limits::RateLimits;
-use crate::registry::ConnectionSettings;
 
-/// Limits and timeouts of one connection to a terminal or a line's Arrival Notice
-/// publisher (a carrier's DCSA events endpoint has [`ConnectionSettings`], with paging).
+/// Limits and timeouts of one connection: a terminal's, a line's Arrival Notice
+/// publisher's, and the part of a carrier's
+/// [`ConnectionSettings`](crate::registry::ConnectionSettings) that is not its quota or
+/// paging.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HttpSettings {
@@ -41,20 +42,6 @@ impl Default for HttpSettings {
             connect_timeout: Duration::from_secs(5),
             timeout: Duration::from_secs(30),
             max_response_bytes: 2 * 1024 * 1024,
-        }
-    }
-}
-
-impl From<&ConnectionSettings> for HttpSettings {
-    /// The sandbox's terminals keep to the sandbox's connection settings.
-    fn from(settings: &ConnectionSettings) -> Self {
-        Self {
-            per_second: settings.per_second,
-            burst: settings.burst,
-            concurrency: settings.concurrency,
-            connect_timeout: settings.connect_timeout,
-            timeout: settings.timeout,
-            max_response_bytes: settings.max_response_bytes,
         }
     }
 }

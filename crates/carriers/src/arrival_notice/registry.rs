@@ -100,7 +100,7 @@ impl Publishers {
     fn simulated(&self, scac: Scac) -> Option<Arc<dyn ArrivalNoticeConnector>> {
         let sandbox = self.sandbox.as_ref()?;
         let connector = self.sandboxed.get_or_build(&scac, || {
-            let settings = HttpSettings::from(&sandbox.settings);
+            let settings = sandbox.settings.http.clone();
             HttpArrivalNotices::new(&sandbox.url(scac.as_str()), sandbox.auth(), &settings)
                 .ok()
                 .map(Arc::new)

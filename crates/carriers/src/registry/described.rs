@@ -49,8 +49,8 @@ pub(super) fn line_endpoint(
         auth_style: auth_style(&resolved.auth),
         push: callbacks && resolved.push == Push::Dcsa22,
         quota: Quota {
-            per_second: settings.per_second,
-            burst: settings.burst,
+            per_second: settings.http.per_second,
+            burst: settings.http.burst,
             per_day: settings.per_day,
         },
         asks_pairs: resolved.quirks.has(Quirk::BookingAndContainer),

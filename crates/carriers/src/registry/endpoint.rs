@@ -231,8 +231,8 @@ impl CarrierEndpoint {
                 .and_then(|p| p.per_second)
                 .and_then(std::num::NonZeroU32::new)
             {
-                settings.per_second = settings.per_second.min(cap);
-                settings.burst = settings.burst.min(cap);
+                settings.http.per_second = settings.http.per_second.min(cap);
+                settings.http.burst = settings.http.burst.min(cap);
             }
             if settings.per_day.is_none() {
                 settings.per_day = profile

@@ -23,8 +23,11 @@ settings = { per_second = 2, concurrency = 1 }
 #[test]
 fn endpoints_come_from_settings_and_other_scacs_from_the_sandbox() {
     let config: CarriersConfig = toml::from_str(SETTINGS).expect("settings parse");
-    assert_eq!(config.defaults.per_second.get(), 5);
-    assert_eq!(config.defaults.burst, ConnectionSettings::default().burst);
+    assert_eq!(config.defaults.http.per_second.get(), 5);
+    assert_eq!(
+        config.defaults.http.burst,
+        ConnectionSettings::default().http.burst
+    );
     let sandbox = Sandbox {
         base_url: "http://127.0.0.1:9/".into(),
         api_key: Secret::new("sandbox"),
@@ -143,13 +146,13 @@ fn a_profile_s_known_rate_holds_the_default_limits() {
     };
     let msc = resolve("profile = \"msc\"\napi_key = \"k\"");
     assert_eq!(
-        (msc.per_second.get(), msc.burst.get()),
+        (msc.http.per_second.get(), msc.http.burst.get()),
         (4, 4),
         "MSC: 4 a second"
     );
-    assert_eq!(msc.concurrency, defaults.concurrency);
+    assert_eq!(msc.http.concurrency, defaults.http.concurrency);
     let own = resolve("profile = \"msc\"\napi_key = \"k\"\nsettings = { per_second = 8 }");
-    assert_eq!(own.per_second.get(), 8, "the entry's own settings win");
+    assert_eq!(own.http.per_second.get(), 8, "the entry's own settings win");
     let cma = resolve("profile = \"cma-cgm\"\napi_key = \"k\"");
     assert_eq!(cma, defaults, "no known rate: the defaults");
 }

@@ -173,7 +173,7 @@ impl Terminals {
     fn simulated(&self, code: &TerminalCode) -> Option<Arc<dyn TerminalConnector>> {
         let sandbox = self.sandbox.as_ref()?;
         let connector = self.sandboxed.get_or_build(code, || {
-            let settings = HttpSettings::from(&sandbox.settings);
+            let settings = sandbox.settings.http.clone();
             connector(
                 &settings,
                 sandbox.url(&format!("terminals/{code}")),

@@ -83,7 +83,7 @@ fn carrier_endpoints_come_from_the_environment_and_are_validated() {
         );
         jail.set_env("TIDEMARK_CARRIERS__DEFAULTS__PER_SECOND", "3");
         let config = load(None)?;
-        assert_eq!(config.carriers.defaults.per_second.get(), 3);
+        assert_eq!(config.carriers.defaults.http.per_second.get(), 3);
         // The environment provider lower-cases keys; SCACs are case-insensitive.
         assert!(
             config
@@ -315,9 +315,12 @@ fn server_and_carrier_timeouts_read_human_and_old_keys_alike() {
                     ..tidemark_api::RateLimitConfig::default()
                 }
             );
-            assert_eq!(config.carriers.defaults.timeout, Duration::from_secs(20));
             assert_eq!(
-                config.carriers.defaults.connect_timeout,
+                config.carriers.defaults.http.timeout,
+                Duration::from_secs(20)
+            );
+            assert_eq!(
+                config.carriers.defaults.http.connect_timeout,
                 Duration::from_secs(2)
             );
         }

@@ -90,13 +90,11 @@ pub struct SandboxConfig {
 impl Default for SandboxConfig {
     fn default() -> Self {
         // The simulator is local: no real carrier's rate to respect.
-        let connection = ConnectionSettings {
-            per_second: NonZeroU32::new(5_000).unwrap_or(NonZeroU32::MIN),
-            burst: NonZeroU32::new(5_000).unwrap_or(NonZeroU32::MIN),
-            concurrency: NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN),
-            timeout: std::time::Duration::from_secs(10),
-            ..ConnectionSettings::default()
-        };
+        let mut connection = ConnectionSettings::default();
+        connection.http.per_second = NonZeroU32::new(5_000).unwrap_or(NonZeroU32::MIN);
+        connection.http.burst = NonZeroU32::new(5_000).unwrap_or(NonZeroU32::MIN);
+        connection.http.concurrency = NonZeroU32::new(64).unwrap_or(NonZeroU32::MIN);
+        connection.http.timeout = std::time::Duration::from_secs(10);
         Self {
             enabled: true,
             all_carriers: false,

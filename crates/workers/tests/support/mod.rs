@@ -68,7 +68,7 @@ pub async fn start(backend: Backend, config: SimConfig) -> TestApp {
             let many = std::num::NonZeroU32::new(100_000).expect("non-zero");
             config.rate_limits.create_per_minute = many;
             config.rate_limits.default_per_minute = many;
-            let connection = &mut config.sandbox.connection;
+            let connection = &mut config.sandbox.connection.http;
             connection.timeout = Duration::from_secs(2);
             connection.connect_timeout = Duration::from_secs(2);
         })
