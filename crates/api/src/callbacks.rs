@@ -67,11 +67,6 @@ pub fn routes() -> Router<AppState> {
     request_body(content = AvailabilityPush, description = "The protocol's answer", content_type = "application/json"),
     responses(
         (status = 200, description = "Applied.", body = AvailabilityReceipt),
-        (status = 400, description = "`malformed_json`: not the protocol's answer."),
-        (status = 401, description = "`unauthorized`: no token, or not the terminal's."),
-        (status = 413, description = "`payload_too_large`: over 4 MiB."),
-        (status = 415, description = "`unsupported_media_type`: not JSON."),
-        (status = 503, description = "`unavailable`: not stored; push again."),
     ))]
 pub async fn terminal_availability(
     state: State<AppState>,
@@ -92,10 +87,6 @@ pub async fn terminal_availability(
     responses(
         (status = 200, description = "Taken; each notice's fate in `feedbackElements`.", body = Feedback),
         (status = 400, description = "Nothing in the push could be read.", body = Feedback),
-        (status = 401, description = "`unauthorized`: no token, or not the line's."),
-        (status = 413, description = "`payload_too_large`: over 4 MiB."),
-        (status = 415, description = "`unsupported_media_type`: not JSON."),
-        (status = 503, description = "`unavailable`: not stored; push again."),
     ))]
 pub async fn arrival_notices(
     state: State<AppState>,
@@ -116,10 +107,6 @@ pub async fn arrival_notices(
     responses(
         (status = 200, description = "Taken; each notification's fate in `feedbackElements`.", body = Feedback),
         (status = 400, description = "Nothing in the push could be read.", body = Feedback),
-        (status = 401, description = "`unauthorized`: no token, or not the line's."),
-        (status = 413, description = "`payload_too_large`: over 4 MiB."),
-        (status = 415, description = "`unsupported_media_type`: not JSON."),
-        (status = 503, description = "`unavailable`: not stored; push again."),
     ))]
 pub async fn arrival_notice_notifications(
     state: State<AppState>,
@@ -179,11 +166,6 @@ fn unsigned() -> ApiError {
     request_body(content = Vec<Object>, description = "DCSA 2.2 events (`transportEvent`, `shipmentEvent`, `equipmentEvent`)", content_type = "application/json"),
     responses(
         (status = 204, description = "Taken."),
-        (status = 400, description = "`malformed_json`: not DCSA events."),
-        (status = 401, description = "`unauthorized`: no subscription of ours, or a wrong signature."),
-        (status = 413, description = "`payload_too_large`: over 4 MiB."),
-        (status = 415, description = "`unsupported_media_type`: not JSON."),
-        (status = 503, description = "`unavailable`: not stored; push again."),
     ))]
 pub async fn carrier_events(
     state: State<AppState>,
@@ -205,10 +187,6 @@ pub async fn carrier_events(
     responses(
         (status = 200, description = "Taken; what was done in `feedbackElements` (`PostEventsResponse`).", body = Feedback),
         (status = 400, description = "Nothing in the push could be read (`PostEventsError`).", body = Feedback),
-        (status = 401, description = "`unauthorized`: no token, or not the carrier's."),
-        (status = 413, description = "`payload_too_large`: over 4 MiB."),
-        (status = 415, description = "`unsupported_media_type`: not JSON."),
-        (status = 503, description = "`unavailable`: not stored; push again."),
     ))]
 pub async fn carrier_events_v3(
     state: State<AppState>,

@@ -225,7 +225,6 @@ macro_rules! handlers {
                         },
                         "meta": {"size": 30, "total": 0, "pagination": {"records": 0, "current": 1, "last": 1, "next": null}},
                     })),
-                (status = 404, description = concat!("No such ", $what, ".")),
             ),
         )]
         pub async fn $list(
@@ -248,7 +247,6 @@ macro_rules! handlers {
             request_body(content = view::CustomFieldDocument),
             responses(
                 (status = 422, description = "`unknown_custom_field`: no custom field definition has this api_slug (Tidemark has none); or the value is missing."),
-                (status = 404, description = concat!("No such ", $what, ".")),
             ),
         )]
         pub async fn $add(

@@ -42,8 +42,6 @@ fn unavailable() -> ApiError {
     tag = "Containers",
     params(("id" = String, Path, description = "The container's id")),
     responses(
-        (status = 403, description = "`routing_data_unavailable`: Tidemark has no routing data, as the reference API answers an account without it."),
-        (status = 404, description = "No such container."),
     ),
 )]
 pub async fn container_map(
@@ -64,8 +62,6 @@ pub async fn container_map(
     tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
     responses(
-        (status = 403, description = "`routing_data_unavailable`: Tidemark has no routing data, as the reference API answers an account without it."),
-        (status = 404, description = "No such vessel."),
     ),
 )]
 pub async fn future_positions(
@@ -87,8 +83,6 @@ pub async fn future_positions(
     tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
     responses(
-        (status = 403, description = "`routing_data_unavailable`, as for `future_positions`."),
-        (status = 404, description = "No such vessel."),
     ),
 )]
 pub async fn future_positions_with_coordinates(

@@ -251,7 +251,6 @@ pub struct RefreshDocument {
     params(("id" = String, Path, description = "The container's id")),
     responses(
         (status = 202, description = "A lookup is scheduled.", body = RefreshDocument),
-        (status = 409, description = "`tracking_stopped`: resume tracking of the shipment first."),
     ),
 )]
 pub async fn refresh(

@@ -62,7 +62,6 @@ async fn set_tracking(
     params(("id" = String, Path, description = "The shipment's id")),
     responses(
         (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>),
-        (status = 409, description = "`conflict`: it kept changing while being stopped, try again; or `invalid_state`: its tracking request is not tracked."),
     ),
 )]
 pub async fn stop_tracking(
@@ -86,7 +85,6 @@ pub async fn stop_tracking(
     params(("id" = String, Path, description = "The shipment's id")),
     responses(
         (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>),
-        (status = 409, description = "`conflict`: it kept changing while being resumed, try again."),
         (status = 422, description = "`duplicate`: a newer open tracking request tracks the same number and carrier (`meta.existing_id` when known); stop its shipment first."),
     ),
 )]

@@ -60,8 +60,7 @@ async fn customer(
     responses(
         (status = 201, description = "Created, status `pending`.", body = Document<TrackingRequestResource>,
             headers(("Location" = String, description = "The new request's URL"))),
-        (status = 422, description = "Validation failed, or `duplicate`: an open request for this number and SCAC exists (`meta.existing_id`)."),
-        (status = 404, description = "`relationships.customer` names no party of the account."),
+        (status = 422, description = "`duplicate`: an open request for this number and SCAC exists (`meta.existing_id`)."),
     ),
 )]
 pub async fn create(
@@ -193,8 +192,7 @@ pub async fn show(
     request_body(content = view::UpdateTrackingRequestDocument),
     responses(
         (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>),
-        (status = 422, description = "Validation failed, or `immutable`: the attribute cannot change."),
-        (status = 404, description = "No such request, or `relationships.customer` names no party of the account."),
+        (status = 422, description = "`immutable`: the attribute cannot change."),
     ),
 )]
 pub async fn update(

@@ -169,7 +169,6 @@ async fn one(
     params(("id" = String, Path, description = "The notification's id")),
     responses(
         (status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>),
-        (status = 409, description = "`in_flight`: a delivery of it is under way."),
     ),
 )]
 pub async fn redeliver(

@@ -117,7 +117,7 @@ fn document(webhook: &Webhook) -> Document<WebhookResource> {
     responses(
         (status = 201, description = "Created.", body = Document<WebhookResource>,
             headers(("Location" = String, description = "The new webhook's URL"))),
-        (status = 422, description = "Validation failed (a non-public address is `invalid` at `/data/attributes/url`)."),
+        (status = 422, description = "A non-public address is `invalid` at `/data/attributes/url`."),
     ),
 )]
 pub async fn create(

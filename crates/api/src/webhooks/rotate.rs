@@ -28,7 +28,6 @@ use crate::{ApiError, AppState};
     params(("id" = String, Path, description = "The webhook's id")),
     responses(
         (status = 200, description = "The webhook with its new secret.", body = Document<WebhookResource>),
-        (status = 409, description = "`conflict`: another rotation of this webhook's secret was made at the same moment; read the webhook for the secret kept."),
     ),
 )]
 pub async fn rotate_secret(

@@ -86,7 +86,9 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
         let statuses: Vec<&str> = responses.keys().map(String::as_str).collect();
         assert_eq!(
             statuses,
-            ["200", "400", "401", "406", "413", "415", "500", "503"],
+            [
+                "200", "400", "401", "406", "408", "413", "415", "500", "503"
+            ],
             "{path}: no API-key errors (no rate limit)"
         );
     }
@@ -94,6 +96,53 @@ async fn the_openapi_document_describes_every_endpoint_and_error() {
         document["components"]["securitySchemes"]["callback_token"]["scheme"],
         "bearer"
     );
+}
+
+/// The codes only some operations answer are documented on those, each at its code's
+/// status and in its code's words; so are those every write or read may answer.
+#[tokio::test]
+async fn each_operation_documents_its_own_error_codes() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let document = openapi(&app).await;
+    for (path, method, status, code) in [
+        (
+            "/v2/shipments/{id}/stop_tracking",
+            "patch",
+            "409",
+            "`invalid_state`",
+        ),
+        (
+            "/v2/shipments/{id}/stop_tracking",
+            "patch",
+            "409",
+            "`conflict`",
+        ),
+        (
+            "/v2/containers/{id}/refresh",
+            "patch",
+            "409",
+            "`tracking_stopped`",
+        ),
+        (
+            "/v2/webhook_notifications/{id}/redeliver",
+            "post",
+            "409",
+            "`in_flight`",
+        ),
+        ("/v2/tracking_requests", "post", "507", "`storage_full`"),
+        (
+            "/v2/tracking_requests/{id}",
+            "get",
+            "503",
+            "`database_unavailable`",
+        ),
+    ] {
+        let said = document["paths"][path][method]["responses"][status]["description"].as_str();
+        assert!(
+            said.is_some_and(|s| s.contains(code)),
+            "{method} {path} {status}: {said:?}"
+        );
+    }
 }
 
 #[tokio::test]
