@@ -27,31 +27,40 @@ pub fn merge(mut problems: Vec<Problem>, field_errors: Vec<FieldError>) -> ApiEr
     ApiError::unprocessable(problems)
 }
 
-/// The client's lists a tracked record has.
+/// A tracked record whose lists the client keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClientLists {
-    /// `ref_numbers` only (a container).
-    RefNumbers,
-    /// `ref_numbers` and `tags` (a shipment).
-    RefNumbersAndTags,
+    /// A container: `ref_numbers` only.
+    Container,
+    /// A shipment: `ref_numbers` and `tags`.
+    Shipment,
 }
 
-/// Reads the body of a `PATCH` to a tracked record's client lists (`lists`), each checked
-/// like a tracking request's and tags kept once each. Nothing else can change.
+impl ClientLists {
+    /// The record's JSON:API type.
+    const fn type_(self) -> &'static str {
+        match self {
+            Self::Container => tidemark_wire::container::TYPE,
+            Self::Shipment => tidemark_wire::shipment::TYPE,
+        }
+    }
+}
+
+/// Reads the body of a `PATCH` to the client's lists of record `id` (of kind `lists`),
+/// each checked like a tracking request's and tags kept once each. Nothing else can change.
 ///
 /// # Errors
-/// 400 for a body that is no document of `type_` and `id`; 422 for the lists.
+/// 400 for a body that is no document of the record's type and `id`; 422 for the lists.
 pub fn client_lists(
     document: &Value,
-    type_: &str,
-    id: &str,
-    limits: &Limits,
     lists: ClientLists,
+    id: impl std::fmt::Display,
+    limits: &Limits,
 ) -> Result<TrackingRequestPatch, ApiError> {
-    let with_tags = lists == ClientLists::RefNumbersAndTags;
+    let with_tags = lists == ClientLists::Shipment;
     let data = data(document)?;
-    check_type(data, type_)?;
-    check_id(data, id)?;
+    check_type(data, lists.type_())?;
+    check_id(data, &id.to_string())?;
     let mut attributes = Attributes::of(data);
     let patch = TrackingRequestPatch {
         ref_numbers: attributes.strings("ref_numbers"),

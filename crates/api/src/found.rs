@@ -14,7 +14,7 @@ use tidemark_domain::{
 use tidemark_store::{Store, StoreError};
 
 use crate::auth::Caller;
-use crate::extract::PathId;
+use crate::extract::{PathId, QueryParams};
 use crate::{ApiError, AppState};
 
 /// A kind of record an account owns, read by the id a path gives.
@@ -109,5 +109,51 @@ impl<T: Owned> FromRequestParts<AppState> for Found<T> {
             id,
             kind: PhantomData,
         })
+    }
+}
+
+/// The record of kind `T` the path's id names in the caller's account, for an operation
+/// that takes no query parameter and no body: the query is checked (a 400) before the record
+/// is read (a 404), as a handler with [`Found`] does.
+#[derive(Debug)]
+pub struct Record<T>(pub T);
+
+impl<T: Owned> FromRequestParts<AppState> for Record<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let found = Found::<T>::from_request_parts(parts, state).await?;
+        QueryParams::from_request_parts(parts, state)
+            .await?
+            .finish()?;
+        Ok(Self(found.read(state).await?))
+    }
+}
+
+impl<T: Owned> utoipa::IntoParams for Record<T> {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        Found::<T>::into_params(parameter_in)
+    }
+}
+
+/// The path's `id`, for `#[utoipa::path(params(Found<T>, …))]`: described once, from
+/// what `T` is called.
+impl<T: Owned> utoipa::IntoParams for Found<T> {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::{ObjectBuilder, Required, Type};
+        vec![
+            ParameterBuilder::new()
+                .name("id")
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .description(Some(format!("The {}'s id", T::WHAT)))
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        ]
     }
 }

@@ -17,8 +17,8 @@ use crate::document::{Document, JsonApi, ListDocument};
 use crate::error::ErrorCode;
 use crate::error::ErrorSource;
 use crate::extract::{JsonBody, QueryParams};
-use crate::found::{Found, missing};
-use crate::params::{Paging, list_document, take_list, take_page};
+use crate::found::{Found, Record, missing};
+use crate::params::{Paging, page_of, take_list, take_page};
 use crate::{ApiError, AppState};
 use view::PartyResource;
 
@@ -200,13 +200,8 @@ pub async fn list(
     let page = take_page(&mut query, &state.config)?;
     query.finish()?;
     let result = state.store.list_parties(caller.account_id, page).await?;
-    Ok(JsonApi::ok(list_document(
-        "/v2/parties",
-        &query,
-        page,
-        result.total,
-        result.items.iter().map(view::resource).collect(),
-    )))
+    let document = page_of("/v2/parties", &query, page, &result, view::resource);
+    Ok(JsonApi::ok(document))
 }
 
 /// Get one party.
@@ -215,16 +210,12 @@ pub async fn list(
     path = "/v2/parties/{id}",
     operation_id = "getParty",
     tag = "Parties",
-    params(("id" = String, Path, description = "The party's id")),
+    params(Record<Party>),
     responses((status = 200, description = "The party.", body = Document<PartyResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    party: Found<Party>,
-    query: QueryParams,
+    Record(party): Record<Party>,
 ) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
-    query.finish()?;
-    let party = party.read(&state).await?;
     Ok(JsonApi::ok(document(&party)))
 }
 
@@ -234,7 +225,7 @@ pub async fn show(
     path = "/v2/parties/{id}",
     operation_id = "updateParty",
     tag = "Parties",
-    params(("id" = String, Path, description = "The party's id")),
+    params(Found<Party>),
     request_body(content = view::PartyDocument),
     responses(
         (status = 200, description = "The renamed party.", body = Document<PartyResource>),

@@ -14,7 +14,7 @@ use tidemark_domain::ReferenceKind;
 use crate::auth::Caller;
 use crate::error::ErrorCode;
 use crate::extract::{PathId, QueryParams};
-use crate::found::Found;
+use crate::found::Record;
 use crate::{ApiError, AppState};
 
 /// The routes of the routing data.
@@ -40,17 +40,9 @@ fn unavailable() -> ApiError {
     path = "/v2/containers/{id}/map_geojson",
     operation_id = "getContainerMap",
     tag = "Containers",
-    params(("id" = String, Path, description = "The container's id")),
-    responses(
-    ),
+    params(Record<tidemark_domain::Container>),
 )]
-pub async fn container_map(
-    State(state): State<AppState>,
-    record: Found<tidemark_domain::Container>,
-    query: QueryParams,
-) -> Result<(), ApiError> {
-    query.finish()?;
-    record.read(&state).await?;
+pub async fn container_map(Record(_): Record<tidemark_domain::Container>) -> Result<(), ApiError> {
     Err(unavailable())
 }
 
@@ -61,8 +53,6 @@ pub async fn container_map(
     operation_id = "getVesselFuturePositions",
     tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
-    responses(
-    ),
 )]
 pub async fn future_positions(
     State(state): State<AppState>,
@@ -82,8 +72,6 @@ pub async fn future_positions(
     operation_id = "getVesselFuturePositionsWithCoordinates",
     tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
-    responses(
-    ),
 )]
 pub async fn future_positions_with_coordinates(
     state: State<AppState>,

@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::body;
 use crate::document::{Document, JsonApi, ListDocument, request_link};
 use crate::extract::{JsonBody, QueryParams};
-use crate::found::{Found, missing};
+use crate::found::{Found, Record, missing};
 use crate::include::{self, ContainerIncludes, EventIncludes, Records};
 use crate::params::{
     Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
@@ -119,7 +119,7 @@ static STATUSES: std::sync::LazyLock<String> =
     operation_id = "getContainer",
     tag = "Containers",
     params(
-        ("id" = String, Path, description = "The container's id"),
+        Found<Container>,
         Include<ContainerIncludes>,
     ),
     responses((status = 200, description = "The container.", body = Document<ContainerResource>)),
@@ -150,7 +150,7 @@ pub async fn show(
     path = "/v2/containers/{id}",
     operation_id = "updateContainer",
     tag = "Containers",
-    params(("id" = String, Path, description = "The container's id")),
+    params(Found<Container>),
     request_body(content = view::UpdateContainerDocument),
     responses(
         (status = 200, description = "The updated container.", body = Document<ContainerResource>),
@@ -165,14 +165,8 @@ pub async fn update(
 ) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
     query.finish()?;
     let current = current.read(&state).await?;
-    let id = current.id.to_string();
-    let patch = body::client_lists(
-        &body,
-        view::TYPE,
-        &id,
-        &state.config.limits,
-        body::ClientLists::RefNumbers,
-    )?;
+    let lists = body::ClientLists::Container;
+    let patch = body::client_lists(&body, lists, current.id, &state.config.limits)?;
     let updated = match patch.ref_numbers {
         None => current,
         Some(refs) => state
@@ -196,7 +190,7 @@ pub async fn update(
     operation_id = "listTransportEvents",
     tag = "Containers",
     params(
-        ("id" = String, Path, description = "The container's id"),
+        Found<Container>,
         Paging,
         Include<EventIncludes>,
     ),
@@ -248,7 +242,7 @@ pub struct RefreshDocument {
     path = "/v2/containers/{id}/refresh",
     operation_id = "refreshContainer",
     tag = "Containers",
-    params(("id" = String, Path, description = "The container's id")),
+    params(Record<Container>),
     responses(
         (status = 202, description = "A lookup is scheduled.", body = RefreshDocument),
     ),
@@ -256,11 +250,8 @@ pub struct RefreshDocument {
 pub async fn refresh(
     State(state): State<AppState>,
     caller: Caller,
-    container: Found<Container>,
-    query: QueryParams,
+    Record(container): Record<Container>,
 ) -> Result<JsonApi<RefreshDocument>, ApiError> {
-    query.finish()?;
-    let container = container.read(&state).await?;
     let shipment = state
         .store
         .shipment(caller.account_id, container.shipment_id)

@@ -178,7 +178,7 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
     operation_id = "listRawEvents",
     tag = "Containers",
     params(
-        ("id" = String, Path, description = "The container's id"),
+        Found<tidemark_domain::Container>,
         Paging,
     ),
     responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>)),

@@ -51,6 +51,18 @@ pub fn list_document<T>(
     }
 }
 
+/// The page `result` of the list at `path`, each record rendered by `render`.
+pub fn page_of<T, R>(
+    path: &str,
+    query: &QueryParams,
+    page: PageRequest,
+    result: &tidemark_store::Page<T>,
+    render: impl Fn(&T) -> R,
+) -> ListDocument<R> {
+    let data = result.items.iter().map(render).collect();
+    list_document(path, query, page, result.total, data)
+}
+
 /// Reads `page[number]` and `page[size]`.
 ///
 /// # Errors

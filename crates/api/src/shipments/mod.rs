@@ -121,7 +121,7 @@ pub async fn list(
     operation_id = "getShipment",
     tag = "Shipments",
     params(
-        ("id" = String, Path, description = "The shipment's id"),
+        Found<Shipment>,
         Include<ShipmentIncludes>,
     ),
     responses((status = 200, description = "The shipment.", body = Document<ShipmentResource>)),
@@ -152,7 +152,7 @@ pub async fn show(
     path = "/v2/shipments/{id}",
     operation_id = "updateShipment",
     tag = "Shipments",
-    params(("id" = String, Path, description = "The shipment's id")),
+    params(Found<Shipment>),
     request_body(content = view::UpdateShipmentDocument),
     responses(
         (status = 200, description = "The updated shipment.", body = Document<ShipmentResource>),
@@ -167,14 +167,8 @@ pub async fn update(
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
     query.finish()?;
     let current = current.read(&state).await?;
-    let id = current.id.to_string();
-    let patch = body::client_lists(
-        &body,
-        view::TYPE,
-        &id,
-        &state.config.limits,
-        body::ClientLists::RefNumbersAndTags,
-    )?;
+    let lists = body::ClientLists::Shipment;
+    let patch = body::client_lists(&body, lists, current.id, &state.config.limits)?;
     let updated = state
         .store
         .update_shipment(

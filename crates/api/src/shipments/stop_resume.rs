@@ -10,8 +10,7 @@ use super::view::{self, ShipmentResource};
 use crate::auth::Caller;
 use crate::document::{Document, JsonApi};
 use crate::error::ErrorCode;
-use crate::extract::QueryParams;
-use crate::found::{Found, missing};
+use crate::found::{Record, missing};
 use crate::{ApiError, AppState};
 
 /// Stops or resumes tracking (`observation`): the use case decides and commits it.
@@ -59,7 +58,7 @@ async fn set_tracking(
     path = "/v2/shipments/{id}/stop_tracking",
     operation_id = "stopTrackingShipment",
     tag = "Shipments",
-    params(("id" = String, Path, description = "The shipment's id")),
+    params(Record<Shipment>),
     responses(
         (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>),
     ),
@@ -67,11 +66,8 @@ async fn set_tracking(
 pub async fn stop_tracking(
     State(state): State<AppState>,
     caller: Caller,
-    shipment: Found<Shipment>,
-    query: QueryParams,
+    Record(shipment): Record<Shipment>,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    query.finish()?;
-    let shipment = shipment.read(&state).await?;
     set_tracking(&state, caller, &shipment, Observation::Stop).await
 }
 
@@ -82,7 +78,7 @@ pub async fn stop_tracking(
     path = "/v2/shipments/{id}/resume_tracking",
     operation_id = "resumeTrackingShipment",
     tag = "Shipments",
-    params(("id" = String, Path, description = "The shipment's id")),
+    params(Record<Shipment>),
     responses(
         (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>),
         (status = 422, description = "`duplicate`: a newer open tracking request tracks the same number and carrier (`meta.existing_id` when known); stop its shipment first."),
@@ -91,10 +87,7 @@ pub async fn stop_tracking(
 pub async fn resume_tracking(
     State(state): State<AppState>,
     caller: Caller,
-    shipment: Found<Shipment>,
-    query: QueryParams,
+    Record(shipment): Record<Shipment>,
 ) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    query.finish()?;
-    let shipment = shipment.read(&state).await?;
     set_tracking(&state, caller, &shipment, Observation::Resume).await
 }

@@ -156,7 +156,7 @@ pub async fn list(
     operation_id = "getTrackingRequest",
     tag = "Tracking requests",
     params(
-        ("id" = String, Path, description = "The tracking request's id"),
+        Found<TrackingRequest>,
         Include<RequestIncludes>,
     ),
     responses(
@@ -188,7 +188,7 @@ pub async fn show(
     path = "/v2/tracking_requests/{id}",
     operation_id = "updateTrackingRequest",
     tag = "Tracking requests",
-    params(("id" = String, Path, description = "The tracking request's id")),
+    params(Found<TrackingRequest>),
     request_body(content = view::UpdateTrackingRequestDocument),
     responses(
         (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>),

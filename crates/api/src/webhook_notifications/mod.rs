@@ -122,7 +122,7 @@ pub async fn list(
     operation_id = "getWebhookNotification",
     tag = "Webhooks",
     params(
-        ("id" = String, Path, description = "The notification's id"),
+        Found<WebhookNotification>,
         Include<NotificationIncludes>,
     ),
     responses((status = 200, description = "The notification.", body = Document<NotificationResource>)),
@@ -166,7 +166,7 @@ async fn one(
     path = "/v2/webhook_notifications/{id}/redeliver",
     operation_id = "redeliverWebhookNotification",
     tag = "Webhooks",
-    params(("id" = String, Path, description = "The notification's id")),
+    params(Found<WebhookNotification>),
     responses(
         (status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>),
     ),

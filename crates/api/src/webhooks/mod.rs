@@ -19,8 +19,8 @@ use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem};
 use crate::document::{Document, JsonApi, ListDocument};
 use crate::extract::{JsonBody, PathId, QueryParams};
-use crate::found::{Found, missing};
-use crate::params::{Paging, list_document, take_page};
+use crate::found::{Found, Record, missing};
+use crate::params::{Paging, page_of, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
 use view::{CategoryResource, WebhookResource};
@@ -160,13 +160,8 @@ pub async fn list(
     let page = take_page(&mut query, &state.config)?;
     query.finish()?;
     let result = state.store.list_webhooks(caller.account_id, page).await?;
-    Ok(JsonApi::ok(list_document(
-        "/v2/webhooks",
-        &query,
-        page,
-        result.total,
-        result.items.iter().map(view::resource).collect(),
-    )))
+    let document = page_of("/v2/webhooks", &query, page, &result, view::resource);
+    Ok(JsonApi::ok(document))
 }
 
 /// Get one webhook.
@@ -175,16 +170,12 @@ pub async fn list(
     path = "/v2/webhooks/{id}",
     operation_id = "getWebhook",
     tag = "Webhooks",
-    params(("id" = String, Path, description = "The webhook's id")),
+    params(Record<Webhook>),
     responses((status = 200, description = "The webhook.", body = Document<WebhookResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    webhook: Found<Webhook>,
-    query: QueryParams,
+    Record(webhook): Record<Webhook>,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
-    query.finish()?;
-    let webhook = webhook.read(&state).await?;
     Ok(JsonApi::ok(document(&webhook)))
 }
 
@@ -194,7 +185,7 @@ pub async fn show(
     path = "/v2/webhooks/{id}",
     operation_id = "updateWebhook",
     tag = "Webhooks",
-    params(("id" = String, Path, description = "The webhook's id")),
+    params(Found<Webhook>),
     request_body(content = view::WebhookInputDocument),
     responses(
         (status = 200, description = "The changed webhook.", body = Document<WebhookResource>),
@@ -226,7 +217,7 @@ pub async fn update(
     path = "/v2/webhooks/{id}",
     operation_id = "deleteWebhook",
     tag = "Webhooks",
-    params(("id" = String, Path, description = "The webhook's id")),
+    params(Found<Webhook>),
     responses((status = 204, description = "Deleted.")),
 )]
 pub async fn remove(

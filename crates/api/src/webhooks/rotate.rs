@@ -9,8 +9,7 @@ use tidemark_domain::webhook::Webhook;
 use super::document;
 use super::view::WebhookResource;
 use crate::document::{Document, JsonApi};
-use crate::extract::QueryParams;
-use crate::found::Found;
+use crate::found::Record;
 use crate::{ApiError, AppState};
 
 /// Rotate a webhook's secret.
@@ -25,18 +24,15 @@ use crate::{ApiError, AppState};
     path = "/v2/webhooks/{id}/rotate_secret",
     operation_id = "rotateWebhookSecret",
     tag = "Webhooks",
-    params(("id" = String, Path, description = "The webhook's id")),
+    params(Record<Webhook>),
     responses(
         (status = 200, description = "The webhook with its new secret.", body = Document<WebhookResource>),
     ),
 )]
 pub async fn rotate_secret(
     State(state): State<AppState>,
-    current: Found<Webhook>,
-    query: QueryParams,
+    Record(current): Record<Webhook>,
 ) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
-    query.finish()?;
-    let current = current.read(&state).await?;
     let rotated = state.webhooks.rotate(&current).await?;
     Ok(JsonApi::ok(document(&rotated)))
 }

@@ -165,7 +165,7 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
     path = "/v2/webhooks/{id}/test",
     operation_id = "testWebhook",
     tag = "Webhooks",
-    params(("id" = String, Path, description = "The webhook's id")),
+    params(Found<Webhook>),
     request_body(content = TestInputDocument),
     responses(
         (status = 200, description = "Sent; `delivered` says whether the receiver answered 2xx.", body = TestDocument),
