@@ -54,7 +54,6 @@ pub struct Application {
     clock: Arc<dyn Clock>,
     http: Option<(TcpListener, axum::Router)>,
     address: Option<SocketAddr>,
-    serves_api: bool,
     server: crate::http_server::ServerSettings,
     carriers: Option<Arc<Registry>>,
     tracker: Option<Runner<Tracker>>,
@@ -144,7 +143,6 @@ impl Application {
             clock,
             http,
             address,
-            serves_api: runs(Role::Api),
             server: settings.server,
             carriers,
             tracker,
@@ -243,20 +241,12 @@ impl Application {
         if let Some(pruner) = self.pruner.take() {
             loops.push(("pruner", spawn(pruner, &self.shutdown)));
         }
-        match self.spawn_http() {
-            Some(server) => {
-                match (self.address, self.serves_api) {
-                    (Some(address), true) => {
-                        tracing::info!(%address, "listening on http://{address}");
-                    }
-                    (Some(address), false) => {
-                        tracing::info!(%address, "health and metrics on http://{address}");
-                    }
-                    (None, _) => {}
-                }
-                server
-                    .await
-                    .context("the HTTP server stopped abnormally")??;
+        // The server's accept loop runs in this task, as `serve` always ran it: on the
+        // thread that drives the process, beside the runtime's workers.
+        match self.http.take() {
+            Some((listener, router)) => {
+                let shutdown = self.shutdown.clone();
+                crate::http_server::serve(listener, router, shutdown, self.server).await?;
             }
             None => self.shutdown.cancelled().await,
         }
@@ -380,6 +370,5 @@ fn spawn<W: tidemark_workers::Worker>(
     shutdown: &CancellationToken,
 ) -> JoinHandle<()> {
     let shutdown = shutdown.clone();
-    tracing::info!(worker = runner.heartbeat().name(), "started");
     tokio::spawn(async move { runner.run(shutdown).await })
 }

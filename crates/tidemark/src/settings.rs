@@ -141,3 +141,37 @@ fn matrix(path: Option<&std::path::Path>) -> Result<Arc<CarrierMatrix>, String> 
     };
     Ok(Arc::new(matrix))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::Settings;
+    use crate::config::Config;
+
+    #[test]
+    fn the_tracker_decides_with_the_configured_policy() {
+        let mut config = Config::default();
+        config.tracking.refresh = Duration::from_secs(10);
+        let policy = config.tracker.settings(config.tracking).policy;
+        assert_eq!(policy, config.tracking);
+        assert_ne!(policy, tidemark_domain::lifecycle::Policy::default());
+    }
+
+    #[test]
+    fn a_rotated_secret_signs_at_most_thirty_days() {
+        let mut config = Config::default();
+        assert_eq!(
+            Settings::parse(config.clone()).map(|settings| settings.secret_grace()),
+            Ok(Duration::from_secs(24 * 3600))
+        );
+        config.webhooks.secret_grace = Duration::from_secs(30 * 24 * 3600);
+        assert!(Settings::parse(config.clone()).is_ok());
+        config.webhooks.secret_grace = Duration::from_secs(30 * 24 * 3600 + 1);
+        let refused = Settings::parse(config).expect_err("too long");
+        assert_eq!(
+            refused,
+            "webhooks.secret_grace: at most 30 days, not 2592001 s"
+        );
+    }
+}

@@ -38,5 +38,31 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
             ))?;
         }
     }
+    announce(&settings, &application);
     application.run_until_stopped().await
+}
+
+/// Says what this process runs and where it listens (the lines scripts wait for).
+fn announce(settings: &Settings, application: &Application) {
+    let config = &settings.config;
+    if application.tracker().is_some() {
+        tracing::info!(workers = config.tracker.workers.get(), "tracker started");
+    }
+    if application.dispatcher().is_some() {
+        tracing::info!(
+            workers = config.dispatcher.workers.get(),
+            "dispatcher started"
+        );
+        tracing::info!(
+            retention_days = settings.retention.duration().as_secs() / 86_400,
+            "delivery log pruner started"
+        );
+    }
+    match (application.address(), config.roles.contains(&Role::Api)) {
+        (Some(address), true) => tracing::info!(%address, "listening on http://{address}"),
+        (Some(address), false) => {
+            tracing::info!(%address, "health and metrics on http://{address}");
+        }
+        (None, _) => {}
+    }
 }

@@ -7,11 +7,6 @@
 use super::*;
 use crate::settings::Settings;
 
-/// `config` checked: its settings, or the first bad one named.
-fn parse(config: Config) -> Result<Settings, String> {
-    Settings::parse(config)
-}
-
 /// Runs `case` in a figment jail: a directory and an environment of its own.
 fn jailed(case: impl FnOnce(&mut figment::Jail) -> figment::error::Result<()>) {
     figment::Jail::expect_with(case);
@@ -48,6 +43,8 @@ fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
         jail.set_env("TIDEMARK_SANDBOX__CLOCK_FACTOR", "60");
         let plain = load(None)?;
         assert_eq!(plain.sandbox_scope(), SandboxScope::TestOnly);
+        // A connection's settings keep their defaults through the layers (one flat table).
+        assert_eq!(plain.carriers.defaults, Config::default().carriers.defaults);
         let flagged = Config::load(
             None,
             &Overrides {
@@ -63,15 +60,6 @@ fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
         assert_eq!(by_env.sandbox_scope(), SandboxScope::AllCarriers);
         Ok(())
     });
-}
-
-#[test]
-fn the_tracker_decides_with_the_configured_policy() {
-    let mut config = Config::default();
-    config.tracking.refresh = Duration::from_secs(10);
-    let policy = config.tracker.settings(config.tracking).policy;
-    assert_eq!(policy, config.tracking);
-    assert_ne!(policy, tidemark_domain::lifecycle::Policy::default());
 }
 
 #[test]
@@ -92,10 +80,10 @@ fn carrier_endpoints_come_from_the_environment_and_are_validated() {
                 .keys()
                 .any(|k| k.eq_ignore_ascii_case("MAEU"))
         );
-        assert!(parse(config.clone()).is_ok());
+        assert!(Settings::parse(config.clone()).is_ok());
         jail.set_env("TIDEMARK_CARRIERS__ENDPOINTS__MAEU__BASE_URL", "not a url");
         let config = load(None)?;
-        let error = parse(config).expect_err("a bad URL stops the start");
+        let error = Settings::parse(config).expect_err("a bad URL stops the start");
         assert!(
             error
                 .to_string()
@@ -119,12 +107,12 @@ fn terminal_endpoints_are_read_by_code_and_validated() {
         let config = load(None)?;
         assert_eq!(config.terminals.defaults.per_second.get(), 1);
         assert!(config.terminals.endpoints.contains_key("USORFVIG"));
-        assert!(parse(config.clone()).is_ok());
+        assert!(Settings::parse(config.clone()).is_ok());
         jail.set_env(
             "TIDEMARK_TERMINALS__ENDPOINTS__USORFVIG__BASE_URL",
             "ftp://terminal.example.com",
         );
-        let error = parse(load(None)?).expect_err("a bad URL stops the start");
+        let error = Settings::parse(load(None)?).expect_err("a bad URL stops the start");
         assert!(
             error
                 .to_ascii_uppercase()
@@ -182,7 +170,7 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
 
         // Webhook networks: none by default, the documented variable, the flag last.
         assert!(
-            parse(config.clone())?
+            Settings::parse(config.clone())?
                 .api
                 .webhook_networks
                 .allowed()
@@ -190,7 +178,14 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
         );
         jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128");
         let allowed = load(None)?;
-        assert_eq!(parse(allowed)?.api.webhook_networks.allowed().len(), 2);
+        assert_eq!(
+            Settings::parse(allowed)?
+                .api
+                .webhook_networks
+                .allowed()
+                .len(),
+            2
+        );
         let flagged = Config::load(
             None,
             &Overrides {
@@ -204,7 +199,7 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
             webhook_allowed_networks: "127.0.0.0/8,nope".to_owned(),
             ..Config::default()
         };
-        let error = parse(bad).expect_err("a bad network");
+        let error = Settings::parse(bad).expect_err("a bad network");
         assert!(error.contains("webhook_allowed_networks"), "{error}");
         jail.set_env("TIDEMARK_WEBHOOK_ALLOWED_NETWORKS", "");
 
@@ -268,7 +263,7 @@ fn webhook_settings_read_human_and_old_keys_alike() {
         )?;
         for file in ["human.toml", "old.toml"] {
             let config = load(Some(file))?;
-            let parsed = parse(config.clone())?;
+            let parsed = Settings::parse(config.clone())?;
             let settings = &parsed.dispatcher;
             assert_eq!(settings.timeout, Duration::from_secs(20), "{file}");
             assert_eq!(settings.disable_after, Duration::from_secs(2 * 86_400));
@@ -299,7 +294,7 @@ fn server_and_carrier_timeouts_read_human_and_old_keys_alike() {
         )?;
         for file in ["human.toml", "old.toml"] {
             let config = load(Some(file))?;
-            let parsed = parse(config.clone())?;
+            let parsed = Settings::parse(config.clone())?;
             let server = parsed.server;
             assert_eq!(server.grace, Duration::from_secs(5), "{file}");
             assert_eq!(server.header_timeout, Duration::from_secs(3), "{file}");
@@ -340,7 +335,8 @@ fn a_carrier_by_profile_takes_its_secrets_from_the_environment() {
             "tidemark.toml",
             "[carriers.endpoints.HLCU]\nprofile = \"hapag-lloyd\"\nclient_id = \"hl-id\"\n",
         )?;
-        let missing = parse(load(Some("tidemark.toml"))?).expect_err("the secret is missing");
+        let missing =
+            Settings::parse(load(Some("tidemark.toml"))?).expect_err("the secret is missing");
         assert!(
             missing.contains("carriers.endpoints.HLCU") && missing.contains("client_secret"),
             "{missing}"
@@ -350,7 +346,7 @@ fn a_carrier_by_profile_takes_its_secrets_from_the_environment() {
             "hl-secret",
         );
         let config = load(Some("tidemark.toml"))?;
-        parse(config.clone())?;
+        Settings::parse(config.clone())?;
         let endpoint = &config.carriers.endpoints["HLCU"];
         assert_eq!(endpoint.profile.as_deref(), Some("hapag-lloyd"));
         assert!(!format!("{config:?}").contains("hl-secret"), "redacted");
@@ -368,32 +364,17 @@ fn environment_keys_name_endpoints_in_capitals() {
 }
 
 #[test]
-fn a_rotated_secret_signs_at_most_thirty_days() {
-    let mut config = Config::default();
-    assert_eq!(
-        parse(config.clone()).map(|settings| settings.secret_grace()),
-        Ok(Duration::from_secs(24 * 3600))
-    );
-    config.webhooks.secret_grace = Duration::from_secs(30 * 24 * 3600);
-    assert!(parse(config.clone()).is_ok());
-    config.webhooks.secret_grace = Duration::from_secs(30 * 24 * 3600 + 1);
-    let refused = parse(config).expect_err("too long");
-    assert_eq!(
-        refused,
-        "webhooks.secret_grace: at most 30 days, not 2592001 s"
-    );
-}
-
-#[test]
 fn the_delivery_log_keeps_settled_notifications_a_day_to_ten_years() {
     const DAY: u64 = 24 * 3600;
     jailed(|jail| {
-        let days = |config: Config| parse(config).map(|s| s.retention.duration().as_secs() / DAY);
+        let days = |config: Config| {
+            Settings::parse(config).map(|s| s.retention.duration().as_secs() / DAY)
+        };
         assert_eq!(days(load(None)?), Ok(90));
         jail.create_file("week.toml", "[webhooks]\nretention = \"7days\"\n")?;
         assert_eq!(days(load(Some("week.toml"))?), Ok(7));
         jail.create_file("short.toml", "[webhooks]\nretention = \"12h\"\n")?;
-        let refused = parse(load(Some("short.toml"))?).map(|_| ());
+        let refused = Settings::parse(load(Some("short.toml"))?).map(|_| ());
         let expected = "webhooks.retention: from 1 to 3650 days, not 43200 s";
         assert_eq!(refused, Err(expected.to_owned()));
         Ok(())
