@@ -29,6 +29,7 @@ mod operations;
 mod parties;
 mod places;
 mod raw_events;
+mod readiness;
 mod sandbox;
 mod search;
 mod shipments;
