@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::Simulated;
+use crate::simulated::sandbox_at;
 
 mod client;
 mod world;
@@ -154,20 +155,15 @@ impl TestApp {
         let seams = Seams {
             clock: Arc::clone(&self.app_clock),
             listener: Some(listener),
-            sandbox: Some(self.sandbox(&settings)),
+            sandbox: Some(sandbox_at(
+                &self.sim_url,
+                settings.config.sandbox.connection.clone(),
+            )),
             shutdown: self.shutdown.child_token(),
         };
         Application::build(&settings, seams)
             .await
             .expect("another process")
-    }
-
-    fn sandbox(&self, settings: &Settings) -> tidemark_carriers::registry::Sandbox {
-        tidemark_carriers::registry::Sandbox {
-            base_url: self.sim_url.clone(),
-            api_key: tidemark_carriers::Secret::new(crate::SIM_KEY),
-            settings: settings.config.sandbox.connection.clone(),
-        }
     }
 
     /// Creates an account with one key; returns both.
@@ -274,11 +270,7 @@ impl Spawn {
             Reads::Given(given) => given,
         };
         let shutdown = CancellationToken::new();
-        let sandbox = tidemark_carriers::registry::Sandbox {
-            base_url: url.clone(),
-            api_key: tidemark_carriers::Secret::new(crate::SIM_KEY),
-            settings: settings.config.sandbox.connection.clone(),
-        };
+        let sandbox = sandbox_at(&url, settings.config.sandbox.connection.clone());
         let seams = Seams {
             clock: Arc::clone(&app_clock),
             listener: Some(listener),

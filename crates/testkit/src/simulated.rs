@@ -56,16 +56,22 @@ impl Simulated {
     /// The simulator as Tidemark's sandbox carrier, with `settings` for its connection.
     #[must_use]
     pub fn sandbox(&self, settings: ConnectionSettings) -> Sandbox {
-        Sandbox {
-            base_url: self.url.clone(),
-            api_key: Secret::new(SIM_KEY),
-            settings,
-        }
+        sandbox_at(&self.url, settings)
     }
 
     /// Moves both clocks.
     pub fn advance(&self, by: time::Duration) {
         self.clock.advance(by);
         self.sim.clock().advance(by);
+    }
+}
+
+/// The simulator at `url` as Tidemark's sandbox carrier, with `settings` for its connection.
+#[must_use]
+pub fn sandbox_at(url: &str, settings: ConnectionSettings) -> Sandbox {
+    Sandbox {
+        base_url: url.to_owned(),
+        api_key: Secret::new(SIM_KEY),
+        settings,
     }
 }

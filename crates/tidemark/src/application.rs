@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use tidemark_api::AppState;
 use tidemark_carriers::registry::{Registry, Sandbox};
-use tidemark_domain::{Clock, SystemClock};
+use tidemark_domain::Clock;
 use tidemark_store::Store;
 use tidemark_store::wake_ups::{Announcement, ring_on_announcements};
 use tidemark_workers::{Dispatcher, Heartbeat, Pruner, Runner, RunnerSettings, Tracker};
@@ -40,7 +40,7 @@ impl Seams {
     #[must_use]
     pub fn production() -> Self {
         Self {
-            clock: Arc::new(SystemClock),
+            clock: app::system_clock(),
             listener: None,
             sandbox: None,
             shutdown: CancellationToken::new(),
@@ -241,12 +241,12 @@ impl Application {
         if let Some(pruner) = self.pruner.take() {
             loops.push(("pruner", spawn(pruner, &self.shutdown)));
         }
-        // The server's accept loop runs in this task, as `serve` always ran it: on the
-        // thread that drives the process, beside the runtime's workers.
-        match self.http.take() {
-            Some((listener, router)) => {
-                let shutdown = self.shutdown.clone();
-                crate::http_server::serve(listener, router, shutdown, self.server).await?;
+        // Served as the tests serve it (`spawn_http`).
+        match self.spawn_http() {
+            Some(server) => {
+                server
+                    .await
+                    .context("the HTTP server stopped abnormally")??;
             }
             None => self.shutdown.cancelled().await,
         }

@@ -87,42 +87,35 @@ fn headers(code: ErrorCode) -> &'static [(&'static str, &'static str)] {
 
 /// Adds each operation's error answers to `document`.
 pub fn derive(document: &mut Value) {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for (path, item) in paths.iter_mut() {
-        let Some(operations) = item.as_object_mut() else {
-            continue;
+    super::each_operation(document, |path, method, operation| {
+        let codes = codes(path, method, operation);
+        // A push's credential is the party's own: no `WWW-Authenticate` challenge, and
+        // its body is the protocol's, not a JSON:API document to validate.
+        let pushed = path.contains("-callbacks/");
+        let validated = !pushed
+            && operation.get("requestBody").is_some()
+            && super::media::json_api(path, operation["operationId"].as_str());
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+        else {
+            return;
         };
-        for (method, operation) in operations.iter_mut() {
-            let codes = codes(path, method, operation);
-            let json_api = super::media::json_api(path, operation["operationId"].as_str());
-            let validated =
-                json_api && operation.get("requestBody").is_some() && !path.contains("-callbacks/");
-            let Some(responses) = operation
-                .get_mut("responses")
-                .and_then(Value::as_object_mut)
-            else {
-                continue;
-            };
-            if validated {
-                say(responses, "422", VALIDATION, &[]);
-            }
-            // A push's credential is the party's own: no `WWW-Authenticate` challenge.
-            let pushed = path.contains("-callbacks/");
-            for code in codes {
-                if answers_its_own(responses, code.status().as_str()) {
-                    continue;
-                }
-                let meaning = format!("`{}`: {}", code.as_str(), code.meaning());
-                let headers = match code {
-                    Unauthorized if pushed => &[],
-                    _ => headers(code),
-                };
-                say(responses, code.status().as_str(), &meaning, headers);
-            }
+        if validated {
+            say(responses, "422", VALIDATION, &[]);
         }
-    }
+        for code in codes {
+            if answers_its_own(responses, code.status().as_str()) {
+                continue;
+            }
+            let meaning = format!("`{}`: {}", code.as_str(), code.meaning());
+            let headers = match code {
+                Unauthorized if pushed => &[],
+                _ => headers(code),
+            };
+            say(responses, code.status().as_str(), &meaning, headers);
+        }
+    });
 }
 
 /// The codes the operation `method` at `path` can answer, beyond its validation.

@@ -21,39 +21,31 @@ pub fn json_api(path: &str, id: Option<&str>) -> bool {
 
 /// States every body's media type and every error's body in `document`.
 pub fn apply(document: &mut Value) {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for (path, item) in paths.iter_mut() {
-        let Some(operations) = item.as_object_mut() else {
-            continue;
+    super::each_operation(document, |path, _, operation| {
+        let json_api = json_api(path, operation["operationId"].as_str());
+        if json_api && let Some(content) = operation.pointer_mut("/requestBody/content") {
+            restate(content);
+        }
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+        else {
+            return;
         };
-        for operation in operations.values_mut() {
-            let json_api = json_api(path, operation["operationId"].as_str());
-            if json_api && let Some(content) = operation.pointer_mut("/requestBody/content") {
-                restate(content);
-            }
-            let Some(responses) = operation
-                .get_mut("responses")
-                .and_then(Value::as_object_mut)
-            else {
-                continue;
-            };
-            for (status, response) in responses.iter_mut() {
-                let error = status.parse::<u16>().is_ok_and(|code| code >= 400);
-                match response.get_mut("content") {
-                    Some(content) if json_api => restate(content),
-                    Some(_) => {}
-                    None if error => {
-                        response["content"] = json!({
-                            JSON_API: {"schema": {"$ref": "#/components/schemas/ErrorDocument"}}
-                        });
-                    }
-                    None => {}
+        for (status, response) in responses.iter_mut() {
+            let error = status.parse::<u16>().is_ok_and(|code| code >= 400);
+            match response.get_mut("content") {
+                Some(content) if json_api => restate(content),
+                Some(_) => {}
+                None if error => {
+                    response["content"] = json!({
+                        JSON_API: {"schema": {"$ref": "#/components/schemas/ErrorDocument"}}
+                    });
                 }
+                None => {}
             }
         }
-    }
+    });
 }
 
 /// Moves a body stated as plain JSON by default to JSON:API.

@@ -147,6 +147,22 @@ impl Modify for Security {
     }
 }
 
+/// Calls `visit` with the path, the method and the operation object of every operation in
+/// `document`'s `paths`.
+fn each_operation(document: &mut Value, mut visit: impl FnMut(&str, &str, &mut Value)) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, operation) in operations.iter_mut() {
+            visit(path, method, operation);
+        }
+    }
+}
+
 /// Attribute objects accept only their documented members (others are answered 422).
 fn close_attribute_objects(openapi: &mut utoipa::openapi::OpenApi) {
     let Some(components) = openapi.components.as_mut() else {
