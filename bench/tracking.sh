@@ -8,6 +8,8 @@
 #   bash bench/tracking.sh                  # SQLite, 10,000 requests
 #   BACKEND=postgres bash bench/tracking.sh # a fresh database on 127.0.0.1:5432
 #   N=2000 WORKERS=64 bash bench/tracking.sh
+#   RATE=400 N=4000 bash bench/tracking.sh  # creates paced at 400/s, below the tracker's
+#                                           # rate: the time to a decision without a queue
 #   MODE=backlog bash bench/tracking.sh     # create all with the tracker off, then start
 #                                           # it: the tracker's own rate, no creates beside
 #   TIDEMARK_BIN=/tmp/old/tidemark bash bench/tracking.sh   # measure another build
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 N=${N:-10000}
 BACKEND=${BACKEND:-sqlite}
 MODE=${MODE:-live}
+RATE=${RATE:-0}
 export TIDEMARK_TRACKER__WORKERS=${WORKERS:-64}
 # Real lines, simulated: the bench tracks MAEU bookings against the sandbox.
 export TIDEMARK_SANDBOX__ALL_CARRIERS=true
@@ -47,6 +50,7 @@ from datetime import datetime
 # phase: "live" (create, then wait while the tracker works), "create" (only create), or
 # "measure-backlog:<unix time the tracker started>" (only wait and measure).
 phase, address, key, n, backend = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+rate = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0  # creates per second; 0: unpaced
 host, port = address.split(":")
 headers = {"Authorization": f"Token {key}", "Content-Type": "application/vnd.api+json"}
 
@@ -58,6 +62,10 @@ def create_all():
     def create(worker, count):
         conn = connection()
         for i in range(count):
+            if rate > 0:
+                # The i-th create of this thread is the (i * threads + worker)-th of all.
+                due = started + (i * threads_n + worker) / rate
+                time.sleep(max(0.0, due - time.monotonic()))
             number = f"BK{worker:02d}{i:08d}"
             body = json.dumps({"data": {"type": "tracking_request", "attributes": {
                 "request_type": "booking_number", "request_number": number, "scac": "MAEU"}}})
@@ -132,5 +140,5 @@ if [[ "$MODE" == backlog ]]; then
   start_tidemark
   python3 "$work/client.py" "measure-backlog:$started" "$address" "$key" "$N" "$BACKEND"
 else
-  python3 "$work/client.py" live "$address" "$key" "$N" "$BACKEND"
+  python3 "$work/client.py" live "$address" "$key" "$N" "$BACKEND" "$RATE"
 fi

@@ -71,3 +71,40 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         })
     }
 }
+
+/// What an operation on an account's records works with: the application, and the caller
+/// whose account every query is scoped to. It dereferences to the application's state.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    state: AppState,
+    /// The caller.
+    pub caller: Caller,
+}
+
+impl Scope {
+    /// The account every query is scoped to.
+    #[must_use]
+    pub fn account(&self) -> AccountId {
+        self.caller.account_id
+    }
+}
+
+impl std::ops::Deref for Scope {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.state
+    }
+}
+
+impl FromRequestParts<AppState> for Scope {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        Ok(Self {
+            state: state.clone(),
+            caller,
+        })
+    }
+}

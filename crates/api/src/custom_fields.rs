@@ -15,7 +15,7 @@ use tidemark_domain::ValidationCode;
 
 use crate::auth::Caller;
 use crate::body::{self, Attributes, Problem, escape_pointer};
-use crate::document::{JsonApi, ListDocument};
+use crate::document::{JsonApi, ListDocument, Page};
 use crate::extract::{JsonBody, PathId, QueryParams};
 use crate::found::find;
 use crate::params::{Paging, list_document, take_page};
@@ -82,7 +82,7 @@ impl Entity {
         caller: Caller,
         id: &str,
         mut query: QueryParams,
-    ) -> Result<JsonApi<ListDocument<CustomFieldResource>>, ApiError> {
+    ) -> Page<CustomFieldResource> {
         let page = take_page(&mut query, &state.config)?;
         query.finish()?;
         let path = self.custom_fields(state, caller, id).await?;
@@ -232,7 +232,7 @@ macro_rules! handlers {
             caller: Caller,
             PathId(id): PathId,
             query: QueryParams,
-        ) -> Result<JsonApi<ListDocument<CustomFieldResource>>, ApiError> {
+        ) -> Page<CustomFieldResource> {
             Entity::$entity.list(&state, caller, &id, query).await
         }
 
@@ -245,9 +245,7 @@ macro_rules! handlers {
             tag = $tag,
             params(("id" = String, Path, description = concat!("The ", $what, "'s id"))),
             request_body(content = view::CustomFieldDocument),
-            responses(
-                (status = 422, description = "`unknown_custom_field`: no custom field definition has this api_slug (Tidemark has none); or the value is missing."),
-            ),
+            responses((status = 422, description = "`unknown_custom_field`: no custom field definition has this api_slug (Tidemark has none); or the value is missing.")),
         )]
         pub async fn $add(
             State(state): State<AppState>,

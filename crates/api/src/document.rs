@@ -18,6 +18,12 @@ pub fn request_link(uri: &axum::extract::OriginalUri) -> String {
         .map_or_else(|| uri.0.path().to_owned(), ToString::to_string)
 }
 
+/// A handler's answer of one resource, or its error.
+pub type One<R> = Result<JsonApi<Document<R>>, crate::ApiError>;
+
+/// A handler's answer of a page of resources, or its error.
+pub type Page<R> = Result<JsonApi<ListDocument<R>>, crate::ApiError>;
+
 /// A JSON:API answer: status, body and, for a creation, `Location`.
 #[derive(Debug)]
 pub struct JsonApi<T> {

@@ -20,6 +20,23 @@ use crate::{ApiError, AppState};
 #[derive(Debug)]
 pub struct JsonBody(pub Value);
 
+/// The JSON body of an operation that takes no query parameter of JSON:API's families:
+/// the query is read, then the body, then the query checked, in the order a handler taking
+/// [`QueryParams`] and [`JsonBody`] checks them.
+#[derive(Debug)]
+pub struct Input(pub Value);
+
+impl FromRequest<AppState> for Input {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let query = QueryParams::parse(request.uri().query().unwrap_or(""))?;
+        let JsonBody(body) = JsonBody::from_request(request, state).await?;
+        query.finish()?;
+        Ok(Self(body))
+    }
+}
+
 /// How much of an oversized body is read and discarded before answering 413 (or the
 /// body's limit, when larger), so a client still sending gets the answer instead of a reset
 /// connection. Larger bodies are cut off.

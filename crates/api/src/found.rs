@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use tidemark_domain::webhook::{Webhook, WebhookNotification};
 use tidemark_domain::{
@@ -14,7 +14,7 @@ use tidemark_domain::{
 use tidemark_store::{Store, StoreError};
 
 use crate::auth::Caller;
-use crate::extract::{PathId, QueryParams};
+use crate::extract::{Input, PathId, QueryParams};
 use crate::{ApiError, AppState};
 
 /// A kind of record an account owns, read by the id a path gives.
@@ -130,13 +130,44 @@ impl<T: Owned> FromRequestParts<AppState> for Record<T> {
     }
 }
 
-impl<T: Owned> utoipa::IntoParams for Record<T> {
-    fn into_params(
-        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
-    ) -> Vec<utoipa::openapi::path::Parameter> {
-        Found::<T>::into_params(parameter_in)
+/// The record of kind `T` the path's id names in the caller's account and the JSON body
+/// that changes it, for an operation that takes no query parameter: checked in the order
+/// a handler with [`Found`], [`QueryParams`] and a body checks them (the body's media type
+/// and syntax, the query, then the record).
+#[derive(Debug)]
+pub struct Edit<T> {
+    /// The record as it stands.
+    pub record: T,
+    /// The body, parsed as JSON.
+    pub body: serde_json::Value,
+}
+
+impl<T: Owned> FromRequest<AppState> for Edit<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let (mut parts, body) = request.into_parts();
+        let found = Found::<T>::from_request_parts(&mut parts, state).await?;
+        let Input(body) = Input::from_request(Request::from_parts(parts, body), state).await?;
+        let record = found.read(state).await?;
+        Ok(Self { record, body })
     }
 }
+
+/// The path's `id` of [`Record`] and [`Edit`], described as [`Found`]'s.
+macro_rules! described_as_found {
+    ($($wrapper:ident),*) => {$(
+        impl<T: Owned> utoipa::IntoParams for $wrapper<T> {
+            fn into_params(
+                parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+            ) -> Vec<utoipa::openapi::path::Parameter> {
+                Found::<T>::into_params(parameter_in)
+            }
+        }
+    )*};
+}
+
+described_as_found!(Record, Edit);
 
 /// The path's `id`, for `#[utoipa::path(params(Found<T>, …))]`: described once, from
 /// what `T` is called.

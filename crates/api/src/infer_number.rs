@@ -1,7 +1,6 @@
 //! `POST /v2/tracking_requests/infer_number`: the type and likely carrier of a bare number
 //! (api.md §3). Plain JSON in and out, as clients of the reference API send it.
 
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
 use axum::{Json, Router};
@@ -11,8 +10,8 @@ use tidemark_domain::{ValidationCode, infer};
 use tidemark_wire::infer_number::ResultDocument;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
-use crate::extract::{JsonBody, QueryParams};
+use crate::auth::Scope;
+use crate::extract::Input;
 use crate::{ApiError, AppState};
 
 /// The request body.
@@ -75,11 +74,7 @@ pub fn routes() -> Router<AppState> {
 /// Validates the number (ISO 6346 for containers) and predicts its type and the shipping
 /// line from the carrier data matrix, with a confidence and the evidence for each
 /// candidate. Nothing is stored. Own rate limit (200 per minute by default).
-#[utoipa::path(
-    post,
-    path = "/v2/tracking_requests/infer_number",
-    operation_id = "inferNumber",
-    tag = "Tracking requests",
+#[utoipa::path(post, path = "/v2/tracking_requests/infer_number", operation_id = "inferNumber", tag = "Tracking requests",
     request_body(content = InferNumberRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The inference; an invalid number is a 200 with `validation.is_valid: false`.", body = ResultDocument, content_type = "application/json"),
@@ -87,13 +82,10 @@ pub fn routes() -> Router<AppState> {
     ),
 )]
 pub async fn infer_number(
-    State(state): State<AppState>,
-    _caller: Caller,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
+    scope: Scope,
+    Input(body): Input,
 ) -> Result<(StatusCode, Json<ResultDocument>), ApiError> {
-    query.finish()?;
     let number = number(&body)?;
-    let inference = infer(&state.carriers, number);
+    let inference = infer(&scope.carriers, number);
     Ok((StatusCode::OK, Json(ResultDocument::of(&inference))))
 }

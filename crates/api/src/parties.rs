@@ -11,13 +11,13 @@ use axum::routing::get;
 use serde_json::{Map, Value};
 use tidemark_domain::{AccountId, CompanyName, Party, PartyId, ValidationCode};
 
-use crate::auth::Caller;
+use crate::auth::Scope;
 use crate::body::{self, Attributes};
-use crate::document::{Document, JsonApi, ListDocument};
+use crate::document::{Document, JsonApi, ListDocument, One, Page};
 use crate::error::ErrorCode;
 use crate::error::ErrorSource;
-use crate::extract::{JsonBody, QueryParams};
-use crate::found::{Found, Record, missing};
+use crate::extract::{Input, QueryParams};
+use crate::found::{Edit, Record, missing};
 use crate::params::{Paging, page_of, take_list, take_page};
 use crate::{ApiError, AppState};
 use view::PartyResource;
@@ -158,74 +158,45 @@ pub(crate) async fn customer(
 }
 
 /// Create a party.
-#[utoipa::path(
-    post,
-    path = "/v2/parties",
-    operation_id = "createParty",
-    tag = "Parties",
+#[utoipa::path(post, path = "/v2/parties", operation_id = "createParty", tag = "Parties",
     request_body(content = view::PartyDocument),
     responses(
-        (status = 201, description = "Created.", body = Document<PartyResource>,
-            headers(("Location" = String, description = "The new party's URL"))),
+        (status = 201, description = "Created.", body = Document<PartyResource>),
         (status = 422, description = "`company_name` is missing, blank, too long or holds control characters."),
     ),
 )]
-pub async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
-    query.finish()?;
+pub async fn create(scope: Scope, Input(body): Input) -> One<PartyResource> {
     let name = company_name(&body, None)?;
-    let party = Party::new(caller.account_id, name, state.clock.now());
-    state.store.create_party(&party).await?;
+    let party = Party::new(scope.account(), name, scope.clock.now());
+    scope.store.create_party(&party).await?;
     Ok(JsonApi::created(view::path(party.id), document(&party)))
 }
 
 /// List parties, newest first.
-#[utoipa::path(
-    get,
-    path = "/v2/parties",
-    operation_id = "listParties",
-    tag = "Parties",
+#[utoipa::path(get, path = "/v2/parties", operation_id = "listParties", tag = "Parties",
     params(Paging),
     responses((status = 200, description = "A page of parties.", body = ListDocument<PartyResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<PartyResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<PartyResource> {
+    let page = take_page(&mut query, &scope.config)?;
     query.finish()?;
-    let result = state.store.list_parties(caller.account_id, page).await?;
+    let result = scope.store.list_parties(scope.account(), page).await?;
     let document = page_of("/v2/parties", &query, page, &result, view::resource);
     Ok(JsonApi::ok(document))
 }
 
 /// Get one party.
-#[utoipa::path(
-    get,
-    path = "/v2/parties/{id}",
-    operation_id = "getParty",
-    tag = "Parties",
+#[utoipa::path(get, path = "/v2/parties/{id}", operation_id = "getParty", tag = "Parties",
     params(Record<Party>),
     responses((status = 200, description = "The party.", body = Document<PartyResource>)),
 )]
-pub async fn show(
-    Record(party): Record<Party>,
-) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
+pub async fn show(Record(party): Record<Party>) -> One<PartyResource> {
     Ok(JsonApi::ok(document(&party)))
 }
 
 /// Rename a party; its shipments show the new name at once.
-#[utoipa::path(
-    patch,
-    path = "/v2/parties/{id}",
-    operation_id = "updateParty",
-    tag = "Parties",
-    params(Found<Party>),
+#[utoipa::path(patch, path = "/v2/parties/{id}", operation_id = "updateParty", tag = "Parties",
+    params(Edit<Party>),
     request_body(content = view::PartyDocument),
     responses(
         (status = 200, description = "The renamed party.", body = Document<PartyResource>),
@@ -234,12 +205,11 @@ pub async fn show(
 )]
 pub async fn update(
     State(state): State<AppState>,
-    current: Found<Party>,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<JsonApi<Document<PartyResource>>, ApiError> {
-    query.finish()?;
-    let current = current.read(&state).await?;
+    Edit {
+        record: current,
+        body,
+    }: Edit<Party>,
+) -> One<PartyResource> {
     let name = company_name(&body, Some(current.id))?;
     let renamed = current.renamed(name, state.clock.now());
     if !state.store.update_party(&renamed).await? {

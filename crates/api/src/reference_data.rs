@@ -5,14 +5,13 @@
 //! them. The resources are `tidemark_wire::reference`'s.
 
 use axum::Router;
-use axum::extract::State;
 use axum::routing::get;
 use tidemark_domain::gazetteer::{Gazetteer, Locality};
 use tidemark_domain::{Reference, ReferenceKind};
 pub use tidemark_wire::reference::*;
 
-use crate::auth::Caller;
-use crate::document::{Document, JsonApi};
+use crate::auth::{Caller, Scope};
+use crate::document::{Document, JsonApi, One};
 use crate::extract::{PathId, QueryParams};
 use crate::{ApiError, AppState};
 
@@ -52,24 +51,15 @@ fn locality(
 
 /// A port, by id or UN/LOCODE: one carrier data named (with the terminals they named at
 /// it), else one of the reference data.
-#[utoipa::path(
-    get,
-    path = "/v2/ports/{id}",
-    operation_id = "getPort",
-    tag = "Reference data",
+#[utoipa::path(get, path = "/v2/ports/{id}", operation_id = "getPort", tag = "Reference data",
     params(("id" = String, Path, description = "The port's id, or its UN/LOCODE")),
     responses((status = 200, description = "The port.", body = Document<PortResource>)),
 )]
-pub async fn show_port(
-    State(state): State<AppState>,
-    _caller: Caller,
-    PathId(key): PathId,
-    query: QueryParams,
-) -> Result<JsonApi<Document<PortResource>>, ApiError> {
+pub async fn show_port(scope: Scope, PathId(key): PathId, query: QueryParams) -> One<PortResource> {
     query.finish()?;
-    let data = match state.store.reference(ReferenceKind::Port, &key).await? {
+    let data = match scope.store.reference(ReferenceKind::Port, &key).await? {
         Some(record) => {
-            let terminals = state
+            let terminals = scope
                 .store
                 .terminals_at(std::slice::from_ref(&record.code))
                 .await?;
@@ -87,11 +77,7 @@ pub async fn show_port(
 }
 
 /// An inland place of the reference data (a rail ramp, a city), by id or UN/LOCODE.
-#[utoipa::path(
-    get,
-    path = "/v2/metro_areas/{id}",
-    operation_id = "getMetroArea",
-    tag = "Reference data",
+#[utoipa::path(get, path = "/v2/metro_areas/{id}", operation_id = "getMetroArea", tag = "Reference data",
     params(("id" = String, Path, description = "The metro area's id, or its UN/LOCODE")),
     responses((status = 200, description = "The metro area.", body = Document<MetroAreaResource>)),
 )]
@@ -99,7 +85,7 @@ pub async fn show_metro_area(
     _caller: Caller,
     PathId(key): PathId,
     query: QueryParams,
-) -> Result<JsonApi<Document<MetroAreaResource>>, ApiError> {
+) -> One<MetroAreaResource> {
     query.finish()?;
     let places = Gazetteer::bundled();
     let found = locality(
@@ -114,44 +100,34 @@ pub async fn show_metro_area(
 }
 
 /// A terminal named in carrier data, by id.
-#[utoipa::path(
-    get,
-    path = "/v2/terminals/{id}",
-    operation_id = "getTerminal",
-    tag = "Reference data",
+#[utoipa::path(get, path = "/v2/terminals/{id}", operation_id = "getTerminal", tag = "Reference data",
     params(("id" = String, Path, description = "The terminal's id")),
     responses((status = 200, description = "The terminal.", body = Document<TerminalResource>)),
 )]
 pub async fn show_terminal(
-    State(state): State<AppState>,
-    _caller: Caller,
+    scope: Scope,
     PathId(key): PathId,
     query: QueryParams,
-) -> Result<JsonApi<Document<TerminalResource>>, ApiError> {
+) -> One<TerminalResource> {
     query.finish()?;
-    let record = find(&state, ReferenceKind::Terminal, &key, "terminal").await?;
+    let record = find(&scope, ReferenceKind::Terminal, &key, "terminal").await?;
     let data = terminal(&record);
     let link = data.links.self_.clone();
     Ok(JsonApi::ok(Document::new(data, link)))
 }
 
 /// A vessel named in carrier data, by id or IMO number.
-#[utoipa::path(
-    get,
-    path = "/v2/vessels/{id}",
-    operation_id = "getVessel",
-    tag = "Reference data",
+#[utoipa::path(get, path = "/v2/vessels/{id}", operation_id = "getVessel", tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
     responses((status = 200, description = "The vessel.", body = Document<VesselResource>)),
 )]
 pub async fn show_vessel(
-    State(state): State<AppState>,
-    _caller: Caller,
+    scope: Scope,
     PathId(key): PathId,
     query: QueryParams,
-) -> Result<JsonApi<Document<VesselResource>>, ApiError> {
+) -> One<VesselResource> {
     query.finish()?;
-    let record = find(&state, ReferenceKind::Vessel, &key, "vessel").await?;
+    let record = find(&scope, ReferenceKind::Vessel, &key, "vessel").await?;
     let data = vessel(&record);
     let link = data.links.self_.clone();
     Ok(JsonApi::ok(Document::new(data, link)))

@@ -7,11 +7,10 @@
 //! the client the container or vessel is gone.
 
 use axum::Router;
-use axum::extract::State;
 use axum::routing::get;
 use tidemark_domain::ReferenceKind;
 
-use crate::auth::Caller;
+use crate::auth::Scope;
 use crate::error::ErrorCode;
 use crate::extract::{PathId, QueryParams};
 use crate::found::Record;
@@ -35,11 +34,7 @@ fn unavailable() -> ApiError {
 }
 
 /// A container's route as GeoJSON, in the reference API: not offered.
-#[utoipa::path(
-    get,
-    path = "/v2/containers/{id}/map_geojson",
-    operation_id = "getContainerMap",
-    tag = "Containers",
+#[utoipa::path(get, path = "/v2/containers/{id}/map_geojson", operation_id = "getContainerMap", tag = "Containers",
     params(Record<tidemark_domain::Container>),
 )]
 pub async fn container_map(Record(_): Record<tidemark_domain::Container>) -> Result<(), ApiError> {
@@ -47,37 +42,27 @@ pub async fn container_map(Record(_): Record<tidemark_domain::Container>) -> Res
 }
 
 /// A vessel's estimated positions, in the reference API: not offered.
-#[utoipa::path(
-    get,
-    path = "/v2/vessels/{id}/future_positions",
-    operation_id = "getVesselFuturePositions",
-    tag = "Reference data",
+#[utoipa::path(get, path = "/v2/vessels/{id}/future_positions", operation_id = "getVesselFuturePositions", tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
 )]
 pub async fn future_positions(
-    State(state): State<AppState>,
-    _caller: Caller,
+    scope: Scope,
     PathId(key): PathId,
     query: QueryParams,
 ) -> Result<(), ApiError> {
     query.finish()?;
-    crate::reference_data::find(&state, ReferenceKind::Vessel, &key, "vessel").await?;
+    crate::reference_data::find(&scope, ReferenceKind::Vessel, &key, "vessel").await?;
     Err(unavailable())
 }
 
 /// A vessel's estimated positions from a point, in the reference API: not offered.
-#[utoipa::path(
-    get,
-    path = "/v2/vessels/{id}/future_positions_with_coordinates",
-    operation_id = "getVesselFuturePositionsWithCoordinates",
-    tag = "Reference data",
+#[utoipa::path(get, path = "/v2/vessels/{id}/future_positions_with_coordinates", operation_id = "getVesselFuturePositionsWithCoordinates", tag = "Reference data",
     params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
 )]
 pub async fn future_positions_with_coordinates(
-    state: State<AppState>,
-    caller: Caller,
+    scope: Scope,
     key: PathId,
     query: QueryParams,
 ) -> Result<(), ApiError> {
-    future_positions(state, caller, key, query).await
+    future_positions(scope, key, query).await
 }

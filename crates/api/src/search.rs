@@ -7,13 +7,12 @@ pub use tidemark_wire::search as view;
 use std::collections::HashMap;
 
 use axum::Router;
-use axum::extract::State;
 use axum::routing::get;
 use tidemark_domain::ShipmentId;
 use tidemark_store::{ContainerFilter, PageRequest, ShipmentFilter, TrackingRequestFilter};
 
-use crate::auth::Caller;
-use crate::document::{JsonApi, ListDocument};
+use crate::auth::Scope;
+use crate::document::{JsonApi, ListDocument, Page};
 use crate::error::ErrorCode;
 use crate::extract::QueryParams;
 use crate::params::{Paging, list_document, take_page_or};
@@ -53,27 +52,19 @@ fn take_query(query: &mut QueryParams) -> Result<String, ApiError> {
 ///
 /// Shipments come first, then containers, then tracking requests, each newest first;
 /// at most 25 in all, paged (25 a page unless `page[size]` says otherwise).
-#[utoipa::path(
-    get,
-    path = "/v2/search",
-    operation_id = "search",
-    tag = "Search",
+#[utoipa::path(get, path = "/v2/search", operation_id = "search", tag = "Search",
     params(
         ("query" = String, Query, min_length = 1, max_length = 128, pattern = r"\S", description = "Part of a bill of lading, booking, container or reference number"),
         Paging,
     ),
     responses((status = 200, description = "What the text finds.", body = ListDocument<SearchResultResource>)),
 )]
-pub async fn search(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<SearchResultResource>>, ApiError> {
+pub async fn search(scope: Scope, mut query: QueryParams) -> Page<SearchResultResource> {
     let text = take_query(&mut query)?;
     // The results are paged as the reference's links name them; there are 25 at most.
-    let asked = take_page_or(&mut query, &state.config, MOST_RESULTS)?;
+    let asked = take_page_or(&mut query, &scope.config, MOST_RESULTS)?;
     query.finish()?;
-    let (store, account) = (&state.store, caller.account_id);
+    let (store, account) = (&scope.store, scope.account());
     // Nothing shows the lists' totals: each is read without counting it.
     let page = PageRequest::first_rows(MOST_RESULTS);
     let search = Some(text);

@@ -1,15 +1,15 @@
 //! `/v2/shipping_lines`: the carriers of the carrier data matrix (api.md §4).
 
 use axum::Router;
-use axum::extract::{OriginalUri, State};
+use axum::extract::OriginalUri;
 use axum::routing::get;
 use serde::Serialize;
 use tidemark_domain::{Carrier, Coverage, LineSource, Scac};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, SelfLink};
+use crate::auth::Scope;
+use crate::document::{Document, JsonApi, ListDocument, One, Page, SelfLink};
 use crate::extract::{PathId, QueryParams};
 use crate::params::{Paging, list_document, take_page};
 use crate::{ApiError, AppState};
@@ -161,25 +161,17 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// List the shipping lines Tidemark knows, in matrix order. The default page holds them all.
-#[utoipa::path(
-    get,
-    path = "/v2/shipping_lines",
-    operation_id = "listShippingLines",
-    tag = "Shipping lines",
+#[utoipa::path(get, path = "/v2/shipping_lines", operation_id = "listShippingLines", tag = "Shipping lines",
     params(
         Paging,
         ("search" = Option<String>, Query, description = "Part of a SCAC, an alternative SCAC or a name, in any case"),
     ),
     responses((status = 200, description = "A page of shipping lines.", body = ListDocument<ShippingLineResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    _caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<ShippingLineResource>>, ApiError> {
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ShippingLineResource> {
     let config = crate::ApiConfig {
-        page_size_default: state.config.page_size_max,
-        ..(*state.config).clone()
+        page_size_default: scope.config.page_size_max,
+        ..(*scope.config).clone()
     };
     let page = take_page(&mut query, &config)?;
     let search = query
@@ -187,7 +179,7 @@ pub async fn list(
         .map(|text| text.trim().to_lowercase())
         .filter(|text| !text.is_empty());
     query.finish()?;
-    let carriers: Vec<&Carrier> = state
+    let carriers: Vec<&Carrier> = scope
         .carriers
         .carriers()
         .iter()
@@ -200,7 +192,7 @@ pub async fn list(
         .iter()
         .skip(offset)
         .take(size)
-        .map(|carrier| resource(carrier, &state.config.coverage))
+        .map(|carrier| resource(carrier, &scope.config.coverage))
         .collect();
     Ok(JsonApi::ok(list_document(
         "/v2/shipping_lines",
@@ -212,23 +204,18 @@ pub async fn list(
 }
 
 /// One shipping line, by id or by SCAC (an alternative SCAC finds its line too).
-#[utoipa::path(
-    get,
-    path = "/v2/shipping_lines/{id}",
-    operation_id = "getShippingLine",
-    tag = "Shipping lines",
+#[utoipa::path(get, path = "/v2/shipping_lines/{id}", operation_id = "getShippingLine", tag = "Shipping lines",
     params(("id" = String, Path, description = "The line's id, or a SCAC")),
     responses((status = 200, description = "The shipping line.", body = Document<ShippingLineResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    _caller: Caller,
+    scope: Scope,
     PathId(key): PathId,
     uri: OriginalUri,
     query: QueryParams,
-) -> Result<JsonApi<Document<ShippingLineResource>>, ApiError> {
+) -> One<ShippingLineResource> {
     query.finish()?;
-    let carriers = &state.carriers;
+    let carriers = &scope.carriers;
     let found = match Uuid::try_parse(&key) {
         Ok(wanted) => carriers
             .carriers()
@@ -241,7 +228,7 @@ pub async fn show(
     let carrier =
         found.ok_or_else(|| ApiError::not_found("no shipping line has this id or SCAC"))?;
     Ok(JsonApi::ok(Document::new(
-        resource(carrier, &state.config.coverage),
+        resource(carrier, &scope.config.coverage),
         uri.0.path(),
     )))
 }

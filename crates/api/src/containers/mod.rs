@@ -5,7 +5,7 @@ pub mod raw_events;
 pub use tidemark_wire::container as view;
 
 use axum::Router;
-use axum::extract::{OriginalUri, State};
+use axum::extract::OriginalUri;
 use axum::routing::{get, patch};
 use serde::Serialize;
 use tidemark_domain::request_number::matching_forms;
@@ -13,11 +13,11 @@ use tidemark_domain::{Container, ContainerStatus};
 use tidemark_store::ContainerFilter;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
+use crate::auth::Scope;
 use crate::body;
-use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, QueryParams};
-use crate::found::{Found, Record, missing};
+use crate::document::{Document, JsonApi, ListDocument, One, Page, request_link};
+use crate::extract::QueryParams;
+use crate::found::{Edit, Found, Record, missing};
 use crate::include::{self, ContainerIncludes, EventIncludes, Records};
 use crate::params::{
     Include, Paging, list_document, one_of, take_flag, take_include, take_list, take_page,
@@ -41,11 +41,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// List containers, newest first.
-#[utoipa::path(
-    get,
-    path = "/v2/containers",
-    operation_id = "listContainers",
-    tag = "Containers",
+#[utoipa::path(get, path = "/v2/containers", operation_id = "listContainers", tag = "Containers",
     params(
         Paging,
         Include<ContainerIncludes>,
@@ -62,12 +58,8 @@ pub fn routes() -> Router<AppState> {
     ),
     responses((status = 200, description = "A page of containers.", body = ListDocument<ContainerResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<ContainerResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ContainerResource> {
+    let page = take_page(&mut query, &scope.config)?;
     let include = take_include::<ContainerIncludes>(&mut query)?;
     let filter = ContainerFilter {
         number: query
@@ -94,13 +86,13 @@ pub async fn list(
         search: None,
     };
     query.finish()?;
-    let result = state
+    let result = scope
         .store
-        .list_containers(caller.account_id, &filter, page)
+        .list_containers(scope.account(), &filter, page)
         .await?;
     let records = Records::Containers(&result.items);
-    let compound = include::included(&state, caller.account_id, include.as_ref(), records).await?;
-    let mut data = include::containers(&state, caller.account_id, &result.items).await?;
+    let compound = include::included(&scope, scope.account(), include.as_ref(), records).await?;
+    let mut data = include::containers(&scope, scope.account(), &result.items).await?;
     compound.link(&mut data);
     Ok(JsonApi::ok(
         list_document("/v2/containers", &query, page, result.total, data)
@@ -113,30 +105,22 @@ static STATUSES: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| one_of(&ContainerStatus::ALL.map(ContainerStatus::as_str)));
 
 /// Get one container.
-#[utoipa::path(
-    get,
-    path = "/v2/containers/{id}",
-    operation_id = "getContainer",
-    tag = "Containers",
-    params(
-        Found<Container>,
-        Include<ContainerIncludes>,
-    ),
+#[utoipa::path(get, path = "/v2/containers/{id}", operation_id = "getContainer", tag = "Containers",
+    params(Found<Container>, Include<ContainerIncludes>),
     responses((status = 200, description = "The container.", body = Document<ContainerResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     container: Found<Container>,
     uri: OriginalUri,
     mut query: QueryParams,
-) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
+) -> One<ContainerResource> {
     let include = take_include::<ContainerIncludes>(&mut query)?;
     query.finish()?;
-    let container = container.read(&state).await?;
+    let container = container.read(&scope).await?;
     let records = Records::Containers(std::slice::from_ref(&container));
-    let compound = include::included(&state, caller.account_id, include.as_ref(), records).await?;
-    let mut data = include::containers(&state, caller.account_id, &[container]).await?;
+    let compound = include::included(&scope, scope.account(), include.as_ref(), records).await?;
+    let mut data = include::containers(&scope, scope.account(), &[container]).await?;
     compound.link(&mut data);
     let data = data.pop().ok_or_else(missing::<Container>)?;
     Ok(JsonApi::ok(
@@ -145,38 +129,30 @@ pub async fn show(
 }
 
 /// Replace a container's `ref_numbers`.
-#[utoipa::path(
-    patch,
-    path = "/v2/containers/{id}",
-    operation_id = "updateContainer",
-    tag = "Containers",
-    params(Found<Container>),
+#[utoipa::path(patch, path = "/v2/containers/{id}", operation_id = "updateContainer", tag = "Containers",
+    params(Edit<Container>),
     request_body(content = view::UpdateContainerDocument),
-    responses(
-        (status = 200, description = "The updated container.", body = Document<ContainerResource>),
-    ),
+    responses((status = 200, description = "The updated container.", body = Document<ContainerResource>)),
 )]
 pub async fn update(
-    State(state): State<AppState>,
-    caller: Caller,
-    current: Found<Container>,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<JsonApi<Document<ContainerResource>>, ApiError> {
-    query.finish()?;
-    let current = current.read(&state).await?;
+    scope: Scope,
+    Edit {
+        record: current,
+        body,
+    }: Edit<Container>,
+) -> One<ContainerResource> {
     let lists = body::ClientLists::Container;
-    let patch = body::client_lists(&body, lists, current.id, &state.config.limits)?;
+    let patch = body::client_lists(&body, lists, current.id, &scope.config.limits)?;
     let updated = match patch.ref_numbers {
         None => current,
-        Some(refs) => state
+        Some(refs) => scope
             .store
-            .update_container(caller.account_id, current.id, &refs, state.clock.now())
+            .update_container(scope.account(), current.id, &refs, scope.clock.now())
             .await?
             .ok_or_else(missing::<Container>)?,
     };
     let link = view::path(updated.id);
-    let data = include::containers(&state, caller.account_id, &[updated])
+    let data = include::containers(&scope, scope.account(), &[updated])
         .await?
         .pop()
         .ok_or_else(missing::<Container>)?;
@@ -184,34 +160,25 @@ pub async fn update(
 }
 
 /// A container's transport events, oldest first.
-#[utoipa::path(
-    get,
-    path = "/v2/containers/{id}/transport_events",
-    operation_id = "listTransportEvents",
-    tag = "Containers",
-    params(
-        Found<Container>,
-        Paging,
-        Include<EventIncludes>,
-    ),
+#[utoipa::path(get, path = "/v2/containers/{id}/transport_events", operation_id = "listTransportEvents", tag = "Containers",
+    params(Found<Container>, Paging, Include<EventIncludes>),
     responses((status = 200, description = "A page of transport events.", body = ListDocument<TransportEventResource>)),
 )]
 pub async fn transport_events(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     container: Found<Container>,
     mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<TransportEventResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+) -> Page<TransportEventResource> {
+    let page = take_page(&mut query, &scope.config)?;
     let include = take_include::<EventIncludes>(&mut query)?;
     query.finish()?;
-    let container = container.read(&state).await?;
-    let result = state
+    let container = container.read(&scope).await?;
+    let result = scope
         .store
-        .list_transport_events(caller.account_id, container.id, page)
+        .list_transport_events(scope.account(), container.id, page)
         .await?;
     let records = Records::TransportEvents(&result.items, &container);
-    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+    let included = include::included(&scope, scope.account(), include.as_ref(), records)
         .await?
         .included;
     let path = format!("{}/transport_events", view::path(container.id));
@@ -237,27 +204,20 @@ pub struct RefreshDocument {
 
 /// Ask the carrier about this container's shipment now, instead of at the next scheduled
 /// refresh. Limited to 10 per minute per account.
-#[utoipa::path(
-    patch,
-    path = "/v2/containers/{id}/refresh",
-    operation_id = "refreshContainer",
-    tag = "Containers",
+#[utoipa::path(patch, path = "/v2/containers/{id}/refresh", operation_id = "refreshContainer", tag = "Containers",
     params(Record<Container>),
-    responses(
-        (status = 202, description = "A lookup is scheduled.", body = RefreshDocument),
-    ),
+    responses((status = 202, description = "A lookup is scheduled.", body = RefreshDocument)),
 )]
 pub async fn refresh(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     Record(container): Record<Container>,
 ) -> Result<JsonApi<RefreshDocument>, ApiError> {
-    let shipment = state
+    let shipment = scope
         .store
-        .shipment(caller.account_id, container.shipment_id)
+        .shipment(scope.account(), container.shipment_id)
         .await?
         .ok_or_else(missing::<Container>)?;
-    state.tracking.refresh(&shipment).await?;
+    scope.tracking.refresh(&shipment).await?;
     Ok(JsonApi::accepted(RefreshDocument {
         meta: RefreshMeta {
             message: "Started refresh for Shipping line".to_owned(),

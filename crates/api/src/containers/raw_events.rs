@@ -2,17 +2,15 @@
 //! container, as reported (compat-api.md §3.4, api.md §4), including those that make no
 //! milestone, and estimates of what lies ahead.
 
-use axum::extract::State;
 use serde::Serialize;
 use tidemark_domain::{Carrier, RawEvent};
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
-use crate::document::{JsonApi, ListDocument, ToOne};
+use crate::auth::Scope;
+use crate::document::{JsonApi, ListDocument, Page, ToOne};
 use crate::extract::QueryParams;
 use crate::found::Found;
 use crate::params::{Paging, list_document, take_page_or};
-use crate::{ApiError, AppState};
 
 /// A raw event's attributes: the reference's, then what DCSA says of the event.
 #[derive(Debug, Serialize, ToSchema)]
@@ -172,36 +170,28 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
 /// actual events, and planned and estimated ones for what lies ahead, whether or not they
 /// make a milestone. Pages hold 100 events unless `page[size]` says otherwise, so a
 /// client reading `data` alone gets a whole voyage.
-#[utoipa::path(
-    get,
-    path = "/v2/containers/{id}/raw_events",
-    operation_id = "listRawEvents",
-    tag = "Containers",
-    params(
-        Found<tidemark_domain::Container>,
-        Paging,
-    ),
+#[utoipa::path(get, path = "/v2/containers/{id}/raw_events", operation_id = "listRawEvents", tag = "Containers",
+    params(Found<tidemark_domain::Container>, Paging),
     responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>)),
 )]
 pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     container: Found<tidemark_domain::Container>,
     mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<RawEventResource>>, ApiError> {
-    let page = take_page_or(&mut query, &state.config, state.config.page_size_max)?;
+) -> Page<RawEventResource> {
+    let page = take_page_or(&mut query, &scope.config, scope.config.page_size_max)?;
     query.finish()?;
-    let container = container.read(&state).await?;
-    let shipment = state
+    let container = container.read(&scope).await?;
+    let shipment = scope
         .store
-        .shipment(caller.account_id, container.shipment_id)
+        .shipment(scope.account(), container.shipment_id)
         .await?;
     let carrier = shipment
         .as_ref()
-        .and_then(|s| state.carriers.resolve(&s.scac));
-    let result = state
+        .and_then(|s| scope.carriers.resolve(&s.scac));
+    let result = scope
         .store
-        .list_raw_events(caller.account_id, container.id, page)
+        .list_raw_events(scope.account(), container.id, page)
         .await?;
     let first = u64::try_from(page.offset()).unwrap_or(0);
     let path = format!("{}/raw_events", super::view::path(container.id));

@@ -1,7 +1,9 @@
-//! Media types and error bodies, stated once for the whole document instead of in every
-//! operation's annotation: an operation's bodies are JSON:API (`application/vnd.api+json`)
-//! unless it is one of the few that speak plain JSON as the reference does, and every
-//! error answer that names no body of its own carries the JSON:API error document.
+//! Media types, error bodies and a creation's `Location`, stated once for the whole
+//! document instead of in every operation's annotation: an operation's bodies are JSON:API
+//! (`application/vnd.api+json`) unless it is one of the few that speak plain JSON as the
+//! reference does, every error answer that names no body of its own carries the JSON:API
+//! error document, and every 201 names the new resource in `Location` (as
+//! [`crate::document::JsonApi::created`] does).
 
 use serde_json::{Map, Value, json};
 
@@ -19,7 +21,8 @@ pub fn json_api(path: &str, id: Option<&str>) -> bool {
     path.starts_with("/v2/") && !id.is_some_and(|id| PLAIN_JSON.contains(&id))
 }
 
-/// States every body's media type and every error's body in `document`.
+/// States every body's media type, every error's body and every creation's `Location` in
+/// `document`.
 pub fn apply(document: &mut Value) {
     super::each_operation(document, |path, _, operation| {
         let json_api = json_api(path, operation["operationId"].as_str());
@@ -33,6 +36,12 @@ pub fn apply(document: &mut Value) {
             return;
         };
         for (status, response) in responses.iter_mut() {
+            if status == "201" {
+                response["headers"]["Location"] = json!({
+                    "description": "The new resource's URL",
+                    "schema": {"type": "string"}
+                });
+            }
             let error = status.parse::<u16>().is_ok_and(|code| code >= 400);
             match response.get_mut("content") {
                 Some(content) if json_api => restate(content),

@@ -9,24 +9,24 @@ pub use stop_resume::{
 pub use tidemark_wire::shipment as view;
 
 use axum::Router;
-use axum::extract::{OriginalUri, State};
+use axum::extract::OriginalUri;
 use axum::routing::{get, patch};
 use tidemark_domain::Shipment;
 use tidemark_domain::request_number::matching_forms;
 use tidemark_store::ShipmentFilter;
 
-use crate::auth::Caller;
+use crate::AppState;
+use crate::auth::{Caller, Scope};
 use crate::body;
-use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, QueryParams};
-use crate::found::{Found, missing};
+use crate::document::{Document, JsonApi, ListDocument, One, Page, request_link};
+use crate::extract::QueryParams;
+use crate::found::{Edit, Found, missing};
 use crate::include::{self, Records, ShipmentIncludes};
 use crate::params::{
     Include, IncludePaths, Paging, ScacFilter, list_document, take_flag, take_include, take_list,
     take_page, take_range, take_scacs,
 };
 use crate::parties::CustomerFilter;
-use crate::{ApiError, AppState};
 use view::ShipmentResource;
 
 /// The routes of this resource.
@@ -44,7 +44,7 @@ async fn document(
     shipment: Shipment,
     include: Option<&IncludePaths>,
     link: String,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+) -> One<ShipmentResource> {
     let records = Records::Shipments(std::slice::from_ref(&shipment));
     let included = include::included(state, caller.account_id, include, records)
         .await?
@@ -55,11 +55,7 @@ async fn document(
 }
 
 /// List shipments, newest first.
-#[utoipa::path(
-    get,
-    path = "/v2/shipments",
-    operation_id = "listShipments",
-    tag = "Shipments",
+#[utoipa::path(get, path = "/v2/shipments", operation_id = "listShipments", tag = "Shipments",
     params(
         Paging,
         Include<ShipmentIncludes>,
@@ -75,12 +71,8 @@ async fn document(
     ),
     responses((status = 200, description = "A page of shipments.", body = ListDocument<ShipmentResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<ShipmentResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ShipmentResource> {
+    let page = take_page(&mut query, &scope.config)?;
     let include = take_include::<ShipmentIncludes>(&mut query)?;
     let locode = |text: &str| {
         let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
@@ -100,45 +92,37 @@ pub async fn list(
         customer_id: crate::parties::take_customer_ids(&mut query)?,
     };
     query.finish()?;
-    let result = state
+    let result = scope
         .store
-        .list_shipments(caller.account_id, &filter, page)
+        .list_shipments(scope.account(), &filter, page)
         .await?;
     let records = Records::Shipments(&result.items);
-    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+    let included = include::included(&scope, scope.account(), include.as_ref(), records)
         .await?
         .included;
-    let data = include::shipments(&state, caller.account_id, &result.items).await?;
+    let data = include::shipments(&scope, scope.account(), &result.items).await?;
     Ok(JsonApi::ok(
         list_document("/v2/shipments", &query, page, result.total, data).including(included),
     ))
 }
 
 /// Get one shipment.
-#[utoipa::path(
-    get,
-    path = "/v2/shipments/{id}",
-    operation_id = "getShipment",
-    tag = "Shipments",
-    params(
-        Found<Shipment>,
-        Include<ShipmentIncludes>,
-    ),
+#[utoipa::path(get, path = "/v2/shipments/{id}", operation_id = "getShipment", tag = "Shipments",
+    params(Found<Shipment>, Include<ShipmentIncludes>),
     responses((status = 200, description = "The shipment.", body = Document<ShipmentResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     shipment: Found<Shipment>,
     uri: OriginalUri,
     mut query: QueryParams,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+) -> One<ShipmentResource> {
     let include = take_include::<ShipmentIncludes>(&mut query)?;
     query.finish()?;
-    let shipment = shipment.read(&state).await?;
+    let shipment = shipment.read(&scope).await?;
     document(
-        &state,
-        caller,
+        &scope,
+        scope.caller,
         shipment,
         include.as_ref(),
         request_link(&uri),
@@ -147,39 +131,31 @@ pub async fn show(
 }
 
 /// Replace a shipment's `ref_numbers` and/or `tags`.
-#[utoipa::path(
-    patch,
-    path = "/v2/shipments/{id}",
-    operation_id = "updateShipment",
-    tag = "Shipments",
-    params(Found<Shipment>),
+#[utoipa::path(patch, path = "/v2/shipments/{id}", operation_id = "updateShipment", tag = "Shipments",
+    params(Edit<Shipment>),
     request_body(content = view::UpdateShipmentDocument),
-    responses(
-        (status = 200, description = "The updated shipment.", body = Document<ShipmentResource>),
-    ),
+    responses((status = 200, description = "The updated shipment.", body = Document<ShipmentResource>)),
 )]
 pub async fn update(
-    State(state): State<AppState>,
-    caller: Caller,
-    current: Found<Shipment>,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    query.finish()?;
-    let current = current.read(&state).await?;
+    scope: Scope,
+    Edit {
+        record: current,
+        body,
+    }: Edit<Shipment>,
+) -> One<ShipmentResource> {
     let lists = body::ClientLists::Shipment;
-    let patch = body::client_lists(&body, lists, current.id, &state.config.limits)?;
-    let updated = state
+    let patch = body::client_lists(&body, lists, current.id, &scope.config.limits)?;
+    let updated = scope
         .store
         .update_shipment(
-            caller.account_id,
+            scope.account(),
             current.id,
             patch.ref_numbers.as_deref(),
             patch.shipment_tags.as_deref(),
-            state.clock.now(),
+            scope.clock.now(),
         )
         .await?
         .ok_or_else(missing::<Shipment>)?;
     let link = view::path(updated.id);
-    document(&state, caller, updated, None, link).await
+    document(&scope, scope.caller, updated, None, link).await
 }

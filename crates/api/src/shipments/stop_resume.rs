@@ -1,14 +1,13 @@
 //! `PATCH /v2/shipments/{id}/stop_tracking` and `/resume_tracking`: the client's stop and
 //! resume, applied by the use case that changes tracking requests (`tidemark_app::Tracking`).
 
-use axum::extract::State;
 use tidemark_app::{Applied, Observation};
 use tidemark_domain::Shipment;
 
 use super::document;
 use super::view::{self, ShipmentResource};
-use crate::auth::Caller;
-use crate::document::{Document, JsonApi};
+use crate::auth::{Caller, Scope};
+use crate::document::{Document, One};
 use crate::error::ErrorCode;
 use crate::found::{Record, missing};
 use crate::{ApiError, AppState};
@@ -19,7 +18,7 @@ async fn set_tracking(
     caller: Caller,
     shipment: &Shipment,
     observation: Observation<'static>,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
+) -> One<ShipmentResource> {
     let current = state
         .tracking
         .current(shipment.tracking_request_id)
@@ -53,31 +52,20 @@ async fn set_tracking(
 
 /// Stop tracking a shipment: no more lookups; its tracking request becomes
 /// `tracking_stopped`. Stopping a stopped shipment changes nothing.
-#[utoipa::path(
-    patch,
-    path = "/v2/shipments/{id}/stop_tracking",
-    operation_id = "stopTrackingShipment",
-    tag = "Shipments",
+#[utoipa::path(patch, path = "/v2/shipments/{id}/stop_tracking", operation_id = "stopTrackingShipment", tag = "Shipments",
     params(Record<Shipment>),
-    responses(
-        (status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>),
-    ),
+    responses((status = 200, description = "The shipment, stopped.", body = Document<ShipmentResource>)),
 )]
 pub async fn stop_tracking(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     Record(shipment): Record<Shipment>,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    set_tracking(&state, caller, &shipment, Observation::Stop).await
+) -> One<ShipmentResource> {
+    set_tracking(&scope, scope.caller, &shipment, Observation::Stop).await
 }
 
 /// Resume tracking a stopped shipment: its tracking request is `created` again and the
 /// carrier is asked at once. Resuming a tracked shipment changes nothing.
-#[utoipa::path(
-    patch,
-    path = "/v2/shipments/{id}/resume_tracking",
-    operation_id = "resumeTrackingShipment",
-    tag = "Shipments",
+#[utoipa::path(patch, path = "/v2/shipments/{id}/resume_tracking", operation_id = "resumeTrackingShipment", tag = "Shipments",
     params(Record<Shipment>),
     responses(
         (status = 200, description = "The shipment, tracked again.", body = Document<ShipmentResource>),
@@ -85,9 +73,8 @@ pub async fn stop_tracking(
     ),
 )]
 pub async fn resume_tracking(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     Record(shipment): Record<Shipment>,
-) -> Result<JsonApi<Document<ShipmentResource>>, ApiError> {
-    set_tracking(&state, caller, &shipment, Observation::Resume).await
+) -> One<ShipmentResource> {
+    set_tracking(&scope, scope.caller, &shipment, Observation::Resume).await
 }

@@ -4,16 +4,16 @@ mod input;
 pub use tidemark_wire::tracking_request as view;
 
 use axum::Router;
-use axum::extract::{OriginalUri, State};
+use axum::extract::OriginalUri;
 use axum::routing::get;
 use tidemark_domain::request_number::matching_forms;
 use tidemark_domain::{RequestStatus, RequestType, TrackingRequest};
 use tidemark_store::TrackingRequestFilter;
 
-use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument, request_link};
-use crate::extract::{JsonBody, QueryParams};
-use crate::found::{Found, missing};
+use crate::auth::{Caller, Scope};
+use crate::document::{Document, JsonApi, ListDocument, One, Page, request_link};
+use crate::extract::{Input, QueryParams};
+use crate::found::{Edit, Found, missing};
 use crate::include::{self, Records, RequestIncludes};
 use crate::params::{
     Include, IncludePaths, Paging, ScacFilter, list_document, take_include, take_list, take_page,
@@ -51,28 +51,17 @@ async fn customer(
 ///
 /// Answers at once with the new request, `pending`; the lookup with the carrier happens
 /// in the background.
-#[utoipa::path(
-    post,
-    path = "/v2/tracking_requests",
-    operation_id = "createTrackingRequest",
-    tag = "Tracking requests",
+#[utoipa::path(post, path = "/v2/tracking_requests", operation_id = "createTrackingRequest", tag = "Tracking requests",
     request_body(content = view::CreateTrackingRequestDocument),
     responses(
-        (status = 201, description = "Created, status `pending`.", body = Document<TrackingRequestResource>,
-            headers(("Location" = String, description = "The new request's URL"))),
+        (status = 201, description = "Created, status `pending`.", body = Document<TrackingRequestResource>),
         (status = 422, description = "`duplicate`: an open request for this number and SCAC exists (`meta.existing_id`)."),
     ),
 )]
-pub async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    query: QueryParams,
-    JsonBody(document): JsonBody,
-) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
-    query.finish()?;
-    let mut new = input::create(&document, &state.requests)?;
-    new.customer = customer(&state, caller, &document).await?.flatten();
-    let request = state.requests.open(caller.account_id, new).await?;
+pub async fn create(scope: Scope, Input(document): Input) -> One<TrackingRequestResource> {
+    let mut new = input::create(&document, &scope.requests)?;
+    new.customer = customer(&scope, scope.caller, &document).await?.flatten();
+    let request = scope.requests.open(scope.account(), new).await?;
     let location = view::path(request.id);
     Ok(JsonApi::created(
         location.clone(),
@@ -81,11 +70,7 @@ pub async fn create(
 }
 
 /// List tracking requests, newest first.
-#[utoipa::path(
-    get,
-    path = "/v2/tracking_requests",
-    operation_id = "listTrackingRequests",
-    tag = "Tracking requests",
+#[utoipa::path(get, path = "/v2/tracking_requests", operation_id = "listTrackingRequests", tag = "Tracking requests",
     params(
         Paging,
         Include<RequestIncludes>,
@@ -99,16 +84,10 @@ pub async fn create(
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
     ),
-    responses(
-        (status = 200, description = "A page of tracking requests.", body = ListDocument<TrackingRequestResource>),
-    ),
+    responses((status = 200, description = "A page of tracking requests.", body = ListDocument<TrackingRequestResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<TrackingRequestResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<TrackingRequestResource> {
+    let page = take_page(&mut query, &scope.config)?;
     let include = take_includes(&mut query)?;
     let filter = TrackingRequestFilter {
         status: take_list(
@@ -133,13 +112,13 @@ pub async fn list(
         updated_at: take_range(&mut query, "updated_at")?,
     };
     query.finish()?;
-    let result = state
+    let result = scope
         .store
-        .list_tracking_requests(caller.account_id, &filter, page)
+        .list_tracking_requests(scope.account(), &filter, page)
         .await?;
     let requests: Vec<&TrackingRequest> = result.items.iter().collect();
     let records = Records::TrackingRequests(&requests);
-    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+    let included = include::included(&scope, scope.account(), include.as_ref(), records)
         .await?
         .included;
     let data = result.items.iter().map(view::resource).collect();
@@ -150,31 +129,21 @@ pub async fn list(
 }
 
 /// Get one tracking request (also at `/v2/tracking_request/{id}`).
-#[utoipa::path(
-    get,
-    path = "/v2/tracking_requests/{id}",
-    operation_id = "getTrackingRequest",
-    tag = "Tracking requests",
-    params(
-        Found<TrackingRequest>,
-        Include<RequestIncludes>,
-    ),
-    responses(
-        (status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>),
-    ),
+#[utoipa::path(get, path = "/v2/tracking_requests/{id}", operation_id = "getTrackingRequest", tag = "Tracking requests",
+    params(Found<TrackingRequest>, Include<RequestIncludes>),
+    responses((status = 200, description = "The tracking request.", body = Document<TrackingRequestResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     request: Found<TrackingRequest>,
     uri: OriginalUri,
     mut query: QueryParams,
-) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
+) -> One<TrackingRequestResource> {
     let include = take_includes(&mut query)?;
     query.finish()?;
-    let request = request.read(&state).await?;
+    let request = request.read(&scope).await?;
     let records = Records::TrackingRequests(&[&request]);
-    let included = include::included(&state, caller.account_id, include.as_ref(), records)
+    let included = include::included(&scope, scope.account(), include.as_ref(), records)
         .await?
         .included;
     Ok(JsonApi::ok(
@@ -183,12 +152,8 @@ pub async fn show(
 }
 
 /// Update a tracking request's `ref_numbers`, `shipment_tags` and customer.
-#[utoipa::path(
-    patch,
-    path = "/v2/tracking_requests/{id}",
-    operation_id = "updateTrackingRequest",
-    tag = "Tracking requests",
-    params(Found<TrackingRequest>),
+#[utoipa::path(patch, path = "/v2/tracking_requests/{id}", operation_id = "updateTrackingRequest", tag = "Tracking requests",
+    params(Edit<TrackingRequest>),
     request_body(content = view::UpdateTrackingRequestDocument),
     responses(
         (status = 200, description = "The updated tracking request.", body = Document<TrackingRequestResource>),
@@ -196,20 +161,18 @@ pub async fn show(
     ),
 )]
 pub async fn update(
-    State(state): State<AppState>,
-    caller: Caller,
-    current: Found<TrackingRequest>,
-    query: QueryParams,
-    JsonBody(document): JsonBody,
-) -> Result<JsonApi<Document<TrackingRequestResource>>, ApiError> {
-    query.finish()?;
-    let current = current.read(&state).await?;
+    scope: Scope,
+    Edit {
+        record: current,
+        body: document,
+    }: Edit<TrackingRequest>,
+) -> One<TrackingRequestResource> {
     let id = current.id;
-    let mut patch = input::update(&document, &current, &state.config.limits)?;
-    patch.customer = customer(&state, caller, &document).await?;
-    let updated = state
+    let mut patch = input::update(&document, &current, &scope.config.limits)?;
+    patch.customer = customer(&scope, scope.caller, &document).await?;
+    let updated = scope
         .store
-        .update_tracking_request(caller.account_id, id, &patch, state.clock.now())
+        .update_tracking_request(scope.account(), id, &patch, scope.clock.now())
         .await?
         .ok_or_else(missing::<TrackingRequest>)?;
     Ok(JsonApi::ok(Document::new(

@@ -3,17 +3,16 @@
 //! (compat-api.md §4.1). The sample's webhook is none of the account's: its relationship
 //! is null.
 
-use axum::extract::State;
 use serde::Serialize;
 use serde_json::Value;
 use tidemark_domain::{EventName, WebhookId};
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
+use crate::ApiError;
+use crate::auth::Scope;
 use crate::document::JsonApi;
 use crate::error::ErrorCode;
 use crate::extract::QueryParams;
-use crate::{ApiError, AppState};
 use tidemark_app::webhooks::sample_notification;
 
 /// Sample notifications of one event, as deliveries carry them.
@@ -56,11 +55,7 @@ fn bad_event(detail: impl Into<String>) -> ApiError {
 }
 
 /// A sample delivery body of an event.
-#[utoipa::path(
-    get,
-    path = "/v2/webhook_notifications/examples",
-    operation_id = "getWebhookNotificationExamples",
-    tag = "Webhooks",
+#[utoipa::path(get, path = "/v2/webhook_notifications/examples", operation_id = "getWebhookNotificationExamples", tag = "Webhooks",
     params(("event" = RecordedEvent, Query, description = "An event name from `GET /v2/webhooks/events` that Tidemark records")),
     responses(
         (status = 200, description = "Samples of the event's notification.", body = ExamplesDocument),
@@ -68,8 +63,7 @@ fn bad_event(detail: impl Into<String>) -> ApiError {
     ),
 )]
 pub async fn examples(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     mut query: QueryParams,
 ) -> Result<JsonApi<ExamplesDocument>, ApiError> {
     let name = query.take("event");
@@ -79,10 +73,10 @@ pub async fn examples(
     })?;
     let event = tidemark_domain::webhook::recorded_event(&name)
         .map_err(|why| bad_event(crate::webhooks::test::not_recorded(&name, why)))?;
-    let now = state.clock.now();
+    let now = scope.clock.now();
     let (_, mut document) = sample_notification(
-        &state.carriers,
-        caller.account_id,
+        &scope.carriers,
+        scope.account(),
         WebhookId::new(),
         event,
         now,

@@ -2,14 +2,13 @@
 //! downtime: every notification, its event and where its delivery stands.
 
 use axum::Router;
-use axum::extract::State;
 use axum::routing::{get, post};
 use tidemark_domain::webhook::{DeliveryStatus, WebhookNotification};
 use tidemark_domain::{WebhookId, WebhookNotificationId};
 use tidemark_store::NotificationFilter;
 
-use crate::auth::Caller;
-use crate::document::{Document, JsonApi, ListDocument};
+use crate::auth::{Caller, Scope};
+use crate::document::{Document, JsonApi, ListDocument, One, Page};
 use crate::error::ErrorCode;
 use crate::extract::{PathId, QueryParams};
 use crate::found::{Found, missing};
@@ -40,11 +39,7 @@ pub fn routes() -> Router<AppState> {
 /// A notification that succeeded or failed is kept for the operator's retention (90 days
 /// unless set otherwise) after it last changed, then it is forgotten; a pending one is
 /// kept until it settles.
-#[utoipa::path(
-    get,
-    path = "/v2/webhook_notifications",
-    operation_id = "listWebhookNotifications",
-    tag = "Webhooks",
+#[utoipa::path(get, path = "/v2/webhook_notifications", operation_id = "listWebhookNotifications", tag = "Webhooks",
     params(
         Paging,
         Include<NotificationIncludes>,
@@ -56,12 +51,8 @@ pub fn routes() -> Router<AppState> {
     ),
     responses((status = 200, description = "A page of notifications.", body = ListDocument<NotificationResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<NotificationResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<NotificationResource> {
+    let page = take_page(&mut query, &scope.config)?;
     let include = take_include::<NotificationIncludes>(&mut query)?;
     let events = take_list(&mut query, "filter[event]", "event names", |name| {
         let known = name.len() <= 128
@@ -93,14 +84,14 @@ pub async fn list(
         created_at: take_range(&mut query, "created_at")?,
     };
     query.finish()?;
-    let result = state
+    let result = scope
         .store
-        .list_webhook_notifications(caller.account_id, &filter, page)
+        .list_webhook_notifications(scope.account(), &filter, page)
         .await?;
-    let logs = view::logs(&state, caller.account_id, &result.items).await?;
+    let logs = view::logs(&scope, scope.account(), &result.items).await?;
     let included = view::included(
-        &state,
-        caller.account_id,
+        &scope,
+        scope.account(),
         include.as_ref(),
         &result.items,
         &logs,
@@ -116,28 +107,20 @@ pub async fn list(
 /// Get one notification.
 ///
 /// 404 once the retention has passed since it settled.
-#[utoipa::path(
-    get,
-    path = "/v2/webhook_notifications/{id}",
-    operation_id = "getWebhookNotification",
-    tag = "Webhooks",
-    params(
-        Found<WebhookNotification>,
-        Include<NotificationIncludes>,
-    ),
+#[utoipa::path(get, path = "/v2/webhook_notifications/{id}", operation_id = "getWebhookNotification", tag = "Webhooks",
+    params(Found<WebhookNotification>, Include<NotificationIncludes>),
     responses((status = 200, description = "The notification.", body = Document<NotificationResource>)),
 )]
 pub async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     notification: Found<WebhookNotification>,
     mut query: QueryParams,
-) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
+) -> One<NotificationResource> {
     let include = take_include::<NotificationIncludes>(&mut query)?;
     query.finish()?;
-    let notification = notification.read(&state).await?;
+    let notification = notification.read(&scope).await?;
     Ok(JsonApi::ok(
-        one(&state, caller, include.as_ref(), notification).await?,
+        one(&scope, scope.caller, include.as_ref(), notification).await?,
     ))
 }
 
@@ -161,26 +144,19 @@ async fn one(
 /// Send a notification again now, whatever its state (beyond the reference API).
 ///
 /// Its webhook must be active for the delivery to go out.
-#[utoipa::path(
-    post,
-    path = "/v2/webhook_notifications/{id}/redeliver",
-    operation_id = "redeliverWebhookNotification",
-    tag = "Webhooks",
+#[utoipa::path(post, path = "/v2/webhook_notifications/{id}/redeliver", operation_id = "redeliverWebhookNotification", tag = "Webhooks",
     params(Found<WebhookNotification>),
-    responses(
-        (status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>),
-    ),
+    responses((status = 202, description = "Due again now; the notification as it stands.", body = Document<NotificationResource>)),
 )]
 pub async fn redeliver(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     PathId(id): PathId,
     query: QueryParams,
-) -> Result<JsonApi<Document<NotificationResource>>, ApiError> {
+) -> One<NotificationResource> {
     query.finish()?;
     let id = WebhookNotificationId::parse(&id).ok_or_else(missing::<WebhookNotification>)?;
-    let notification = state.webhooks.redeliver(caller.account_id, id).await?;
+    let notification = scope.webhooks.redeliver(scope.account(), id).await?;
     Ok(JsonApi::accepted(
-        one(&state, caller, None, notification).await?,
+        one(&scope, scope.caller, None, notification).await?,
     ))
 }

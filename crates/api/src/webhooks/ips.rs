@@ -4,13 +4,12 @@
 //! (`webhook_source_ips`), empty otherwise.
 
 use axum::Json;
-use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
+use crate::ApiError;
+use crate::auth::Scope;
 use crate::extract::QueryParams;
-use crate::{ApiError, AppState};
 
 /// The addresses deliveries come from.
 #[derive(Debug, Serialize, ToSchema)]
@@ -23,27 +22,19 @@ pub struct WebhookIps {
 }
 
 /// The addresses webhook deliveries leave from, for receivers' allow-lists.
-#[utoipa::path(
-    get,
-    path = "/v2/webhooks/ips",
-    operation_id = "listWebhookIps",
-    tag = "Webhooks",
+#[utoipa::path(get, path = "/v2/webhooks/ips", operation_id = "listWebhookIps", tag = "Webhooks",
     responses((status = 200, description = "The source addresses (plain JSON, as the reference API).", body = WebhookIps, content_type = "application/json")),
 )]
-pub async fn ips(
-    State(state): State<AppState>,
-    _caller: Caller,
-    query: QueryParams,
-) -> Result<Json<WebhookIps>, ApiError> {
+pub async fn ips(scope: Scope, query: QueryParams) -> Result<Json<WebhookIps>, ApiError> {
     query.finish()?;
-    let addresses: Vec<String> = state
+    let addresses: Vec<String> = scope
         .config
         .webhook_source_ips
         .iter()
         .map(ToString::to_string)
         .collect();
     Ok(Json(WebhookIps {
-        last_updated: (!addresses.is_empty()).then(|| state.started_at.to_string()),
+        last_updated: (!addresses.is_empty()).then(|| scope.started_at.to_string()),
         webhook_notification_ips: addresses,
     }))
 }

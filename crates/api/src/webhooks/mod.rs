@@ -15,11 +15,11 @@ use serde_json::Value;
 use tidemark_domain::WebhookId;
 use tidemark_domain::webhook::{self, Webhook, WebhookDraft, WebhookHeader};
 
-use crate::auth::Caller;
+use crate::auth::{Caller, Scope};
 use crate::body::{self, Attributes, Problem};
-use crate::document::{Document, JsonApi, ListDocument};
-use crate::extract::{JsonBody, PathId, QueryParams};
-use crate::found::{Found, Record, missing};
+use crate::document::{Document, JsonApi, ListDocument, One, Page};
+use crate::extract::{Input, PathId, QueryParams};
+use crate::found::{Edit, Found, Record, missing};
 use crate::params::{Paging, page_of, take_page};
 use crate::{ApiError, AppState};
 use tidemark_domain::ValidationCode;
@@ -108,97 +108,63 @@ fn document(webhook: &Webhook) -> Document<WebhookResource> {
 /// Subscribe a URL to events.
 ///
 /// The answer holds the generated `secret`; deliveries are signed with it.
-#[utoipa::path(
-    post,
-    path = "/v2/webhooks",
-    operation_id = "createWebhook",
-    tag = "Webhooks",
+#[utoipa::path(post, path = "/v2/webhooks", operation_id = "createWebhook", tag = "Webhooks",
     request_body(content = view::WebhookInputDocument),
     responses(
-        (status = 201, description = "Created.", body = Document<WebhookResource>,
-            headers(("Location" = String, description = "The new webhook's URL"))),
+        (status = 201, description = "Created.", body = Document<WebhookResource>),
         (status = 422, description = "A non-public address is `invalid` at `/data/attributes/url`."),
     ),
 )]
-pub async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
-    query.finish()?;
+pub async fn create(scope: Scope, Input(body): Input) -> One<WebhookResource> {
     let (draft, problems) = draft(&body, None)?;
     let webhook = match draft.create(
-        caller.account_id,
-        &state.config.webhook_networks,
-        state.clock.now(),
+        scope.account(),
+        &scope.config.webhook_networks,
+        scope.clock.now(),
     ) {
         Ok(webhook) if problems.is_empty() => webhook,
         Ok(_) => return Err(ApiError::unprocessable(problems)),
         Err(errors) => return Err(body::merge(problems, errors)),
     };
-    state.store.create_webhook(&webhook).await?;
+    scope.store.create_webhook(&webhook).await?;
     Ok(JsonApi::created(view::path(webhook.id), document(&webhook)))
 }
 
 /// List webhooks, newest first.
-#[utoipa::path(
-    get,
-    path = "/v2/webhooks",
-    operation_id = "listWebhooks",
-    tag = "Webhooks",
-    params(
-        Paging,
-    ),
+#[utoipa::path(get, path = "/v2/webhooks", operation_id = "listWebhooks", tag = "Webhooks",
+    params(Paging),
     responses((status = 200, description = "A page of webhooks.", body = ListDocument<WebhookResource>)),
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    mut query: QueryParams,
-) -> Result<JsonApi<ListDocument<WebhookResource>>, ApiError> {
-    let page = take_page(&mut query, &state.config)?;
+pub async fn list(scope: Scope, mut query: QueryParams) -> Page<WebhookResource> {
+    let page = take_page(&mut query, &scope.config)?;
     query.finish()?;
-    let result = state.store.list_webhooks(caller.account_id, page).await?;
+    let result = scope.store.list_webhooks(scope.account(), page).await?;
     let document = page_of("/v2/webhooks", &query, page, &result, view::resource);
     Ok(JsonApi::ok(document))
 }
 
 /// Get one webhook.
-#[utoipa::path(
-    get,
-    path = "/v2/webhooks/{id}",
-    operation_id = "getWebhook",
-    tag = "Webhooks",
+#[utoipa::path(get, path = "/v2/webhooks/{id}", operation_id = "getWebhook", tag = "Webhooks",
     params(Record<Webhook>),
     responses((status = 200, description = "The webhook.", body = Document<WebhookResource>)),
 )]
-pub async fn show(
-    Record(webhook): Record<Webhook>,
-) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
+pub async fn show(Record(webhook): Record<Webhook>) -> One<WebhookResource> {
     Ok(JsonApi::ok(document(&webhook)))
 }
 
 /// Change a webhook's `url`, `active`, `events` or `headers`.
-#[utoipa::path(
-    patch,
-    path = "/v2/webhooks/{id}",
-    operation_id = "updateWebhook",
-    tag = "Webhooks",
-    params(Found<Webhook>),
+#[utoipa::path(patch, path = "/v2/webhooks/{id}", operation_id = "updateWebhook", tag = "Webhooks",
+    params(Edit<Webhook>),
     request_body(content = view::WebhookInputDocument),
-    responses(
-        (status = 200, description = "The changed webhook.", body = Document<WebhookResource>),
-    ),
+    responses((status = 200, description = "The changed webhook.", body = Document<WebhookResource>)),
 )]
 pub async fn update(
     State(state): State<AppState>,
-    current: Found<Webhook>,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
-    query.finish()?;
-    let current = current.read(&state).await?;
+    Edit {
+        record: current,
+        body,
+    }: Edit<Webhook>,
+) -> One<WebhookResource> {
     let (draft, problems) = draft(&body, Some(current.id))?;
     let changed = match draft.apply(&current, &state.config.webhook_networks, state.clock.now()) {
         Ok(changed) if problems.is_empty() => changed,
@@ -212,23 +178,18 @@ pub async fn update(
 }
 
 /// Delete a webhook and its delivery log.
-#[utoipa::path(
-    delete,
-    path = "/v2/webhooks/{id}",
-    operation_id = "deleteWebhook",
-    tag = "Webhooks",
+#[utoipa::path(delete, path = "/v2/webhooks/{id}", operation_id = "deleteWebhook", tag = "Webhooks",
     params(Found<Webhook>),
     responses((status = 204, description = "Deleted.")),
 )]
 pub async fn remove(
-    State(state): State<AppState>,
-    caller: Caller,
+    scope: Scope,
     PathId(id): PathId,
     query: QueryParams,
 ) -> Result<StatusCode, ApiError> {
     query.finish()?;
     let id = WebhookId::parse(&id).ok_or_else(missing::<Webhook>)?;
-    if state.store.delete_webhook(caller.account_id, id).await? {
+    if scope.store.delete_webhook(scope.account(), id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(missing::<Webhook>())
@@ -236,11 +197,7 @@ pub async fn remove(
 }
 
 /// The events a webhook can subscribe to, by category, with what each means.
-#[utoipa::path(
-    get,
-    path = "/v2/webhooks/events",
-    operation_id = "listWebhookEvents",
-    tag = "Webhooks",
+#[utoipa::path(get, path = "/v2/webhooks/events", operation_id = "listWebhookEvents", tag = "Webhooks",
     responses((status = 200, description = "The catalog.", body = CatalogDocument)),
 )]
 pub async fn events(

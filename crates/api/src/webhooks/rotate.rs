@@ -8,9 +8,9 @@ use tidemark_domain::webhook::Webhook;
 
 use super::document;
 use super::view::WebhookResource;
-use crate::document::{Document, JsonApi};
+use crate::AppState;
+use crate::document::{Document, JsonApi, One};
 use crate::found::Record;
-use crate::{ApiError, AppState};
 
 /// Rotate a webhook's secret.
 ///
@@ -19,20 +19,14 @@ use crate::{ApiError, AppState};
 /// a signature by each (a Standard Webhooks verifier holding either secret accepts the
 /// delivery), and the reference-style hex signature is the replaced secret's; after it, the
 /// new secret alone signs. A second rotation ends the first one's grace at once.
-#[utoipa::path(
-    post,
-    path = "/v2/webhooks/{id}/rotate_secret",
-    operation_id = "rotateWebhookSecret",
-    tag = "Webhooks",
+#[utoipa::path(post, path = "/v2/webhooks/{id}/rotate_secret", operation_id = "rotateWebhookSecret", tag = "Webhooks",
     params(Record<Webhook>),
-    responses(
-        (status = 200, description = "The webhook with its new secret.", body = Document<WebhookResource>),
-    ),
+    responses((status = 200, description = "The webhook with its new secret.", body = Document<WebhookResource>)),
 )]
 pub async fn rotate_secret(
     State(state): State<AppState>,
     Record(current): Record<Webhook>,
-) -> Result<JsonApi<Document<WebhookResource>>, ApiError> {
+) -> One<WebhookResource> {
     let rotated = state.webhooks.rotate(&current).await?;
     Ok(JsonApi::ok(document(&rotated)))
 }

@@ -12,8 +12,8 @@ use utoipa::ToSchema;
 
 use crate::body::{self, Attributes};
 use crate::document::{JsonApi, ResourceIdentifier, ToOne};
-use crate::extract::{JsonBody, QueryParams};
-use crate::found::Found;
+
+use crate::found::Edit;
 use crate::webhook_notifications::view::AttemptAttributes;
 use crate::{ApiError, AppState};
 
@@ -160,12 +160,8 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
 ///
 /// The sample is signed and sent exactly as a delivery, whether or not the webhook is
 /// active or subscribed to the event; it is not stored and never retried.
-#[utoipa::path(
-    post,
-    path = "/v2/webhooks/{id}/test",
-    operation_id = "testWebhook",
-    tag = "Webhooks",
-    params(Found<Webhook>),
+#[utoipa::path(post, path = "/v2/webhooks/{id}/test", operation_id = "testWebhook", tag = "Webhooks",
+    params(Edit<Webhook>),
     request_body(content = TestInputDocument),
     responses(
         (status = 200, description = "Sent; `delivered` says whether the receiver answered 2xx.", body = TestDocument),
@@ -174,12 +170,11 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
 )]
 pub async fn test(
     State(state): State<AppState>,
-    webhook: Found<Webhook>,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
+    Edit {
+        record: webhook,
+        body,
+    }: Edit<Webhook>,
 ) -> Result<JsonApi<TestDocument>, ApiError> {
-    query.finish()?;
-    let webhook = webhook.read(&state).await?;
     let name = event(&body)?;
     let (notification, exchange, document) = state.webhooks.send_sample(&webhook, name).await?;
     let attempt = exchange.attempt;

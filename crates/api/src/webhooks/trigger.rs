@@ -4,16 +4,15 @@
 //! answered in the reference's plain JSON. Nothing is stored and nothing is retried.
 
 use axum::Json;
-use axum::extract::State;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tidemark_domain::webhook::{WebhookDraft, WebhookSecret, recorded_event};
 use tidemark_domain::{EventName, ValidationCode};
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
-use crate::extract::{JsonBody, QueryParams};
-use crate::{ApiError, AppState};
+use crate::ApiError;
+use crate::auth::Scope;
+use crate::extract::Input;
 
 /// What a trigger asks (plain JSON, as the reference API).
 #[derive(Debug, ToSchema)]
@@ -159,32 +158,22 @@ fn read(body: &Value) -> Result<Ask, ApiError> {
 ///
 /// The sample is signed and sent exactly as a delivery, from the same addresses and with
 /// the same guards; nothing is stored or retried.
-#[utoipa::path(
-    post,
-    path = "/v2/webhooks/trigger",
-    operation_id = "triggerWebhook",
-    tag = "Webhooks",
+#[utoipa::path(post, path = "/v2/webhooks/trigger", operation_id = "triggerWebhook", tag = "Webhooks",
     request_body(content = TriggerInput, content_type = "application/json"),
     responses(
         (status = 200, description = "Sent; `succeeded` says whether the receiver answered 2xx (plain JSON, as the reference API).", body = TriggerResult, content_type = "application/json"),
         (status = 422, description = "`url`, `event` or `secret` missing or invalid (a non-public address is `invalid` at `/url`)."),
     ),
 )]
-pub async fn trigger(
-    State(state): State<AppState>,
-    caller: Caller,
-    query: QueryParams,
-    JsonBody(body): JsonBody,
-) -> Result<Json<TriggerResult>, ApiError> {
-    query.finish()?;
+pub async fn trigger(scope: Scope, Input(body): Input) -> Result<Json<TriggerResult>, ApiError> {
     let Ask { url, event, secret } = read(&body)?;
     let draft = WebhookDraft {
         url: Some(url),
         ..WebhookDraft::default()
     };
-    let networks = &state.config.webhook_networks;
+    let networks = &scope.config.webhook_networks;
     let mut webhook = draft
-        .create(caller.account_id, networks, state.clock.now())
+        .create(scope.account(), networks, scope.clock.now())
         .map_err(|errors| {
             let problems = errors
                 .into_iter()
@@ -195,7 +184,7 @@ pub async fn trigger(
     if let Some(secret) = secret {
         webhook.secret = secret;
     }
-    let (notification, exchange, document) = state.webhooks.send_sample(&webhook, event).await?;
+    let (notification, exchange, document) = scope.webhooks.send_sample(&webhook, event).await?;
     let attempt = exchange.attempt;
     let answered = attempt.status_code.is_some();
     Ok(Json(TriggerResult {
