@@ -199,6 +199,28 @@ async fn the_overview_lists_are_disjoint(client: &Client) {
     );
 }
 
+/// Finds the shipment by part of its number from the navigation's search box: the
+/// shipments list, filtered, keeps the search in its form.
+async fn find_and_list(client: &Client, base: &str) {
+    client.goto(&format!("{base}/console")).await.expect("open");
+    client
+        .find(Locator::Css("header .search input[name=q]"))
+        .await
+        .expect("the search box")
+        .send_keys("TR-HOLDS\u{E007}")
+        .await
+        .expect("typed");
+    text(client, "#shipments").await;
+    assert_eq!(text(client, "#total").await, "1 found");
+    assert!(
+        text(client, "#shipments tbody")
+            .await
+            .contains("TEST-TR-HOLDS")
+    );
+    let url = client.current_url().await.expect("url");
+    assert_eq!(url.path(), "/console/shipments");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(tidemark_browser_tests),
@@ -252,6 +274,16 @@ async fn the_console_in_a_browser() {
     assert!(text(&client, "h1").await.starts_with("Container "));
     reload_until(&client, "main", "customs", Duration::from_secs(30)).await;
     shoot(&client, &dir, "container").await;
+
+    find_and_list(&client, &base).await;
+    shoot(&client, &dir, "shipments").await;
+    client
+        .goto(&format!("{base}/console/containers"))
+        .await
+        .expect("open");
+    assert!(text(&client, "#total").await.ends_with("found"));
+    text(&client, "a[href^='/console/containers/']").await;
+    shoot(&client, &dir, "containers").await;
 
     redeliver(&client, &base, &receiver).await;
     shoot(&client, &dir, "webhook").await;

@@ -10,14 +10,17 @@
 
 mod assets;
 mod container;
+mod containers;
 mod error;
 mod extract;
+mod filters;
 mod format;
 mod local;
 mod overview;
 mod requests;
 mod session;
 mod shipment;
+mod shipments;
 mod webhooks;
 
 use askama::Template;
@@ -38,7 +41,8 @@ use crate::AppState;
 pub struct Chrome {
     /// The page's title.
     pub title: String,
-    /// The navigation entry to mark: `overview`, `requests` or `webhooks`.
+    /// The navigation entry to mark: `overview`, `requests`, `shipments`, `containers` or
+    /// `webhooks`.
     pub section: &'static str,
     /// The CSRF token of the signed-in key, for forms; empty when signed out.
     pub csrf: String,
@@ -113,7 +117,9 @@ pub fn routes() -> Router<AppState> {
             get(requests::page).post(requests::create),
         )
         .route("/console/infer", get(requests::infer_suggestion))
+        .route("/console/shipments", get(shipments::page))
         .route("/console/shipments/{id}", get(shipment::page))
+        .route("/console/containers", get(containers::page))
         .route("/console/containers/{id}", get(container::page))
         .route("/console/webhooks", get(webhooks::list))
         .route("/console/webhooks/{id}", get(webhooks::page))

@@ -19,7 +19,8 @@ tidemark_store::backends!(
     superseded_estimates_fold_into_the_eta_history,
 );
 
-async fn page(t: &TestApp, path: &str) -> String {
+/// The console page at `path`, signed in with the app's key; it must answer 200.
+pub(crate) async fn page(t: &TestApp, path: &str) -> String {
     let response = reqwest::Client::new()
         .get(format!("{}{path}", t.base))
         .header(COOKIE, format!("tidemark_session={}", t.key))

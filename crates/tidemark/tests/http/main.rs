@@ -11,6 +11,7 @@ mod carrier_push_v3;
 mod compat;
 mod console;
 mod console_errors;
+mod console_lists;
 mod console_truth;
 mod container_edits;
 mod database_outage;
