@@ -23,7 +23,8 @@ pub struct TrackingRequestFilter {
     pub request_type: Vec<RequestType>,
     /// Any of these matching forms of a request number (`request_number::matching_forms`).
     pub request_number: Vec<String>,
-    /// Free text (`q`): part of the request number or of a reference number.
+    /// Free text (`q`): part of the request number, of a reference number, or of the
+    /// number of a container of its shipment.
     pub search: Option<String>,
     /// Created within.
     pub created_at: TimeRange,

@@ -1,5 +1,6 @@
 //! Free-text search (`q`, and `GET /v2/search`) of tracking requests, shipments and
-//! containers: the text anywhere in a number or a reference number.
+//! containers: the text anywhere in a number or a reference number; a request and a
+//! shipment are found by their containers' numbers too.
 //!
 //! A search first asks the trigram index (the `*_search` tables, migration `0022_search`)
 //! for the account's candidates. When there are at most [`CANDIDATES_MAX`], the list reads
@@ -46,6 +47,9 @@ impl Searched {
         match self {
             Self::TrackingRequests => &[
                 "SELECT id FROM tracking_request_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
+                "SELECT s.tracking_request_id AS id FROM container_search AS cs \
+                 JOIN shipments AS s ON s.id = cs.shipment_id \
+                 WHERE cs.account_id = $1 AND cs.text LIKE $2 LIMIT $3",
             ],
             Self::Shipments => &[
                 "SELECT id FROM shipment_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
@@ -61,7 +65,10 @@ impl Searched {
     /// Where a number's pattern is matched.
     fn numbers(self) -> &'static [Matched] {
         match self {
-            Self::TrackingRequests => &[Matched::Column("number_normalized")],
+            Self::TrackingRequests => &[
+                Matched::Column("number_normalized"),
+                Matched::TrackedContainerNumber,
+            ],
             Self::Shipments => &[
                 Matched::Column("normalized_number"),
                 Matched::Upper("bill_of_lading_number"),
@@ -81,6 +88,8 @@ enum Matched {
     Upper(&'static str),
     /// The number of any of a shipment's containers.
     ContainerNumber,
+    /// The number of any container of a tracking request's shipment.
+    TrackedContainerNumber,
 }
 
 impl Matched {
@@ -92,6 +101,12 @@ impl Matched {
             Self::ContainerNumber => (
                 "EXISTS (SELECT 1 FROM containers AS c \
                  WHERE c.shipment_id = shipments.id AND c.number"
+                    .to_owned(),
+                ")",
+            ),
+            Self::TrackedContainerNumber => (
+                "EXISTS (SELECT 1 FROM shipments AS s JOIN containers AS c ON c.shipment_id = s.id \
+                 WHERE s.tracking_request_id = tracking_requests.id AND c.number"
                     .to_owned(),
                 ")",
             ),

@@ -144,7 +144,7 @@ tidemark_store::backends!(
     the_lists_find_shipments_and_containers_by_customer,
     a_search_finds_any_part_of_a_number_or_reference,
     a_search_ignores_the_case_of_a_to_z_only,
-    a_search_finds_shipments_by_bill_and_container,
+    a_search_finds_requests_and_shipments_by_bill_and_container,
     a_search_of_many_candidates_reads_the_list_in_order,
 );
 

@@ -78,7 +78,7 @@ pub async fn create(scope: Scope, Input(document): Input) -> One<TrackingRequest
         ScacFilter,
         ("filter[request_type]" = Option<String>, Query, description = "Comma-separated request types"),
         ("filter[request_number]" = Option<String>, Query, description = "A request number, in any spelling of it (case, spaces, a container's hyphens)"),
-        ("q" = Option<String>, Query, description = "Free text: part of the request number or of a reference number"),
+        ("q" = Option<String>, Query, description = "Free text: part of the request number, of a reference number, or of the number of a container it tracks"),
         ("filter[created_at][start]" = Option<String>, Query, format = DateTime, description = "Created at or after"),
         ("filter[created_at][end]" = Option<String>, Query, format = DateTime, description = "Created at or before"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),

@@ -117,11 +117,12 @@ pub async fn a_search_ignores_the_case_of_a_to_z_only(store: Arc<dyn Store>) {
     }
 }
 
-pub async fn a_search_finds_shipments_by_bill_and_container(store: Arc<dyn Store>) {
+pub async fn a_search_finds_requests_and_shipments_by_bill_and_container(store: Arc<dyn Store>) {
     let owner = account(&store, "searcher").await;
     let stranger = account(&store, "stranger").await;
     let milestones = super::tracking::snapshot(&[(Milestone::FullIn, 2)]);
-    let (_, change) = super::tracking::tracked(&store, &owner, "586118841", &milestones, 4).await;
+    let (tracked, change) =
+        super::tracking::tracked(&store, &owner, "586118841", &milestones, 4).await;
     let shipment = change.shipment.expect("shipment").id;
     let container = change.delta.containers[0].id;
     for (text, shipments, containers) in [
@@ -132,6 +133,18 @@ pub async fn a_search_finds_shipments_by_bill_and_container(store: Arc<dyn Store
         ("KU", vec![shipment], vec![container]),
         ("MSKU9", vec![], vec![]),
     ] {
+        // The request tracks the shipment: its number, or its container's, finds it.
+        let requests = if shipments.is_empty() {
+            vec![]
+        } else {
+            vec![tracked.id]
+        };
+        assert_eq!(
+            found(&store, owner.id, text).await.0,
+            requests,
+            "requests {text}"
+        );
+        assert_eq!(found(&store, stranger.id, text).await.1, 0, "{text}");
         let search = Some(text.to_owned());
         let filter = ShipmentFilter {
             search: search.clone(),

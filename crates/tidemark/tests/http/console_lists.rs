@@ -99,6 +99,19 @@ async fn a_container_number_finds_its_box_and_no_other(t: TestApp) {
         found.contains(&format!(r#"value="{one}""#)),
         "the search box keeps the number"
     );
+
+    // The request that tracks the box is found by the box's number, in the API and the
+    // console alike.
+    let tracking = listed(
+        &t,
+        &format!("/v2/tracking_requests?q={one}"),
+        "request_number",
+    )
+    .await;
+    assert_eq!(tracking.len(), 1, "{tracking:?}");
+    let requests = page(&t, &format!("/console/requests?q={one}")).await;
+    assert!(requests.contains("1 found"), "{requests}");
+    assert!(requests.contains(tracking[0].as_str()), "{requests}");
 }
 
 async fn an_unreadable_filter_is_said_and_not_applied(t: TestApp) {
