@@ -1,7 +1,7 @@
 //! What a use case refuses, besides the store's failures; the API maps each to its answer
 //! in one place (`tidemark_api::error`), and the console shows the API's.
 
-use tidemark_domain::EventName;
+use tidemark_domain::{EventName, RequestStatus, TrackingRequestId};
 use tidemark_store::StoreError;
 
 /// Why a use case did not do what was asked.
@@ -19,6 +19,13 @@ pub enum Error {
     /// A delivery of the notification is under way.
     #[error("a delivery of this notification is under way; try again when it ends")]
     InFlight,
+    /// The lifecycle cannot move the request this way (a stop of a failed request): its
+    /// status.
+    #[error("tracking cannot change while the request is {0}")]
+    InvalidState(RequestStatus),
+    /// Resuming would track what a newer open request tracks: its id, when known.
+    #[error("a newer open tracking request tracks the same number and carrier")]
+    Duplicate(Option<TrackingRequestId>),
     /// Tidemark has no sample of this event.
     #[error("there is no sample of {0}")]
     NoSample(EventName),

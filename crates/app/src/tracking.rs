@@ -12,8 +12,8 @@ use std::sync::Arc;
 use tidemark_domain::lifecycle::Policy;
 use tidemark_domain::tracking::{self, Cause, Change, LookupAnswer, TerminalAnswer};
 use tidemark_domain::{
-    CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, NewJob, RequestStatus, Shipment,
-    Tracked, TrackingRequest, TrackingRequestId,
+    AccountId, CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, NewJob, RequestStatus,
+    Shipment, Tracked, TrackingRequest, TrackingRequestId,
 };
 use tidemark_store::{CommitOutcome, Store, StoreError};
 use tidemark_wire::EventRecords;
@@ -132,6 +132,37 @@ impl Tracking {
         };
         let tracked = self.store.tracked(id).await?;
         Ok(Some(Current { request, tracked }))
+    }
+
+    /// Stops or resumes (`observation`) the tracking of `account`'s `shipment`, as any
+    /// other observation is applied: decided by the domain, committed in one transaction.
+    ///
+    /// # Errors
+    /// `Missing` when the account has no such shipment, `InvalidState` when the request's
+    /// status allows no such change, `Duplicate` when a newer open request tracks the same
+    /// number, `Conflict` when the request kept changing; the store's failure.
+    pub async fn set_tracking(
+        &self,
+        account: AccountId,
+        shipment: &Shipment,
+        observation: Observation<'static>,
+    ) -> Result<(), crate::Error> {
+        let current = self
+            .current(shipment.tracking_request_id)
+            .await?
+            .filter(|current| current.request.account_id == account)
+            .ok_or(crate::Error::Missing("shipment"))?;
+        match self
+            .apply(None, current, |_| Some(observation.clone()))
+            .await?
+        {
+            Applied::Committed(_) | Applied::Nothing => Ok(()),
+            Applied::NoTransition(status) => Err(crate::Error::InvalidState(status)),
+            Applied::Duplicate(existing) => Err(crate::Error::Duplicate(existing)),
+            Applied::LeaseLost | Applied::Conflict => Err(crate::Error::Conflict(
+                "the shipment kept changing; try again",
+            )),
+        }
     }
 
     /// Looks `shipment`'s request up again now (a client's refresh), unless its tracking

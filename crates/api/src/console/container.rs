@@ -153,7 +153,7 @@ pub async fn page(
     let page = Page {
         chrome: Chrome::new(
             format!("Container {}", container.number),
-            "requests",
+            "containers",
             &viewer,
         ),
         row: row(&container, now),

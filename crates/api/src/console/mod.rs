@@ -20,6 +20,7 @@ mod overview;
 mod requests;
 mod session;
 mod shipment;
+mod shipment_actions;
 mod shipments;
 mod webhooks;
 
@@ -119,6 +120,15 @@ pub fn routes() -> Router<AppState> {
         .route("/console/infer", get(requests::infer_suggestion))
         .route("/console/shipments", get(shipments::page))
         .route("/console/shipments/{id}", get(shipment::page))
+        .route("/console/shipments/{id}/stop", post(shipment_actions::act))
+        .route(
+            "/console/shipments/{id}/resume",
+            post(shipment_actions::act),
+        )
+        .route(
+            "/console/shipments/{id}/refresh",
+            post(shipment_actions::act),
+        )
         .route("/console/containers", get(containers::page))
         .route("/console/containers/{id}", get(container::page))
         .route("/console/webhooks", get(webhooks::list))

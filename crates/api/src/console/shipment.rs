@@ -17,6 +17,7 @@ use super::format::{event_phrase, maybe_place, maybe_when, place, when};
 use super::local::{Moment, lateness};
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
+use crate::extract::QueryParams;
 
 /// One line of a container's timeline.
 #[derive(Debug)]
@@ -43,6 +44,12 @@ struct Timeline {
 #[template(path = "console/shipment.html")]
 struct Page {
     chrome: Chrome,
+    /// Its id, for the actions' forms.
+    id: String,
+    /// Whether its tracking is stopped (the page offers resume, else stop and refresh).
+    stopped: bool,
+    /// What the last action did, or why it was refused.
+    notice: Notice,
     scac: String,
     /// The customer's name, when its tracking request names one.
     customer: Option<String>,
@@ -188,15 +195,42 @@ fn vessel(route: &Route) -> String {
     }
 }
 
-/// `GET /console/shipments/{id}`.
+/// What the page says above the route after an action (`shipment_actions`).
+#[derive(Debug, Default)]
+pub enum Notice {
+    /// Nothing.
+    #[default]
+    None,
+    /// What was done.
+    Done(&'static str),
+    /// Why it was not done.
+    Refused(String),
+}
+
+/// `GET /console/shipments/{id}` (`?done=stop|resume|refresh` after an action).
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
     Segment(id): Segment,
+    mut query: QueryParams,
+) -> Result<Response, ConsoleError> {
+    let store = state.store.as_ref();
+    let shipment: Shipment = ConsoleError::found(store, viewer.account_id, &id).await?;
+    let done = query.take("done");
+    let notice = super::shipment_actions::Action::parse(done.as_deref().unwrap_or_default())
+        .map_or(Notice::None, |action| Notice::Done(action.done()));
+    render(&state, &viewer, shipment, notice).await
+}
+
+/// The page of `shipment`, with `notice`.
+pub async fn render(
+    state: &AppState,
+    viewer: &Viewer,
+    shipment: Shipment,
+    notice: Notice,
 ) -> Result<Response, ConsoleError> {
     let account = viewer.account_id;
     let store = state.store.as_ref();
-    let shipment: Shipment = ConsoleError::found(store, account, &id).await?;
     let containers = store.containers(account, &[], &[shipment.id]).await?;
     let ids: Vec<_> = containers.iter().map(|container| container.id).collect();
     let events = store.transport_events(account, &ids).await?;
@@ -208,9 +242,12 @@ pub async fn page(
     let page = Page {
         chrome: Chrome::new(
             format!("Shipment {}", shipment.bill_of_lading_number),
-            "requests",
-            &viewer,
+            "shipments",
+            viewer,
         ),
+        id: shipment.id.to_string(),
+        stopped: shipment.stopped_at.is_some(),
+        notice,
         scac: shipment.scac.to_string(),
         customer: customers
             .into_iter()

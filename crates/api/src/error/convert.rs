@@ -13,6 +13,8 @@ impl From<tidemark_app::Error> for ApiError {
             Error::Missing(_) => ErrorCode::NotFound.error(error.to_string()),
             Error::Conflict(detail) => Self::conflict(detail),
             Error::InFlight => ErrorCode::InFlight.error(error.to_string()),
+            Error::InvalidState(_) => ErrorCode::InvalidState.error(error.to_string()),
+            Error::Duplicate(existing_id) => Self::duplicate(existing_id, None),
             Error::TrackingStopped => ErrorCode::TrackingStopped.error(error.to_string()),
             Error::NoSample(_) => Self::unprocessable(vec![(
                 "/data/attributes/event".to_owned(),

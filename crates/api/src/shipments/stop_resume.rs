@@ -1,16 +1,15 @@
 //! `PATCH /v2/shipments/{id}/stop_tracking` and `/resume_tracking`: the client's stop and
 //! resume, applied by the use case that changes tracking requests (`tidemark_app::Tracking`).
 
-use tidemark_app::{Applied, Observation};
+use tidemark_app::Observation;
 use tidemark_domain::Shipment;
 
 use super::document;
 use super::view::{self, ShipmentResource};
+use crate::AppState;
 use crate::auth::{Caller, Scope};
 use crate::document::{Document, One};
-use crate::error::ErrorCode;
 use crate::found::{Record, missing};
-use crate::{ApiError, AppState};
 
 /// Stops or resumes tracking (`observation`): the use case decides and commits it.
 async fn set_tracking(
@@ -19,28 +18,11 @@ async fn set_tracking(
     shipment: &Shipment,
     observation: Observation<'static>,
 ) -> One<ShipmentResource> {
-    let current = state
+    let account = caller.account_id;
+    state
         .tracking
-        .current(shipment.tracking_request_id)
-        .await?
-        .filter(|current| current.request.account_id == caller.account_id)
-        .ok_or_else(missing::<Shipment>)?;
-    match state
-        .tracking
-        .apply(None, current, |_| Some(observation.clone()))
-        .await?
-    {
-        Applied::Committed(_) | Applied::Nothing => {}
-        Applied::NoTransition(status) => {
-            return Err(ErrorCode::InvalidState.error(format!(
-                "tracking cannot change while the request is {status}"
-            )));
-        }
-        Applied::Duplicate(existing_id) => return Err(ApiError::duplicate(existing_id, None)),
-        Applied::LeaseLost | Applied::Conflict => {
-            return Err(ApiError::conflict("the shipment kept changing; try again"));
-        }
-    }
+        .set_tracking(account, shipment, observation)
+        .await?;
     let current = state
         .store
         .shipment(caller.account_id, shipment.id)

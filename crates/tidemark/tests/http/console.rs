@@ -33,7 +33,12 @@ async fn get(app: &TestApp, path: &str, key: Option<&str>) -> Response {
     request.send().await.expect("request")
 }
 
-async fn post_form(app: &TestApp, path: &str, key: &str, form: &[(&str, &str)]) -> Response {
+pub(crate) async fn post_form(
+    app: &TestApp,
+    path: &str,
+    key: &str,
+    form: &[(&str, &str)],
+) -> Response {
     browser()
         .post(format!("{}{path}", app.base))
         .header(COOKIE, session(key))
@@ -44,7 +49,7 @@ async fn post_form(app: &TestApp, path: &str, key: &str, form: &[(&str, &str)]) 
 }
 
 /// The CSRF token the console's pages put in their forms for `key`.
-async fn csrf(app: &TestApp, key: &str) -> String {
+pub(crate) async fn csrf(app: &TestApp, key: &str) -> String {
     let page = get(app, "/console", Some(key))
         .await
         .text()

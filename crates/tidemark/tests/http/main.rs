@@ -10,6 +10,7 @@ mod carrier_push;
 mod carrier_push_v3;
 mod compat;
 mod console;
+mod console_actions;
 mod console_errors;
 mod console_lists;
 mod console_truth;
