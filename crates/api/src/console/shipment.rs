@@ -15,9 +15,9 @@ use super::container::{ContainerRow, row};
 use super::extract::Segment;
 use super::format::{event_phrase, maybe_place, maybe_when, place, when};
 use super::local::{Moment, lateness};
+use super::shipment_actions::Done;
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
-use crate::extract::QueryParams;
 
 /// One line of a container's timeline.
 #[derive(Debug)]
@@ -212,13 +212,11 @@ pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
     Segment(id): Segment,
-    mut query: QueryParams,
+    Done(done): Done,
 ) -> Result<Response, ConsoleError> {
     let store = state.store.as_ref();
     let shipment: Shipment = ConsoleError::found(store, viewer.account_id, &id).await?;
-    let done = query.take("done");
-    let notice = super::shipment_actions::Action::parse(done.as_deref().unwrap_or_default())
-        .map_or(Notice::None, |action| Notice::Done(action.done()));
+    let notice = done.map_or(Notice::None, |action| Notice::Done(action.done()));
     render(&state, &viewer, shipment, notice).await
 }
 

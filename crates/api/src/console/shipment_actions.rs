@@ -89,6 +89,22 @@ impl Action {
     }
 }
 
+/// The action a shipment's page was sent back after (`?done=`), if any.
+#[derive(Debug)]
+pub struct Done(pub Option<Action>);
+
+impl FromRequestParts<AppState> for Done {
+    type Rejection = ConsoleError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Self, ConsoleError> {
+        let query = parts.uri.query().unwrap_or_default();
+        let done = form_urlencoded::parse(query.as_bytes())
+            .find(|(name, _)| name == "done")
+            .and_then(|(_, value)| Action::parse(&value));
+        Ok(Self(done))
+    }
+}
+
 /// The action a form's path ends with.
 impl FromRequestParts<AppState> for Action {
     type Rejection = ConsoleError;
