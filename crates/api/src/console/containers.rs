@@ -10,11 +10,11 @@ use tidemark_domain::ContainerStatus;
 use tidemark_store::{ContainerFilter, PageRequest};
 
 use super::container::{ContainerRow, row};
+use super::extract::PageQuery;
 use super::filters::{Choice, Filters, yes_no};
 use super::format::words;
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
-use crate::extract::QueryParams;
 
 /// Containers per page.
 const PAGE_SIZE: u32 = 50;
@@ -39,7 +39,7 @@ struct Page {
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    query: QueryParams,
+    PageQuery(query): PageQuery,
 ) -> Result<Response, ConsoleError> {
     let names = ["q", "status", "available", "hold", "customer"];
     let mut filters = Filters::read(query, &names);

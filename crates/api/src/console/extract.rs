@@ -9,7 +9,7 @@ use axum::http::request::Parts;
 
 use super::ConsoleError;
 use crate::AppState;
-use crate::extract::{BodyDeadlines, PathId, read_body};
+use crate::extract::{BodyDeadlines, PathId, QueryParams, read_body};
 
 /// The one variable segment of a console page's path (an id).
 #[derive(Debug)]
@@ -21,6 +21,19 @@ impl FromRequestParts<AppState> for Segment {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ConsoleError> {
         let PathId(segment) = PathId::from_request_parts(parts, state).await?;
         Ok(Self(segment))
+    }
+}
+
+/// A page's query string, as the API reads one; a parameter of JSON:API's families given
+/// twice is the console's 400 page.
+#[derive(Debug)]
+pub struct PageQuery(pub QueryParams);
+
+impl FromRequestParts<AppState> for PageQuery {
+    type Rejection = ConsoleError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ConsoleError> {
+        Ok(Self(QueryParams::from_request_parts(parts, state).await?))
     }
 }
 

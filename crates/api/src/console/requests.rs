@@ -11,11 +11,10 @@ use tidemark_domain::{
 };
 use tidemark_store::{PageRequest, TrackingRequestFilter};
 
-use super::extract::FormBody;
+use super::extract::{FormBody, PageQuery};
 use super::format::{relative, when, words};
 use super::session::{FormData, see_other};
 use super::{Chrome, ConsoleError, Viewer, html};
-use crate::extract::QueryParams;
 use crate::{ApiError, AppState};
 use tidemark_domain::inference::input::check_number;
 use tidemark_wire::infer_number::attributes;
@@ -154,7 +153,7 @@ async fn render(
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    mut query: QueryParams,
+    PageQuery(mut query): PageQuery,
 ) -> Result<Response, ConsoleError> {
     let shown = Shown {
         status: query.take("status").and_then(|s| RequestStatus::parse(&s)),
@@ -234,7 +233,7 @@ pub async fn create(
 pub async fn infer_suggestion(
     State(state): State<AppState>,
     _viewer: Viewer,
-    mut query: QueryParams,
+    PageQuery(mut query): PageQuery,
 ) -> Response {
     let number = query.take("number").unwrap_or_default();
     if check_number(&number).is_err() {

@@ -9,12 +9,12 @@ use axum::response::Response;
 use tidemark_domain::{PartyId, Scac, Shipment, Timestamp};
 use tidemark_store::{PageRequest, ShipmentFilter};
 
+use super::extract::PageQuery;
 use super::filters::{Choice, Filters, yes_no};
 use super::format::maybe_place;
 use super::local::Moment;
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::AppState;
-use crate::extract::QueryParams;
 
 /// Shipments per page.
 const PAGE_SIZE: u32 = 50;
@@ -87,7 +87,7 @@ fn locode(text: &str) -> Option<String> {
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    query: QueryParams,
+    PageQuery(query): PageQuery,
 ) -> Result<Response, ConsoleError> {
     let mut filters = Filters::read(query, &["q", "line", "pol", "pod", "customer", "stopped"]);
     let line = filters.parsed("line", "a SCAC, four letters", |text| {

@@ -9,11 +9,10 @@ use tidemark_domain::webhook::Webhook;
 use tidemark_domain::{AccountId, EventName, WebhookId};
 use tidemark_store::{NotificationFilter, PageRequest};
 
-use super::extract::{FormBody, Segment};
+use super::extract::{FormBody, PageQuery, Segment};
 use super::format::{event_phrase, maybe_when, span, when};
 use super::session::see_other;
 use super::{Chrome, ConsoleError, Viewer, html};
-use crate::extract::QueryParams;
 use crate::{ApiError, AppState};
 
 /// Notifications per page of a webhook's log.
@@ -250,7 +249,7 @@ pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
     Segment(id): Segment,
-    mut query: QueryParams,
+    PageQuery(mut query): PageQuery,
 ) -> Result<Response, ConsoleError> {
     let webhook = find(&state, &viewer, &id).await?;
     let number = query

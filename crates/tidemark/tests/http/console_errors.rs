@@ -1,5 +1,6 @@
 //! The console's errors are its own HTML pages, never the plain text axum's extractors
-//! answer with: a path segment that is not text, an oversized form, a form that stalls.
+//! answer with: a path segment that is not text, an oversized form, a form that stalls, a
+//! list parameter given twice.
 
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, COOKIE};
@@ -57,4 +58,24 @@ async fn an_oversized_form_is_an_html_413() {
         .expect("request");
     let page = html_page(response, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert!(page.contains("larger than"), "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_list_parameter_is_an_html_400() {
+    let app = app().await;
+    let client = reqwest::Client::new();
+    for path in [
+        "/console/requests?page[number]=1&page[number]=2",
+        "/console/shipments?page[size]=1&page[size]=2",
+        "/console/containers?filter[x]=1&filter[x]=2",
+    ] {
+        let response = client
+            .get(format!("{}{path}", app.base))
+            .header(COOKIE, format!("tidemark_session={}", app.key))
+            .send()
+            .await
+            .expect("request");
+        let page = html_page(response, StatusCode::BAD_REQUEST).await;
+        assert!(page.contains("more than once"), "{page}");
+    }
 }
