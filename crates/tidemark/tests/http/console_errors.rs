@@ -12,6 +12,16 @@ async fn app() -> TestApp {
     TestApp::spawn(Backend::Sqlite).await
 }
 
+/// `GET path` with the app's key in the session cookie.
+async fn signed_in_get(app: &TestApp, path: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .get(format!("{}{path}", app.base))
+        .header(COOKIE, format!("tidemark_session={}", app.key))
+        .send()
+        .await
+        .expect("request")
+}
+
 /// Asserts `response` is the console's HTML error page with `status`.
 async fn html_page(response: reqwest::Response, status: StatusCode) -> String {
     assert_eq!(response.status(), status);
@@ -28,18 +38,12 @@ async fn html_page(response: reqwest::Response, status: StatusCode) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_path_segment_that_is_not_text_is_an_html_404() {
     let app = app().await;
-    let client = reqwest::Client::new();
     for path in [
         "/console/shipments/%ff",
         "/console/containers/%C3%28",
         "/console/webhooks/%ff",
     ] {
-        let response = client
-            .get(format!("{}{path}", app.base))
-            .header(COOKIE, format!("tidemark_session={}", app.key))
-            .send()
-            .await
-            .expect("request");
+        let response = signed_in_get(&app, path).await;
         html_page(response, StatusCode::NOT_FOUND).await;
     }
 }
@@ -63,18 +67,12 @@ async fn an_oversized_form_is_an_html_413() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_repeated_list_parameter_is_an_html_400() {
     let app = app().await;
-    let client = reqwest::Client::new();
     for path in [
         "/console/requests?page[number]=1&page[number]=2",
         "/console/shipments?page[size]=1&page[size]=2",
         "/console/containers?filter[x]=1&filter[x]=2",
     ] {
-        let response = client
-            .get(format!("{}{path}", app.base))
-            .header(COOKIE, format!("tidemark_session={}", app.key))
-            .send()
-            .await
-            .expect("request");
+        let response = signed_in_get(&app, path).await;
         let page = html_page(response, StatusCode::BAD_REQUEST).await;
         assert!(page.contains("more than once"), "{page}");
     }
