@@ -95,10 +95,7 @@ pub fn derive(document: &mut Value) {
         let validated = !pushed
             && operation.get("requestBody").is_some()
             && super::media::json_api(path, operation["operationId"].as_str());
-        let Some(responses) = operation
-            .get_mut("responses")
-            .and_then(Value::as_object_mut)
-        else {
+        let Some(responses) = super::responses_of(operation) else {
             return;
         };
         if validated {

@@ -70,10 +70,7 @@ impl Maker<'_> {
                 .give(media, None);
             }
         }
-        let Some(responses) = operation
-            .get_mut("responses")
-            .and_then(Value::as_object_mut)
-        else {
+        let Some(responses) = super::responses_of(operation) else {
             return;
         };
         for (status, response) in responses.iter_mut() {
@@ -231,10 +228,7 @@ impl Maker<'_> {
 /// hold a placeholder): `self` to the path with the example's own id, the pages' links to
 /// its first page.
 fn link_to(operation: &mut Value, path: &str) {
-    let Some(responses) = operation
-        .get_mut("responses")
-        .and_then(Value::as_object_mut)
-    else {
+    let Some(responses) = super::responses_of(operation) else {
         return;
     };
     for media in responses

@@ -29,10 +29,7 @@ pub fn apply(document: &mut Value) {
         if json_api && let Some(content) = operation.pointer_mut("/requestBody/content") {
             restate(content);
         }
-        let Some(responses) = operation
-            .get_mut("responses")
-            .and_then(Value::as_object_mut)
-        else {
+        let Some(responses) = super::responses_of(operation) else {
             return;
         };
         for (status, response) in responses.iter_mut() {

@@ -149,6 +149,13 @@ impl Modify for Security {
 
 /// Calls `visit` with the path, the method and the operation object of every operation in
 /// `document`'s `paths`.
+/// An operation's answers by status, when it has any.
+fn responses_of(operation: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+    operation
+        .get_mut("responses")
+        .and_then(Value::as_object_mut)
+}
+
 fn each_operation(document: &mut Value, mut visit: impl FnMut(&str, &str, &mut Value)) {
     let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
