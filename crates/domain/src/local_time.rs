@@ -38,6 +38,14 @@ impl Zone {
         })
     }
 
+    /// The zone of the place with this UN/LOCODE, when the bundled places know it.
+    #[must_use]
+    pub fn of_place(locode: &str) -> Option<Self> {
+        crate::gazetteer::Gazetteer::bundled()
+            .time_zone(locode)
+            .and_then(Self::named)
+    }
+
     /// Its IANA name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -76,6 +84,17 @@ impl Zone {
     #[must_use]
     pub fn date_of(&self, at: Timestamp) -> String {
         self.local(at).date
+    }
+}
+
+/// The local date of `at` at the place with UN/LOCODE `locode`, and the zone it is a date
+/// in; the UTC date (and no zone) where the place is not known. A last free day is this
+/// date: what the terminal's clock says, not a UTC cut-off.
+#[must_use]
+pub fn date_at(at: Timestamp, locode: Option<&str>) -> (String, Option<Zone>) {
+    match locode.and_then(Zone::of_place) {
+        Some(zone) => (zone.date_of(at), Some(zone)),
+        None => (at.as_datetime().date().to_string(), None),
     }
 }
 

@@ -2,15 +2,15 @@
 
 use tidemark_domain::{AccountId, Container, ContainerId, ContainerStatus, ShipmentId, Timestamp};
 
-use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
-use crate::{ContainerFilter, Page, PageRequest, StoreError};
+use crate::StoreError;
+use crate::db::{Backend, Query, Row, Value, parse_all};
 
 /// The columns of `containers`, in the order reads select and the upsert writes them.
-const COLUMNS: &str = "id, account_id, shipment_id, number, current_status, ref_numbers, \
+pub(crate) const COLUMNS: &str = "id, account_id, shipment_id, number, current_status, ref_numbers, \
      details, terminal, available_for_pickup, pickup_lfd, has_holds, terminal_checked_at, \
      terminal_subscribed_until, created_at, updated_at";
 
-fn parse(row: &Row) -> Result<Container, StoreError> {
+pub(crate) fn parse(row: &Row) -> Result<Container, StoreError> {
     Ok(Container {
         id: ContainerId::from_uuid(row.required_id("id")?),
         account_id: AccountId::from_uuid(row.required_id("account_id")?),
@@ -25,6 +25,45 @@ fn parse(row: &Row) -> Result<Container, StoreError> {
         created_at: row.required_time("created_at")?,
         updated_at: row.required_time("updated_at")?,
     })
+}
+
+/// The columns the lists filter on that the domain derives from a container's view (migration
+/// `0026_container_list_filters`), written with it.
+const DERIVED: &str = "terminal_code, hold_names, pickup_lfd_day";
+
+/// The values of [`DERIVED`] for `container`: the names of the blocking holds as
+/// `|customs|freight|` (`|` for none), so one name is found with `LIKE '%|customs|%'`.
+fn derived(container: &Container) -> [Value; 3] {
+    let standing = container.standing();
+    let mut holds = String::from("|");
+    for hold in standing.holds.iter().filter(|hold| hold.blocks()) {
+        holds.push_str(hold.name.as_str());
+        holds.push('|');
+    }
+    [
+        container
+            .terminal_code()
+            .map(|code| code.as_str().to_owned())
+            .into(),
+        holds.into(),
+        container.pickup_lfd_day().into(),
+    ]
+}
+
+/// Writes the [`DERIVED`] columns of `container` if still underived (`hold_names` null).
+pub(crate) fn derive(container: &Container) -> Query {
+    let [terminal, holds, day] = derived(container);
+    let mut update = Query::new("UPDATE containers SET terminal_code = ");
+    update
+        .bind(terminal)
+        .push(", hold_names = ")
+        .bind(holds)
+        .push(", pickup_lfd_day = ")
+        .bind(day)
+        .push(" WHERE id = ")
+        .bind(container.id.as_uuid())
+        .push(" AND hold_names IS NULL");
+    update
 }
 
 /// Creates or updates containers, a hundred a statement; their `ref_numbers` belong to
@@ -53,10 +92,11 @@ pub(crate) fn upsert_all(containers: &[Container]) -> Vec<Query> {
             container.created_at.into(),
             container.updated_at.into(),
         ];
+        let row = row.into_iter().chain(derived(container)).collect();
         (container.id.as_uuid(), row)
     });
     Query::upsert_rows(
-        &format!("INSERT INTO containers ({COLUMNS}) VALUES "),
+        &format!("INSERT INTO containers ({COLUMNS}, {DERIVED}) VALUES "),
         rows,
         " ON CONFLICT (id) DO UPDATE SET current_status = excluded.current_status, \
          details = excluded.details, terminal = excluded.terminal, \
@@ -68,7 +108,8 @@ pub(crate) fn upsert_all(containers: &[Container]) -> Vec<Query> {
          terminal_subscribed_until = CASE WHEN containers.terminal_subscribed_until IS NULL \
          OR excluded.terminal_subscribed_until > containers.terminal_subscribed_until \
          THEN excluded.terminal_subscribed_until ELSE containers.terminal_subscribed_until END, \
-         updated_at = excluded.updated_at",
+         updated_at = excluded.updated_at, terminal_code = excluded.terminal_code, \
+         hold_names = excluded.hold_names, pickup_lfd_day = excluded.pickup_lfd_day",
     )
 }
 
@@ -86,34 +127,6 @@ pub(crate) fn of_shipment(shipment: ShipmentId) -> Query {
 /// Parses the rows of [`of_shipment`].
 pub(crate) fn parse_rows(rows: Vec<Row>) -> Result<Vec<Container>, StoreError> {
     parse_all(rows, parse)
-}
-
-/// A page of `account`'s containers matching `filter`, newest first.
-pub(crate) async fn list<B: Backend + ?Sized>(
-    backend: &B,
-    account: AccountId,
-    filter: &ContainerFilter,
-    page: PageRequest,
-) -> Result<Page<Container>, StoreError> {
-    let text = filter.search.as_deref();
-    let searched = crate::search::Searched::Containers;
-    let mut query = crate::search::scoped(backend, searched, account, text).await?;
-    query
-        .push_any("number", filter.number.iter().cloned())
-        .push_any(
-            "current_status",
-            filter.current_status.iter().map(|s| s.as_str()),
-        )
-        .push_eq("available_for_pickup", filter.available_for_pickup)
-        .push_eq("has_holds", filter.has_holds)
-        .push_range("pickup_lfd", filter.pickup_lfd)
-        .push_range("updated_at", filter.updated_at);
-    let (ids, names) = (&filter.customer_id, &filter.customer_name);
-    let of = crate::parties::Customers::OfContainers;
-    crate::parties::narrow_to_customers(&mut query, of, ids, names);
-    Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
-        .read(backend, page, parse)
-        .await
 }
 
 /// The containers with these ids or of these shipments, oldest first.

@@ -16,6 +16,7 @@ mod gauges;
 mod idempotency;
 mod jobs;
 mod leases;
+mod lists;
 mod model;
 mod notifications;
 mod parties;
@@ -47,9 +48,10 @@ pub use gauges::{GaugeStore, Gauges};
 pub use idempotency::{Claim, IdempotencyStore, KeptAnswer};
 pub use jobs::JobStore;
 pub use leases::LeaseStore;
+pub use lists::ListStore;
 pub use model::{
-    CommitOutcome, ContainerFilter, Page, PageRequest, ShipmentFilter, TimeRange,
-    TrackingRequestFilter,
+    CommitOutcome, ContainerFilter, ContainerOrder, ContainerTally, Page, PageRequest,
+    ShipmentFilter, ShipmentOrder, ShipmentTally, TimeRange, TrackingRequestFilter,
 };
 pub use notifications::{DeliveryOutcomes, NotificationFilter, NotificationStore};
 pub use parties::PartyStore;
@@ -76,6 +78,7 @@ pub trait Store:
     + NotificationStore
     + DeliveryStore
     + LeaseStore
+    + ListStore
     + PushStore
     + QuotaStore
     + IdempotencyStore

@@ -1,5 +1,6 @@
 //! Query parameters and results shared by both backends.
 
+use tidemark_domain::terminal::HoldName;
 use tidemark_domain::{ContainerStatus, PartyId, RequestStatus, RequestType, Scac, Timestamp};
 
 /// A closed interval of time; either end may be open.
@@ -118,6 +119,22 @@ pub struct ShipmentFilter {
     pub updated_at: TimeRange,
     /// Its tracking request is for any of these customers.
     pub customer_id: Vec<PartyId>,
+    /// The order of the list (not a filter).
+    pub order: ShipmentOrder,
+}
+
+/// The orders a shipments list can be read in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ShipmentOrder {
+    /// Newest first (the API's order).
+    #[default]
+    Newest,
+    /// By bill of lading or booking number.
+    Number,
+    /// By line, then newest first.
+    Line,
+    /// By port of discharge, then newest first.
+    Destination,
 }
 
 /// Filters of `GET /v2/containers`.
@@ -141,4 +158,59 @@ pub struct ContainerFilter {
     pub customer_name: Vec<String>,
     /// Free text: part of the container number or of a reference number.
     pub search: Option<String>,
+    /// Its shipment is with any of these carriers.
+    pub scac: Vec<Scac>,
+    /// Its shipment loads at any of these ports.
+    pub pol_locode: Vec<String>,
+    /// Its shipment discharges at any of these ports.
+    pub pod_locode: Vec<String>,
+    /// Its terminal of discharge is any of these (codes as the domain reads them).
+    pub terminal_code: Vec<String>,
+    /// A hold of any of these names blocks its pickup.
+    pub hold_name: Vec<HoldName>,
+    /// Its last free day, as a date at its port of discharge, is before this one.
+    pub pickup_lfd_before: Option<time::Date>,
+    /// The order of the list (not a filter).
+    pub order: ContainerOrder,
+}
+
+/// The orders a containers list can be read in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ContainerOrder {
+    /// Newest first (the API's order).
+    #[default]
+    Newest,
+    /// By number.
+    Number,
+    /// Soonest last free day first; those without one last.
+    LastFreeDay,
+    /// By status, then newest first.
+    Status,
+}
+
+/// How many of a filtered containers list stand one way: the counts a list shows beside
+/// its status, availability and hold choices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerTally {
+    /// Their status.
+    pub status: ContainerStatus,
+    /// Available for pickup (none: not known).
+    pub available: Option<bool>,
+    /// A hold blocks them.
+    pub on_hold: bool,
+    /// The names of the holds that block them.
+    pub holds: Vec<HoldName>,
+    /// How many.
+    pub count: u64,
+}
+
+/// How many of a filtered shipments list are with one line and tracked or stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShipmentTally {
+    /// The line.
+    pub scac: Scac,
+    /// Tracking has stopped.
+    pub stopped: bool,
+    /// How many.
+    pub count: u64,
 }

@@ -9,10 +9,8 @@ use tidemark_domain::{
 };
 
 use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
-use crate::parties::Customers::OfShipments;
-use crate::search::{self, Searched};
-use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, StoreError};
-use crate::{containers, parties, references, transport_events};
+use crate::{ContainerFilter, Page, PageRequest, ShipmentFilter, ShipmentOrder, StoreError};
+use crate::{containers, references, transport_events};
 
 /// The columns of `shipments`, in the order reads select and the upsert writes them.
 pub(crate) const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
@@ -243,33 +241,15 @@ impl<B: Backend> ShipmentStore for B {
         filter: &ShipmentFilter,
         page: PageRequest,
     ) -> Result<Page<Shipment>, StoreError> {
-        let text = filter.search.as_deref();
-        let mut query = search::scoped(self, Searched::Shipments, account, text).await?;
-        if !filter.number.is_empty() {
-            query
-                .push(" AND (normalized_number IN ")
-                .bind_list(filter.number.iter().cloned().map(Value::sought))
-                .push(" OR ")
-                .push(&self.dialect().upper("bill_of_lading_number"))
-                .push(" IN ")
-                .bind_list(filter.number.iter().cloned().map(Value::sought))
-                .push(")");
-        }
-        if let Some(stopped) = filter.tracking_stopped {
-            query.push(if stopped {
-                " AND stopped_at IS NOT NULL"
-            } else {
-                " AND stopped_at IS NULL"
-            });
-        }
-        parties::narrow_to_customers(&mut query, OfShipments, &filter.customer_id, &[]);
-        query
-            .push_any("scac", filter.scac.iter().map(ToString::to_string))
-            .push_any("pol_locode", filter.pol_locode.iter().cloned())
-            .push_any("pod_locode", filter.pod_locode.iter().cloned())
-            .push_range("updated_at", filter.updated_at);
+        let query = crate::lists::shipments_filtered(self, account, filter).await?;
         let select = format!("SELECT {COLUMNS}, {PUSH_COLUMNS}");
         Paged::newest_first(&select, query)
+            .ordered(match filter.order {
+                ShipmentOrder::Newest => "created_at DESC, id DESC",
+                ShipmentOrder::Number => "bill_of_lading_number, id",
+                ShipmentOrder::Line => "scac, created_at DESC, id DESC",
+                ShipmentOrder::Destination => "pod_locode, created_at DESC, id DESC",
+            })
             .read(self, page, parse)
             .await
     }
@@ -337,7 +317,7 @@ impl<B: Backend> ShipmentStore for B {
         filter: &ContainerFilter,
         page: PageRequest,
     ) -> Result<Page<Container>, StoreError> {
-        containers::list(self, account, filter, page).await
+        crate::lists::containers(self, account, filter, page).await
     }
 
     async fn containers(

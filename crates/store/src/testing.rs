@@ -108,6 +108,23 @@ impl TestDatabase {
         renamed.expect("the table is renamed");
     }
 
+    /// Forgets the list columns of every container (migration `0026_container_list_filters`),
+    /// as a database written before them holds its boxes.
+    ///
+    /// # Panics
+    /// When the database cannot be reached.
+    pub async fn underive_containers(&self) {
+        let sql = "UPDATE containers SET terminal_code = NULL, hold_names = NULL, \
+                   pickup_lfd_day = NULL"
+            .to_owned();
+        let done = if self.postgres.is_some() {
+            execute::<PgConnection>(&self.options.url, sql).await
+        } else {
+            execute::<sqlx::SqliteConnection>(&self.options.url, sql).await
+        };
+        done.expect("the columns are forgotten");
+    }
+
     /// Damages the database another way: every delete from `table` fails, while reads and
     /// other writes still work, as on a server whose disk refuses some pages.
     ///

@@ -16,6 +16,8 @@ use time::{Duration, OffsetDateTime};
 mod batches;
 #[path = "conformance/cancellation.rs"]
 mod cancellation;
+#[path = "conformance/container_lists.rs"]
+mod container_lists;
 #[path = "conformance/contention.rs"]
 mod contention;
 #[path = "conformance/deliveries.rs"]
@@ -146,7 +148,25 @@ tidemark_store::backends!(
     a_search_ignores_the_case_of_a_to_z_only,
     a_search_finds_requests_and_shipments_by_bill_and_container,
     a_search_of_many_candidates_reads_the_list_in_order,
+    the_container_list_filters_on_line_ports_terminal_holds_and_local_days,
 );
+
+/// Cases handed the database itself, to change it behind the store's back.
+mod with_database {
+    use super::*;
+
+    async fn run(backend: Backend, case: impl AsyncFnOnce(&TestDatabase)) {
+        let database = TestDatabase::create(backend).await;
+        case(&database).await;
+    }
+
+    use super::container_lists::the_list_columns_are_derived_for_boxes_written_before_them;
+
+    tidemark_store::backends!(
+        run,
+        the_list_columns_are_derived_for_boxes_written_before_them,
+    );
+}
 
 fn at(seconds: i64) -> Timestamp {
     Timestamp::from_datetime(
@@ -311,6 +331,7 @@ const fn page(number: u32, size: u32) -> PageRequest {
 
 mod cases {
     pub use super::batches::*;
+    pub use super::container_lists::*;
     pub use super::deliveries::*;
     pub use super::delivery_reads::*;
     pub use super::idempotency::*;

@@ -31,6 +31,8 @@ pub struct ContainerRow {
     pub lfd: Option<Deadline>,
     /// The blocking holds, named: `customs, freight`.
     pub holds: String,
+    /// The code of its terminal of discharge, or a dash.
+    pub terminal: String,
 }
 
 /// The summary of `container` at `now`.
@@ -52,6 +54,9 @@ pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
             .map(|hold| hold.name.as_str())
             .collect::<Vec<_>>()
             .join(", "),
+        terminal: container
+            .terminal_code()
+            .map_or_else(|| "—".to_owned(), |code| code.as_str().to_owned()),
     }
 }
 

@@ -44,6 +44,21 @@ pub fn yes_no(text: &str) -> Option<bool> {
     }
 }
 
+pub use crate::params::locode;
+
+/// A date as a date input sends it, `2026-12-08`.
+#[must_use]
+pub fn date(text: &str) -> Option<time::Date> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(text, format).ok()
+}
+
+/// `label` with how many records it would find: `on hold (12)`.
+#[must_use]
+pub fn counted(label: &str, count: u64) -> String {
+    format!("{label} ({count})")
+}
+
 impl Filters {
     /// The filters `names` and the page number, taken from `query`; an empty value is no
     /// filter.
@@ -166,6 +181,19 @@ mod tests {
         assert_eq!(shown.parsed("hold", "yes or no", yes_no), Some(false));
         assert_eq!(shown.problems().len(), 1);
         assert!(shown.problems()[0].contains("“maybe” is not yes or no"));
+    }
+
+    #[test]
+    fn ports_and_dates_are_read_as_their_inputs_send_them() {
+        assert_eq!(locode("nlrtm").as_deref(), Some("NLRTM"));
+        assert_eq!(locode("NLRT"), None);
+        assert_eq!(locode("NL RT"), None);
+        assert_eq!(
+            date("2026-12-08").map(|d| d.to_string()).as_deref(),
+            Some("2026-12-08")
+        );
+        assert_eq!(date("2026-02-30"), None);
+        assert_eq!(date("08/12/2026"), None);
     }
 
     #[test]

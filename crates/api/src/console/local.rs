@@ -4,7 +4,7 @@
 //! not know shows UTC. System times (created, checked) stay in UTC (`format::when`).
 
 use tidemark_domain::Timestamp;
-use tidemark_domain::local_time::Zone;
+use tidemark_domain::local_time::{Zone, date_at};
 
 use super::format::{relative, when};
 
@@ -13,7 +13,7 @@ const SOON: i64 = 2 * 86_400;
 
 /// The zone of the place with this UN/LOCODE, when the reference data knows it.
 fn zone(locode: Option<&str>) -> Option<Zone> {
-    tidemark_wire::time_zone(locode).and_then(|name| Zone::named(&name))
+    locode.and_then(Zone::of_place)
 }
 
 /// A time as its place reads it.
@@ -68,10 +68,10 @@ impl Deadline {
     /// `now`.
     #[must_use]
     pub fn new(at: Timestamp, now: Timestamp, locode: Option<&str>) -> Self {
-        let day = zone(locode).map_or_else(
-            || format!("{} (UTC)", at.as_datetime().date()),
-            |zone| format!("{} ({})", zone.date_of(at), zone.name()),
-        );
+        let day = match date_at(at, locode) {
+            (day, Some(zone)) => format!("{day} ({})", zone.name()),
+            (day, None) => format!("{day} (UTC)"),
+        };
         let left = at.unix_seconds() - now.unix_seconds();
         Self {
             day,

@@ -7,10 +7,10 @@ use askama::Template;
 use axum::extract::State;
 use axum::response::Response;
 use tidemark_domain::{PartyId, Scac, Shipment, Timestamp};
-use tidemark_store::{PageRequest, ShipmentFilter};
+use tidemark_store::{PageRequest, ShipmentFilter, ShipmentOrder, ShipmentTally};
 
 use super::extract::PageQuery;
-use super::filters::{Choice, Filters, yes_no};
+use super::filters::{Choice, Filters, counted, locode, yes_no};
 use super::format::maybe_place;
 use super::local::Moment;
 use super::{Chrome, ConsoleError, Viewer, html};
@@ -61,6 +61,82 @@ pub fn shipment_row(shipment: &Shipment) -> ShipmentRow {
     }
 }
 
+/// The filters the list reads from its URL.
+pub const NAMES: &[&str] = &["q", "line", "pol", "pod", "customer", "stopped", "sort"];
+
+/// The orders offered: the URL's value, the words, the store's order.
+const ORDERS: [(&str, &str, ShipmentOrder); 4] = [
+    ("newest", "newest first", ShipmentOrder::Newest),
+    ("number", "bill or booking number", ShipmentOrder::Number),
+    ("line", "line", ShipmentOrder::Line),
+    (
+        "destination",
+        "port of discharge",
+        ShipmentOrder::Destination,
+    ),
+];
+
+/// What the URL asks of the list: the store's filter without the two counted choices (line,
+/// tracking stopped), and those apart, so each can be counted against the other.
+#[derive(Debug)]
+pub struct Asked {
+    /// Every filter but the line and whether tracking stopped.
+    pub rest: ShipmentFilter,
+    line: Option<Scac>,
+    stopped: Option<bool>,
+}
+
+impl Asked {
+    /// Reads the list's filters from the URL (what the page shows and an export writes);
+    /// a value it cannot read is said on the page and not applied.
+    pub fn read(filters: &mut Filters) -> Self {
+        let port = "a UN/LOCODE, five letters or digits";
+        let (pol, pod) = (
+            filters.parsed("pol", port, locode),
+            filters.parsed("pod", port, locode),
+        );
+        let customer = filters.parsed("customer", "one of the account's customers", PartyId::parse);
+        let order = filters.parsed("sort", "an order this list offers", |text| {
+            ORDERS
+                .iter()
+                .find(|(value, ..)| *value == text)
+                .map(|(.., order)| *order)
+        });
+        Self {
+            rest: ShipmentFilter {
+                search: filters.text("q"),
+                pol_locode: pol.into_iter().collect(),
+                pod_locode: pod.into_iter().collect(),
+                customer_id: customer.into_iter().collect(),
+                order: order.unwrap_or_default(),
+                ..ShipmentFilter::default()
+            },
+            line: filters.parsed("line", "a SCAC, four letters", |text| {
+                Scac::parse(text).ok()
+            }),
+            stopped: filters.parsed("stopped", "yes or no", yes_no),
+        }
+    }
+
+    /// The whole filter, as the list reads it.
+    #[must_use]
+    pub fn filter(&self) -> ShipmentFilter {
+        ShipmentFilter {
+            scac: self.line.into_iter().collect(),
+            tracking_stopped: self.stopped,
+            ..self.rest.clone()
+        }
+    }
+
+    fn keeps_line(&self, tally: &ShipmentTally) -> bool {
+        self.line.as_ref().is_none_or(|line| &tally.scac == line)
+    }
+
+    fn keeps_stopped(&self, tally: &ShipmentTally) -> bool {
+        self.stopped.is_none_or(|stopped| tally.stopped == stopped)
+    }
+}
+
 /// The shipments page.
 #[derive(Template)]
 #[template(path = "console/shipments.html")]
@@ -71,62 +147,74 @@ struct Page {
     rows: Vec<ShipmentRow>,
     total: u64,
     filters: Filters,
+    lines: Vec<Choice>,
     customers: Vec<Choice>,
     stopped: Vec<Choice>,
+    orders: Vec<Choice>,
     page: u32,
     pages: u32,
 }
 
-/// A port's UN/LOCODE as a filter takes it: five letters or digits, upper-cased.
-fn locode(text: &str) -> Option<String> {
-    let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
-    ok.then(|| text.to_ascii_uppercase())
-}
-
-/// `GET /console/shipments?q=…&line=…&pol=…&pod=…&customer=…&stopped=yes|no&page=N`.
+/// `GET /console/shipments?q=…&line=…&pol=…&pod=…&customer=…&stopped=yes|no&sort=…&page=N`.
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
     PageQuery(query): PageQuery,
 ) -> Result<Response, ConsoleError> {
-    let mut filters = Filters::read(query, &["q", "line", "pol", "pod", "customer", "stopped"]);
-    let line = filters.parsed("line", "a SCAC, four letters", |text| {
-        Scac::parse(text).ok()
-    });
-    let pol = filters.parsed("pol", "a UN/LOCODE, five letters or digits", locode);
-    let pod = filters.parsed("pod", "a UN/LOCODE, five letters or digits", locode);
-    let customer = filters.parsed("customer", "one of the account's customers", PartyId::parse);
-    let stopped = filters.parsed("stopped", "yes or no", yes_no);
-    let filter = ShipmentFilter {
-        search: filters.text("q"),
-        scac: line.into_iter().collect(),
-        pol_locode: pol.into_iter().collect(),
-        pod_locode: pod.into_iter().collect(),
-        customer_id: customer.into_iter().collect(),
-        tracking_stopped: stopped,
-        ..ShipmentFilter::default()
-    };
+    let mut filters = Filters::read(query, NAMES);
+    let asked = Asked::read(&mut filters);
     let account = viewer.account_id;
-    let page = PageRequest::new(filters.page(), PAGE_SIZE);
-    let found = state.store.list_shipments(account, &filter, page).await?;
+    let tallies = state.store.shipment_tallies(account, &asked.rest).await?;
+    let count = |keep: &dyn Fn(&ShipmentTally) -> bool| -> u64 {
+        tallies.iter().filter(|t| keep(t)).map(|t| t.count).sum()
+    };
+    // The total is the tallies' (one read fewer): the list itself is not counted.
+    let page = PageRequest {
+        counted: false,
+        ..PageRequest::new(filters.page(), PAGE_SIZE)
+    };
+    let found = state
+        .store
+        .list_shipments(account, &asked.filter(), page)
+        .await?;
+    let total = count(&|t| asked.keeps_line(t) && asked.keeps_stopped(t));
+    let mut lines: Vec<Scac> = tallies.iter().map(|t| t.scac).chain(asked.line).collect();
+    lines.sort_by_key(ToString::to_string);
+    lines.dedup();
     let parties = state
         .store
         .list_parties(account, PageRequest::new(1, CUSTOMERS))
         .await?;
-    let customers = parties
-        .items
-        .iter()
-        .map(|party| Choice::new(party.id.to_string(), party.company_name.to_string()))
-        .collect();
     let page = Page {
         path: "/console/shipments",
         chrome: Chrome::new("Shipments", "shipments", &viewer),
         rows: found.items.iter().map(shipment_row).collect(),
-        total: found.total,
-        customers,
-        stopped: vec![Choice::new("no", "tracked"), Choice::new("yes", "stopped")],
+        total,
+        lines: lines
+            .iter()
+            .map(|line| {
+                let found = count(&|t| &t.scac == line && asked.keeps_stopped(t));
+                Choice::new(line.to_string(), counted(&line.to_string(), found))
+            })
+            .collect(),
+        customers: parties
+            .items
+            .iter()
+            .map(|party| Choice::new(party.id.to_string(), party.company_name.to_string()))
+            .collect(),
+        stopped: [("no", "tracked", false), ("yes", "stopped", true)]
+            .into_iter()
+            .map(|(value, label, stopped)| {
+                let found = count(&|t| t.stopped == stopped && asked.keeps_line(t));
+                Choice::new(value, counted(label, found))
+            })
+            .collect(),
+        orders: ORDERS
+            .iter()
+            .map(|(value, label, _)| Choice::new(*value, *label))
+            .collect(),
         page: filters.page(),
-        pages: filters.pages(found.total, PAGE_SIZE),
+        pages: filters.pages(total, PAGE_SIZE),
         filters,
     };
     html(&page)

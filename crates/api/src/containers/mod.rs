@@ -83,7 +83,7 @@ pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ContainerResourc
             .into_iter()
             .filter(|name| !name.is_empty())
             .collect(),
-        search: None,
+        ..ContainerFilter::default()
     };
     query.finish()?;
     let result = scope

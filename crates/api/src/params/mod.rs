@@ -194,6 +194,14 @@ pub fn list_pattern(names: &[&str]) -> String {
     format!("^(({one})(,({one}))*)?$")
 }
 
+/// A port's UN/LOCODE as a filter takes it (the API's `filter[pod_locode]`, the console's
+/// `pod`): five letters or digits, upper-cased.
+#[must_use]
+pub fn locode(text: &str) -> Option<String> {
+    let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
+    ok.then(|| text.to_ascii_uppercase())
+}
+
 /// Reads a comma-separated filter whose values `parse` accepts; an empty value filters nothing.
 ///
 /// # Errors

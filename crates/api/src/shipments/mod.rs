@@ -74,10 +74,6 @@ async fn document(
 pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ShipmentResource> {
     let page = take_page(&mut query, &scope.config)?;
     let include = take_include::<ShipmentIncludes>(&mut query)?;
-    let locode = |text: &str| {
-        let ok = text.len() == 5 && text.chars().all(|c| c.is_ascii_alphanumeric());
-        ok.then(|| text.to_ascii_uppercase())
-    };
     let filter = ShipmentFilter {
         number: query
             .take("number")
@@ -86,10 +82,21 @@ pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ShipmentResource
         search: query.take("q").filter(|text| !text.trim().is_empty()),
         tracking_stopped: take_flag(&mut query, "filter[tracking_stopped]")?,
         scac: take_scacs(&mut query)?,
-        pol_locode: take_list(&mut query, "filter[pol_locode]", "a UN/LOCODE", locode)?,
-        pod_locode: take_list(&mut query, "filter[pod_locode]", "a UN/LOCODE", locode)?,
+        pol_locode: take_list(
+            &mut query,
+            "filter[pol_locode]",
+            "a UN/LOCODE",
+            crate::params::locode,
+        )?,
+        pod_locode: take_list(
+            &mut query,
+            "filter[pod_locode]",
+            "a UN/LOCODE",
+            crate::params::locode,
+        )?,
         updated_at: take_range(&mut query, "updated_at")?,
         customer_id: crate::parties::take_customer_ids(&mut query)?,
+        ..ShipmentFilter::default()
     };
     query.finish()?;
     let result = scope

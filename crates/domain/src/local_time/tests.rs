@@ -47,3 +47,18 @@ fn an_instant_shows_as_the_places_clocks_do() {
     );
     assert_eq!(Zone::named("Mars/Olympus_Mons"), None);
 }
+
+#[test]
+fn a_date_at_a_place_is_its_clocks_date_and_utcs_where_the_place_is_unknown() {
+    let late = at("2026-12-08T23:30:00Z");
+    let (day, zone) = date_at(late, Some("ESVLC"));
+    assert_eq!(day, "2026-12-09", "already the 9th in Valencia");
+    assert_eq!(
+        zone.map(|zone| zone.name().to_owned()).as_deref(),
+        Some("Europe/Madrid")
+    );
+    assert_eq!(date_at(late, Some("USLAX")).0, "2026-12-08");
+    let (day, zone) = date_at(late, Some("ZZZZZ"));
+    assert_eq!((day.as_str(), zone), ("2026-12-08", None));
+    assert_eq!(date_at(late, None).0, "2026-12-08");
+}

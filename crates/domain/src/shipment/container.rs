@@ -134,6 +134,15 @@ impl Container {
         self.terminal.standing(self.current_status)
     }
 
+    /// The local date its last free day that counts is at its port of discharge
+    /// ([`crate::local_time::date_at`]): what "last free day before" filters compare.
+    #[must_use]
+    pub fn pickup_lfd_day(&self) -> Option<String> {
+        let pod = self.details.pod_locode.as_deref();
+        let lfd = self.standing().pickup_lfd?;
+        Some(crate::local_time::date_at(lfd, pod).0)
+    }
+
     /// The code of its terminal of discharge: as a source last named it, else as the
     /// line's events did; `None` when neither names a valid one.
     #[must_use]

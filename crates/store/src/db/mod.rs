@@ -245,6 +245,12 @@ impl<'a> Paged<'a> {
         }
     }
 
+    /// In `order` (an `ORDER BY` list ending in a unique column, so pages do not overlap).
+    pub(crate) fn ordered(mut self, order: &'a str) -> Self {
+        self.order = order;
+        self
+    }
+
     /// Reads `page`, parsing each row; counts the whole list when the page asks.
     pub(crate) async fn read<B: Backend + ?Sized, T>(
         self,

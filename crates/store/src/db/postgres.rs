@@ -73,11 +73,15 @@ impl PgStore {
             // sqlx takes an advisory lock, so processes starting together migrate once.
             sqlx::migrate!("./migrations/postgres").run(&pool).await?;
         }
-        Ok(Self {
+        let store = Self {
             pool,
             retried: Arc::new(AtomicU64::new(0)),
             losses,
-        })
+        };
+        if options.migrate {
+            crate::lists::derive_underived(&store).await?;
+        }
+        Ok(store)
     }
 }
 

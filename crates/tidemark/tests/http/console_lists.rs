@@ -13,6 +13,7 @@ tidemark_store::backends!(
     the_lists_show_the_account_s_records_and_filter_by_the_url,
     a_container_number_finds_its_box_and_no_other,
     an_unreadable_filter_is_said_and_not_applied,
+    each_choice_is_counted_and_boxes_are_found_by_hold_sorted_and_dated,
 );
 
 /// The values of `attribute` of every record the API lists at `path`.
@@ -130,5 +131,104 @@ async fn an_unreadable_filter_is_said_and_not_applied(t: TestApp) {
     assert!(
         containers.contains(&format!("{total} found")),
         "{containers}"
+    );
+}
+
+/// The numbers of the containers the API lists, with what the console filters them by.
+async fn boxes(t: &TestApp) -> Vec<(String, Vec<String>, Option<String>)> {
+    let listed = document(t.get("/v2/containers?page[size]=100").await).await;
+    listed["data"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|record| {
+            let attributes = &record["attributes"];
+            let holds = attributes["holds_at_pod_terminal"]
+                .as_array()
+                .expect("holds")
+                .iter()
+                .filter(|hold| hold["status"] == "hold")
+                .map(|hold| hold["name"].as_str().expect("a name").to_owned())
+                .collect();
+            let lfd = attributes["pickup_lfd"].as_str().map(str::to_owned);
+            (
+                attributes["number"].as_str().expect("a number").to_owned(),
+                holds,
+                lfd,
+            )
+        })
+        .collect()
+}
+
+async fn each_choice_is_counted_and_boxes_are_found_by_hold_sorted_and_dated(t: TestApp) {
+    track(&t, "TEST-TR-HOLDS", "TEST").await;
+    track(&t, "TEST-TR-LFD-EXTENDED", "TEST").await;
+    let boxes = boxes(&t).await;
+    let held: Vec<_> = boxes
+        .iter()
+        .filter(|(_, holds, _)| !holds.is_empty())
+        .collect();
+    assert!(!held.is_empty(), "the sandbox holds a box: {boxes:?}");
+
+    let all = page(&t, "/console/containers").await;
+    assert!(
+        all.contains(&format!(">any hold ({})</option>", held.len())),
+        "{all}"
+    );
+    let free = boxes.len() - held.len();
+    assert!(all.contains(&format!(">none ({free})</option>")), "{all}");
+
+    let name = held[0].1[0].clone();
+    let named: Vec<_> = boxes
+        .iter()
+        .filter(|(_, holds, _)| holds.contains(&name))
+        .collect();
+    let by_name = page(&t, &format!("/console/containers?hold={name}")).await;
+    assert!(
+        by_name.contains(&format!("{} found", named.len())),
+        "{by_name}"
+    );
+    for (number, holds, _) in &boxes {
+        assert_eq!(
+            by_name.contains(number.as_str()),
+            holds.contains(&name),
+            "{number}"
+        );
+    }
+    assert!(
+        by_name.contains(&format!(r#"<option value="{name}" selected>"#)),
+        "the form keeps the hold's name"
+    );
+
+    // Soonest last free day first, boxes without one last.
+    let mut dated: Vec<_> = boxes.iter().filter(|(.., lfd)| lfd.is_some()).collect();
+    assert!(!dated.is_empty(), "a box has a last free day: {boxes:?}");
+    dated.sort_by_key(|(.., lfd)| lfd.clone());
+    let sorted = page(&t, "/console/containers?sort=last_free_day").await;
+    let at = |number: &str| sorted.find(&format!(">{number}</a>")).expect("listed");
+    let undated = boxes.iter().filter(|(.., lfd)| lfd.is_none());
+    for (number, ..) in undated {
+        assert!(
+            at(&dated[0].0) < at(number),
+            "{number} after the dated boxes"
+        );
+    }
+
+    // A date well after every last free day finds every dated box; one before, none.
+    let before = |day: &str| format!("/console/containers?lfd_before={day}");
+    let later = page(&t, &before("2999-01-01")).await;
+    assert!(later.contains(&format!("{} found", dated.len())), "{later}");
+    let earlier = page(&t, &before("2000-01-01")).await;
+    assert!(earlier.contains("0 found"), "{earlier}");
+    let elsewhere = page(&t, "/console/containers?terminal=ZZZZ&pod=DEHAM&line=CMDU").await;
+    assert!(elsewhere.contains("0 found"), "{elsewhere}");
+
+    let shipments = page(&t, "/console/shipments?sort=number").await;
+    assert!(shipments.contains(">TEST (2)</option>"), "{shipments}");
+    assert!(shipments.contains(">tracked (2)</option>"), "{shipments}");
+    let bad_sort = page(&t, "/console/shipments?sort=sideways").await;
+    assert!(
+        bad_sort.contains("is not an order this list offers"),
+        "{bad_sort}"
     );
 }

@@ -109,11 +109,15 @@ impl SqliteStore {
         );
         let anchor = anchor::Anchor::new(read.open()?);
         let fullness = Arc::default();
-        Ok(Self {
+        let store = Self {
             read: Arc::new(read),
             writer: writer::Writer::start(connection, anchor, Arc::clone(&fullness))?,
             fullness,
-        })
+        };
+        if options.migrate {
+            crate::lists::derive_underived(&store).await?;
+        }
+        Ok(store)
     }
 }
 
