@@ -80,6 +80,18 @@ impl Zone {
         }
     }
 
+    /// `at` in ISO 8601 as this place's clocks show it, with their offset:
+    /// `2026-12-09T00:30:00+01:00`.
+    #[must_use]
+    pub fn iso(&self, at: Timestamp) -> String {
+        let instant = jiff::Timestamp::from_microsecond(at.unix_micros())
+            .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        instant
+            .to_zoned_datetime(self.zone.clone())
+            .strftime("%Y-%m-%dT%H:%M:%S%:z")
+            .to_string()
+    }
+
     /// The local date of `at` here.
     #[must_use]
     pub fn date_of(&self, at: Timestamp) -> String {
@@ -96,6 +108,15 @@ pub fn date_at(at: Timestamp, locode: Option<&str>) -> (String, Option<Zone>) {
         Some(zone) => (zone.date_of(at), Some(zone)),
         None => (at.as_datetime().date().to_string(), None),
     }
+}
+
+/// `at` in ISO 8601 at the place with UN/LOCODE `locode`, with its offset; in UTC (`Z`)
+/// where the place is not known.
+#[must_use]
+pub fn iso_at(at: Timestamp, locode: Option<&str>) -> String {
+    locode
+        .and_then(Zone::of_place)
+        .map_or_else(|| at.to_string(), |zone| zone.iso(at))
 }
 
 #[cfg(test)]

@@ -67,7 +67,8 @@ pub(crate) async fn shipments_filtered<B: Backend + ?Sized>(
         .push_any("scac", filter.scac.iter().map(ToString::to_string))
         .push_any("pol_locode", filter.pol_locode.iter().cloned())
         .push_any("pod_locode", filter.pod_locode.iter().cloned())
-        .push_range("updated_at", filter.updated_at);
+        .push_range("updated_at", filter.updated_at)
+        .push_range("created_at", filter.created_at);
     Ok(query)
 }
 
@@ -89,6 +90,7 @@ async fn filtered<B: Backend + ?Sized>(
         .push_eq("has_holds", filter.has_holds)
         .push_range("pickup_lfd", filter.pickup_lfd)
         .push_range("updated_at", filter.updated_at)
+        .push_range("created_at", filter.created_at)
         .push_any("terminal_code", filter.terminal_code.iter().cloned());
     if let Some(day) = filter.pickup_lfd_before {
         query.push(" AND pickup_lfd_day < ").bind(day.to_string());

@@ -117,6 +117,8 @@ pub struct ShipmentFilter {
     pub pod_locode: Vec<String>,
     /// Updated within.
     pub updated_at: TimeRange,
+    /// Created within (an export reads what existed when it began).
+    pub created_at: TimeRange,
     /// Its tracking request is for any of these customers.
     pub customer_id: Vec<PartyId>,
     /// The order of the list (not a filter).
@@ -152,6 +154,8 @@ pub struct ContainerFilter {
     pub pickup_lfd: TimeRange,
     /// Updated within.
     pub updated_at: TimeRange,
+    /// Created within (an export reads what existed when it began).
+    pub created_at: TimeRange,
     /// Its shipment's tracking request is for any of these customers.
     pub customer_id: Vec<PartyId>,
     /// … or for a customer of any of these names (exact).

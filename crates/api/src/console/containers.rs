@@ -13,10 +13,11 @@ use tidemark_domain::{ContainerStatus, Scac};
 use tidemark_store::{ContainerFilter, ContainerOrder, ContainerTally, PageRequest};
 
 use super::container::{ContainerRow, row};
+use super::export::{self, Format};
 use super::extract::PageQuery;
 use super::filters::{Choice, Filters, counted, date, locode, yes_no};
 use super::format::words;
-use super::{Chrome, ConsoleError, Viewer, html};
+use super::{Chrome, ConsoleError, Viewer, html, tables};
 use crate::AppState;
 
 /// Containers per page.
@@ -186,11 +187,18 @@ struct Page {
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    PageQuery(query): PageQuery,
+    PageQuery(mut query): PageQuery,
 ) -> Result<Response, ConsoleError> {
+    let format = Format::take(&mut query)?;
     let mut filters = Filters::read(query, NAMES);
     let asked = Asked::read(&mut filters);
     let account = viewer.account_id;
+    if format != Format::Page {
+        filters.refuse_unread()?;
+        let (store, now) = (state.store.clone(), state.clock.now());
+        let table = tables::Export::new(store, account, asked.filter(), now);
+        return Ok(export::answer(format, table));
+    }
     let tallies = state.store.container_tallies(account, &asked.rest).await?;
     // The total is the tallies' (one read fewer): the list itself is not counted.
     let page = PageRequest {

@@ -25,6 +25,15 @@ impl ConsoleError {
         }
     }
 
+    /// 400: a page's parameter it cannot act on.
+    #[must_use]
+    pub fn bad_request(message: &str) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            messages: vec![message.to_owned()],
+        }
+    }
+
     /// 404: nothing of this account has this id.
     #[must_use]
     pub fn not_found(what: &str) -> Self {

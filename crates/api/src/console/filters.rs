@@ -121,6 +121,18 @@ impl Filters {
         &self.problems
     }
 
+    /// Nothing, or a 400 saying what could not be read: an export has no page to say it on,
+    /// and a file of other records than asked would pass for the list.
+    ///
+    /// # Errors
+    /// The 400, when a filter could not be read.
+    pub fn refuse_unread(&self) -> Result<(), super::ConsoleError> {
+        match self.problems.as_slice() {
+            [] => Ok(()),
+            problems => Err(super::ConsoleError::bad_request(&problems.join(" "))),
+        }
+    }
+
     /// Whether any filter is given.
     #[must_use]
     pub fn any(&self) -> bool {

@@ -12,6 +12,7 @@ mod assets;
 mod container;
 mod containers;
 mod error;
+mod export;
 mod extract;
 mod filters;
 mod format;
@@ -22,6 +23,7 @@ mod session;
 mod shipment;
 mod shipment_actions;
 mod shipments;
+mod tables;
 mod webhooks;
 
 use askama::Template;

@@ -11,10 +11,11 @@ use tidemark_domain::{
 };
 use tidemark_store::{PageRequest, TrackingRequestFilter};
 
+use super::export::{self, Format};
 use super::extract::{FormBody, PageQuery};
 use super::format::{relative, when, words};
 use super::session::{FormData, see_other};
-use super::{Chrome, ConsoleError, Viewer, html};
+use super::{Chrome, ConsoleError, Viewer, html, tables};
 use crate::{ApiError, AppState};
 use tidemark_domain::inference::input::check_number;
 use tidemark_wire::infer_number::attributes;
@@ -107,17 +108,23 @@ struct Shown {
     created: String,
 }
 
+impl Shown {
+    fn filter(&self) -> TrackingRequestFilter {
+        TrackingRequestFilter {
+            status: self.status.into_iter().collect(),
+            search: Some(self.q.clone()).filter(|q| !q.is_empty()),
+            ..TrackingRequestFilter::default()
+        }
+    }
+}
+
 async fn render(
     state: &AppState,
     viewer: &Viewer,
     shown: Shown,
     draft: Draft,
 ) -> Result<Response, ConsoleError> {
-    let filter = TrackingRequestFilter {
-        status: shown.status.into_iter().collect(),
-        search: Some(shown.q.clone()).filter(|q| !q.is_empty()),
-        ..TrackingRequestFilter::default()
-    };
+    let filter = shown.filter();
     let page = PageRequest::new(shown.page, PAGE_SIZE);
     let found = state
         .store
@@ -168,6 +175,12 @@ pub async fn page(
             .unwrap_or(1),
         created: query.take("created").unwrap_or_default(),
     };
+    let format = Format::take(&mut query)?;
+    if format != Format::Page {
+        let (store, now) = (state.store.clone(), state.clock.now());
+        let table = tables::Export::new(store, viewer.account_id, shown.filter(), now);
+        return Ok(export::answer(format, table));
+    }
     render(&state, &viewer, shown, Draft::default()).await
 }
 

@@ -9,11 +9,12 @@ use axum::response::Response;
 use tidemark_domain::{PartyId, Scac, Shipment, Timestamp};
 use tidemark_store::{PageRequest, ShipmentFilter, ShipmentOrder, ShipmentTally};
 
+use super::export::{self, Format};
 use super::extract::PageQuery;
 use super::filters::{Choice, Filters, counted, locode, yes_no};
 use super::format::maybe_place;
 use super::local::Moment;
-use super::{Chrome, ConsoleError, Viewer, html};
+use super::{Chrome, ConsoleError, Viewer, html, tables};
 use crate::AppState;
 
 /// Shipments per page.
@@ -159,11 +160,18 @@ struct Page {
 pub async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
-    PageQuery(query): PageQuery,
+    PageQuery(mut query): PageQuery,
 ) -> Result<Response, ConsoleError> {
+    let format = Format::take(&mut query)?;
     let mut filters = Filters::read(query, NAMES);
     let asked = Asked::read(&mut filters);
     let account = viewer.account_id;
+    if format != Format::Page {
+        filters.refuse_unread()?;
+        let (store, now) = (state.store.clone(), state.clock.now());
+        let table = tables::Export::new(store, account, asked.filter(), now);
+        return Ok(export::answer(format, table));
+    }
     let tallies = state.store.shipment_tallies(account, &asked.rest).await?;
     let count = |keep: &dyn Fn(&ShipmentTally) -> bool| -> u64 {
         tallies.iter().filter(|t| keep(t)).map(|t| t.count).sum()

@@ -62,3 +62,12 @@ fn a_date_at_a_place_is_its_clocks_date_and_utcs_where_the_place_is_unknown() {
     assert_eq!((day.as_str(), zone), ("2026-12-08", None));
     assert_eq!(date_at(late, None).0, "2026-12-08");
 }
+
+#[test]
+fn an_instant_in_iso_8601_carries_its_places_offset() {
+    let late = at("2026-12-08T23:30:00Z");
+    assert_eq!(iso_at(late, Some("ESVLC")), "2026-12-09T00:30:00+01:00");
+    assert_eq!(iso_at(late, Some("USLAX")), "2026-12-08T15:30:00-08:00");
+    assert_eq!(iso_at(late, None), late.to_string());
+    assert!(iso_at(late, Some("ZZZZZ")).ends_with('Z'));
+}

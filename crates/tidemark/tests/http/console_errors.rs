@@ -13,7 +13,7 @@ async fn app() -> TestApp {
 }
 
 /// `GET path` with the app's key in the session cookie.
-async fn signed_in_get(app: &TestApp, path: &str) -> reqwest::Response {
+pub(crate) async fn signed_in_get(app: &TestApp, path: &str) -> reqwest::Response {
     reqwest::Client::new()
         .get(format!("{}{path}", app.base))
         .header(COOKIE, format!("tidemark_session={}", app.key))
@@ -23,7 +23,7 @@ async fn signed_in_get(app: &TestApp, path: &str) -> reqwest::Response {
 }
 
 /// Asserts `response` is the console's HTML error page with `status`.
-async fn html_page(response: reqwest::Response, status: StatusCode) -> String {
+pub(crate) async fn html_page(response: reqwest::Response, status: StatusCode) -> String {
     assert_eq!(response.status(), status);
     let kind = response.headers()[CONTENT_TYPE]
         .to_str()

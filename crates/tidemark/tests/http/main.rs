@@ -12,6 +12,7 @@ mod compat;
 mod console;
 mod console_actions;
 mod console_errors;
+mod console_exports;
 mod console_lists;
 mod console_truth;
 mod container_edits;
