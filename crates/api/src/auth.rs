@@ -51,7 +51,7 @@ pub async fn admit(state: &AppState, request: &mut Request) -> Result<Caller, Ap
     let key = presented_key(request)?;
     let record = state
         .keys
-        .verified(&key, state.store.as_ref())
+        .verified(&key, state.store.as_ref(), state.clock.now())
         .await?
         .ok_or_else(|| ApiError::unauthorized("the API key is invalid or revoked"))?;
     tracing::Span::current().record("account", tracing::field::display(record.account_id));

@@ -1,7 +1,7 @@
 //! What a use case refuses, besides the store's failures; the API maps each to its answer
 //! in one place (`tidemark_api::error`), and the console shows the API's.
 
-use tidemark_domain::{EventName, RequestStatus, TrackingRequestId};
+use tidemark_domain::{EventName, FieldError, RequestStatus, TrackingRequestId};
 use tidemark_store::StoreError;
 
 /// Why a use case did not do what was asked.
@@ -29,6 +29,9 @@ pub enum Error {
     /// Tidemark has no sample of this event.
     #[error("there is no sample of {0}")]
     NoSample(EventName),
+    /// What was asked is not valid: each problem with its field.
+    #[error("the request is not valid")]
+    Invalid(Vec<FieldError>),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),

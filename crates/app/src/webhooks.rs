@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tidemark_domain::webhook::payload::{self, Records};
-use tidemark_domain::webhook::{DeliveryStatus, Exchange, Webhook, WebhookNotification, sample};
+use tidemark_domain::webhook::{
+    DeliveryStatus, Exchange, Networks, Webhook, WebhookDraft, WebhookNotification, sample,
+};
 use tidemark_domain::{
     AccountId, CarrierMatrix, Clock, EventName, Timestamp, WebhookId, WebhookNotificationId,
 };
@@ -58,6 +60,56 @@ impl Webhooks {
     #[must_use]
     pub const fn secret_grace(&self) -> Duration {
         self.secret_grace
+    }
+
+    /// Subscribes `draft`'s URL for `account`, as the domain checks a webhook
+    /// (`WebhookDraft::create`: the URL, its address outside `networks`' refusals, the
+    /// events, the headers); the webhook made, with its secret.
+    ///
+    /// # Errors
+    /// `Invalid` with what is wrong, or the store's failure.
+    pub async fn create(
+        &self,
+        account: AccountId,
+        draft: WebhookDraft,
+        networks: &Networks,
+    ) -> Result<Webhook, Error> {
+        let webhook = draft
+            .create(account, networks, self.clock.now())
+            .map_err(Error::Invalid)?;
+        self.store.create_webhook(&webhook).await?;
+        Ok(webhook)
+    }
+
+    /// Changes what `draft` gives of `current` (`WebhookDraft::apply`); the webhook changed.
+    ///
+    /// # Errors
+    /// `Invalid` with what is wrong, `Missing` when it is gone, or the store's failure.
+    pub async fn change(
+        &self,
+        current: &Webhook,
+        draft: WebhookDraft,
+        networks: &Networks,
+    ) -> Result<Webhook, Error> {
+        let changed = draft
+            .apply(current, networks, self.clock.now())
+            .map_err(Error::Invalid)?;
+        if !self.store.update_webhook(&changed).await? {
+            return Err(Error::Missing("webhook"));
+        }
+        Ok(changed)
+    }
+
+    /// Deletes `account`'s webhook `id` and its delivery log.
+    ///
+    /// # Errors
+    /// `Missing` when there is no such webhook, or the store's failure.
+    pub async fn delete(&self, account: AccountId, id: WebhookId) -> Result<(), Error> {
+        if self.store.delete_webhook(account, id).await? {
+            Ok(())
+        } else {
+            Err(Error::Missing("webhook"))
+        }
     }
 
     /// Gives `current` a new secret now, the replaced one signing beside it for the

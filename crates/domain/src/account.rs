@@ -146,9 +146,48 @@ pub struct ApiKeyRecord {
     pub created_at: Timestamp,
     /// When it was revoked; a revoked key authenticates nothing.
     pub revoked_at: Option<Timestamp>,
+    /// What a person calls it, when named.
+    pub name: Option<String>,
+    /// When it was last used, to [`LAST_USE_GRAIN`]; none until it has been.
+    pub last_used_at: Option<Timestamp>,
+}
+
+/// How finely a key's last use is kept: a use is written when the one kept is older.
+pub const LAST_USE_GRAIN: time::Duration = time::Duration::hours(1);
+
+/// The most characters of a key's name.
+pub const KEY_NAME_MAX: usize = 100;
+
+/// A key's name as a person gives it: trimmed, 1 to [`KEY_NAME_MAX`] characters, no
+/// control characters.
+///
+/// # Errors
+/// What is wrong with it, in words.
+pub fn key_name(text: &str) -> Result<String, String> {
+    let name = text.trim();
+    if name.is_empty() {
+        return Err("a key's name may not be blank".to_owned());
+    }
+    if name.chars().count() > KEY_NAME_MAX {
+        return Err(format!(
+            "a key's name has at most {KEY_NAME_MAX} characters"
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a key's name may not hold control characters".to_owned());
+    }
+    Ok(name.to_owned())
 }
 
 impl ApiKeyRecord {
+    /// Whether a use at `now` should be written: none is kept, or the one kept is older
+    /// than [`LAST_USE_GRAIN`].
+    #[must_use]
+    pub fn use_is_news(&self, now: Timestamp) -> bool {
+        self.last_used_at
+            .is_none_or(|last| now.as_datetime() - last.as_datetime() >= LAST_USE_GRAIN)
+    }
+
     /// Whether `presented` is this key and still valid, comparing hashes in constant time.
     #[must_use]
     pub fn accepts(&self, presented: &ApiKeySecret) -> bool {
@@ -178,6 +217,8 @@ impl ApiKey {
             hash: secret.hash(),
             created_at: now,
             revoked_at: None,
+            name: None,
+            last_used_at: None,
         };
         Self { record, secret }
     }

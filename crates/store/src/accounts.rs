@@ -1,13 +1,15 @@
 //! Accounts and API keys: their SQL and rows, written once.
 
 use async_trait::async_trait;
+use tidemark_domain::account::LAST_USE_GRAIN;
 use tidemark_domain::{Account, AccountId, AccountName, ApiKeyId, ApiKeyRecord, Timestamp};
 
 use crate::StoreError;
 use crate::db::{Backend, Query, Row, Unit, Value, parse_all};
 
 const ACCOUNT: &str = "SELECT id, name, created_at FROM accounts";
-const API_KEY: &str = "SELECT id, account_id, prefix, hash, created_at, revoked_at FROM api_keys";
+const API_KEY: &str = "SELECT id, account_id, prefix, hash, created_at, revoked_at, name, \
+                       last_used_at FROM api_keys";
 
 /// What a taken account name is reported as.
 const ACCOUNT_NAME_TAKEN: &str = "an account with this name";
@@ -63,6 +65,10 @@ pub trait AccountStore: Send + Sync {
     /// The keys' change counter: it moves whenever a key is revoked, so a process caching
     /// the keys it verified knows to forget them.
     async fn api_key_revision(&self) -> Result<i64, StoreError>;
+
+    /// Records that key `id` was used at `at`, unless a use within the grain before is
+    /// kept (`LAST_USE_GRAIN`): a later use only moves it forward.
+    async fn touch_api_key(&self, id: ApiKeyId, at: Timestamp) -> Result<(), StoreError>;
 }
 
 fn account(row: &Row) -> Result<Account, StoreError> {
@@ -85,6 +91,8 @@ fn api_key(row: &Row) -> Result<ApiKeyRecord, StoreError> {
         prefix,
         created_at: row.required_time("created_at")?,
         revoked_at: row.time("revoked_at")?,
+        name: row.text("name")?,
+        last_used_at: row.time("last_used_at")?,
     })
 }
 
@@ -114,8 +122,8 @@ fn insert_account(account: &Account, only_first: bool) -> Query {
 /// With `only_with_account`, a missing account inserts nothing either.
 fn insert_key(key: &ApiKeyRecord, only_with_account: bool) -> Query {
     let mut query = Query::with(
-        "INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at) \
-         SELECT $1, $2, $3, $4, $5, $6",
+        "INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at, name) \
+         SELECT $1, $2, $3, $4, $5, $6, $7",
         vec![
             key.id.as_uuid().into(),
             key.account_id.as_uuid().into(),
@@ -123,6 +131,7 @@ fn insert_key(key: &ApiKeyRecord, only_with_account: bool) -> Query {
             Value::Bytes(key.hash.to_vec()),
             key.created_at.into(),
             key.revoked_at.into(),
+            key.name.as_deref().into(),
         ],
     );
     if only_with_account {
@@ -223,7 +232,7 @@ impl<B: Backend> AccountStore for B {
     ) -> Result<Option<ApiKeyRecord>, StoreError> {
         let revoke = Query::with(
             "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE prefix = $1 \
-             RETURNING id, account_id, prefix, hash, created_at, revoked_at",
+             RETURNING id, account_id, prefix, hash, created_at, revoked_at, name, last_used_at",
             vec![prefix.into(), at.into()],
         );
         // The processes that cache keys hear of it through the counter, moved with it.
@@ -234,6 +243,17 @@ impl<B: Backend> AccountStore for B {
         ));
         let mut written = self.write(unit).await?;
         written.rows(revoked).first().map(api_key).transpose()
+    }
+
+    async fn touch_api_key(&self, id: ApiKeyId, at: Timestamp) -> Result<(), StoreError> {
+        let since = Timestamp::from_datetime(at.as_datetime() - LAST_USE_GRAIN);
+        let touch = Query::with(
+            "UPDATE api_keys SET last_used_at = $2 WHERE id = $1 \
+             AND (last_used_at IS NULL OR last_used_at <= $3)",
+            vec![id.as_uuid().into(), at.into(), since.into()],
+        );
+        self.execute(touch).await?;
+        Ok(())
     }
 
     async fn api_key_revision(&self) -> Result<i64, StoreError> {

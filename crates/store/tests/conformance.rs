@@ -90,6 +90,7 @@ tidemark_store::backends!(
     account_names_are_unique,
     bootstrap_creates_the_first_account_only_once,
     api_keys_are_found_by_prefix_and_revoked_once,
+    a_key_keeps_its_name_and_its_last_use_to_the_hour,
     a_tracking_request_reads_back_exactly_as_written,
     a_change_of_many_rows_is_written_whole,
     tracking_requests_are_invisible_to_other_accounts,

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tidemark_domain::{ApiKeyRecord, ApiKeySecret};
+use tidemark_domain::{ApiKeyRecord, ApiKeySecret, Timestamp};
 use tidemark_store::{Store, StoreError};
 
 /// How often the key counter is read.
@@ -38,11 +38,31 @@ impl KeyCache {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The record of `key` when it is valid and unrevoked.
+    /// The record of `key` when it is valid and unrevoked, its use at `now` recorded when
+    /// it is news (`ApiKeyRecord::use_is_news`: at most hourly per key and process).
     ///
     /// # Errors
     /// When the database cannot be read.
     pub async fn verified(
+        &self,
+        key: &ApiKeySecret,
+        store: &dyn Store,
+        now: Timestamp,
+    ) -> Result<Option<ApiKeyRecord>, StoreError> {
+        let record = self.checked(key, store).await?;
+        if let Some(record) = record.as_ref().filter(|record| record.use_is_news(now)) {
+            if let Some(kept) = self.kept().keys.get_mut(&record.prefix) {
+                kept.last_used_at = Some(now);
+            }
+            // A use not written is not worth refusing the caller for.
+            if let Err(error) = store.touch_api_key(record.id, now).await {
+                tracing::warn!(%error, prefix = %record.prefix, "a key's last use was not written");
+            }
+        }
+        Ok(record)
+    }
+
+    async fn checked(
         &self,
         key: &ApiKeySecret,
         store: &dyn Store,

@@ -51,3 +51,33 @@ impl FromRequest<AppState> for FormBody {
         Ok(Self(Bytes::from(bytes)))
     }
 }
+
+/// A form posted by the signed-in viewer from their own page: who (signed out: to the
+/// sign-in page) and the fields, once its CSRF token and its origin are checked (a 403
+/// page otherwise).
+#[derive(Debug)]
+pub struct Posted {
+    /// Who posted it.
+    pub viewer: super::Viewer,
+    /// Its fields.
+    pub form: super::session::FormData,
+}
+
+impl FromRequest<AppState> for Posted {
+    type Rejection = axum::response::Response;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        use axum::response::IntoResponse;
+        let (mut parts, body) = request.into_parts();
+        let viewer = super::Viewer::from_request_parts(&mut parts, state).await?;
+        let headers = parts.headers.clone();
+        let request = Request::from_parts(parts, body);
+        let FormBody(bytes) = FormBody::from_request(request, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let form = viewer
+            .form(&headers, &bytes)
+            .map_err(IntoResponse::into_response)?;
+        Ok(Self { viewer, form })
+    }
+}

@@ -16,6 +16,7 @@ mod export;
 mod extract;
 mod filters;
 mod format;
+mod keys;
 mod local;
 mod overview;
 mod requests;
@@ -24,6 +25,8 @@ mod shipment;
 mod shipment_actions;
 mod shipments;
 mod tables;
+mod webhook_forms;
+mod webhook_list;
 mod webhooks;
 
 use askama::Template;
@@ -44,8 +47,8 @@ use crate::AppState;
 pub struct Chrome {
     /// The page's title.
     pub title: String,
-    /// The navigation entry to mark: `overview`, `requests`, `shipments`, `containers` or
-    /// `webhooks`.
+    /// The navigation entry to mark: `overview`, `requests`, `shipments`, `containers`,
+    /// `webhooks` or `keys`.
     pub section: &'static str,
     /// The CSRF token of the signed-in key, for forms; empty when signed out.
     pub csrf: String,
@@ -74,6 +77,19 @@ const POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; i
 pub fn html(page: &impl Template) -> Result<Response, ConsoleError> {
     let body = page.render().map_err(ConsoleError::render)?;
     Ok(html_answer(StatusCode::OK, body))
+}
+
+/// `page` answered with `status` instead of 200: a form shown again with what is wrong.
+///
+/// # Errors
+/// The page's own error.
+pub fn answered_as(
+    page: Result<Response, ConsoleError>,
+    status: StatusCode,
+) -> Result<Response, ConsoleError> {
+    let mut response = page?;
+    *response.status_mut() = status;
+    Ok(response)
 }
 
 /// An HTML answer with `status` and the console's headers.
@@ -133,13 +149,28 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/console/containers", get(containers::page))
         .route("/console/containers/{id}", get(container::page))
-        .route("/console/webhooks", get(webhooks::list))
+        .route(
+            "/console/webhooks",
+            get(webhook_list::list).post(webhook_forms::create),
+        )
         .route("/console/webhooks/{id}", get(webhooks::page))
+        .route("/console/webhooks/{id}/edit", post(webhook_forms::edit))
+        .route(
+            "/console/webhooks/{id}/pause",
+            post(webhook_forms::set_active),
+        )
+        .route(
+            "/console/webhooks/{id}/resume",
+            post(webhook_forms::set_active),
+        )
+        .route("/console/webhooks/{id}/delete", post(webhook_forms::delete))
         .route("/console/webhooks/{id}/test", post(webhooks::test))
         .route("/console/webhooks/{id}/rotate", post(webhooks::rotate))
         .route(
             "/console/notifications/{id}/redeliver",
             post(webhooks::redeliver),
         )
+        .route("/console/keys", get(keys::page).post(keys::create))
+        .route("/console/keys/{prefix}/revoke", post(keys::revoke))
         .route("/console/assets/{name}", get(assets::serve))
 }

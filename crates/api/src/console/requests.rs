@@ -4,7 +4,7 @@
 use askama::Template;
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tidemark_domain::{
     RequestStatus, RequestType, Timestamp, TrackingRequest, TrackingRequestDraft, infer,
@@ -12,10 +12,10 @@ use tidemark_domain::{
 use tidemark_store::{PageRequest, TrackingRequestFilter};
 
 use super::export::{self, Format};
-use super::extract::{FormBody, PageQuery};
+use super::extract::{PageQuery, Posted};
 use super::format::{relative, when, words};
 use super::session::{FormData, see_other};
-use super::{Chrome, ConsoleError, Viewer, html, tables};
+use super::{Chrome, ConsoleError, Viewer, answered_as, html, tables};
 use crate::{ApiError, AppState};
 use tidemark_domain::inference::input::check_number;
 use tidemark_wire::infer_number::attributes;
@@ -209,11 +209,8 @@ async fn open(
 /// what is wrong.
 pub async fn create(
     State(state): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    FormBody(body): FormBody,
+    Posted { viewer, form }: Posted,
 ) -> Result<Response, ConsoleError> {
-    let form = viewer.form(&headers, &body)?;
     match open(&state, &viewer, &form).await {
         Ok(request) => Ok(see_other(&format!(
             "/console/requests?created={}",
@@ -233,9 +230,7 @@ pub async fn create(
                 page: 1,
                 created: String::new(),
             };
-            let mut response = render(&state, &viewer, shown, draft).await?;
-            *response.status_mut() = status;
-            Ok(response)
+            answered_as(render(&state, &viewer, shown, draft).await, status)
         }
         Err(error) => Err(error.into()),
     }

@@ -7,8 +7,6 @@
 //! change something carry a token bound to the key ([`ApiKeySecret::bound_token`]) and are
 //! refused when it differs or when the browser says they came from another site.
 
-use std::collections::HashMap;
-
 use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{FromRequestParts, State};
@@ -36,6 +34,8 @@ pub struct Viewer {
     pub account_id: AccountId,
     /// The token forms must carry.
     pub csrf: String,
+    /// The visible prefix of the key signed in with.
+    pub key_prefix: String,
 }
 
 /// A `303 See Other` to `to`, with the console's headers.
@@ -67,7 +67,7 @@ impl FromRequestParts<AppState> for Viewer {
         let key = session_key(&parts.headers).ok_or_else(signed_out)?;
         let record = state
             .keys
-            .verified(&key, state.store.as_ref())
+            .verified(&key, state.store.as_ref(), state.clock.now())
             .await
             .map_err(|error| ConsoleError::from(error).into_response())?
             .ok_or_else(signed_out)?;
@@ -75,14 +75,14 @@ impl FromRequestParts<AppState> for Viewer {
         Ok(Self {
             account_id: record.account_id,
             csrf: key.bound_token(CSRF_PURPOSE),
+            key_prefix: record.prefix,
         })
     }
 }
 
-/// A submitted form's fields (`application/x-www-form-urlencoded`); the last of a
-/// repeated name counts.
+/// A submitted form's fields (`application/x-www-form-urlencoded`), repeated names kept.
 #[derive(Debug, Default)]
-pub struct FormData(HashMap<String, String>);
+pub struct FormData(Vec<(String, String)>);
 
 impl FormData {
     /// Reads `body`.
@@ -91,13 +91,21 @@ impl FormData {
         Self(form_urlencoded::parse(body).into_owned().collect())
     }
 
-    /// A field, trimmed; `None` when absent or blank.
+    /// A field, trimmed (the first, when the form repeats it); `None` when absent or blank.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
+        self.all(name).into_iter().next()
+    }
+
+    /// Every value of a field the form repeats (a multiple choice), trimmed, blanks left out.
+    #[must_use]
+    pub fn all(&self, name: &str) -> Vec<&str> {
         self.0
-            .get(name)
-            .map(|value| value.trim())
+            .iter()
+            .filter(|(given, _)| given == name)
+            .map(|(_, value)| value.trim())
             .filter(|value| !value.is_empty())
+            .collect()
     }
 }
 
@@ -187,7 +195,7 @@ pub async fn sign_in(
     };
     if state
         .keys
-        .verified(&key, state.store.as_ref())
+        .verified(&key, state.store.as_ref(), state.clock.now())
         .await?
         .is_none()
     {
@@ -205,12 +213,7 @@ pub async fn sign_in(
 }
 
 /// `POST /console/sign-out`: forgets the session cookie.
-pub async fn sign_out(
-    viewer: Viewer,
-    headers: HeaderMap,
-    FormBody(body): FormBody,
-) -> Result<Response, ConsoleError> {
-    viewer.form(&headers, &body)?;
+pub async fn sign_out(_checked: super::extract::Posted) -> Result<Response, ConsoleError> {
     let mut response = see_other("/console/sign-in");
     response.headers_mut().insert(
         SET_COOKIE,

@@ -4,16 +4,15 @@
 //! page is shown again saying so; refused, it says why, with the API's status.
 
 use axum::extract::{FromRequestParts, State};
-use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::response::Response;
 use tidemark_app::Observation;
 use tidemark_domain::Shipment;
 
-use super::extract::{FormBody, Segment};
+use super::extract::{Posted, Segment};
 use super::session::see_other;
 use super::shipment::{Notice, render};
-use super::{ConsoleError, Viewer};
+use super::{ConsoleError, Viewer, answered_as};
 use crate::auth::Caller;
 use crate::rate_limit::{self, RateClass};
 use crate::{ApiError, AppState};
@@ -118,13 +117,10 @@ impl FromRequestParts<AppState> for Action {
 /// `POST /console/shipments/{id}/stop`, `…/resume` and `…/refresh`.
 pub async fn act(
     State(state): State<AppState>,
-    viewer: Viewer,
     Segment(id): Segment,
     action: Action,
-    headers: HeaderMap,
-    FormBody(body): FormBody,
+    Posted { viewer, form: _ }: Posted,
 ) -> Result<Response, ConsoleError> {
-    viewer.form(&headers, &body)?;
     let store = state.store.as_ref();
     let shipment: Shipment = ConsoleError::found(store, viewer.account_id, &id).await?;
     match action.apply(&state, &viewer, &shipment).await {
@@ -136,9 +132,10 @@ pub async fn act(
         Err(error) if error.status().is_client_error() => {
             let status = error.status();
             let why = error.details().join(" ");
-            let mut response = render(&state, &viewer, shipment, Notice::Refused(why)).await?;
-            *response.status_mut() = status;
-            Ok(response)
+            answered_as(
+                render(&state, &viewer, shipment, Notice::Refused(why)).await,
+                status,
+            )
         }
         Err(error) => Err(error.into()),
     }

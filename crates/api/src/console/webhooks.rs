@@ -3,14 +3,13 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::Response;
 use tidemark_domain::webhook::Webhook;
 use tidemark_domain::{AccountId, EventName, WebhookId};
 use tidemark_store::{NotificationFilter, PageRequest};
 
-use super::extract::{FormBody, PageQuery, Segment};
-use super::format::{event_phrase, maybe_when, span, when};
+use super::extract::{PageQuery, Posted, Segment};
+use super::format::{maybe_when, span, when};
 use super::session::see_other;
 use super::{Chrome, ConsoleError, Viewer, html};
 use crate::{ApiError, AppState};
@@ -95,23 +94,6 @@ pub async fn webhook_rows(
     Ok(rows)
 }
 
-/// The webhooks page.
-#[derive(Template)]
-#[template(path = "console/webhooks.html")]
-struct ListPage {
-    chrome: Chrome,
-    webhooks: Vec<WebhookRow>,
-}
-
-/// `GET /console/webhooks`.
-pub async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Response, ConsoleError> {
-    let page = ListPage {
-        chrome: Chrome::new("Webhooks", "webhooks", &viewer),
-        webhooks: webhook_rows(&state, viewer.account_id).await?,
-    };
-    html(&page)
-}
-
 /// One attempt to deliver a notification.
 #[derive(Debug)]
 struct AttemptRow {
@@ -134,7 +116,7 @@ struct NotificationRow {
 
 /// What a test send did.
 #[derive(Debug)]
-struct TestResult {
+pub struct TestResult {
     event: String,
     outcome: String,
     ok: bool,
@@ -152,6 +134,12 @@ struct WebhookPage {
     page: u32,
     pages: u32,
     events: Vec<(String, String)>,
+    /// The events it asks for, by name (none: every event), for the edit form.
+    chosen: Vec<String>,
+    /// Its headers, a `Name: value` a line, for the edit form.
+    header_lines: String,
+    /// Whether it is paused.
+    paused: bool,
     tested: Option<TestResult>,
     notice: String,
     /// How long a rotated-out secret keeps signing, in words; `None`: not at all.
@@ -172,12 +160,12 @@ fn outcome(status_code: Option<u16>, error: Option<&str>) -> (String, bool) {
 }
 
 /// The webhook `id` of `viewer`'s account, or 404.
-async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, ConsoleError> {
+pub async fn find(state: &AppState, viewer: &Viewer, id: &str) -> Result<Webhook, ConsoleError> {
     ConsoleError::found(state.store.as_ref(), viewer.account_id, id).await
 }
 
 /// Renders the page of `webhook`, its log at page `number`.
-async fn render(
+pub async fn render(
     state: &AppState,
     viewer: &Viewer,
     webhook: &Webhook,
@@ -230,10 +218,15 @@ async fn render(
         total: log.total,
         page: number,
         pages: u32::try_from(log.total.div_ceil(u64::from(LOG_PAGE))).unwrap_or(u32::MAX),
-        events: EventName::catalog()
-            .into_iter()
-            .map(|(name, _)| (name.to_string(), event_phrase(&name.to_string())))
-            .collect(),
+        events: super::webhook_list::catalog(),
+        chosen: webhook.events.clone(),
+        header_lines: webhook
+            .headers
+            .iter()
+            .map(|header| format!("{}: {}", header.name, header.value))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        paused: !webhook.active,
         tested,
         notice,
         grace: Some(state.webhooks.secret_grace().as_secs())
@@ -257,9 +250,21 @@ pub async fn page(
         .and_then(|text| text.parse::<u32>().ok())
         .filter(|number| *number >= 1)
         .unwrap_or(1);
+    let done = [
+        ("changed", "The webhook was changed."),
+        (
+            "paused",
+            "Deliveries are paused; what is recorded meanwhile waits for a resume.",
+        ),
+        ("resumed", "Deliveries are resumed."),
+    ];
     let notice = query
         .take("redelivered")
         .map(|id| format!("Notification {id} is due again; the dispatcher sends it now."))
+        .or_else(|| {
+            let mut said = done.iter().filter(|(key, _)| query.take(key).is_some());
+            said.next().map(|(_, words)| (*words).to_owned())
+        })
         .unwrap_or_default();
     render(&state, &viewer, &webhook, number, None, notice).await
 }
@@ -268,12 +273,9 @@ pub async fn page(
 /// what the receiver answered.
 pub async fn test(
     State(state): State<AppState>,
-    viewer: Viewer,
     Segment(id): Segment,
-    headers: HeaderMap,
-    FormBody(body): FormBody,
+    Posted { viewer, form }: Posted,
 ) -> Result<Response, ConsoleError> {
-    let form = viewer.form(&headers, &body)?;
     let webhook = find(&state, &viewer, &id).await?;
     let name = form
         .get("event")
@@ -296,12 +298,9 @@ pub async fn test(
 /// a URL.
 pub async fn rotate(
     State(state): State<AppState>,
-    viewer: Viewer,
     Segment(id): Segment,
-    headers: HeaderMap,
-    FormBody(body): FormBody,
+    Posted { viewer, form: _ }: Posted,
 ) -> Result<Response, ConsoleError> {
-    viewer.form(&headers, &body)?;
     let webhook = find(&state, &viewer, &id).await?;
     let rotated = state.webhooks.rotate(&webhook).await?;
     let old = match &rotated.previous_secret {
@@ -322,12 +321,9 @@ pub async fn rotate(
 /// back to its webhook's log.
 pub async fn redeliver(
     State(state): State<AppState>,
-    viewer: Viewer,
     Segment(id): Segment,
-    headers: HeaderMap,
-    FormBody(body): FormBody,
+    Posted { viewer, form: _ }: Posted,
 ) -> Result<Response, ConsoleError> {
-    viewer.form(&headers, &body)?;
     let id = tidemark_domain::WebhookNotificationId::parse(&id)
         .ok_or_else(|| ConsoleError::not_found("webhook notification"))?;
     let notification = state.webhooks.redeliver(viewer.account_id, id).await?;

@@ -21,6 +21,7 @@ impl From<tidemark_app::Error> for ApiError {
                 ValidationCode::Invalid,
                 error.to_string(),
             )]),
+            Error::Invalid(errors) => crate::body::merge(Vec::new(), errors),
             Error::Store(error) => error.into(),
         }
     }

@@ -117,16 +117,18 @@ fn document(webhook: &Webhook) -> Document<WebhookResource> {
 )]
 pub async fn create(scope: Scope, Input(body): Input) -> One<WebhookResource> {
     let (draft, problems) = draft(&body, None)?;
-    let webhook = match draft.create(
-        scope.account(),
-        &scope.config.webhook_networks,
-        scope.clock.now(),
-    ) {
-        Ok(webhook) if problems.is_empty() => webhook,
-        Ok(_) => return Err(ApiError::unprocessable(problems)),
-        Err(errors) => return Err(body::merge(problems, errors)),
-    };
-    scope.store.create_webhook(&webhook).await?;
+    let networks = &scope.config.webhook_networks;
+    if !problems.is_empty() {
+        // Said together with what the domain finds, and nothing made.
+        let errors = draft
+            .create(scope.account(), networks, scope.clock.now())
+            .err();
+        return Err(body::merge(problems, errors.unwrap_or_default()));
+    }
+    let webhook = scope
+        .webhooks
+        .create(scope.account(), draft, networks)
+        .await?;
     Ok(JsonApi::created(view::path(webhook.id), document(&webhook)))
 }
 
@@ -166,14 +168,12 @@ pub async fn update(
     }: Edit<Webhook>,
 ) -> One<WebhookResource> {
     let (draft, problems) = draft(&body, Some(current.id))?;
-    let changed = match draft.apply(&current, &state.config.webhook_networks, state.clock.now()) {
-        Ok(changed) if problems.is_empty() => changed,
-        Ok(_) => return Err(ApiError::unprocessable(problems)),
-        Err(errors) => return Err(body::merge(problems, errors)),
-    };
-    if !state.store.update_webhook(&changed).await? {
-        return Err(missing::<Webhook>());
+    let networks = &state.config.webhook_networks;
+    if !problems.is_empty() {
+        let errors = draft.apply(&current, networks, state.clock.now()).err();
+        return Err(body::merge(problems, errors.unwrap_or_default()));
     }
+    let changed = state.webhooks.change(&current, draft, networks).await?;
     Ok(JsonApi::ok(document(&changed)))
 }
 
@@ -189,11 +189,8 @@ pub async fn remove(
 ) -> Result<StatusCode, ApiError> {
     query.finish()?;
     let id = WebhookId::parse(&id).ok_or_else(missing::<Webhook>)?;
-    if scope.store.delete_webhook(scope.account(), id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(missing::<Webhook>())
-    }
+    scope.webhooks.delete(scope.account(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// The events a webhook can subscribe to, by category, with what each means.

@@ -253,3 +253,49 @@ pub async fn concurrent_identical_creates_admit_exactly_one(store: Arc<dyn Store
         "every loser names the winner"
     );
 }
+
+/// A key keeps its name, and its last use moves forward a grain (an hour) at a time.
+pub async fn a_key_keeps_its_name_and_its_last_use_to_the_hour(store: Arc<dyn Store>) {
+    let acme = account(&store, "acme").await;
+    let mut key = ApiKey::generate(acme.id, at(1));
+    key.record.name = Some("Broker feed · Ünïcode".to_owned());
+    store.insert_api_key(&key.record).await.expect("insert");
+    let read = |store: Arc<dyn Store>, prefix: String| async move {
+        store
+            .api_key_by_prefix(&prefix)
+            .await
+            .expect("read")
+            .expect("found")
+    };
+    let prefix = key.record.prefix.clone();
+    let first = read(Arc::clone(&store), prefix.clone()).await;
+    assert_eq!(first.name, key.record.name);
+    assert_eq!(first.last_used_at, None);
+
+    store
+        .touch_api_key(key.record.id, at(100))
+        .await
+        .expect("touch");
+    assert_eq!(
+        read(Arc::clone(&store), prefix.clone()).await.last_used_at,
+        Some(at(100))
+    );
+    // Within the hour: kept as it was.
+    store
+        .touch_api_key(key.record.id, at(100 + 1_800))
+        .await
+        .expect("touch");
+    assert_eq!(
+        read(Arc::clone(&store), prefix.clone()).await.last_used_at,
+        Some(at(100))
+    );
+    // An hour on: moved.
+    store
+        .touch_api_key(key.record.id, at(100 + 3_600))
+        .await
+        .expect("touch");
+    let moved = read(Arc::clone(&store), prefix.clone()).await;
+    assert_eq!(moved.last_used_at, Some(at(3_700)));
+    assert!(!moved.use_is_news(at(3_700 + 60)));
+    assert!(moved.use_is_news(at(3_700 + 3_600)));
+}

@@ -25,7 +25,7 @@ fn session(key: &str) -> String {
     format!("tidemark_session={key}")
 }
 
-async fn get(app: &TestApp, path: &str, key: Option<&str>) -> Response {
+pub(crate) async fn get(app: &TestApp, path: &str, key: Option<&str>) -> Response {
     let mut request = browser().get(format!("{}{path}", app.base));
     if let Some(key) = key {
         request = request.header(COOKIE, session(key));

@@ -14,6 +14,7 @@ mod console_actions;
 mod console_errors;
 mod console_exports;
 mod console_lists;
+mod console_manage;
 mod console_truth;
 mod container_edits;
 mod database_outage;
