@@ -21,6 +21,17 @@ impl Scac {
     /// The sandbox line (api.md §6), always available.
     pub const SANDBOX: Self = Self(*b"TEST");
 
+    /// The line to track `number` with when it is one of the sandbox's (`TEST-…`, the
+    /// simulator's scripted numbers): [`Scac::SANDBOX`]; `None` for any other number.
+    #[must_use]
+    pub fn of_sandbox_number(number: &str) -> Option<Self> {
+        let number = number.trim();
+        let prefix = number.get(..5)?;
+        prefix
+            .eq_ignore_ascii_case("TEST-")
+            .then_some(Self::SANDBOX)
+    }
+
     /// Parses a SCAC, in any case. Surrounding spaces are not accepted: a SCAC is exactly
     /// four characters, as the API documents it.
     ///
@@ -85,6 +96,18 @@ mod tests {
             Scac::parse("11DX").map(|s| s.to_string()),
             Ok("11DX".into())
         );
+    }
+
+    #[test]
+    fn a_sandbox_number_is_tracked_with_the_sandbox_line() {
+        assert_eq!(
+            Scac::of_sandbox_number(" test-TR-JOURNEY"),
+            Some(Scac::SANDBOX)
+        );
+        assert_eq!(Scac::of_sandbox_number("TESTU1234567"), None);
+        assert_eq!(Scac::of_sandbox_number("MSKU1234565"), None);
+        assert_eq!(Scac::of_sandbox_number("TEST"), None);
+        assert_eq!(Scac::of_sandbox_number("ÜÜÜ"), None);
     }
 
     #[test]

@@ -47,6 +47,12 @@
         } catch (_) { return; }
         if (mine !== asked) { return; }
         out.textContent = "";
+        if (answer.sandbox_scac) {
+          out.append(document.createTextNode(
+            `A sandbox number: tracked with the simulated line ${answer.sandbox_scac}.`));
+          if (!scac.value) { scac.value = answer.sandbox_scac; }
+          return;
+        }
         const line = answer.shipping_line;
         // infer-number says `booking`; a tracking request's type is `booking_number`.
         const kind = answer.number_type === "booking" ? "booking_number" : answer.number_type;

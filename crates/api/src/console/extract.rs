@@ -63,21 +63,48 @@ pub struct Posted {
     pub form: super::session::FormData,
 }
 
-impl FromRequest<AppState> for Posted {
-    type Rejection = axum::response::Response;
-
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+impl Posted {
+    /// The form of `request`, its body at most `limit` bytes.
+    async fn read(
+        request: Request,
+        state: &AppState,
+        limit: usize,
+    ) -> Result<Self, axum::response::Response> {
         use axum::response::IntoResponse;
         let (mut parts, body) = request.into_parts();
         let viewer = super::Viewer::from_request_parts(&mut parts, state).await?;
         let headers = parts.headers.clone();
         let request = Request::from_parts(parts, body);
-        let FormBody(bytes) = FormBody::from_request(request, state)
+        let bytes = read_body(request, limit, BodyDeadlines::of(&state.config))
             .await
-            .map_err(IntoResponse::into_response)?;
+            .map_err(|error| ConsoleError::from(error).into_response())?;
         let form = viewer
-            .form(&headers, &bytes)
+            .form(&headers, &Bytes::from(bytes))
             .map_err(IntoResponse::into_response)?;
         Ok(Self { viewer, form })
+    }
+}
+
+impl FromRequest<AppState> for Posted {
+    type Rejection = axum::response::Response;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        Self::read(request, state, state.config.body_bytes).await
+    }
+}
+
+/// A [`Posted`] form of a bulk tracking's rows: up to [`BULK_FORM_BYTES`].
+#[derive(Debug)]
+pub struct PostedRows(pub Posted);
+
+/// The most bytes a bulk tracking's confirmed rows may take (5,000 rows of a number, a
+/// type and a line).
+pub const BULK_FORM_BYTES: usize = 2 * 1024 * 1024;
+
+impl FromRequest<AppState> for PostedRows {
+    type Rejection = axum::response::Response;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(Self(Posted::read(request, state, BULK_FORM_BYTES).await?))
     }
 }

@@ -9,6 +9,9 @@
 //! beyond Tidemark itself.
 
 mod assets;
+mod bulk;
+mod bulk_create;
+mod bulk_read;
 mod container;
 mod containers;
 mod error;
@@ -136,6 +139,8 @@ pub fn routes() -> Router<AppState> {
             get(requests::page).post(requests::create),
         )
         .route("/console/infer", get(requests::infer_suggestion))
+        .route("/console/requests/bulk", post(bulk::upload))
+        .route("/console/requests/bulk/track", post(bulk_create::track_all))
         .route("/console/shipments", get(shipments::page))
         .route("/console/shipments/{id}", get(shipment::page))
         .route("/console/shipments/{id}/stop", post(shipment_actions::act))

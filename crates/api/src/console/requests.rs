@@ -248,7 +248,15 @@ pub async fn infer_suggestion(
         return StatusCode::UNPROCESSABLE_ENTITY.into_response();
     }
     let inference = infer(&state.carriers, &number);
-    let mut response = Json(attributes(&inference)).into_response();
+    let mut answer = serde_json::to_value(attributes(&inference)).unwrap_or_default();
+    // A sandbox number (`TEST-…`) is tracked with the sandbox line, whatever its shape.
+    if let (Some(line), Some(fields)) = (
+        tidemark_domain::Scac::of_sandbox_number(&number),
+        answer.as_object_mut(),
+    ) {
+        fields.insert("sandbox_scac".into(), line.to_string().into());
+    }
+    let mut response = Json(answer).into_response();
     response.headers_mut().insert(
         axum::http::header::CACHE_CONTROL,
         axum::http::HeaderValue::from_static("no-store"),

@@ -100,11 +100,19 @@ impl FormData {
     /// Every value of a field the form repeats (a multiple choice), trimmed, blanks left out.
     #[must_use]
     pub fn all(&self, name: &str) -> Vec<&str> {
+        let mut values = self.each(name);
+        values.retain(|value| !value.is_empty());
+        values
+    }
+
+    /// Every value of a field the form repeats, trimmed, blanks kept: the fields of a
+    /// table's rows, read by position.
+    #[must_use]
+    pub fn each(&self, name: &str) -> Vec<&str> {
         self.0
             .iter()
             .filter(|(given, _)| given == name)
             .map(|(_, value)| value.trim())
-            .filter(|value| !value.is_empty())
             .collect()
     }
 }
@@ -136,14 +144,23 @@ impl Viewer {
     /// 403 for a forged form.
     pub fn form(&self, headers: &HeaderMap, body: &Bytes) -> Result<FormData, ConsoleError> {
         let form = FormData::parse(body);
-        let given = form.get("csrf").unwrap_or_default();
-        let matches: bool = given.as_bytes().ct_eq(self.csrf.as_bytes()).into();
+        self.check(headers, form.get("csrf").unwrap_or_default())?;
+        Ok(form)
+    }
+
+    /// Nothing, when `given` is this viewer's form token and the browser does not say the
+    /// form came from another site.
+    ///
+    /// # Errors
+    /// 403 otherwise.
+    pub fn check(&self, headers: &HeaderMap, given: &str) -> Result<(), ConsoleError> {
+        let matches: bool = given.trim().as_bytes().ct_eq(self.csrf.as_bytes()).into();
         if !matches || cross_site(headers) {
             return Err(ConsoleError::forbidden(
                 "this form did not come from your console page; reload the page and try again",
             ));
         }
-        Ok(form)
+        Ok(())
     }
 }
 

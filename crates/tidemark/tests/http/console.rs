@@ -291,6 +291,23 @@ async fn the_suggestion_is_infer_number_s_answer() {
         .expect("json");
     assert_eq!(suggested, api["data"]["attributes"]);
     assert_eq!(suggested["shipping_line"]["selected"]["scac"], "MAEU");
+    assert!(
+        suggested.get("sandbox_scac").is_none(),
+        "a real line's number"
+    );
+    let sandbox: Value = get(
+        &app,
+        "/console/infer?number=TEST-TR-JOURNEY",
+        Some(&app.key),
+    )
+    .await
+    .json()
+    .await
+    .expect("json");
+    assert_eq!(
+        sandbox["sandbox_scac"], "TEST",
+        "a sandbox number suggests the sandbox line"
+    );
     let blank = get(&app, "/console/infer?number=%20", Some(&app.key)).await;
     assert_eq!(blank.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let signed_out = get(&app, "/console/infer?number=MSKU3054388", None).await;

@@ -11,6 +11,7 @@ mod carrier_push_v3;
 mod compat;
 mod console;
 mod console_actions;
+mod console_bulk;
 mod console_errors;
 mod console_exports;
 mod console_lists;
