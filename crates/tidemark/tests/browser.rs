@@ -11,11 +11,13 @@
 
 #[path = "browser/chrome.rs"]
 mod chrome;
+#[path = "browser/every_size.rs"]
+mod every_size;
 mod serve;
 
 use std::time::{Duration, Instant};
 
-use chrome::{browser, click, driver, reload_until, shoot, shots, text};
+use chrome::{browser, click, driver, live_until, reload_until, shoot, shots, text};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 use serve::Served;
@@ -221,6 +223,28 @@ async fn find_and_list(client: &Client, base: &str) {
     assert_eq!(url.path(), "/console/shipments");
 }
 
+/// The API reference, rendered by the script built into the binary (this machine has no
+/// route to the internet: the page renders with the network cut off).
+async fn reference(client: &Client, base: &str, dir: &std::path::Path) {
+    client.goto(&format!("{base}/docs")).await.expect("open");
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("[id='tag/Tracking-requests']"))
+        .await
+        .expect("the reference renders its sections");
+    let page = text(client, "body").await;
+    assert!(
+        page.contains("Create a tracking request"),
+        "the operations are listed"
+    );
+    assert!(
+        page.contains("tracking_request.succeeded"),
+        "the deliveries are listed"
+    );
+    shoot(client, dir, "reference").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(tidemark_browser_tests),
@@ -253,8 +277,9 @@ async fn the_console_in_a_browser() {
 
     sign_in(&client, &base, &server.key).await;
     create(&client, &base, "TEST-TR-HOLDS").await;
+    // The list updates by itself while open: no reload.
     let created = "#requests tr[data-id] [data-status]";
-    reload_until(&client, created, "created", Duration::from_secs(30)).await;
+    live_until(&client, created, "created", Duration::from_secs(60)).await;
     shoot(&client, &dir, "requests").await;
 
     click(&client, Locator::LinkText("TEST-TR-HOLDS")).await;
@@ -268,12 +293,14 @@ async fn the_console_in_a_browser() {
     reload_until(&client, ".timeline", "actual", Duration::from_secs(30)).await;
     times_are_local(&client).await;
     shoot(&client, &dir, "shipment").await;
+    let shipment = client.current_url().await.expect("url").path().to_owned();
 
     click(&client, Locator::Css(".timeline h2 a")).await;
     text(&client, "a[href^='/console/shipments/']").await;
     assert!(text(&client, "h1").await.starts_with("Container "));
     reload_until(&client, "main", "customs", Duration::from_secs(30)).await;
     shoot(&client, &dir, "container").await;
+    let container = client.current_url().await.expect("url").path().to_owned();
 
     find_and_list(&client, &base).await;
     shoot(&client, &dir, "shipments").await;
@@ -287,30 +314,28 @@ async fn the_console_in_a_browser() {
 
     redeliver(&client, &base, &receiver).await;
     shoot(&client, &dir, "webhook").await;
+    // The page the test send answered on: the webhook's own page is its path without `/test`.
+    let url = client.current_url().await.expect("url");
+    let webhook = url.path().trim_end_matches("/test").to_owned();
 
     client.goto(&format!("{base}/console")).await.expect("open");
     assert!(text(&client, ".counts").await.contains("created"));
     the_overview_lists_are_disjoint(&client).await;
     shoot(&client, &dir, "overview").await;
 
-    // The API reference, rendered by the script built into the binary (this machine has
-    // no route to the internet: the page renders with the network cut off).
-    client.goto(&format!("{base}/docs")).await.expect("open");
-    client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css("[id='tag/Tracking-requests']"))
-        .await
-        .expect("the reference renders its sections");
-    let page = text(&client, "body").await;
-    assert!(
-        page.contains("Create a tracking request"),
-        "the operations are listed"
-    );
-    assert!(
-        page.contains("tracking_request.succeeded"),
-        "the deliveries are listed"
-    );
-    shoot(&client, &dir, "reference").await;
+    reference(&client, &base, &dir).await;
+
+    let pages = [
+        ("/console".to_owned(), "overview"),
+        ("/console/requests".to_owned(), "requests"),
+        ("/console/shipments".to_owned(), "shipments"),
+        ("/console/containers".to_owned(), "containers"),
+        (shipment, "shipment"),
+        (container, "container"),
+        ("/console/webhooks".to_owned(), "webhooks"),
+        (webhook, "webhook"),
+        ("/console/keys".to_owned(), "keys"),
+    ];
+    every_size::every_page(&client, &base, &dir, &pages).await;
     client.close().await.expect("closed");
 }

@@ -1,5 +1,5 @@
-// Tidemark console: the create form's carrier suggestion and the last free days'
-// countdowns. The page works without it.
+// Tidemark console: the create form's carrier suggestion, the last free days'
+// countdowns and the live regions. The page works without it.
 "use strict";
 
 (function () {
@@ -85,9 +85,41 @@
     });
   }
 
+  // Live pages: the regions marked `data-live` are read again from the page's own URL every
+  // LIVE seconds while the tab is visible, and replaced only where they changed (no reload,
+  // no flicker), never while the cursor is in one.
+  const LIVE = 10;
+
+  function live() {
+    if (!document.querySelector("[data-live]")) { return; }
+    let busy = false;
+    setInterval(async function () {
+      if (document.hidden || busy) { return; }
+      busy = true;
+      try {
+        const response = await fetch(window.location.href,
+          { credentials: "same-origin", headers: { Accept: "text/html" } });
+        if (!response.ok || response.redirected) { return; }
+        const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+        document.querySelectorAll("[data-live]").forEach(function (region) {
+          const now = region.id && fresh.getElementById(region.id);
+          if (now && now.innerHTML !== region.innerHTML && !region.contains(document.activeElement)) {
+            region.innerHTML = now.innerHTML;
+          }
+        });
+        tick();
+      } catch (_) {
+        // The next round tries again.
+      } finally {
+        busy = false;
+      }
+    }, LIVE * 1000);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     tick();
     setInterval(tick, 30000);
+    live();
     const form = document.getElementById("create");
     if (form) { suggest(form); }
   });

@@ -146,3 +146,29 @@ pub(crate) async fn reload_until(client: &Client, css: &str, wanted: &str, limit
     )
     .await;
 }
+
+/// Waits, without reloading, until `css` shows text containing `wanted` (the page's live
+/// regions update it), for at most `limit`; the page is the same one throughout.
+pub(crate) async fn live_until(client: &Client, css: &str, wanted: &str, limit: Duration) {
+    client
+        .execute("window.__notReloaded = true; return true;", vec![])
+        .await
+        .expect("script");
+    poll_until(
+        Instant::now(),
+        limit,
+        || format!("{css} never showed {wanted:?} by itself"),
+        || async {
+            match client.find(Locator::Css(css)).await {
+                Ok(element) => element.text().await.is_ok_and(|t| t.contains(wanted)),
+                Err(_) => false,
+            }
+        },
+    )
+    .await;
+    let same = client
+        .execute("return window.__notReloaded === true;", vec![])
+        .await
+        .expect("script");
+    assert_eq!(same, serde_json::Value::Bool(true), "the page was reloaded");
+}
