@@ -14,6 +14,8 @@ mod chrome;
 #[path = "browser/every_size.rs"]
 mod every_size;
 mod serve;
+#[path = "browser/workspace.rs"]
+mod workspace;
 
 use std::time::{Duration, Instant};
 
@@ -324,6 +326,9 @@ async fn the_console_in_a_browser() {
     shoot(&client, &dir, "overview").await;
 
     reference(&client, &base, &dir).await;
+    workspace::track_many(&client, &base, temporary.path()).await;
+    workspace::export(&client, &base).await;
+    workspace::webhook_and_key(&client, &base).await;
 
     let pages = [
         ("/console".to_owned(), "overview"),
