@@ -29,11 +29,16 @@ pub(crate) fn parse(row: &Row) -> Result<Container, StoreError> {
 
 /// The columns the lists filter on that the domain derives from a container's view (migration
 /// `0026_container_list_filters`), written with it.
-const DERIVED: &str = "terminal_code, hold_names, pickup_lfd_day";
+const DERIVED: &str = "terminal_code, hold_names, pickup_lfd_day, pickup_lfd_order";
+
+/// What `pickup_lfd_order` holds for a box without a last free day: after every real one.
+fn no_last_free_day() -> Timestamp {
+    Timestamp::from_datetime(time::macros::datetime!(9999-12-31 23:59:59 UTC))
+}
 
 /// The values of [`DERIVED`] for `container`: the names of the blocking holds as
 /// `|customs|freight|` (`|` for none), so one name is found with `LIKE '%|customs|%'`.
-fn derived(container: &Container) -> [Value; 3] {
+fn derived(container: &Container) -> [Value; 4] {
     let standing = container.standing();
     let mut holds = String::from("|");
     for hold in standing.holds.iter().filter(|hold| hold.blocks()) {
@@ -47,12 +52,13 @@ fn derived(container: &Container) -> [Value; 3] {
             .into(),
         holds.into(),
         container.pickup_lfd_day().into(),
+        standing.pickup_lfd.unwrap_or_else(no_last_free_day).into(),
     ]
 }
 
 /// Writes the [`DERIVED`] columns of `container` if still underived (`hold_names` null).
 pub(crate) fn derive(container: &Container) -> Query {
-    let [terminal, holds, day] = derived(container);
+    let [terminal, holds, day, order] = derived(container);
     let mut update = Query::new("UPDATE containers SET terminal_code = ");
     update
         .bind(terminal)
@@ -60,6 +66,8 @@ pub(crate) fn derive(container: &Container) -> Query {
         .bind(holds)
         .push(", pickup_lfd_day = ")
         .bind(day)
+        .push(", pickup_lfd_order = ")
+        .bind(order)
         .push(" WHERE id = ")
         .bind(container.id.as_uuid())
         .push(" AND hold_names IS NULL");
@@ -109,7 +117,8 @@ pub(crate) fn upsert_all(containers: &[Container]) -> Vec<Query> {
          OR excluded.terminal_subscribed_until > containers.terminal_subscribed_until \
          THEN excluded.terminal_subscribed_until ELSE containers.terminal_subscribed_until END, \
          updated_at = excluded.updated_at, terminal_code = excluded.terminal_code, \
-         hold_names = excluded.hold_names, pickup_lfd_day = excluded.pickup_lfd_day",
+         hold_names = excluded.hold_names, pickup_lfd_day = excluded.pickup_lfd_day, \
+         pickup_lfd_order = excluded.pickup_lfd_order",
     )
 }
 

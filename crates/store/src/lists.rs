@@ -131,10 +131,8 @@ pub(crate) async fn containers<B: Backend + ?Sized>(
         .ordered(match filter.order {
             ContainerOrder::Newest => "created_at DESC, id DESC",
             ContainerOrder::Number => "number, id",
-            // Nulls last on both backends, without NULLS LAST (which SQLite has only lately).
-            ContainerOrder::LastFreeDay => {
-                "CASE WHEN pickup_lfd IS NULL THEN 1 ELSE 0 END, pickup_lfd, id"
-            }
+            // None last: `pickup_lfd_order` holds the far future for them (indexed).
+            ContainerOrder::LastFreeDay => "pickup_lfd_order, id",
             ContainerOrder::Status => "current_status, created_at DESC, id DESC",
         })
         .read(backend, page, containers::parse)

@@ -115,7 +115,7 @@ impl TestDatabase {
     /// When the database cannot be reached.
     pub async fn underive_containers(&self) {
         let sql = "UPDATE containers SET terminal_code = NULL, hold_names = NULL, \
-                   pickup_lfd_day = NULL"
+                   pickup_lfd_day = NULL, pickup_lfd_order = NULL"
             .to_owned();
         let done = if self.postgres.is_some() {
             execute::<PgConnection>(&self.options.url, sql).await
