@@ -89,6 +89,26 @@ impl From<tidemark_store::StoreError> for ConsoleError {
     }
 }
 
+/// Turns the router's bare 405 on a console path into the console's page (its `Allow`
+/// header, added by the method router afterwards, is kept).
+pub async fn method_not_allowed(response: Response) -> Response {
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED
+        || response
+            .headers()
+            .contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        return response;
+    }
+    ConsoleError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        messages: vec![
+            "This address takes a form sent from its page; open the page and use its button."
+                .to_owned(),
+        ],
+    }
+    .into_response()
+}
+
 /// The error page.
 #[derive(Template)]
 #[template(path = "console/error.html")]

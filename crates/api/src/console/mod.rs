@@ -178,4 +178,5 @@ pub fn routes() -> Router<AppState> {
         .route("/console/keys", get(keys::page).post(keys::create))
         .route("/console/keys/{prefix}/revoke", post(keys::revoke))
         .route("/console/assets/{name}", get(assets::serve))
+        .layer(axum::middleware::map_response(error::method_not_allowed))
 }

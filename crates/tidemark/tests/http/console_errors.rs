@@ -77,3 +77,27 @@ async fn a_repeated_list_parameter_is_an_html_400() {
         assert!(page.contains("more than once"), "{page}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_form_s_address_opened_in_the_browser_is_an_html_405() {
+    let app = app().await;
+    let response = signed_in_get(&app, "/console/keys/tdm_x/revoke").await;
+    let allow = response.headers()["allow"]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    assert_eq!(allow, "POST");
+    let page = html_page(response, StatusCode::METHOD_NOT_ALLOWED).await;
+    assert!(page.contains("takes a form sent from its page"), "{page}");
+    let api = app.get("/v2/tracking_requests/infer_number").await;
+    assert_eq!(
+        api.status(),
+        StatusCode::METHOD_NOT_ALLOWED,
+        "the API's stays JSON:API"
+    );
+    let kind = api.headers()["content-type"]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    assert!(kind.starts_with("application/vnd.api+json"), "{kind}");
+}
