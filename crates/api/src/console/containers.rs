@@ -13,7 +13,7 @@ use tidemark_domain::{ContainerStatus, Scac};
 use tidemark_store::{ContainerFilter, ContainerOrder, ContainerTally, PageRequest};
 
 use super::container::{ContainerRow, row};
-use super::export::{self, Format};
+use super::export::Format;
 use super::extract::PageQuery;
 use super::filters::{Choice, Filters, counted, date, locode, yes_no};
 use super::format::words;
@@ -195,9 +195,7 @@ pub async fn page(
     let account = viewer.account_id;
     if format != Format::Page {
         filters.refuse_unread()?;
-        let (store, now) = (state.store.clone(), state.clock.now());
-        let table = tables::Export::new(store, account, asked.filter(), now);
-        return Ok(export::answer(format, table));
+        return Ok(tables::exported(&state, account, format, asked.filter()));
     }
     let tallies = state.store.container_tallies(account, &asked.rest).await?;
     // The total is the tallies' (one read fewer): the list itself is not counted.

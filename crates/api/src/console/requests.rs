@@ -11,7 +11,7 @@ use tidemark_domain::{
 };
 use tidemark_store::{PageRequest, TrackingRequestFilter};
 
-use super::export::{self, Format};
+use super::export::Format;
 use super::extract::{PageQuery, Posted};
 use super::format::{relative, when, words};
 use super::session::{FormData, see_other};
@@ -177,9 +177,12 @@ pub async fn page(
     };
     let format = Format::take(&mut query)?;
     if format != Format::Page {
-        let (store, now) = (state.store.clone(), state.clock.now());
-        let table = tables::Export::new(store, viewer.account_id, shown.filter(), now);
-        return Ok(export::answer(format, table));
+        return Ok(tables::exported(
+            &state,
+            viewer.account_id,
+            format,
+            shown.filter(),
+        ));
     }
     render(&state, &viewer, shown, Draft::default()).await
 }

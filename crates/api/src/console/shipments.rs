@@ -9,7 +9,7 @@ use axum::response::Response;
 use tidemark_domain::{PartyId, Scac, Shipment, Timestamp};
 use tidemark_store::{PageRequest, ShipmentFilter, ShipmentOrder, ShipmentTally};
 
-use super::export::{self, Format};
+use super::export::Format;
 use super::extract::PageQuery;
 use super::filters::{Choice, Filters, counted, locode, yes_no};
 use super::format::maybe_place;
@@ -168,9 +168,7 @@ pub async fn page(
     let account = viewer.account_id;
     if format != Format::Page {
         filters.refuse_unread()?;
-        let (store, now) = (state.store.clone(), state.clock.now());
-        let table = tables::Export::new(store, account, asked.filter(), now);
-        return Ok(export::answer(format, table));
+        return Ok(tables::exported(&state, account, format, asked.filter()));
     }
     let tallies = state.store.shipment_tallies(account, &asked.rest).await?;
     let count = |keep: &dyn Fn(&ShipmentTally) -> bool| -> u64 {

@@ -111,7 +111,7 @@ pub struct Export<L> {
 
 impl<L: Listing> Export<L> {
     /// The records `filter` finds in `account`, as they were at `now`.
-    pub fn new(store: Arc<dyn Store>, account: AccountId, filter: L, now: Timestamp) -> Self {
+    fn new(store: Arc<dyn Store>, account: AccountId, filter: L, now: Timestamp) -> Self {
         let filter = filter.until(now);
         Self {
             store,
@@ -119,6 +119,17 @@ impl<L: Listing> Export<L> {
             filter,
         }
     }
+}
+
+/// The records `filter` finds in `account` now, exported in `format`.
+pub fn exported<L: Listing>(
+    state: &crate::AppState,
+    account: AccountId,
+    format: super::export::Format,
+    filter: L,
+) -> axum::response::Response {
+    let table = Export::new(state.store.clone(), account, filter, state.clock.now());
+    super::export::answer(format, table)
 }
 
 #[async_trait]
