@@ -186,7 +186,14 @@ pub async fn upload(
     };
     let viewer = upload.viewer;
     let (rows, problem) = match given {
-        Ok(given) => (preview(&state, given), None),
+        // Up to 5,000 inferences: off the runtime's threads.
+        Ok(given) => {
+            let state = state.clone();
+            let rows = tokio::task::spawn_blocking(move || preview(&state, given))
+                .await
+                .map_err(|error| ConsoleError::from(crate::ApiError::internal(&error)))?;
+            (rows, None)
+        }
         Err(problem) => (Vec::new(), Some(problem)),
     };
     let count = |invalid: bool| {
