@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::lifecycle::Policies;
 use tidemark_domain::tracking::{self, Cause, Change, LookupAnswer, TerminalAnswer};
 use tidemark_domain::{
     AccountId, CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, NewJob, RequestStatus,
@@ -84,25 +84,25 @@ pub struct Tracking {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     render: EventRecords,
-    policy: Policy,
+    policies: Policies,
     events_recorded: Option<Arc<Notify>>,
 }
 
 impl Tracking {
-    /// Changes requests in `store` as `policy` says, freezing records with the carrier
+    /// Changes requests in `store` as `policies` say, freezing records with the carrier
     /// names of `matrix`.
     #[must_use]
     pub fn new(
         store: Arc<dyn Store>,
         matrix: Arc<CarrierMatrix>,
         clock: Arc<dyn Clock>,
-        policy: Policy,
+        policies: impl Into<Policies>,
     ) -> Self {
         Self {
             store,
             clock,
             render: EventRecords::new(matrix),
-            policy,
+            policies: policies.into(),
             events_recorded: None,
         }
     }
@@ -115,10 +115,10 @@ impl Tracking {
         self
     }
 
-    /// The lifecycle's policy it decides by.
+    /// The lifecycle's policies it decides by.
     #[must_use]
-    pub const fn policy(&self) -> &Policy {
-        &self.policy
+    pub const fn policies(&self) -> &Policies {
+        &self.policies
     }
 
     /// Request `id` as stored, with what is tracked of it; `None` when there is no such
@@ -262,8 +262,8 @@ impl Tracking {
     ) -> Result<Option<Change>, StoreError> {
         let prior = current.tracked.as_ref();
         let now = self.clock.now();
-        let Ok(mut change) = tracking::decide(&current.request, prior, cause, now, &self.policy)
-        else {
+        let policy = self.policies.of(current.request.scac);
+        let Ok(mut change) = tracking::decide(&current.request, prior, cause, now, policy) else {
             return Ok(None);
         };
         if !change.events.is_empty() {

@@ -130,6 +130,8 @@ struct State {
     subscriptions: Mutex<terminal::subscriptions::Subscriptions>,
     event_subscriptions: Mutex<event_subscriptions::EventSubscriptions>,
     tokens: Mutex<HashMap<String, OffsetDateTime>>,
+    /// When each scripted sandbox number was first asked about: its own epoch.
+    first_asked: Mutex<HashMap<String, OffsetDateTime>>,
 }
 
 /// A simulator: its state and routes. Cheap to clone.
@@ -168,6 +170,7 @@ impl Simulator {
                 subscriptions: Mutex::new(terminal::subscriptions::Subscriptions::default()),
                 event_subscriptions: Mutex::default(),
                 tokens: Mutex::new(HashMap::new()),
+                first_asked: Mutex::new(HashMap::new()),
                 config,
             }),
         }
@@ -189,6 +192,22 @@ impl Simulator {
     #[must_use]
     pub fn world(&self) -> &world::World {
         &self.state.world
+    }
+
+    /// The world that places the shipment of `reference` at `scac`: a scripted sandbox
+    /// number's timeline is its own, placed around the instant it was first asked about
+    /// (remembered from this call on), so it plays its path in minutes whenever it is
+    /// tracked; every other number's is placed around the simulator's epoch.
+    #[must_use]
+    pub fn world_of(&self, scac: &str, reference: &str) -> world::World {
+        if scenario::script(scac, reference).is_none() {
+            return self.state.world.clone();
+        }
+        let now = self.state.clock.now();
+        let epoch = *lock(&self.state.first_asked)
+            .entry(reference.to_owned())
+            .or_insert(now);
+        self.state.world.around(epoch)
     }
 
     /// Adds a fault; returns its id.

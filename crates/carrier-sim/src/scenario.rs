@@ -1,5 +1,7 @@
 //! The scripted numbers of the sandbox carrier `TEST` (api.md §6): each behaves the same
-//! way every time, so tests and demos can rely on it.
+//! way every time, so tests and demos can rely on it. Each plays on a timeline of its own,
+//! placed around the instant it was first asked about ([`crate::Simulator::world_of`]),
+//! so a newcomer sees its path within minutes of tracking it, whenever that is.
 
 use time::Duration;
 
@@ -7,6 +9,14 @@ use crate::world::{Outcome, Placement};
 
 /// The SCAC of the sandbox carrier.
 pub const SANDBOX_SCAC: &str = "TEST";
+
+/// How long after `TEST-TR-JOURNEY` is first asked about its vessel leaves, its
+/// containers on board (the departure is recorded ten minutes later).
+pub const JOURNEY_DEPARTS: Duration = Duration::minutes(2);
+
+/// How long after `TEST-TR-LFD-EXTENDED` is first asked about the terminal extends its
+/// last free day.
+pub const LFD_EXTENDED_AFTER: Duration = Duration::minutes(3);
 
 /// How a scripted number behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,11 +48,16 @@ pub fn script(scac: &str, reference: &str) -> Option<Script> {
         "TEST-TR-RETRY" => Script::FailFirstLookups(2),
         "TEST-TR-RETRIES-EXHAUSTED" => Script::AlwaysFail,
         "TEST-TR-CANCELLED" => Script::Shipment(Outcome::Cancelled, sailing),
-        "TEST-TR-JOURNEY" => Script::Shipment(Outcome::Sails, Placement::AtEpoch),
+        "TEST-TR-JOURNEY" => {
+            Script::Shipment(Outcome::Sails, Placement::Departing(JOURNEY_DEPARTS))
+        }
         "TEST-TR-HOLDS" => {
             Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(12)))
         }
-        "TEST-TR-LFD-EXTENDED" | "TEST-TR-RELEASE-TAKEN-BACK" => {
+        "TEST-TR-LFD-EXTENDED" => {
+            Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(-36)))
+        }
+        "TEST-TR-RELEASE-TAKEN-BACK" => {
             Script::Shipment(Outcome::Sails, Placement::Discharging(Duration::hours(-12)))
         }
         _ => return None,
@@ -52,14 +67,15 @@ pub fn script(scac: &str, reference: &str) -> Option<Script> {
 /// What the terminal of discharge does with a scripted number's boxes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TerminalScript {
-    /// The vessel arrives twelve hours after the epoch; customs holds each box pending
+    /// The vessel arrives twelve hours after the first ask; customs holds each box pending
     /// until discharge and then for a day (with an exam fee), the line holds it for its
     /// freight until twelve hours after discharge; available after both clear.
     Holds,
-    /// The vessel arrived twelve hours before the epoch; the terminal's last free day, three
-    /// days after discharge, is extended by two days a day after discharge.
+    /// The vessel arrived a day and a half before the first ask; the terminal's last free
+    /// day, three days after discharge, is extended by two days [`LFD_EXTENDED_AFTER`] the
+    /// first ask.
     LfdExtended,
-    /// The vessel arrived twelve hours before the epoch; each box is available two hours
+    /// The vessel arrived twelve hours before the first ask; each box is available two hours
     /// after discharge, then customs holds it from ten to twenty hours after discharge
     /// while the terminal's availability flag still says available (a stale flag), then it
     /// is available again until the line's gate-out, after which the terminal reports it

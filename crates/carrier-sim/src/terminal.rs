@@ -40,6 +40,18 @@ pub struct Visit {
     pub placement: Placement,
     /// Its scripted fate, if any.
     pub outcome: Option<Outcome>,
+    /// The epoch its timeline is placed around ([`crate::Simulator::world_of`]).
+    pub epoch: OffsetDateTime,
+}
+
+impl Visit {
+    /// The shipment visited, as `world` places it around the visit's epoch.
+    #[must_use]
+    pub fn shipment(&self, world: &World) -> Option<Shipment> {
+        world
+            .around(self.epoch)
+            .shipment(&self.scac, &self.reference, self.placement, self.outcome)
+    }
 }
 
 /// The boxes the terminals know of, by container number.
@@ -82,12 +94,7 @@ pub fn entry(world: &World, index: &Index, code: &str, number: &str, now: Offset
     let Some(visit) = index.visit(number) else {
         return unknown;
     };
-    let Some(shipment) = world.shipment(
-        &visit.scac,
-        &visit.reference,
-        visit.placement,
-        visit.outcome,
-    ) else {
+    let Some(shipment) = visit.shipment(world) else {
         return unknown;
     };
     let Some(container) = shipment.containers.iter().find(|c| c.number == number) else {
@@ -96,7 +103,12 @@ pub fn entry(world: &World, index: &Index, code: &str, number: &str, now: Offset
     if !shipment.destination().terminal.eq_ignore_ascii_case(code) {
         return unknown;
     }
-    let plan = Plan::new(world, &shipment, container, &visit.reference);
+    let plan = Plan::new(
+        &world.around(visit.epoch),
+        &shipment,
+        container,
+        &visit.reference,
+    );
     plan.entry(number, now).unwrap_or(unknown)
 }
 

@@ -43,6 +43,9 @@ pub enum Placement {
     Seeded,
     /// Booked exactly at the epoch (a voyage to play from its start).
     AtEpoch,
+    /// The first vessel leaves its port of loading this long after the epoch, the
+    /// containers on board (a voyage about to sail).
+    Departing(Duration),
     /// Booked this long before the epoch.
     Before(Duration),
     /// The vessel arrives at the port of discharge this long after the epoch (before it,
@@ -51,6 +54,16 @@ pub enum Placement {
 }
 
 impl World {
+    /// The same world with its shipments placed around `epoch` (a scripted number's own,
+    /// the instant it was first asked about).
+    #[must_use]
+    pub fn around(&self, epoch: OffsetDateTime) -> Self {
+        Self {
+            epoch,
+            ..self.clone()
+        }
+    }
+
     fn rng(&self, scac: &str, reference: &Reference) -> ChaCha8Rng {
         let mut hash = Sha256::new();
         hash.update(self.seed.to_be_bytes());
@@ -156,7 +169,7 @@ impl World {
         };
 
         let booked_at = match placement {
-            Placement::AtEpoch | Placement::Discharging(_) => self.epoch,
+            Placement::AtEpoch | Placement::Departing(_) | Placement::Discharging(_) => self.epoch,
             Placement::Before(before) => self.epoch - before,
             Placement::Seeded => match (scripted, seeded) {
                 (None, SeededFate::AwaitingManifest) => self.epoch - hours(&mut rng, 0..=48),
@@ -225,6 +238,10 @@ impl World {
         match placement {
             Placement::Discharging(arrival) => {
                 let by = self.epoch + arrival - shipment.destination_arrival();
+                shipment.shifted(by)
+            }
+            Placement::Departing(departure) => {
+                let by = self.epoch + departure - shipment.calls[0].departure;
                 shipment.shifted(by)
             }
             _ => shipment,

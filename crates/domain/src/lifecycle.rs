@@ -8,7 +8,7 @@ mod effect;
 mod policy;
 
 use effect::{Effect, apply};
-pub use policy::Policy;
+pub use policy::{Policies, Policy};
 
 use crate::{FailedReason, LookupOutcome, RequestStatus, RequestType, Timestamp, TrackingRequest};
 

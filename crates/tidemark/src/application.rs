@@ -263,7 +263,7 @@ impl Application {
 fn tracker(settings: &Settings, deps: tidemark_workers::Deps, bells: &Bells) -> Runner<Tracker> {
     let config = &settings.config;
     let clock = Arc::clone(&deps.clock);
-    let tracker = Tracker::new(deps, config.tracker.settings(config.tracking))
+    let tracker = Tracker::new(deps, config.tracker.settings(config.policies()))
         .ring_on_events(Arc::clone(&bells.events_recorded));
     Runner::new(Arc::new(tracker), clock, config.tracker.runner())
         .wake_on(Arc::clone(&bells.work_queued))
@@ -308,7 +308,7 @@ fn state(
 ) -> anyhow::Result<AppState> {
     let config = &settings.config;
     let callbacks = deps.map(|deps| {
-        let inbox = tidemark_workers::Inbox::new(deps, config.tracking)
+        let inbox = tidemark_workers::Inbox::new(deps, config.policies())
             .ring_on_events(Arc::clone(&bells.events_recorded))
             .ring_on_work(Arc::clone(&bells.work_queued));
         Arc::new(inbox) as Arc<dyn tidemark_api::CarrierCallbacks>
@@ -323,7 +323,7 @@ fn state(
             Arc::clone(store),
             Arc::clone(&settings.matrix),
             Arc::clone(clock),
-            config.tracking,
+            config.policies(),
         ),
         webhooks: tidemark_app::Webhooks::new(
             Arc::clone(store),

@@ -153,7 +153,7 @@ mod tests {
     fn the_tracker_decides_with_the_configured_policy() {
         let mut config = Config::default();
         config.tracking.refresh = Duration::from_secs(10);
-        let policy = config.tracker.settings(config.tracking).policy;
+        let policy = config.tracker.settings(config.policies()).policies.line;
         assert_eq!(policy, config.tracking);
         assert_ne!(policy, tidemark_domain::lifecycle::Policy::default());
     }

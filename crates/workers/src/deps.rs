@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use tidemark_app::Tracking;
 use tidemark_carriers::registry::Registry;
-use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::lifecycle::Policies;
 use tidemark_domain::{CarrierMatrix, Clock};
 use tidemark_store::Store;
 
@@ -23,14 +23,14 @@ pub struct Deps {
 }
 
 impl Deps {
-    /// The use case that applies observations to tracking requests, deciding by `policy`.
+    /// The use case that applies observations to tracking requests, deciding by `policies`.
     #[must_use]
-    pub fn tracking(&self, policy: Policy) -> Tracking {
+    pub fn tracking(&self, policies: Policies) -> Tracking {
         Tracking::new(
             Arc::clone(&self.store),
             Arc::clone(&self.matrix),
             Arc::clone(&self.clock),
-            policy,
+            policies,
         )
     }
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use tidemark_app::callbacks::{Callback, CallbackReply, CarrierCallbacks, Credential};
 use tidemark_app::{Applied, Current, Observation, Tracking};
 use tidemark_carriers::registry::Registry;
-use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::lifecycle::Policies;
 use tidemark_domain::terminal::{ContainerNotice, TerminalCode, TerminalReport};
 use tidemark_domain::tracking::TerminalAnswer;
 use tidemark_domain::{ClaimedJob, Clock, TrackingRequestId};
@@ -41,9 +41,9 @@ impl Inbox {
     /// An inbox over `deps.store`, authenticating lines with `deps.carriers`' callback
     /// tokens.
     #[must_use]
-    pub fn new(deps: Deps, policy: Policy) -> Self {
+    pub fn new(deps: Deps, policies: impl Into<Policies>) -> Self {
         Self {
-            tracking: deps.tracking(policy),
+            tracking: deps.tracking(policies.into()),
             store: deps.store,
             carriers: deps.carriers,
             clock: deps.clock,

@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use tidemark_app::{Applied, Current, Observation, Tracking};
 use tidemark_carriers::Lookup;
 use tidemark_carriers::registry::Registry;
-use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::lifecycle::Policies;
 use tidemark_domain::tracking::{Change, LookupAnswer};
 use tidemark_domain::{
     CarrierMatrix, ClaimedJob, Clock, JobKind, LookupOutcome, RequestType, Scac, TemporaryReason,
@@ -41,15 +41,15 @@ pub struct TrackerSettings {
     /// How long a claimed job is held past its last renewal (renewed every third of it
     /// while worked): a worker that dies loses its jobs this long after.
     pub lease: Duration,
-    /// The lifecycle's intervals and limits.
-    pub policy: Policy,
+    /// The lifecycle's intervals and limits, the sandbox line's and the others'.
+    pub policies: Policies,
 }
 
 impl Default for TrackerSettings {
     fn default() -> Self {
         Self {
             lease: Duration::from_secs(5),
-            policy: Policy::default(),
+            policies: Policies::default(),
         }
     }
 }
@@ -78,8 +78,8 @@ impl Tracker {
     /// with the carrier names of `deps.matrix`.
     #[must_use]
     pub fn new(deps: Deps, settings: TrackerSettings) -> Self {
-        let inbox = Inbox::new(deps.clone(), settings.policy);
-        let tracking = deps.tracking(settings.policy);
+        let inbox = Inbox::new(deps.clone(), settings.policies);
+        let tracking = deps.tracking(settings.policies);
         let Deps {
             store,
             carriers,
@@ -107,14 +107,14 @@ impl Tracker {
     /// When the database fails.
     pub async fn align_schedule(&self) -> Result<u64, WorkerError> {
         let now = self.clock.now();
-        let policy = &self.settings.policy;
+        let policies = &self.settings.policies;
         let refreshes = self
             .store
-            .pull_in_jobs(JobKind::Refresh, now + policy.longest_refresh())
+            .pull_in_jobs(JobKind::Refresh, now + policies.longest_refresh())
             .await?;
         let lookups = self
             .store
-            .pull_in_jobs(JobKind::Lookup, now + policy.longest_lookup_wait())
+            .pull_in_jobs(JobKind::Lookup, now + policies.longest_lookup_wait())
             .await?;
         Ok(refreshes + lookups)
     }

@@ -161,6 +161,7 @@ mod cases {
         let restarted = h
             .another_process(move |config| {
                 config.tracking = fast;
+                config.sandbox.tracking = fast;
                 config.tracker.lease = TrackerSettings::default().lease;
             })
             .await;

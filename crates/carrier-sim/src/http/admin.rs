@@ -199,8 +199,8 @@ pub(super) async fn calls(State(sim): State<Simulator>, RawQuery(raw): RawQuery)
     axum::Json(json!({"scac": scac, "calls": calls})).into_response()
 }
 
-/// Clears faults, injected events, lookup counts and tokens, and puts the clock back at
-/// the epoch in its configured mode.
+/// Clears faults, injected events, lookup counts, tokens and when the scripted numbers
+/// were first asked about, and puts the clock back at the epoch in its configured mode.
 pub(super) async fn reset(State(sim): State<Simulator>) -> Response {
     sim.clear_faults();
     lock(&sim.state.injected).clear();
@@ -209,6 +209,7 @@ pub(super) async fn reset(State(sim): State<Simulator>) -> Response {
     *lock(&sim.state.terminals) = crate::terminal::Index::default();
     *lock(&sim.state.subscriptions) = crate::terminal::subscriptions::Subscriptions::default();
     lock(&sim.state.tokens).clear();
+    lock(&sim.state.first_asked).clear();
     sim.state.clock.set(sim.state.config.epoch);
     sim.state.clock.set_mode(sim.state.config.clock);
     axum::Json(clock_document(&sim)).into_response()

@@ -77,10 +77,8 @@ fn listed(
     query: &EventQuery,
 ) -> (Vec<Value>, Option<Shipment>) {
     let now = sim.state.clock.now();
-    let shipment = sim
-        .state
-        .world
-        .shipment(scac, reference, placement, outcome);
+    let world = sim.world_of(scac, reference.value());
+    let shipment = world.shipment(scac, reference, placement, outcome);
     if let Some(shipment) = &shipment
         && !only_booking
     {
@@ -89,6 +87,7 @@ fn listed(
             reference: reference.clone(),
             placement,
             outcome,
+            epoch: world.epoch,
         };
         lock(&sim.state.terminals).remember(shipment, &visit);
     }

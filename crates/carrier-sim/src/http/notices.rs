@@ -98,16 +98,14 @@ pub(super) fn notice_of(
 ) -> Option<serde_json::Value> {
     let (outcome, placement, _) = shipment_of(scac, bill, u32::MAX).ok()?;
     let reference = Reference::TransportDocument(bill.to_owned());
-    let shipment = sim
-        .state
-        .world
-        .shipment(scac, &reference, placement, outcome)?;
+    let world = sim.world_of(scac, bill);
+    let shipment = world.shipment(scac, &reference, placement, outcome)?;
     (shipment.fate == Fate::Sails).then_some(())?;
     let at = match issue {
         Issue::AsOf(at) => at,
         Issue::First => first_issued(&shipment),
     };
-    arrival_notice(&sim.state.world, &shipment, &reference, at)
+    arrival_notice(&world, &shipment, &reference, at)
 }
 
 /// One notice a page (the publisher's own page size): clients follow the cursor.

@@ -23,12 +23,7 @@ pub(super) async fn events_v3_route(State(sim): State<Simulator>, call: LineCall
         let pod = |number: &str| -> Option<&'static str> {
             let index = crate::lock(&sim.state.terminals);
             let visit = index.visit(number)?;
-            let shipment = sim.state.world.shipment(
-                &visit.scac,
-                &visit.reference,
-                visit.placement,
-                visit.outcome,
-            )?;
+            let shipment = visit.shipment(&sim.state.world)?;
             Some(shipment.destination().locode)
         };
         let events: Vec<Value> = read

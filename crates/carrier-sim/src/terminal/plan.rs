@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime, Time};
 
 use super::time;
-use crate::scenario::{TerminalScript, terminal_script};
+use crate::scenario::{LFD_EXTENDED_AFTER, TerminalScript, terminal_script};
 use crate::world::{Container, Reference, Shipment, World};
 
 /// Demurrage per day past the last free day, in USD.
@@ -63,7 +63,8 @@ fn end_of_day(at: OffsetDateTime, days: i64) -> OffsetDateTime {
 }
 
 impl Plan {
-    /// The stay of `container` of `shipment`, found by `reference`.
+    /// The stay of `container` of `shipment`, found by `reference`, in `world` (placed
+    /// around the shipment's epoch).
     #[must_use]
     pub fn new(
         world: &World,
@@ -103,7 +104,8 @@ impl Plan {
             }
             Some(TerminalScript::LfdExtended) => {
                 plan.last_free_day = end_of_day(discharged, 3);
-                plan.extended = Some((discharged + Duration::days(1), end_of_day(discharged, 5)));
+                let at = world.epoch + LFD_EXTENDED_AFTER;
+                plan.extended = Some((at.max(discharged), end_of_day(discharged, 5)));
             }
             Some(TerminalScript::ReleaseTakenBack) => {
                 plan.ready_from = discharged + Duration::hours(2);

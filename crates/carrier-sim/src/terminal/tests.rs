@@ -22,6 +22,7 @@ fn served(reference: &str, placement: Placement) -> (Shipment, Index) {
         reference: Reference::Booking(reference.to_owned()),
         placement,
         outcome: Some(Outcome::Sails),
+        epoch: world().epoch,
     };
     let shipment = world()
         .shipment(SANDBOX_SCAC, &visit.reference, placement, visit.outcome)
@@ -118,27 +119,32 @@ fn the_holds_script_plays_out_from_the_manifest_to_the_out_gate() {
 }
 
 #[test]
-fn the_lfd_script_extends_the_terminal_last_free_day_by_two_days() {
+fn the_lfd_script_extends_the_terminal_last_free_day_by_two_days_minutes_after_the_first_ask() {
     let reference = "TEST-TR-LFD-EXTENDED";
-    let (shipment, index) = served(reference, Placement::Discharging(Duration::hours(-12)));
+    let Some(crate::scenario::Script::Shipment(_, placement)) =
+        crate::scenario::script(SANDBOX_SCAC, reference)
+    else {
+        panic!("{reference} is a scripted shipment");
+    };
+    let (shipment, index) = served(reference, placement);
     let world = world();
     let code = shipment.destination().terminal;
     let number = &shipment.containers[0].number;
     let plan = plan_of(&shipment, reference);
-    let first = entry(
-        &world,
-        &index,
-        code,
-        number,
-        plan.discharged + Duration::hours(1),
+    let asked = world.epoch;
+    assert!(
+        plan.discharged < asked,
+        "discharged before it is first asked about"
     );
+    let first = entry(&world, &index, code, number, asked);
     let later = entry(
         &world,
         &index,
         code,
         number,
-        plan.discharged + Duration::hours(25),
+        asked + crate::scenario::LFD_EXTENDED_AFTER,
     );
+    assert!(plan.last_free_day > asked, "its last free day still ahead");
     assert_eq!(at(&first, "lastFreeDay"), plan.last_free_day);
     assert_eq!(
         at(&later, "lastFreeDay"),

@@ -68,6 +68,10 @@ async fn order(sim: &Sim, url: &str, kind: &str, fault: Option<&str>) -> Value {
 async fn notices_and_notifications_are_pushed_as_the_standard_writes_them() {
     let sim = Sim::start(config()).await;
     let (url, received) = subscriber().await;
+    // The scripted number's timeline starts when it is first asked about: now, the vessel
+    // twelve hours out; sixty hours on, its notice is issued and the freight released.
+    sim.all("/TEST/v2/events?carrierBookingReference=TEST-TR-HOLDS")
+        .await;
     sim.sim.clock().advance(time::Duration::hours(60));
     for kind in ["notices", "notifications"] {
         let answer = order(&sim, &url, kind, None).await;

@@ -22,8 +22,17 @@ async fn a_journey_plays_out_as_the_clock_moves() {
     let sim = Sim::start(config()).await;
     let query = "/TEST/v2/events?carrierBookingReference=TEST-TR-JOURNEY";
     let start = codes(&sim.all(query).await);
-    assert_eq!(start, ["ACT:RECE"], "booked at the epoch, nothing else yet");
-    let mut previous = start.len();
+    for done in ["ACT:RECE", "ACT:GTOT", "ACT:GTIN", "ACT:LOAD"] {
+        assert!(start.iter().any(|c| c == done), "{done} by the first ask");
+    }
+    assert!(!start.iter().any(|c| c == "ACT:DEPA"), "not sailed yet");
+    // Its vessel leaves minutes after the first ask, recorded ten minutes later.
+    sim.sim
+        .clock()
+        .advance(carrier_sim::scenario::JOURNEY_DEPARTS + time::Duration::minutes(10));
+    let sailed = codes(&sim.all(query).await);
+    assert!(sailed.iter().any(|c| c == "ACT:DEPA"), "{sailed:?}");
+    let mut previous = sailed.len();
     let mut stages = Vec::new();
     for _ in 0..24 {
         sim.advance(5).await;
@@ -101,4 +110,30 @@ async fn the_sandbox_numbers_behave_as_documented() {
     let cancelled = codes(&sim.all(&query("TEST-TR-CANCELLED")).await);
     assert_eq!(cancelled, ["ACT:RECE", "ACT:CONF", "ACT:VOID"]);
     assert_eq!(sim.sim.lookups("TEST", "TEST-TR-RETRY"), 3);
+}
+
+#[tokio::test]
+async fn a_scripted_number_plays_its_path_from_when_it_is_first_asked_about() {
+    let sim = Sim::start(config()).await;
+    let query = "/TEST/v2/events?carrierBookingReference=TEST-TR-JOURNEY";
+    // Asked a month after the simulator started, it is where it was when asked at once.
+    sim.advance(30).await;
+    let late = codes(&sim.all(query).await);
+    assert!(late.iter().any(|c| c == "ACT:LOAD"), "{late:?}");
+    assert!(
+        !late.iter().any(|c| c == "ACT:DEPA"),
+        "not sailed yet: {late:?}"
+    );
+    sim.sim.clock().advance(time::Duration::minutes(5));
+    assert_eq!(
+        codes(&sim.all(query).await),
+        late,
+        "its departure not yet recorded"
+    );
+    sim.sim.clock().advance(time::Duration::minutes(10));
+    let sailed = codes(&sim.all(query).await);
+    assert!(sailed.iter().any(|c| c == "ACT:DEPA"), "{sailed:?}");
+
+    // Its timeline is kept: asked again, it does not start over.
+    assert_eq!(codes(&sim.all(query).await), sailed);
 }

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Scac;
+
 /// The intervals and limits of the lifecycle (all from configuration: the `[tracking]`
 /// section, durations written as `"90s"`, `"3h"`, `"7days"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +71,26 @@ impl Default for Policy {
 }
 
 impl Policy {
+    /// The sandbox line's cadence: each path of its scripted numbers within minutes (a
+    /// retry after 2 s doubling to 20 s, 14 of them in about four minutes; the manifest
+    /// checked every 30 s for 4 minutes; a refresh every minute, every 30 s near
+    /// arrival). Its stop rules are the contract's.
+    #[must_use]
+    pub fn sandbox() -> Self {
+        Self {
+            retry_first: Duration::from_secs(2),
+            retry_max: Duration::from_secs(20),
+            max_retries: 14,
+            manifest_recheck: Duration::from_secs(30),
+            manifest_expiry: Duration::from_secs(4 * 60),
+            refresh: Duration::from_secs(60),
+            refresh_at_sea: Duration::from_secs(60),
+            refresh_near: Duration::from_secs(30),
+            refresh_pushed: Duration::from_secs(10 * 60),
+            ..Self::default()
+        }
+    }
+
     /// The longest this policy waits before a shipment's next refresh.
     #[must_use]
     pub fn longest_refresh(&self) -> Duration {
@@ -92,5 +114,92 @@ impl Policy {
         self.retry_first
             .saturating_mul(1 << doublings)
             .min(self.retry_max)
+    }
+}
+
+/// The policy each request is decided by: the sandbox line `TEST`'s own (`[sandbox.tracking]`,
+/// so that its scripted numbers play their paths within minutes), the configured one
+/// (`[tracking]`) for every other line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policies {
+    /// Every line's but the sandbox's.
+    pub line: Policy,
+    /// The sandbox line's.
+    pub sandbox: Policy,
+}
+
+impl Default for Policies {
+    fn default() -> Self {
+        Self {
+            line: Policy::default(),
+            sandbox: Policy::sandbox(),
+        }
+    }
+}
+
+impl From<Policy> for Policies {
+    /// One policy for every line, the sandbox's included.
+    fn from(policy: Policy) -> Self {
+        Self {
+            line: policy,
+            sandbox: policy,
+        }
+    }
+}
+
+impl Policies {
+    /// The policy of a request or shipment of line `scac` (`None`: not known yet).
+    #[must_use]
+    pub fn of(&self, scac: Option<Scac>) -> &Policy {
+        if scac == Some(Scac::SANDBOX) {
+            &self.sandbox
+        } else {
+            &self.line
+        }
+    }
+
+    /// The longest wait before a shipment's next refresh under either policy.
+    #[must_use]
+    pub fn longest_refresh(&self) -> Duration {
+        self.line
+            .longest_refresh()
+            .max(self.sandbox.longest_refresh())
+    }
+
+    /// The longest wait before a request's next lookup under either policy.
+    #[must_use]
+    pub fn longest_lookup_wait(&self) -> Duration {
+        self.line
+            .longest_lookup_wait()
+            .max(self.sandbox.longest_lookup_wait())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sandbox_line_has_its_own_policy_and_every_other_line_the_configured_one() {
+        let policies = Policies::default();
+        assert_eq!(policies.of(Some(Scac::SANDBOX)), &Policy::sandbox());
+        let maersk = Scac::parse("MAEU").ok();
+        assert_eq!(policies.of(maersk), &Policy::default());
+        assert_eq!(policies.of(None), &Policy::default());
+        let one = Policies::from(Policy::default());
+        assert_eq!(one.of(Some(Scac::SANDBOX)), &Policy::default());
+    }
+
+    #[test]
+    fn the_sandbox_plays_each_lookup_path_within_five_minutes() {
+        let policy = Policy::sandbox();
+        let retries: Duration = (1..=policy.max_retries)
+            .map(|retry| policy.retry_delay(retry))
+            .sum();
+        assert!(retries <= Duration::from_secs(5 * 60), "{retries:?}");
+        assert!(policy.manifest_expiry <= Duration::from_secs(5 * 60));
+        assert!(policy.manifest_recheck < policy.manifest_expiry);
+        assert!(policy.longest_refresh() <= Duration::from_secs(2 * 60));
+        assert_eq!(policy.max_retries, Policy::default().max_retries);
     }
 }

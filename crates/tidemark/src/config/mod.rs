@@ -205,6 +205,16 @@ pub struct SandboxOverrides {
 }
 
 impl Config {
+    /// The lifecycle's policies: `[tracking]` for the lines, `[sandbox.tracking]` for the
+    /// sandbox line `TEST`.
+    #[must_use]
+    pub const fn policies(&self) -> tidemark_domain::lifecycle::Policies {
+        tidemark_domain::lifecycle::Policies {
+            line: self.tracking,
+            sandbox: self.sandbox.tracking,
+        }
+    }
+
     /// Loads the layers. Without `file`, `./tidemark.toml` is read if it exists.
     ///
     /// # Errors

@@ -38,6 +38,22 @@ fn the_example_file_documents_exactly_the_defaults() {
 }
 
 #[test]
+fn one_key_of_the_sandbox_cadence_keeps_the_others() {
+    jailed(|jail| {
+        jail.set_env("TIDEMARK_SANDBOX__TRACKING__REFRESH", "10s");
+        let config = load(None)?;
+        let expected = tidemark_domain::lifecycle::Policy {
+            refresh: std::time::Duration::from_secs(10),
+            ..tidemark_domain::lifecycle::Policy::sandbox()
+        };
+        assert_eq!(config.sandbox.tracking, expected);
+        assert_eq!(config.policies().sandbox, expected);
+        assert_eq!(config.policies().line, config.tracking);
+        Ok(())
+    });
+}
+
+#[test]
 fn the_all_carriers_flag_keeps_the_other_sandbox_settings() {
     jailed(|jail| {
         jail.set_env("TIDEMARK_SANDBOX__CLOCK_FACTOR", "60");
@@ -233,7 +249,7 @@ fn tracking_durations_read_human_and_old_integer_keys() {
         let old = load(Some("old.toml"))?;
         assert_eq!(old.tracking, human.tracking);
         assert_eq!(
-            old.tracker.settings(old.tracking).lease,
+            old.tracker.settings(old.policies()).lease,
             Duration::from_secs(7)
         );
         assert_eq!(old.tracker.runner().poll, Duration::from_millis(250));

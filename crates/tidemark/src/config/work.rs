@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tidemark_carriers::registry::ConnectionSettings;
-use tidemark_domain::lifecycle::Policy;
+use tidemark_domain::lifecycle::{Policies, Policy};
 use tidemark_workers::{RunnerSettings, TrackerSettings};
 
 /// A part of Tidemark a process runs.
@@ -51,12 +51,12 @@ impl Default for TrackerConfig {
 }
 
 impl TrackerConfig {
-    /// The tracker's settings, deciding by `policy`.
+    /// The tracker's settings, deciding by `policies`.
     #[must_use]
-    pub fn settings(&self, policy: Policy) -> TrackerSettings {
+    pub fn settings(&self, policies: Policies) -> TrackerSettings {
         TrackerSettings {
             lease: self.lease.max(Duration::from_secs(1)),
-            policy,
+            policies,
         }
     }
 
@@ -85,6 +85,10 @@ pub struct SandboxConfig {
     pub seed: u64,
     /// Its connection limits.
     pub connection: ConnectionSettings,
+    /// The lifecycle's intervals and limits for the sandbox line `TEST` (the keys of
+    /// `[tracking]`): by default minutes, so that each scripted number plays its path in
+    /// one sitting (`Policy::sandbox`).
+    pub tracking: Policy,
 }
 
 impl Default for SandboxConfig {
@@ -101,6 +105,7 @@ impl Default for SandboxConfig {
             clock_factor: 1.0,
             seed: 0,
             connection,
+            tracking: Policy::sandbox(),
         }
     }
 }

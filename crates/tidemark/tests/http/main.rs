@@ -36,6 +36,7 @@ mod places;
 mod raw_events;
 mod readiness;
 mod sandbox;
+mod sandbox_paths;
 mod search;
 mod shipments;
 mod shipping_lines;

@@ -84,7 +84,8 @@ async fn tracked_and_subscribed(t: &TestApp) {
         .next_due(JobKind::TerminalCheck)
         .await
         .expect("read");
-    let refresh = tidemark_domain::lifecycle::Policy::default().refresh;
+    // The sandbox line's cadence (`[sandbox.tracking]`).
+    let refresh = tidemark_domain::lifecycle::Policy::sandbox().refresh;
     assert_eq!(
         next,
         Some(t.clock.now() + refresh),

@@ -56,7 +56,7 @@ impl Tracker {
                     self.clock.now(),
                     retry_after,
                     refused,
-                    &self.settings.policy,
+                    self.settings.policies.of(Some(shipment.scac)),
                 );
                 self.store.reschedule_job(job, at).await?;
             }

@@ -63,7 +63,7 @@ impl Tracker {
         };
         let now = self.clock.now();
         let mut asked = self.ask_terminals(prior, now).await;
-        let policy = &self.settings.policy;
+        let policy = self.settings.policies.of(Some(prior.shipment.scac));
         if !asked.reachable {
             // None is due a check yet (the vessel's estimate moved later): check when the
             // window opens. Or no terminal of theirs is reachable from here: done, until a
@@ -111,7 +111,8 @@ impl Tracker {
     async fn ask_terminals(&self, tracked: &Tracked, now: Timestamp) -> Asked {
         let mut asked = Asked::default();
         let mut by_terminal: BTreeMap<TerminalCode, Vec<String>> = BTreeMap::new();
-        for id in tracking::terminal_checks(tracked, now, &self.settings.policy) {
+        let policy = self.settings.policies.of(Some(tracked.shipment.scac));
+        for id in tracking::terminal_checks(tracked, now, policy) {
             asked.due = true;
             let Some(container) = tracked.containers.iter().find(|c| c.id == id) else {
                 continue;
@@ -124,12 +125,11 @@ impl Tracker {
             }
         }
         let source = Source::from(tracked.shipment.source);
-        let renew: Vec<String> =
-            tracking::terminal_subscriptions(tracked, now, &self.settings.policy)
-                .into_iter()
-                .filter_map(|id| tracked.containers.iter().find(|c| c.id == id))
-                .map(|c| c.number.clone())
-                .collect();
+        let renew: Vec<String> = tracking::terminal_subscriptions(tracked, now, policy)
+            .into_iter()
+            .filter_map(|id| tracked.containers.iter().find(|c| c.id == id))
+            .map(|c| c.number.clone())
+            .collect();
         for (code, numbers) in by_terminal {
             let Some(connector) = self.carriers.terminals().connector(&code, source) else {
                 checked(&code, "not_configured");

@@ -46,11 +46,13 @@ pub fn frozen(event: &DomainEvent) -> (String, Vec<String>) {
     (status, containers)
 }
 
-/// Tracker settings for tests: the contract's policy, a short lease.
+/// Tracker settings for tests: the contract's policy for every line, the sandbox's
+/// included (these tests play the contract's lifecycle with the sandbox's numbers), a
+/// short lease.
 pub fn settings() -> TrackerSettings {
     TrackerSettings {
         lease: Duration::from_secs(60),
-        policy: Policy::default(),
+        policies: Policy::default().into(),
     }
 }
 
@@ -63,6 +65,7 @@ pub async fn start(backend: Backend, config: SimConfig) -> TestApp {
         .simulator(|sim| *sim = config)
         .config(|config| {
             config.tracker.lease = settings().lease;
+            config.sandbox.tracking = config.tracking;
             // These tests create hundreds of requests a minute; the API's rates are not
             // what they test.
             let many = std::num::NonZeroU32::new(100_000).expect("non-zero");

@@ -14,15 +14,7 @@ use crate::support::TestApp;
 pub async fn a_voyage_step_by_step_records_each_event_exactly_once(h: TestApp) {
     let request = h.test_bill("TEST-TR-JOURNEY").await;
     h.drain().await;
-    // Booked at the simulator's epoch: awaiting its manifest until the first boxes move.
-    assert_eq!(
-        h.stored(&request).await.status,
-        RequestStatus::AwaitingManifest
-    );
-    for _ in 0..7 {
-        h.advance(Duration::days(1));
-        h.drain().await;
-    }
+    // Found at once: its boxes loaded, the vessel about to sail.
     assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     // Play the voyage: every few hours the due refreshes run.
     for _ in 0..(24 * 120 / 3) {
