@@ -7,6 +7,7 @@
 mod accounts;
 mod changes;
 mod containers;
+mod counts;
 mod db;
 mod deliveries;
 mod domain_events;

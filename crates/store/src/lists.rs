@@ -1,6 +1,7 @@
 //! The lists people work from: a containers list's filters (on the box, on its shipment,
 //! on its terminal), the orders both lists are read in, and the counts a list shows beside
-//! its choices. And the one derivation, when the store opens, of the columns the filters
+//! its choices (kept as the rows are written for a whole account, [`crate::counts`];
+//! counted from the rows a filter keeps otherwise). And the one derivation, when the store opens, of the columns the filters
 //! read for containers written before those columns were (migration
 //! `0026_container_list_filters`).
 
@@ -9,6 +10,7 @@ use tidemark_domain::terminal::HoldName;
 use tidemark_domain::{AccountId, Container, ContainerStatus, Scac};
 
 use crate::containers::{self, COLUMNS};
+use crate::counts;
 use crate::db::{Backend, Paged, Query, Row, Value, parse_all};
 use crate::parties::{self, Customers};
 use crate::search::{self, Searched};
@@ -35,6 +37,10 @@ pub trait ListStore: Send + Sync {
         account: AccountId,
         filter: &ShipmentFilter,
     ) -> Result<Vec<ShipmentTally>, StoreError>;
+
+    /// Folds the kept counts' pending changes into them (a no-op where there are none to
+    /// fold); returns how many counts changed.
+    async fn fold_counts(&self) -> Result<u64, StoreError>;
 }
 
 /// `FROM shipments WHERE …`: `account`'s shipments that `filter` matches.
@@ -172,6 +178,10 @@ impl<B: Backend> ListStore for B {
         account: AccountId,
         filter: &ContainerFilter,
     ) -> Result<Vec<ContainerTally>, StoreError> {
+        if filter.is_whole_account() {
+            let kept = counts::containers(self.dialect(), account);
+            return parse_all(self.fetch(&kept).await?, container_tally);
+        }
         let filter = filtered(self, account, filter).await?;
         let mut query = Query::new(&format!("SELECT {TALLIED}, COUNT(*) AS count"));
         query.push(&filter.sql);
@@ -185,6 +195,10 @@ impl<B: Backend> ListStore for B {
         account: AccountId,
         filter: &ShipmentFilter,
     ) -> Result<Vec<ShipmentTally>, StoreError> {
+        if filter.is_whole_account() {
+            let kept = counts::shipments(self.dialect(), account);
+            return parse_all(self.fetch(&kept).await?, shipment_tally);
+        }
         let filter = shipments_filtered(self, account, filter).await?;
         let stopped = "CASE WHEN stopped_at IS NULL THEN 0 ELSE 1 END";
         let mut query = Query::new(&format!(
@@ -194,6 +208,15 @@ impl<B: Backend> ListStore for B {
         query.values = filter.values;
         query.push(&format!(" GROUP BY scac, {stopped}"));
         parse_all(self.fetch(&query).await?, shipment_tally)
+    }
+
+    async fn fold_counts(&self) -> Result<u64, StoreError> {
+        let folds = counts::fold(self.dialect());
+        if folds.is_empty() {
+            return Ok(0);
+        }
+        let written = self.write(crate::db::Unit::of(folds)).await?;
+        Ok(written.affected().iter().sum())
     }
 }
 

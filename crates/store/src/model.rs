@@ -125,6 +125,18 @@ pub struct ShipmentFilter {
     pub order: ShipmentOrder,
 }
 
+impl ShipmentFilter {
+    /// Whether it keeps every shipment of the account (its order aside).
+    #[must_use]
+    pub fn is_whole_account(&self) -> bool {
+        *self
+            == Self {
+                order: self.order,
+                ..Self::default()
+            }
+    }
+}
+
 /// The orders a shipments list can be read in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ShipmentOrder {
@@ -176,6 +188,18 @@ pub struct ContainerFilter {
     pub pickup_lfd_before: Option<time::Date>,
     /// The order of the list (not a filter).
     pub order: ContainerOrder,
+}
+
+impl ContainerFilter {
+    /// Whether it keeps every container of the account (its order aside).
+    #[must_use]
+    pub fn is_whole_account(&self) -> bool {
+        *self
+            == Self {
+                order: self.order,
+                ..Self::default()
+            }
+    }
 }
 
 /// The orders a containers list can be read in.

@@ -29,6 +29,7 @@ use crate::inbox::Inbox;
 use crate::leases::{Held, renewal_interval};
 use crate::{Worker, WorkerError};
 
+mod counts;
 mod lookup_log;
 mod notice;
 mod pairs;
@@ -70,6 +71,8 @@ pub struct Tracker {
     inbox: Inbox,
     /// When carriers' pushes are next tended (ended, their secrets replaced).
     tend_at: std::sync::Mutex<Option<Timestamp>>,
+    /// When the lists' counts are next folded.
+    fold_at: std::sync::Mutex<Option<Timestamp>>,
 }
 
 impl Tracker {
@@ -96,6 +99,7 @@ impl Tracker {
             settings,
             held: Held::default(),
             tend_at: std::sync::Mutex::new(None),
+            fold_at: std::sync::Mutex::new(None),
         }
     }
 
@@ -308,6 +312,7 @@ impl Worker for Tracker {
 
     async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<ClaimedJob>, WorkerError> {
         self.tend_pushes(now).await?;
+        self.fold_counts(now).await;
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         let mut jobs = Vec::new();
         // First lookups, then refreshes, then terminal checks, as far as there is room.

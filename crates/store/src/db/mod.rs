@@ -39,6 +39,11 @@ pub(crate) struct Dialect {
     /// rows for every list's total was the cost of a list; PostgreSQL counts with its index
     /// and would make one row per account a point of contention).
     pub(crate) request_counts: bool,
+    /// Whether the lists' counts are kept as deltas that triggers append and
+    /// `counts::fold` folds now and then (PostgreSQL, so that concurrent writers of one
+    /// account never wait on one counter row), rather than counters that triggers update
+    /// in place (SQLite, one writer).
+    pub(crate) counts_folded: bool,
     /// What goes before a column so that no index of it is used: SQLite's unary `+`, where
     /// a plan is chosen without statistics and would walk an account's index in order
     /// rather than fetch a search's few candidates by key; PostgreSQL plans from its

@@ -25,6 +25,7 @@ static DIALECT: Dialect = Dialect {
     // Serializes concurrent first starts: whoever takes the lock first decides.
     lock_accounts: Some("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE"),
     request_counts: false,
+    counts_folded: true,
     no_index: "",
     ascii_only: " COLLATE \"C\"",
 };

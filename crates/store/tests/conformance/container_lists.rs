@@ -222,13 +222,91 @@ pub async fn the_container_list_filters_on_line_ports_terminal_holds_and_local_d
     assert_eq!(bills, ["586118841", "586118842"]);
 }
 
+/// A filter that keeps every row as the whole account's does, but is counted from the rows.
+fn counted_from_the_rows<F: Default>(created_at: impl FnOnce(&mut F)) -> F {
+    let mut filter = F::default();
+    created_at(&mut filter);
+    filter
+}
+
+/// Each of `tallies` written out, sorted.
+fn sorted<T: std::fmt::Debug>(tallies: &[T]) -> Vec<String> {
+    let mut written: Vec<String> = tallies.iter().map(|t| format!("{t:?}")).collect();
+    written.sort();
+    written
+}
+
+/// The whole account's kept counts, and the same counted from its rows, sorted alike.
+async fn kept_and_counted(store: &Arc<dyn Store>, owner: &Account) -> [Vec<String>; 4] {
+    let all = tidemark_store::TimeRange {
+        start: Some(Timestamp::from_datetime(time::OffsetDateTime::UNIX_EPOCH)),
+        end: None,
+    };
+    let containers = async |filter: ContainerFilter| {
+        sorted(
+            &store
+                .container_tallies(owner.id, &filter)
+                .await
+                .expect("tallies"),
+        )
+    };
+    let shipments = async |filter: ShipmentFilter| {
+        sorted(
+            &store
+                .shipment_tallies(owner.id, &filter)
+                .await
+                .expect("tallies"),
+        )
+    };
+    [
+        containers(ContainerFilter::default()).await,
+        containers(counted_from_the_rows(|f: &mut ContainerFilter| {
+            f.created_at = all
+        }))
+        .await,
+        shipments(ShipmentFilter::default()).await,
+        shipments(counted_from_the_rows(|f: &mut ShipmentFilter| {
+            f.created_at = all
+        }))
+        .await,
+    ]
+}
+
+/// The counts kept for a whole account agree with its rows, before and after they are
+/// folded, through the rows' changes, and for no other account.
+async fn the_kept_counts_agree_with_the_rows(store: &Arc<dyn Store>, owner: &Account) {
+    for fold in [false, true] {
+        if fold {
+            store.fold_counts().await.expect("folded");
+        }
+        let [kept, counted, kept_shipments, counted_shipments] =
+            kept_and_counted(store, owner).await;
+        assert_eq!(kept, counted, "containers (folded: {fold})");
+        assert_eq!(
+            kept_shipments, counted_shipments,
+            "shipments (folded: {fold})"
+        );
+    }
+}
+
 /// A database written before the list columns existed: they are derived when it is opened
-/// again, and the filters find its boxes.
+/// again, and the filters find its boxes. The counts kept for the lists follow each change.
 pub async fn the_list_columns_are_derived_for_boxes_written_before_them(database: &TestDatabase) {
     let store = database.connect().await;
     let owner = account(&store, "older").await;
+    let other = account(&store, "other").await;
     tracked(&store, &owner, "586118841", 10, true).await;
+    tracked(&store, &owner, "586118842", 20, false).await;
+    tracked(&store, &other, "586118843", 30, true).await;
+    the_kept_counts_agree_with_the_rows(&store, &owner).await;
+    let [kept, ..] = kept_and_counted(&store, &owner).await;
+    assert_eq!(
+        kept.len(),
+        2,
+        "the other account's box is not counted: {kept:?}"
+    );
     database.underive_containers().await;
+    the_kept_counts_agree_with_the_rows(&store, &owner).await;
     let customs = || ContainerFilter {
         hold_name: vec![HoldName::Customs],
         ..Default::default()
@@ -239,6 +317,8 @@ pub async fn the_list_columns_are_derived_for_boxes_written_before_them(database
         "underived"
     );
     let reopened = database.connect().await;
+    the_kept_counts_agree_with_the_rows(&reopened, &owner).await;
+    the_kept_counts_agree_with_the_rows(&reopened, &other).await;
     assert_eq!(
         super::containers_listed(&reopened, owner.id, customs()).await,
         1

@@ -45,6 +45,7 @@ static DIALECT: Dialect = Dialect {
     skip_locked: false,
     lock_accounts: None,
     request_counts: true,
+    counts_folded: false,
     no_index: "+",
     ascii_only: "",
 };
