@@ -184,9 +184,16 @@ impl<B: Backend> JobStore for B {
     }
 
     async fn next_due(&self, kind: JobKind) -> Result<Option<Timestamp>, StoreError> {
+        // A job can be claimed at its due time, or when its lease ends if that is later:
+        // the first unheld (or soon free) job in due order, and the earliest lease that
+        // outlasts its job's due time, each read from its index (`jobs_due`, `jobs_leased`).
         let next = Query::with(
-            "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > due_at \
-             THEN lease_until ELSE due_at END) AS next FROM jobs WHERE kind = $1",
+            "SELECT MIN(next) AS next FROM (\
+             SELECT next FROM (SELECT due_at AS next FROM jobs WHERE kind = $1 \
+             AND (lease_until IS NULL OR lease_until <= due_at) ORDER BY due_at LIMIT 1) AS free \
+             UNION ALL \
+             SELECT MIN(lease_until) AS next FROM jobs WHERE kind = $1 AND lease_until > due_at\
+             ) AS due",
             vec![Value::from(kind.as_str())],
         );
         Ok(self

@@ -125,6 +125,26 @@ pub async fn an_expired_lease_makes_a_job_claimable_again(store: Arc<dyn Store>)
     );
     assert!(store.complete_job(&retaken[0]).await.expect("complete"));
     assert_eq!(store.next_due(JobKind::Lookup).await.expect("next"), None);
+
+    // A held job ahead of a free one: the earlier of its lease's end and the free one.
+    store.schedule_job(&job("held", 100)).await.expect("held");
+    store.schedule_job(&job("free", 200)).await.expect("free");
+    let held = super::claim_jobs(&store, JobKind::Lookup, 1, at(100)).await;
+    assert_eq!(held.len(), 1);
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(130)),
+        "the lease ends first"
+    );
+    store
+        .schedule_job(&job("sooner", 110))
+        .await
+        .expect("sooner");
+    assert_eq!(
+        store.next_due(JobKind::Lookup).await.expect("next"),
+        Some(at(110)),
+        "a free job due before the lease ends"
+    );
 }
 
 pub async fn rescheduling_releases_a_job_for_later(store: Arc<dyn Store>) {
