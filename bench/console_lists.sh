@@ -82,6 +82,9 @@ for _ in $(seq 1 60); do
   sleep 2
 done
 echo "jobs due before measuring: $due"
+# One box's number, for a search that finds one box (MSKU finds about a third of them).
+number=$(curl -s -H "Authorization: Token $key" "http://$address/v2/containers?page%5Bsize%5D=1" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["data"][0]["attributes"]["number"])')
 
 run() { # name, path
   wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/console.lua "http://$address$2" >"$work/$1.txt" 2>&1
@@ -91,6 +94,8 @@ pages=(
   "containers_held|/console/containers?hold=yes"
   "containers_by_lfd|/console/containers?sort=last_free_day"
   "containers_searched|/console/containers?q=MSKU"
+  "containers_found|/console/containers?q=$number"
+  "requests_found|/console/requests?q=$number"
   "containers_page_40|/console/containers?page=40"
   "shipments|/console/shipments"
 )

@@ -4,6 +4,8 @@
 //! browser test unless Debian's `chromium` and `chromium-driver` are installed or
 //! `TIDEMARK_REQUIRE_BROWSER` demands them (`tidemark_browser_tests`; demanded and missing,
 //! it runs and fails). Shared by the crates with such tests (`build` in their `Cargo.toml`).
+//! A crate with migrations (the store) is rebuilt when one is added or changed:
+//! `sqlx::migrate!` embeds them at compile time, and cargo does not otherwise look at them.
 
 #![expect(
     clippy::print_stdout,
@@ -23,6 +25,9 @@ fn main() {
     println!("cargo::rerun-if-env-changed=TIDEMARK_REQUIRE_BROWSER");
     // Installing or removing the browser changes the directory it is in.
     println!("cargo::rerun-if-changed=/usr/bin");
+    if std::path::Path::new("migrations").is_dir() {
+        println!("cargo::rerun-if-changed=migrations");
+    }
     let installed = BROWSER
         .iter()
         .all(|path| std::path::Path::new(path).exists());
