@@ -27,6 +27,7 @@ mod idempotency;
 mod includes;
 mod infer_number;
 mod limits;
+mod media_types;
 mod metrics;
 mod notice_push;
 mod numbers;
