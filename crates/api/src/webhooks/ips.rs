@@ -16,9 +16,10 @@ use crate::extract::QueryParams;
 pub struct WebhookIps {
     /// IPv4 or IPv6 addresses; empty when the operator has not published them.
     pub webhook_notification_ips: Vec<String>,
-    /// When this list was read from the settings (the process's start); null when empty.
+    /// When this list was read from the settings (the process's start), as the reference
+    /// always answers a time, an empty list's included.
     #[schema(format = DateTime)]
-    pub last_updated: Option<String>,
+    pub last_updated: String,
 }
 
 /// The addresses webhook deliveries leave from, for receivers' allow-lists.
@@ -34,7 +35,7 @@ pub async fn ips(scope: Scope, query: QueryParams) -> Result<Json<WebhookIps>, A
         .map(ToString::to_string)
         .collect();
     Ok(Json(WebhookIps {
-        last_updated: (!addresses.is_empty()).then(|| scope.started_at.to_string()),
+        last_updated: scope.started_at.to_string(),
         webhook_notification_ips: addresses,
     }))
 }
