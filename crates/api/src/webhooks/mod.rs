@@ -177,10 +177,11 @@ pub async fn update(
     Ok(JsonApi::ok(document(&changed)))
 }
 
-/// Delete a webhook and its delivery log.
+/// Delete a webhook and its delivery log. Answers 200 without a body, as the reference
+/// documents it (compat-api.md §4.1).
 #[utoipa::path(delete, path = "/v2/webhooks/{id}", operation_id = "deleteWebhook", tag = "Webhooks",
     params(Found<Webhook>),
-    responses((status = 204, description = "Deleted.")),
+    responses((status = 200, description = "Deleted (no body, as the reference API).")),
 )]
 pub async fn remove(
     scope: Scope,
@@ -190,7 +191,7 @@ pub async fn remove(
     query.finish()?;
     let id = WebhookId::parse(&id).ok_or_else(missing::<Webhook>)?;
     scope.webhooks.delete(scope.account(), id).await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(StatusCode::OK)
 }
 
 /// The events a webhook can subscribe to, by category, with what each means.
