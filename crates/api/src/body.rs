@@ -59,7 +59,12 @@ pub fn client_lists(
 ) -> Result<TrackingRequestPatch, ApiError> {
     let with_tags = lists == ClientLists::Shipment;
     let data = data(document)?;
-    check_type(data, lists.type_())?;
+    if with_tags {
+        // The reference's shipment PATCH does not require `data.type`.
+        check_type_if_given(data, lists.type_())?;
+    } else {
+        check_type(data, lists.type_())?;
+    }
     check_id(data, &id.to_string())?;
     let mut attributes = Attributes::of(data);
     let patch = TrackingRequestPatch {
@@ -129,6 +134,18 @@ pub fn check_type(data: &Map<String, Value>, expected: &str) -> Result<(), ApiEr
             format!("data.type must be {expected:?} at this endpoint"),
             ErrorSource::Pointer("/data/type".into()),
         )),
+    }
+}
+
+/// Checks `data.type` where the reference lets a client leave it out: absent or null is
+/// fine, else it must be `expected`.
+///
+/// # Errors
+/// 409 `type_mismatch` at `/data/type`.
+pub fn check_type_if_given(data: &Map<String, Value>, expected: &str) -> Result<(), ApiError> {
+    match data.get("type") {
+        None | Some(Value::Null) => Ok(()),
+        Some(_) => check_type(data, expected),
     }
 }
 

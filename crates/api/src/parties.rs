@@ -33,9 +33,7 @@ pub fn routes() -> Router<AppState> {
 /// the reference's own examples do; when given it must be `party`.
 fn company_name(document: &Value, id: Option<PartyId>) -> Result<CompanyName, ApiError> {
     let data = body::data(document)?;
-    if data.get("type").is_some_and(|t| !t.is_null()) {
-        body::check_type(data, view::TYPE)?;
-    }
+    body::check_type_if_given(data, view::TYPE)?;
     match id {
         Some(id) => body::check_id(data, &id.to_string())?,
         None => body::check_no_id(data)?,

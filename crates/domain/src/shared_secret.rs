@@ -47,6 +47,14 @@ impl SharedSecret {
         })
     }
 
+    /// A secret chosen by the other party, of any form: it signs with its UTF-8 bytes.
+    pub(crate) fn opaque(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            key: text.as_bytes().to_vec(),
+        }
+    }
+
     /// The secret as handed out.
     pub(crate) fn expose(&self) -> &str {
         &self.text

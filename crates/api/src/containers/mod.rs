@@ -4,9 +4,9 @@
 pub mod raw_events;
 pub use tidemark_wire::container as view;
 
-use axum::Router;
 use axum::extract::OriginalUri;
 use axum::routing::{get, patch};
+use axum::{Json, Router};
 use serde::Serialize;
 use tidemark_domain::request_number::matching_forms;
 use tidemark_domain::{Container, ContainerStatus};
@@ -188,39 +188,32 @@ pub async fn transport_events(
     ))
 }
 
-/// What a refresh answers.
+/// What a refresh answers: plain JSON, as the reference API answers it.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct RefreshMeta {
-    /// What happens now.
+pub struct Refreshed {
+    /// What happens now: which sources are asked.
+    #[schema(example = "Started refresh for Shipping line")]
     pub message: String,
 }
 
-/// The body of a refresh's answer.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RefreshDocument {
-    /// What happens now.
-    pub meta: RefreshMeta,
-}
-
 /// Ask the carrier about this container's shipment now, instead of at the next scheduled
-/// refresh. Limited to 10 per minute per account.
+/// refresh. Limited to 10 per minute per account. The terminal is asked on its own
+/// schedule, which tightens as the vessel nears.
 #[utoipa::path(patch, path = "/v2/containers/{id}/refresh", operation_id = "refreshContainer", tag = "Containers",
     params(Record<Container>),
-    responses((status = 202, description = "A lookup is scheduled.", body = RefreshDocument)),
+    responses((status = 200, description = "A lookup is scheduled (plain JSON, as the reference API).", body = Refreshed, content_type = "application/json")),
 )]
 pub async fn refresh(
     scope: Scope,
     Record(container): Record<Container>,
-) -> Result<JsonApi<RefreshDocument>, ApiError> {
+) -> Result<Json<Refreshed>, ApiError> {
     let shipment = scope
         .store
         .shipment(scope.account(), container.shipment_id)
         .await?
         .ok_or_else(missing::<Container>)?;
     scope.tracking.refresh(&shipment).await?;
-    Ok(JsonApi::accepted(RefreshDocument {
-        meta: RefreshMeta {
-            message: "Started refresh for Shipping line".to_owned(),
-        },
+    Ok(Json(Refreshed {
+        message: "Started refresh for Shipping line".to_owned(),
     }))
 }

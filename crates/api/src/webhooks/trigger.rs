@@ -6,7 +6,7 @@
 use axum::Json;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tidemark_domain::webhook::{WebhookDraft, WebhookSecret, recorded_event};
+use tidemark_domain::webhook::{MAX_CHOSEN_SECRET, WebhookDraft, WebhookSecret, recorded_event};
 use tidemark_domain::{EventName, ValidationCode};
 use utoipa::ToSchema;
 
@@ -28,8 +28,11 @@ pub struct TriggerInput {
     /// The event to sample: a name from `GET /v2/webhooks/events` that Tidemark records.
     #[schema(max_length = 128)]
     event: String,
-    /// The secret to sign with (`whsec_…`, a webhook's); a new one when absent, so the
-    /// signatures then verify with no secret the receiver holds.
+    /// The secret to sign with, any text of at most 1,024 bytes, as the reference takes
+    /// it: the hex signature (`X-Tidemark-Signature`) is keyed with the text as given; the
+    /// Standard Webhooks signature with a `whsec_…` secret's decoded bytes, else with the
+    /// text's bytes. A new secret when absent, so the signatures then verify with no
+    /// secret the receiver holds.
     secret: Option<String>,
 }
 
@@ -128,13 +131,13 @@ fn read(body: &Value) -> Result<Ask, ApiError> {
             None
         }
     });
-    let secret = secret.and_then(|text| match WebhookSecret::parse(&text) {
+    let secret = secret.and_then(|text| match WebhookSecret::chosen(&text) {
         Ok(secret) => Some(secret),
-        Err(error) => {
+        Err(_) => {
             problems.push((
                 "/secret".to_owned(),
-                ValidationCode::Invalid,
-                error.to_string(),
+                ValidationCode::TooLong,
+                format!("a secret is at most {MAX_CHOSEN_SECRET} bytes"),
             ));
             None
         }

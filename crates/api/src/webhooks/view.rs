@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use tidemark_domain::WebhookId;
-use tidemark_domain::webhook::{Subscribable, Webhook};
+use tidemark_domain::webhook::{Subscribable, Webhook, subscribable};
 use utoipa::ToSchema;
 
 use crate::document::SelfLink;
@@ -27,7 +27,9 @@ pub struct WebhookAttributes {
     pub url: String,
     /// Whether deliveries are made.
     pub active: bool,
-    /// The events it receives; empty means every event.
+    /// The events it receives. A webhook created without events (or with an empty list)
+    /// receives every event, including those the catalog gains later; it is shown with
+    /// every event of the catalog listed, as the reference API shows it.
     pub events: Vec<String>,
     /// The signing secret (`whsec_…`): verify `webhook-signature` with it.
     pub secret: String,
@@ -78,7 +80,11 @@ pub fn resource(webhook: &Webhook) -> WebhookResource {
         attributes: WebhookAttributes {
             url: webhook.url.to_string(),
             active: webhook.active,
-            events: webhook.events.clone(),
+            events: if webhook.events.is_empty() {
+                subscribable().into_iter().map(|event| event.name).collect()
+            } else {
+                webhook.events.clone()
+            },
             secret: webhook.secret.expose().to_owned(),
             previous_secret_expires_at: webhook
                 .previous_secret

@@ -28,9 +28,6 @@ pub enum UrlError {
     /// User name or password in the URL (they would end up in logs).
     #[error("credentials in the URL are not accepted; use the webhook's headers")]
     Credentials,
-    /// A fragment, which is never sent.
-    #[error("a fragment (#…) is never sent to the receiver")]
-    Fragment,
     /// A literal address outside the allowed networks.
     #[error(
         "{0} is not a public address; to let webhooks reach it, the operator adds its network to \
@@ -40,7 +37,9 @@ pub enum UrlError {
     NotPublic(IpAddr),
 }
 
-/// A webhook's URL: absolute, `http` or `https`, with a host, without credentials.
+/// A webhook's URL: absolute, `http` or `https`, with a host, without credentials. A
+/// fragment (`#…`, as in the reference API's own example URL) is kept as given and never
+/// sent: HTTP has no place for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookUrl(Url);
 
@@ -62,9 +61,6 @@ impl WebhookUrl {
         }
         if !url.username().is_empty() || url.password().is_some() {
             return Err(UrlError::Credentials);
-        }
-        if url.fragment().is_some() {
-            return Err(UrlError::Fragment);
         }
         match url.host() {
             None => return Err(UrlError::Malformed("no host".to_owned())),
@@ -90,6 +86,14 @@ impl WebhookUrl {
     #[must_use]
     pub fn as_url(&self) -> &Url {
         &self.0
+    }
+
+    /// Where a delivery goes: the URL without its fragment.
+    #[must_use]
+    pub fn target(&self) -> Url {
+        let mut target = self.0.clone();
+        target.set_fragment(None);
+        target
     }
 
     /// The URL as text.
@@ -339,12 +343,16 @@ mod tests {
         assert!(WebhookUrl::parse("http://8.8.8.8:8080/hook", &public).is_ok());
         // A name is checked when it is resolved, not here.
         assert!(WebhookUrl::parse("http://localhost/hook", &public).is_ok());
+        // A fragment is kept as given and never sent.
+        let fragment =
+            WebhookUrl::parse("https://webhook.site/#!/39084fbb", &public).expect("a fragment");
+        assert_eq!(fragment.as_str(), "https://webhook.site/#!/39084fbb");
+        assert_eq!(fragment.target().as_str(), "https://webhook.site/");
 
         for (text, expected) in [
             ("ftp://example.com/", UrlError::Scheme("ftp".to_owned())),
             ("file:///etc/passwd", UrlError::Scheme("file".to_owned())),
             ("https://user:pw@example.com/", UrlError::Credentials),
-            ("https://example.com/#part", UrlError::Fragment),
             (
                 "http://169.254.169.254/latest/meta-data",
                 UrlError::NotPublic(ip("169.254.169.254")),

@@ -22,4 +22,4 @@ pub use notification::{
 pub use retention::{DEFAULT_RETENTION, Retention, RetentionError};
 pub use rotation::{DEFAULT_SECRET_GRACE, MAX_SECRET_GRACE, PreviousSecret, Signers};
 pub use schedule::RetrySchedule;
-pub use signing::{SECRET_PREFIX, SecretError, WebhookSecret};
+pub use signing::{MAX_CHOSEN_SECRET, SECRET_PREFIX, SecretError, WebhookSecret};

@@ -23,6 +23,9 @@ pub const SECRET_PREFIX: &str = "whsec_";
 /// Random bytes in a new secret.
 const SECRET_BYTES: usize = 32;
 
+/// The longest secret a client may choose for a one-off sample (`POST /v2/webhooks/trigger`).
+pub const MAX_CHOSEN_SECRET: usize = 1024;
+
 /// A stored secret that is not `whsec_` and base64 of 24 to 64 bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("a webhook secret is whsec_ followed by base64 of 24 to 64 bytes")]
@@ -47,6 +50,19 @@ impl WebhookSecret {
         SharedSecret::parse(text, SECRET_PREFIX, 24..=64)
             .map(Self)
             .ok_or(SecretError)
+    }
+
+    /// A secret the client chose for a one-off sample, in any form, as the reference API
+    /// takes one: a `whsec_…` secret is read as such; any other text signs with its UTF-8
+    /// bytes (the hex signature is keyed with the text either way).
+    ///
+    /// # Errors
+    /// When `text` is longer than [`MAX_CHOSEN_SECRET`] bytes.
+    pub fn chosen(text: &str) -> Result<Self, SecretError> {
+        if text.len() > MAX_CHOSEN_SECRET {
+            return Err(SecretError);
+        }
+        Ok(Self::parse(text).unwrap_or_else(|_| Self(SharedSecret::opaque(text))))
     }
 
     /// The secret as the client sees it (`whsec_…`).
@@ -98,6 +114,26 @@ mod tests {
         for bad in ["", "whsec_", "sk_abc", "whsec_!!!", "whsec_AAAA"] {
             assert_eq!(WebhookSecret::parse(bad), Err(SecretError), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_chosen_secret_of_any_form_signs_with_its_text() {
+        let generated = WebhookSecret::generate();
+        assert_eq!(WebhookSecret::chosen(generated.expose()), Ok(generated));
+        let chosen = WebhookSecret::chosen("my-secret").expect("any text");
+        assert_eq!(chosen.expose(), "my-secret");
+        let mut mac = hmac(b"my-secret");
+        mac.update(b"{}");
+        assert_eq!(
+            chosen.hex_signature(b"{}"),
+            hex::encode(mac.finalize().into_bytes())
+        );
+        assert!(WebhookSecret::chosen("").is_ok());
+        assert!(WebhookSecret::chosen(&"x".repeat(MAX_CHOSEN_SECRET)).is_ok());
+        assert_eq!(
+            WebhookSecret::chosen(&"x".repeat(MAX_CHOSEN_SECRET + 1)),
+            Err(SecretError)
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ tidemark_store::backends!(
     with_tracking,
     a_found_request_is_read_back_through_every_endpoint,
     shipment_edits_replace_the_clients_lists_only,
+    a_shipment_edit_may_leave_the_type_out,
     bad_ids_filters_and_includes_are_clear_errors_and_accounts_are_separate,
 );
 
@@ -225,6 +226,25 @@ async fn reference_data_reads_back(t: &TestApp, shipment: &Value) {
         let found = document(t.get(&format!("/v2/terminals/{terminal}")).await).await;
         assert_eq!(found["data"]["type"], "terminal");
     }
+}
+
+/// The reference's PATCH body leaves `data.type` out.
+async fn a_shipment_edit_may_leave_the_type_out(t: TestApp) {
+    let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
+    let path = format!("/v2/shipments/{}", shipment_id(&request));
+    let untyped = document(
+        t.patch(
+            &path,
+            &json!({"data": {"attributes": {"ref_numbers": ["PO-7"], "tags": ["blue"]}}}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        untyped["data"]["attributes"]["ref_numbers"],
+        json!(["PO-7"])
+    );
+    assert_eq!(untyped["data"]["attributes"]["tags"], json!(["blue"]));
 }
 
 async fn shipment_edits_replace_the_clients_lists_only(t: TestApp) {

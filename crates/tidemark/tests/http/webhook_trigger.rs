@@ -2,9 +2,11 @@
 //! signed sample sent to a URL that is no webhook, and the whole exchange answered in the
 //! reference API's plain JSON; nothing stored.
 
+use hmac::{Hmac, KeyInit, Mac};
 use reqwest::Method;
 use serde_json::{Value, json};
-use tidemark_domain::webhook::WebhookSecret;
+use sha2::Sha256;
+use tidemark_domain::webhook::{MAX_CHOSEN_SECRET, WebhookSecret};
 use tidemark_testkit::Receiver;
 
 use crate::common::{TestApp, codes, document, errors, with_receivers};
@@ -81,8 +83,30 @@ async fn a_trigger_sends_a_signed_sample_and_shows_the_exchange(app: TestApp) {
         );
     }
 
+    // Any text is a secret, as the reference takes it: the hex signature is keyed with it.
+    // A fragment in the URL is accepted and not sent (the receiver answers only `/hook`).
+    let ask = json!({"url": format!("{url}#!/inbox"), "event": "tracking_request.succeeded",
+        "secret": "hunter2"});
+    let shown: Value = trigger(&app, &ask.to_string())
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(shown["succeeded"], true, "{shown}");
+    assert_eq!(shown["url"], format!("{url}#!/inbox"));
+    let got = receiver.got();
+    let (headers, body) = &got[2];
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(b"hunter2").expect("a key");
+    mac.update(body);
+    assert_eq!(
+        headers
+            .get("x-tidemark-signature")
+            .and_then(|v| v.to_str().ok()),
+        Some(hex::encode(mac.finalize().into_bytes()).as_str())
+    );
+
     bad_asks_are_refused(&app, &url).await;
-    assert_eq!(receiver.got().len(), 2, "nothing sent for a bad ask");
+    assert_eq!(receiver.got().len(), 3, "nothing sent for a bad ask");
 }
 
 /// What arrived is what the answer says was sent, signed as deliveries are.
@@ -136,7 +160,12 @@ async fn bad_asks_are_refused(app: &TestApp, url: &str) {
             "/event",
         ),
         (
-            json!({"url": url, "event": event, "secret": "hunter2"}),
+            json!({"url": url, "event": event, "secret": "x".repeat(MAX_CHOSEN_SECRET + 1)}),
+            "too_long",
+            "/secret",
+        ),
+        (
+            json!({"url": url, "event": event, "secret": 7}),
             "invalid",
             "/secret",
         ),

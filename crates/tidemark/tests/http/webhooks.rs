@@ -84,7 +84,12 @@ async fn a_webhook_is_created_read_listed_changed_and_deleted(app: TestApp) {
     )
     .await;
     assert_eq!(changed["data"]["attributes"]["active"], false);
-    assert_eq!(changed["data"]["attributes"]["events"], json!([]));
+    // No events: every event, listed as the reference lists them.
+    let every: Vec<Value> = tidemark_domain::webhook::subscribable()
+        .into_iter()
+        .map(|event| Value::String(event.name))
+        .collect();
+    assert_eq!(changed["data"]["attributes"]["events"], Value::Array(every));
     assert_eq!(changed["data"]["attributes"]["url"], attributes["url"]);
     assert_eq!(
         changed["data"]["attributes"]["secret"],

@@ -158,7 +158,7 @@ impl Sender {
             return Outcome::failed(error.to_string(), started);
         }
         let sent_headers = self.headers(webhook, id, now, &body);
-        let mut request = self.client.post(webhook.url.as_url().clone());
+        let mut request = self.client.post(webhook.url.target());
         for (name, value) in &sent_headers {
             request = request.header(name.as_str(), value.as_str());
         }
