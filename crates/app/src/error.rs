@@ -1,7 +1,7 @@
 //! What a use case refuses, besides the store's failures; the API maps each to its answer
 //! in one place (`tidemark_api::error`), and the console shows the API's.
 
-use tidemark_domain::{EventName, FieldError, RequestStatus, TrackingRequestId};
+use tidemark_domain::{FieldError, RequestStatus, TrackingRequestId};
 use tidemark_store::StoreError;
 
 /// Why a use case did not do what was asked.
@@ -26,9 +26,9 @@ pub enum Error {
     /// Resuming would track what a newer open request tracks: its id, when known.
     #[error("a newer open tracking request tracks the same number and carrier")]
     Duplicate(Option<TrackingRequestId>),
-    /// Tidemark has no sample of this event.
-    #[error("there is no sample of {0}")]
-    NoSample(EventName),
+    /// No event of the catalog has this name.
+    #[error("{0:?} is not an event of the catalog (GET /v2/webhooks/events)")]
+    NoSample(String),
     /// What was asked is not valid: each problem with its field.
     #[error("the request is not valid")]
     Invalid(Vec<FieldError>),

@@ -5,10 +5,12 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
+use tidemark_domain::lifecycle::RequestEvent;
 use tidemark_domain::webhook::payload::{self, Records};
 use tidemark_domain::webhook::{
-    DeliveryStatus, Exchange, Networks, Webhook, WebhookDraft, WebhookNotification, sample,
+    DeliveryStatus, Example, Exchange, Networks, Webhook, WebhookDraft, WebhookNotification,
+    example_of, sample,
 };
 use tidemark_domain::{
     AccountId, CarrierMatrix, Clock, EventName, Timestamp, WebhookId, WebhookNotificationId,
@@ -160,16 +162,16 @@ impl Webhooks {
     /// nothing is stored. The notification, what happened and the body sent.
     ///
     /// # Errors
-    /// `NoSample` when Tidemark has no sample of `name`.
+    /// `NoSample` when no event of the catalog has the name `name`.
     pub async fn send_sample(
         &self,
         webhook: &Webhook,
-        name: EventName,
+        name: &str,
     ) -> Result<(WebhookNotification, Exchange, Value), Error> {
         let now = self.clock.now();
         let (notification, document) =
-            sample_notification(&self.matrix, webhook.account_id, webhook.id, name, now)
-                .ok_or(Error::NoSample(name))?;
+            example_notification(&self.matrix, webhook.account_id, webhook.id, name, now)
+                .ok_or_else(|| Error::NoSample(name.to_owned()))?;
         let bytes = serde_json::to_vec(&document).unwrap_or_default();
         let message = notification.id.to_string();
         let exchange = self.sender.send(webhook, &message, bytes).await;
@@ -218,4 +220,50 @@ pub fn sample_notification(
     };
     let document = payload::document(&notification, &included);
     Some((notification, document))
+}
+
+/// An example notification of the catalog event `name` for `webhook`, and its body: the
+/// sample of a recorded event; for an event Tidemark does not record yet, the sample of
+/// the recorded event it is modelled on under its own name, marked in the notification's
+/// `meta` (`produced: false`, `modelled_on`); for a document event, the notification
+/// alone, its reference object a `document`. `None` when no event has the name.
+#[must_use]
+pub fn example_notification(
+    carriers: &Arc<CarrierMatrix>,
+    account: AccountId,
+    webhook: WebhookId,
+    name: &str,
+    now: Timestamp,
+) -> Option<(WebhookNotification, Value)> {
+    let (model, document_event) = match example_of(name)? {
+        Example::Recorded(event) => {
+            return sample_notification(carriers, account, webhook, event, now);
+        }
+        Example::Like(model) => (model, false),
+        Example::Document => (EventName::Request(RequestEvent::Failed), true),
+    };
+    let (mut notification, mut body) = sample_notification(carriers, account, webhook, model, now)?;
+    let data = &mut body["data"];
+    let reference = data["relationships"]["reference_object"]["data"].clone();
+    data["attributes"]["event"] = Value::from(name);
+    data["meta"] =
+        json!({"produced": false, "modelled_on": (!document_event).then(|| model.name())});
+    if document_event {
+        data["relationships"]["reference_object"]["data"] =
+            json!({"id": notification.domain_event_id.to_string(), "type": "document"});
+        if let Some(document) = body.as_object_mut() {
+            document.remove("included");
+        }
+    } else if let Some(included) = body["included"].as_array_mut() {
+        // The reference object (a transport event) carries the event's name too.
+        for resource in included.iter_mut().filter(|resource| {
+            resource["type"] == reference["type"] && resource["id"] == reference["id"]
+        }) {
+            if resource["attributes"].get("event").is_some() {
+                resource["attributes"]["event"] = Value::from(name);
+            }
+        }
+    }
+    name.clone_into(&mut notification.event);
+    Some((notification, body))
 }

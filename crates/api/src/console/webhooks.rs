@@ -281,7 +281,7 @@ pub async fn test(
         .get("event")
         .and_then(EventName::parse)
         .ok_or_else(|| ConsoleError::from(ApiError::not_found("Tidemark records no such event")))?;
-    let (notification, exchange, _) = state.webhooks.send_sample(&webhook, name).await?;
+    let (notification, exchange, _) = state.webhooks.send_sample(&webhook, &name.name()).await?;
     let attempt = exchange.attempt;
     let (outcome, ok) = outcome(attempt.status_code, attempt.error.as_deref());
     let tested = TestResult {

@@ -100,7 +100,7 @@ use crate::{
     components(schemas(
         crate::error::ErrorDocument,
         webhook_notifications::view::LogResource,
-        webhook_notifications::examples::RecordedEvent
+        webhook_notifications::examples::CatalogEventName
     )),
     security(("api_key" = [])),
     modifiers(&Security),

@@ -5,7 +5,8 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use tidemark_domain::{EventName, WebhookId};
+use tidemark_domain::WebhookId;
+use tidemark_domain::webhook::subscribable;
 use utoipa::ToSchema;
 
 use crate::ApiError;
@@ -13,7 +14,7 @@ use crate::auth::Scope;
 use crate::document::JsonApi;
 use crate::error::ErrorCode;
 use crate::extract::QueryParams;
-use tidemark_app::webhooks::sample_notification;
+use tidemark_app::webhooks::example_notification;
 
 /// Sample notifications of one event, as deliveries carry them.
 #[derive(Debug, Serialize, ToSchema)]
@@ -26,27 +27,24 @@ pub struct ExamplesDocument {
     pub included: Vec<Value>,
 }
 
-/// The events Tidemark records, each of which has a sample.
+/// The events of the catalog, each of which has an example.
 #[derive(Debug)]
-pub struct RecordedEvent;
+pub struct CatalogEventName;
 
-impl utoipa::PartialSchema for RecordedEvent {
+impl utoipa::PartialSchema for CatalogEventName {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        let names: Vec<String> = EventName::catalog()
-            .into_iter()
-            .map(|(name, _)| name.name())
-            .collect();
+        let names: Vec<String> = subscribable().into_iter().map(|event| event.name).collect();
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::Type::String)
             .enum_values(Some(names))
-            .description(Some("An event Tidemark records"))
+            .description(Some("An event of the catalog (GET /v2/webhooks/events)"))
             .into()
     }
 }
 
-impl ToSchema for RecordedEvent {
+impl ToSchema for CatalogEventName {
     fn name() -> std::borrow::Cow<'static, str> {
-        "RecordedEvent".into()
+        "CatalogEventName".into()
     }
 }
 
@@ -54,12 +52,15 @@ fn bad_event(detail: impl Into<String>) -> ApiError {
     ApiError::bad_parameter(ErrorCode::InvalidParameter, "event", detail)
 }
 
-/// A sample delivery body of an event.
+/// A sample delivery body of an event of the catalog. An event Tidemark does not record
+/// yet (`produced: false` in `GET /v2/webhooks/events`) has an example modelled on the
+/// recorded event whose shape the reference gives it, marked in the notification's `meta`
+/// (`produced: false`, `modelled_on`).
 #[utoipa::path(get, path = "/v2/webhook_notifications/examples", operation_id = "getWebhookNotificationExamples", tag = "Webhooks",
-    params(("event" = RecordedEvent, Query, description = "An event name from `GET /v2/webhooks/events` that Tidemark records")),
+    params(("event" = CatalogEventName, Query, description = "An event name from `GET /v2/webhooks/events`")),
     responses(
         (status = 200, description = "Samples of the event's notification.", body = ExamplesDocument),
-        (status = 400, description = "`event` missing, unknown, or not recorded by Tidemark."),
+        (status = 400, description = "`event` missing or not an event of the catalog."),
     ),
 )]
 pub async fn examples(
@@ -71,17 +72,15 @@ pub async fn examples(
     let name = name.filter(|name| !name.trim().is_empty()).ok_or_else(|| {
         bad_event("event is required: an event name from GET /v2/webhooks/events")
     })?;
-    let event = tidemark_domain::webhook::recorded_event(&name)
-        .map_err(|why| bad_event(crate::webhooks::test::not_recorded(&name, why)))?;
     let now = scope.clock.now();
-    let (_, mut document) = sample_notification(
+    let (_, mut document) = example_notification(
         &scope.carriers,
         scope.account(),
         WebhookId::new(),
-        event,
+        &name,
         now,
     )
-    .ok_or_else(|| bad_event(format!("there is no sample of {name}")))?;
+    .ok_or_else(|| bad_event(crate::webhooks::test::unknown_event(&name)))?;
     let mut data = document["data"].take();
     data["relationships"]["webhook"]["data"] = Value::Null;
     let included = match document["included"].take() {

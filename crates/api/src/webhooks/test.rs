@@ -6,8 +6,8 @@
 use axum::extract::State;
 use serde::Serialize;
 use serde_json::Value;
-use tidemark_domain::webhook::Webhook;
-use tidemark_domain::{EventName, ValidationCode};
+use tidemark_domain::ValidationCode;
+use tidemark_domain::webhook::{Webhook, example_of};
 use utoipa::ToSchema;
 
 use crate::body::{self, Attributes};
@@ -107,20 +107,13 @@ pub struct TestInputDocument {
 
 const EVENT: &str = "/data/attributes/event";
 
-/// Reads the event to sample.
-/// What to say of `name`, which is not an event Tidemark records.
-pub(crate) fn not_recorded(name: &str, why: tidemark_domain::webhook::NotRecorded) -> String {
-    match why {
-        tidemark_domain::webhook::NotRecorded::NotYet => {
-            format!("Tidemark does not record {name} yet, so it has no sample")
-        }
-        tidemark_domain::webhook::NotRecorded::Unknown => {
-            "event must be a name from GET /v2/webhooks/events".to_owned()
-        }
-    }
+/// What to say of `name`, which no event of the catalog has.
+pub(crate) fn unknown_event(name: &str) -> String {
+    format!("{name:?} is not an event of the catalog: a name from GET /v2/webhooks/events")
 }
 
-fn event(document: &Value) -> Result<EventName, ApiError> {
+/// Reads the event to sample: any event of the catalog.
+fn event(document: &Value) -> Result<String, ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
     let mut attributes = Attributes::of(data);
@@ -137,17 +130,11 @@ fn event(document: &Value) -> Result<EventName, ApiError> {
             ));
             None
         }
-        Some(name) => match tidemark_domain::webhook::recorded_event(&name) {
-            Ok(event) => Some(event),
-            Err(why) => {
-                problems.push((
-                    EVENT.into(),
-                    ValidationCode::Invalid,
-                    not_recorded(&name, why),
-                ));
-                None
-            }
-        },
+        Some(name) if example_of(&name).is_some() => Some(name),
+        Some(name) => {
+            problems.push((EVENT.into(), ValidationCode::Invalid, unknown_event(&name)));
+            None
+        }
     };
     match event {
         Some(event) if problems.is_empty() => Ok(event),
@@ -176,7 +163,7 @@ pub async fn test(
     }: Edit<Webhook>,
 ) -> Result<JsonApi<TestDocument>, ApiError> {
     let name = event(&body)?;
-    let (notification, exchange, document) = state.webhooks.send_sample(&webhook, name).await?;
+    let (notification, exchange, document) = state.webhooks.send_sample(&webhook, &name).await?;
     let attempt = exchange.attempt;
     let message = notification.id.to_string();
     Ok(JsonApi::ok(TestDocument {

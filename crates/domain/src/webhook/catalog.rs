@@ -4,19 +4,29 @@
 use crate::EventName;
 
 /// Names clients of the reference API subscribe to that need data Tidemark does not have
-/// yet (feeder legs, berthing, rail and inland moves, documents). They are accepted, so such
-/// clients can subscribe unchanged, and listed as not produced.
-const NOT_PRODUCED: [&str; 10] = [
-    "container.transport.feeder_arrived",
-    "container.transport.feeder_discharged",
-    "container.transport.feeder_loaded",
-    "container.transport.feeder_departed",
-    "container.transport.vessel_berthed",
-    "container.transport.delivered",
-    "container.transport.arrived_at_inland_destination",
-    "container.transport.estimated.arrived_at_inland_destination",
-    "document.extracted",
-    "document.extraction_failed",
+/// yet (berthing, manual delivery, inland destinations, documents). They are accepted, so
+/// such clients can subscribe unchanged, and listed as not produced. Each has an example
+/// modelled on the recorded event whose shape the reference's own example gives it (none:
+/// a document event, whose reference object is a `document`).
+const NOT_PRODUCED: [(&str, Option<&str>); 6] = [
+    (
+        "container.transport.vessel_berthed",
+        Some("container.transport.vessel_arrived"),
+    ),
+    (
+        "container.transport.delivered",
+        Some("container.transport.available"),
+    ),
+    (
+        "container.transport.arrived_at_inland_destination",
+        Some("container.transport.rail_arrived"),
+    ),
+    (
+        "container.transport.estimated.arrived_at_inland_destination",
+        Some("container.transport.estimated.vessel_arrived"),
+    ),
+    ("document.extracted", None),
+    ("document.extraction_failed", None),
 ];
 
 /// One event a webhook can subscribe to.
@@ -42,11 +52,11 @@ pub fn subscribable() -> Vec<Subscribable> {
             produced: true,
         })
         .collect();
-    for name in NOT_PRODUCED {
+    for (name, _) in NOT_PRODUCED {
         if !all.iter().any(|known| known.name == name) {
             all.push(Subscribable {
                 name: name.to_owned(),
-                description: "Accepted for compatibility; Tidemark does not record it yet (it needs feeder, berth, rail, inland or document data).",
+                description: "Accepted for compatibility; Tidemark does not record it yet (it needs berth, delivery, inland or document data). Its example is modelled on a recorded event.",
                 produced: false,
             });
         }
@@ -54,25 +64,35 @@ pub fn subscribable() -> Vec<Subscribable> {
     all
 }
 
-/// Why a name is not an event Tidemark records.
+/// How an example of a catalog event is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotRecorded {
-    /// A name of the reference catalog Tidemark accepts but does not record yet.
-    NotYet,
-    /// No event has this name.
-    Unknown,
+pub enum Example {
+    /// An event Tidemark records: a sample of it.
+    Recorded(EventName),
+    /// An event Tidemark does not record yet: a sample of the recorded event whose shape
+    /// the reference gives it, under the event's own name.
+    Like(EventName),
+    /// A document event: its notification, whose reference object is a `document`, and
+    /// nothing included.
+    Document,
 }
 
-/// The event `name` names, when Tidemark records it today (a sample of it can be made).
-///
-/// # Errors
-/// Why not: not yet recorded, or unknown.
-pub fn recorded_event(name: &str) -> Result<EventName, NotRecorded> {
-    match subscribable().into_iter().find(|s| s.name == name) {
-        Some(listed) if listed.produced => EventName::parse(name).ok_or(NotRecorded::Unknown),
-        Some(_) => Err(NotRecorded::NotYet),
-        None => Err(NotRecorded::Unknown),
+/// How to make an example of the catalog event `name`; `None` when no event has it.
+#[must_use]
+pub fn example_of(name: &str) -> Option<Example> {
+    if let Some((_, model)) = NOT_PRODUCED.iter().find(|(known, _)| *known == name) {
+        return Some(match model {
+            Some(model) => Example::Like(EventName::parse(model)?),
+            None => Example::Document,
+        });
     }
+    EventName::parse(name)
+        .filter(|event| {
+            subscribable()
+                .iter()
+                .any(|s| s.produced && s.name == event.name())
+        })
+        .map(Example::Recorded)
 }
 
 #[cfg(test)]
@@ -112,18 +132,32 @@ mod tests {
     }
 
     #[test]
-    fn only_recorded_events_have_samples() {
+    fn every_event_of_the_catalog_has_an_example() {
+        for event in subscribable() {
+            let example = example_of(&event.name);
+            assert!(example.is_some(), "{}", event.name);
+            assert_eq!(
+                matches!(example, Some(Example::Recorded(_))),
+                event.produced,
+                "{}",
+                event.name
+            );
+            if let Some(Example::Like(model)) = example {
+                assert!(
+                    matches!(example_of(&model.name()), Some(Example::Recorded(_))),
+                    "{} is modelled on a recorded event",
+                    event.name
+                );
+            }
+        }
         assert_eq!(
-            recorded_event("container.transport.vessel_departed").map(EventName::name),
-            Ok("container.transport.vessel_departed".to_owned())
+            example_of("container.transport.vessel_departed").map(|e| match e {
+                Example::Recorded(event) => event.name(),
+                _ => String::new(),
+            }),
+            Some("container.transport.vessel_departed".to_owned())
         );
-        assert_eq!(
-            recorded_event("container.transport.vessel_berthed"),
-            Err(NotRecorded::NotYet)
-        );
-        assert_eq!(
-            recorded_event("container.teleported"),
-            Err(NotRecorded::Unknown)
-        );
+        assert_eq!(example_of("document.extracted"), Some(Example::Document));
+        assert_eq!(example_of("container.teleported"), None);
     }
 }

@@ -13,7 +13,7 @@ mod signing;
 mod validate;
 
 pub use address::{MAX_URL_LEN, NetworkError, Networks, UrlError, WebhookUrl, is_public};
-pub use catalog::{NotRecorded, Subscribable, recorded_event, subscribable};
+pub use catalog::{Example, Subscribable, example_of, subscribable};
 pub use model::{MAX_HEADERS, Webhook, WebhookDraft, WebhookHeader};
 pub use notification::{
     Attempt, ClaimedNotification, DeliveryStatus, Exchange, LoggedAttempt, Settlement,

@@ -11,7 +11,8 @@ use crate::common::with_app;
 tidemark_store::backends!(
     with_app,
     examples_are_rendered_as_deliveries_are,
-    examples_need_a_recorded_event,
+    examples_need_an_event_of_the_catalog,
+    every_event_of_the_catalog_has_an_example,
     without_configured_addresses_the_ip_list_is_empty,
 );
 
@@ -56,13 +57,8 @@ async fn examples_are_rendered_as_deliveries_are(app: TestApp) {
     );
 }
 
-async fn examples_need_a_recorded_event(app: TestApp) {
-    for query in [
-        "",
-        "?event=",
-        "?event=container.exploded",
-        "?event=document.extracted",
-    ] {
+async fn examples_need_an_event_of_the_catalog(app: TestApp) {
+    for query in ["", "?event=", "?event=container.exploded"] {
         let response = app
             .get(&format!("/v2/webhook_notifications/examples{query}"))
             .await;
@@ -73,6 +69,66 @@ async fn examples_need_a_recorded_event(app: TestApp) {
             "{query}"
         );
     }
+}
+
+/// Every name of `GET /v2/webhooks/events` has an example under its own name; one Tidemark
+/// does not record says so and takes the reference's shape for it.
+async fn every_event_of_the_catalog_has_an_example(app: TestApp) {
+    let catalog = document(app.get("/v2/webhooks/events").await).await;
+    let events: Vec<(String, bool)> = catalog["data"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .flat_map(|category| category["attributes"]["events"].as_array().expect("events"))
+        .map(|event| {
+            (
+                event["name"].as_str().expect("a name").to_owned(),
+                event["produced"].as_bool().expect("produced"),
+            )
+        })
+        .collect();
+    assert!(events.len() >= 43, "the reference's catalog at least");
+    for (name, produced) in &events {
+        let body = document(
+            app.get(&format!("/v2/webhook_notifications/examples?event={name}"))
+                .await,
+        )
+        .await;
+        let sample = &body["data"][0];
+        assert_eq!(sample["attributes"]["event"], name.as_str());
+        assert_eq!(
+            sample["meta"]["produced"].as_bool().unwrap_or(true),
+            *produced,
+            "{name}"
+        );
+    }
+    let berthed = document(
+        app.get("/v2/webhook_notifications/examples?event=container.transport.vessel_berthed")
+            .await,
+    )
+    .await;
+    let reference = &berthed["data"][0]["relationships"]["reference_object"]["data"];
+    assert_eq!(reference["type"], "transport_event");
+    let event = berthed["included"]
+        .as_array()
+        .expect("included")
+        .iter()
+        .find(|r| r["type"] == "transport_event" && r["id"] == reference["id"])
+        .expect("the transport event");
+    assert_eq!(
+        event["attributes"]["event"],
+        "container.transport.vessel_berthed"
+    );
+    let extracted = document(
+        app.get("/v2/webhook_notifications/examples?event=document.extracted")
+            .await,
+    )
+    .await;
+    assert_eq!(
+        extracted["data"][0]["relationships"]["reference_object"]["data"]["type"],
+        "document"
+    );
+    assert!(extracted["included"].as_array().is_some_and(Vec::is_empty));
 }
 
 async fn without_configured_addresses_the_ip_list_is_empty(app: TestApp) {
