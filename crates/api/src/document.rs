@@ -63,10 +63,14 @@ impl<T: Serialize> JsonApi<T> {
 
 impl<T: Serialize> IntoResponse for JsonApi<T> {
     fn into_response(self) -> Response {
-        match serde_json::to_vec(&self.body) {
+        let (body, location) = crate::public_links::render(|| {
+            let location = self.location.as_deref().map(tidemark_wire::links::absolute);
+            (serde_json::to_vec(&self.body), location)
+        });
+        match body {
             Ok(body) => {
                 let mut response = (self.status, [(CONTENT_TYPE, JSON_API)], body).into_response();
-                if let Some(location) = self.location.and_then(|l| HeaderValue::try_from(l).ok()) {
+                if let Some(location) = location.and_then(|l| HeaderValue::try_from(l).ok()) {
                     response.headers_mut().insert(LOCATION, location);
                 }
                 response

@@ -26,6 +26,7 @@ mod negotiation;
 pub mod openapi;
 mod params;
 mod parties;
+pub mod public_links;
 pub mod rate_limit;
 mod reference_data;
 mod root;
@@ -84,6 +85,8 @@ pub struct ApiConfig {
     /// How long the delivery log keeps a settled notification (the pruner's; the console
     /// says it).
     pub webhook_retention: tidemark_domain::webhook::Retention,
+    /// Where the links of answers point.
+    pub links: public_links::PublicLinks,
 }
 
 impl Default for ApiConfig {
@@ -100,6 +103,7 @@ impl Default for ApiConfig {
             webhook_source_ips: Vec::new(),
             coverage: Coverage::default(),
             webhook_retention: tidemark_domain::webhook::Retention::default(),
+            links: public_links::PublicLinks::default(),
         }
     }
 }
@@ -281,6 +285,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(fallback::not_found)
         .layer(map_response(fallback::method_not_allowed))
         .layer(from_fn(negotiation::check_accept))
+        .layer(from_fn_with_state(state.clone(), public_links::scope))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(
             TraceLayer::new_for_http()

@@ -9,6 +9,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
+use tidemark_wire::links::absolute;
+
 use crate::AppState;
 use crate::document::JsonApi;
 
@@ -26,7 +28,7 @@ async fn root(headers: HeaderMap) -> Response {
         );
         return response;
     }
-    JsonApi::ok(document()).into_response()
+    JsonApi::ok(crate::public_links::render(document)).into_response()
 }
 
 /// Whether the caller is a browser: its `Accept` names `text/html` (browsers list it
@@ -54,11 +56,11 @@ fn document() -> Value {
             "description": "Ocean shipment tracking. The API is under /v2; its reference is at /docs.",
         },
         "links": {
-            "self": "/",
-            "api": "/v2",
-            "docs": "/docs",
-            "describedby": "/v2/openapi.json",
-            "console": "/console",
+            "self": absolute("/"),
+            "api": absolute("/v2"),
+            "docs": absolute("/docs"),
+            "describedby": absolute("/v2/openapi.json"),
+            "console": absolute("/console"),
         },
     })
 }

@@ -107,6 +107,14 @@ impl Tracking {
         }
     }
 
+    /// Freezes notifications' records with links under `base` (the configured public
+    /// URL), when given.
+    #[must_use]
+    pub fn links_under(mut self, base: Option<&str>) -> Self {
+        self.render = self.render.under(base);
+        self
+    }
+
     /// Rings `bell` after every commit that recorded events, so a dispatcher in this
     /// process sends their notifications at once instead of at its next poll.
     #[must_use]

@@ -33,7 +33,7 @@ pub trait WebhookSender: Send + Sync + fmt::Debug {
 pub struct Webhooks {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
-    matrix: Arc<CarrierMatrix>,
+    render: EventRecords,
     sender: Arc<dyn WebhookSender>,
     secret_grace: Duration,
 }
@@ -52,10 +52,18 @@ impl Webhooks {
         Self {
             store,
             clock,
-            matrix,
+            render: EventRecords::new(matrix),
             sender,
             secret_grace,
         }
+    }
+
+    /// Renders samples' records with links under `base` (the configured public URL),
+    /// when given, as deliveries carry them.
+    #[must_use]
+    pub fn links_under(mut self, base: Option<&str>) -> Self {
+        self.render = self.render.under(base);
+        self
     }
 
     /// How long a rotated secret keeps signing.
@@ -170,7 +178,7 @@ impl Webhooks {
     ) -> Result<(WebhookNotification, Exchange, Value), Error> {
         let now = self.clock.now();
         let (notification, document) =
-            example_notification(&self.matrix, webhook.account_id, webhook.id, name, now)
+            example_notification(&self.render, webhook.account_id, webhook.id, name, now)
                 .ok_or_else(|| Error::NoSample(name.to_owned()))?;
         let bytes = serde_json::to_vec(&document).unwrap_or_default();
         let message = notification.id.to_string();
@@ -191,7 +199,7 @@ impl Webhooks {
 /// for an event that has no sample.
 #[must_use]
 pub fn sample_notification(
-    carriers: &Arc<CarrierMatrix>,
+    render: &EventRecords,
     account: AccountId,
     webhook: WebhookId,
     name: EventName,
@@ -203,8 +211,7 @@ pub fn sample_notification(
         tracked: sample.tracked.as_ref(),
         customer_name: None,
     };
-    let render = EventRecords::new(Arc::clone(carriers));
-    let included = payload::Render::included(&render, &sample.event, &records);
+    let included = payload::Render::included(render, &sample.event, &records);
     let notification = WebhookNotification {
         id: WebhookNotificationId::new(),
         account_id: account,
@@ -229,7 +236,7 @@ pub fn sample_notification(
 /// alone, its reference object a `document`. `None` when no event has the name.
 #[must_use]
 pub fn example_notification(
-    carriers: &Arc<CarrierMatrix>,
+    render: &EventRecords,
     account: AccountId,
     webhook: WebhookId,
     name: &str,
@@ -237,12 +244,12 @@ pub fn example_notification(
 ) -> Option<(WebhookNotification, Value)> {
     let (model, document_event) = match example_of(name)? {
         Example::Recorded(event) => {
-            return sample_notification(carriers, account, webhook, event, now);
+            return sample_notification(render, account, webhook, event, now);
         }
         Example::Like(model) => (model, false),
         Example::Document => (EventName::Request(RequestEvent::Failed), true),
     };
-    let (mut notification, mut body) = sample_notification(carriers, account, webhook, model, now)?;
+    let (mut notification, mut body) = sample_notification(render, account, webhook, model, now)?;
     let data = &mut body["data"];
     let reference = data["relationships"]["reference_object"]["data"].clone();
     data["attributes"]["event"] = Value::from(name);

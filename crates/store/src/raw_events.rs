@@ -163,6 +163,14 @@ pub trait RawEventStore: Send + Sync {
         container: ContainerId,
         page: PageRequest,
     ) -> Result<Page<RawEvent>, StoreError>;
+
+    /// Every kept carrier event of each of `containers` (the account's), as listed with
+    /// it ([`RawEvent::listed_with`]), oldest first; one statement for them all.
+    async fn raw_events_of(
+        &self,
+        account: AccountId,
+        containers: &[ContainerId],
+    ) -> Result<Vec<RawEvent>, StoreError>;
 }
 
 #[async_trait]
@@ -200,5 +208,33 @@ impl<B: Backend> RawEventStore for B {
             items: all.into_iter().skip(skip).take(take).collect(),
             total,
         })
+    }
+
+    async fn raw_events_of(
+        &self,
+        account: AccountId,
+        containers: &[ContainerId],
+    ) -> Result<Vec<RawEvent>, StoreError> {
+        if containers.is_empty() {
+            return Ok(Vec::new());
+        }
+        // A container's own document, and its shipment's.
+        let mut query = Query::new(
+            "SELECT c.id AS listed_with, d.container_id, d.account_id, d.shipment_id, d.events \
+             FROM containers c JOIN raw_event_documents d ON d.account_id = c.account_id \
+             AND d.shipment_id = c.shipment_id \
+             AND (d.container_id = c.id OR d.container_id IS NULL) WHERE c.account_id = ",
+        );
+        query
+            .bind(account.as_uuid())
+            .push(" AND c.id IN ")
+            .bind_list(containers.iter().map(ContainerId::as_uuid));
+        let mut all = Vec::new();
+        for row in self.fetch(&query).await? {
+            let container = ContainerId::from_uuid(row.required_id("listed_with")?);
+            all.extend(events(&row)?.iter().map(|r| r.listed_with(container)));
+        }
+        all.sort_by(tidemark_domain::raw_event::order);
+        Ok(all)
     }
 }

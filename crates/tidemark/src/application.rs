@@ -104,6 +104,7 @@ impl Application {
                 carriers: registry,
                 matrix: Arc::clone(&settings.matrix),
                 clock: Arc::clone(&clock),
+                public_url: settings.api.links.public_url.clone(),
             })
         } else {
             None
@@ -324,14 +325,16 @@ fn state(
             Arc::clone(&settings.matrix),
             Arc::clone(clock),
             config.policies(),
-        ),
+        )
+        .links_under(settings.api.links.public_url.as_deref()),
         webhooks: tidemark_app::Webhooks::new(
             Arc::clone(store),
             Arc::clone(clock),
             Arc::clone(&settings.matrix),
             Arc::new(sender),
             settings.secret_grace(),
-        ),
+        )
+        .links_under(settings.api.links.public_url.as_deref()),
         callbacks,
         workers: Some(Arc::new(app::Loops(beats))),
     }))

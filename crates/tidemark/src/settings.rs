@@ -94,6 +94,7 @@ impl Settings {
             webhook_source_ips: config.webhook_source_ips.clone(),
             coverage,
             webhook_retention: retention,
+            links: public_links(&config.http)?,
         };
         let dispatcher = tidemark_workers::DispatcherSettings {
             lease: at_least_a_second(config.webhooks.lease),
@@ -140,6 +141,22 @@ fn matrix(path: Option<&std::path::Path>) -> Result<Arc<CarrierMatrix>, String> 
             .map_err(|error| format!("the bundled carrier matrix is invalid: {error}"))?,
     };
     Ok(Arc::new(matrix))
+}
+
+/// Where the API's links point, as `[http]` says.
+fn public_links(
+    http: &crate::config::HttpConfig,
+) -> Result<tidemark_api::public_links::PublicLinks, String> {
+    let public_url = http
+        .public_url
+        .as_deref()
+        .map(tidemark_api::public_links::PublicLinks::parse_public_url)
+        .transpose()
+        .map_err(|error| format!("http.public_url: {error}"))?;
+    Ok(tidemark_api::public_links::PublicLinks {
+        public_url,
+        trust_forwarded_headers: http.trust_forwarded_headers,
+    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct SelfLink {
     /// Where the resource lives.
-    #[serde(rename = "self")]
+    #[serde(rename = "self", serialize_with = "crate::links::link")]
     pub self_: String,
 }
 
@@ -63,6 +63,7 @@ impl RelatedLink {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Related {
     /// The list of related resources.
+    #[serde(serialize_with = "crate::links::link")]
     pub related: String,
 }
 
@@ -118,19 +119,28 @@ impl ToOne {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PageLinks {
     /// This page.
-    #[serde(rename = "self")]
+    #[serde(rename = "self", serialize_with = "crate::links::link")]
     pub self_: String,
     /// The first page.
+    #[serde(serialize_with = "crate::links::link")]
     pub first: String,
     /// The previous page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::links::optional_link"
+    )]
     pub prev: Option<String>,
     /// The next page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::links::optional_link"
+    )]
     pub next: Option<String>,
     /// The last page.
+    #[serde(serialize_with = "crate::links::link")]
     pub last: String,
     /// This page again, under the reference API's name.
+    #[serde(serialize_with = "crate::links::link")]
     pub current: String,
 }
 

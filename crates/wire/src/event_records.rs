@@ -38,13 +38,25 @@ use crate::{reference as reference_data, tracking_request};
 #[derive(Debug, Clone)]
 pub struct EventRecords {
     carriers: Arc<CarrierMatrix>,
+    base: Option<Arc<str>>,
 }
 
 impl EventRecords {
-    /// Renders with the carrier names of `carriers`.
+    /// Renders with the carrier names of `carriers`, links as paths (or under the base of
+    /// the answer being rendered, when there is one).
     #[must_use]
     pub const fn new(carriers: Arc<CarrierMatrix>) -> Self {
-        Self { carriers }
+        Self {
+            carriers,
+            base: None,
+        }
+    }
+
+    /// Renders links under `base` (the configured public URL), when given.
+    #[must_use]
+    pub fn under(mut self, base: Option<&str>) -> Self {
+        self.base = base.map(Arc::from);
+        self
     }
 }
 
@@ -114,8 +126,9 @@ impl Out<'_> {
     fn transport(&mut self, event: &TransportEvent) {
         self.shipment();
         self.container(event.container_id);
+        let raw = self.tracked().map_or(&[][..], |t| t.raw_events.as_slice());
         self.items
-            .push(value(&container_view::transport_event(event)));
+            .push(value(&container_view::transport_event(event, raw)));
         self.port(event.location.as_ref());
         self.terminal(event.location.as_ref());
         if let Some(vessel) = &event.vessel {
@@ -291,6 +304,15 @@ impl Out<'_> {
 
 impl Render for EventRecords {
     fn included(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<Value> {
+        match self.base.as_deref() {
+            Some(base) => crate::links::with_base(Some(base), || self.render(event, records)),
+            None => self.render(event, records),
+        }
+    }
+}
+
+impl EventRecords {
+    fn render(&self, event: &DomainEvent, records: &Records<'_>) -> Vec<Value> {
         let mut out = Out {
             records,
             carriers: &self.carriers,

@@ -8,6 +8,7 @@ pub mod custom_field;
 pub mod document;
 pub mod event_records;
 pub mod infer_number;
+pub mod links;
 pub mod metrics;
 pub mod party;
 pub mod reference;

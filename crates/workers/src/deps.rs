@@ -20,6 +20,9 @@ pub struct Deps {
     pub matrix: Arc<CarrierMatrix>,
     /// The clock.
     pub clock: Arc<dyn Clock>,
+    /// Where the links of notifications' records point (`[http] public_url`); paths
+    /// when unset.
+    pub public_url: Option<String>,
 }
 
 impl Deps {
@@ -32,5 +35,6 @@ impl Deps {
             Arc::clone(&self.clock),
             policies,
         )
+        .links_under(self.public_url.as_deref())
     }
 }

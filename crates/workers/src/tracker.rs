@@ -88,6 +88,7 @@ impl Tracker {
             carriers,
             matrix,
             clock,
+            ..
         } = deps;
         Self {
             inbox,

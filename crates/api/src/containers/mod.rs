@@ -182,7 +182,15 @@ pub async fn transport_events(
         .await?
         .included;
     let path = format!("{}/transport_events", view::path(container.id));
-    let data = result.items.iter().map(view::transport_event).collect();
+    let raw = scope
+        .store
+        .raw_events_of(scope.account(), &[container.id])
+        .await?;
+    let data = result
+        .items
+        .iter()
+        .map(|event| view::transport_event(event, &raw))
+        .collect();
     Ok(JsonApi::ok(
         list_document(&path, &query, page, result.total, data).including(included),
     ))

@@ -10,7 +10,8 @@ use crate::auth::Scope;
 use crate::document::{JsonApi, ListDocument, Page, ToOne};
 use crate::extract::QueryParams;
 use crate::found::Found;
-use crate::params::{Paging, list_document, take_page_or};
+use crate::include::{self, RawEventIncludes, Records};
+use crate::params::{Include, Paging, list_document, take_include, take_page_or};
 
 /// A raw event's attributes: the reference's, then what DCSA says of the event.
 #[derive(Debug, Serialize, ToSchema)]
@@ -171,7 +172,7 @@ pub fn resource(record: &RawEvent, index: u64, carrier: Option<&Carrier>) -> Raw
 /// make a milestone. Pages hold 100 events unless `page[size]` says otherwise, so a
 /// client reading `data` alone gets a whole voyage.
 #[utoipa::path(get, path = "/v2/containers/{id}/raw_events", operation_id = "listRawEvents", tag = "Containers",
-    params(Found<tidemark_domain::Container>, Paging),
+    params(Found<tidemark_domain::Container>, Paging, Include<RawEventIncludes>),
     responses((status = 200, description = "A page of the container's carrier events.", body = ListDocument<RawEventResource>)),
 )]
 pub async fn list(
@@ -180,6 +181,7 @@ pub async fn list(
     mut query: QueryParams,
 ) -> Page<RawEventResource> {
     let page = take_page_or(&mut query, &scope.config, scope.config.page_size_max)?;
+    let include = take_include::<RawEventIncludes>(&mut query)?;
     query.finish()?;
     let container = container.read(&scope).await?;
     let shipment = scope
@@ -199,11 +201,11 @@ pub async fn list(
         .zip(&result.items)
         .map(|(index, record)| resource(record, index, carrier))
         .collect();
-    Ok(JsonApi::ok(list_document(
-        &path,
-        &query,
-        page,
-        result.total,
-        data,
-    )))
+    let records = Records::RawEvents(&result.items, &container);
+    let included = include::included(&scope, scope.account(), include.as_ref(), records)
+        .await?
+        .included;
+    Ok(JsonApi::ok(
+        list_document(&path, &query, page, result.total, data).including(included),
+    ))
 }

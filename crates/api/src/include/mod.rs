@@ -3,8 +3,10 @@
 //! documents (api.md §1 "include"): each related record once, fetched in one query per kind.
 //! Which relationships each resource has and how they are followed: [`relations`].
 
+mod raw;
 mod relations;
 
+pub use raw::RawEventIncludes;
 pub use relations::{
     ContainerIncludes, EventIncludes, Records, RequestIncludes, ShipmentIncludes, included,
 };
@@ -143,11 +145,16 @@ impl<'a> Included<'a> {
     ) -> Result<Vec<TransportEvent>, ApiError> {
         let events: Vec<TransportEvent> =
             self.state.store.transport_events(self.account, of).await?;
+        let raw = if events.is_empty() {
+            Vec::new()
+        } else {
+            self.state.store.raw_events_of(self.account, of).await?
+        };
         for event in &events {
             self.push(
                 "transport_event",
                 event.id.to_string(),
-                value(&container_view::transport_event(event)),
+                value(&container_view::transport_event(event, &raw)),
             );
         }
         Ok(events)

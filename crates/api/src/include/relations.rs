@@ -9,11 +9,12 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 use tidemark_domain::{
-    AccountId, Container, ContainerId, Place, ReferenceKind, Route, Shipment, ShipmentId,
-    TrackingRequest, TransportEvent,
+    AccountId, Container, ContainerId, Place, RawEvent, ReferenceKind, Route, Shipment, ShipmentId,
+    TrackingRequest, TransportEvent, VesselRef,
 };
 
 use super::Included;
+use super::raw::{RawEventIncludes, raw_references};
 use crate::containers::view::ContainerResource;
 use crate::document::ResourceIdentifier;
 use crate::params::{IncludePaths, Includes};
@@ -41,6 +42,7 @@ impl Includes for ContainerIncludes {
     const RECORDS: &'static [(&'static str, &'static [&'static str])] = &[
         ("shipment", ShipmentIncludes::REFERENCES),
         ("transport_events", EventIncludes::REFERENCES),
+        ("raw_events", RawEventIncludes::REFERENCES),
     ];
     const REFERENCES: &'static [&'static str] = &["pod_terminal", "pickup_facility"];
 }
@@ -77,6 +79,8 @@ pub enum Records<'r> {
     Containers(&'r [Container]),
     /// Transport events, all of one container.
     TransportEvents(&'r [TransportEvent], &'r Container),
+    /// Raw events, all of one container.
+    RawEvents(&'r [RawEvent], &'r Container),
     /// Tracking requests.
     TrackingRequests(&'r [&'r TrackingRequest]),
 }
@@ -90,18 +94,24 @@ pub struct Compound {
     /// The included transport events of each primary container, by the container's id,
     /// when they were asked for.
     events_of: Option<HashMap<String, Vec<ResourceIdentifier>>>,
+    /// The included raw events of each primary container, likewise.
+    raw_of: Option<HashMap<String, Vec<ResourceIdentifier>>>,
 }
 
 impl Compound {
     /// Gives primary containers the linkage of their included transport events, as full
     /// linkage wants: every included resource is named by a relationship.
     pub fn link(&self, containers: &mut [ContainerResource]) {
-        let Some(events_of) = &self.events_of else {
-            return;
-        };
         for container in containers {
-            let events = events_of.get(&container.id).cloned().unwrap_or_default();
-            container.relationships.transport_events.data = Some(events);
+            let of = |linkage: &HashMap<String, Vec<ResourceIdentifier>>| {
+                linkage.get(&container.id).cloned().unwrap_or_default()
+            };
+            if let Some(events_of) = &self.events_of {
+                container.relationships.transport_events.data = Some(of(events_of));
+            }
+            if let Some(raw_of) = &self.raw_of {
+                container.relationships.raw_events.data = Some(of(raw_of));
+            }
         }
     }
 }
@@ -121,6 +131,7 @@ pub async fn included(
     };
     let mut included = Included::new(state, account);
     let mut events_of = None;
+    let mut raw_of = None;
     match records {
         Records::Shipments(shipments) => {
             if paths.wants("containers") {
@@ -149,6 +160,20 @@ pub async fn included(
                 let further = paths.under("transport_events");
                 event_references(&mut included, &further, &events).await?;
             }
+            if paths.wants("raw_events") {
+                let ids: Vec<ContainerId> = containers.iter().map(|c| c.id).collect();
+                let (events, linkage) = included.raw_events(&ids).await?;
+                raw_of = Some(linkage);
+                raw_references(&mut included, &paths.under("raw_events"), &events).await?;
+            }
+        }
+        Records::RawEvents(events, container) => {
+            raw_references(&mut included, paths, events).await?;
+            if paths.wants("container") {
+                let found = included.containers(&[container.id], &[]).await?;
+                let further = paths.under("container");
+                container_references(&mut included, &further, &found).await?;
+            }
         }
         Records::TransportEvents(events, container) => {
             event_references(&mut included, paths, events).await?;
@@ -174,6 +199,7 @@ pub async fn included(
     Ok(Compound {
         included: Some(included.finish()),
         events_of,
+        raw_of,
     })
 }
 
@@ -259,19 +285,29 @@ async fn event_references(
     paths: &IncludePaths,
     events: &[TransportEvent],
 ) -> Result<(), ApiError> {
-    let places = || events.iter().filter_map(|e| e.location.as_ref());
+    let places: Vec<&Place> = events.iter().filter_map(|e| e.location.as_ref()).collect();
+    let vessels: Vec<&VesselRef> = events.iter().filter_map(|e| e.vessel.as_ref()).collect();
+    where_and_on_what(included, paths, &places, &vessels).await
+}
+
+/// Adds the ports (`location`), terminals (`terminal`) and vessels (`vessel`) of events at
+/// `places` on `vessels` that `paths` asks for.
+pub(super) async fn where_and_on_what(
+    included: &mut Included<'_>,
+    paths: &IncludePaths,
+    places: &[&Place],
+    vessels: &[&VesselRef],
+) -> Result<(), ApiError> {
     if paths.wants("location") {
-        let codes = places().map(|p| p.locode.clone());
+        let codes = places.iter().map(|p| p.locode.clone());
         included.references(ReferenceKind::Port, codes).await?;
     }
     if paths.wants("terminal") {
-        let codes = places().filter_map(|p| p.facility.clone());
+        let codes = places.iter().filter_map(|p| p.facility.clone());
         included.references(ReferenceKind::Terminal, codes).await?;
     }
     if paths.wants("vessel") {
-        let imos = events
-            .iter()
-            .filter_map(|e| e.vessel.as_ref().map(|v| v.imo.clone()));
+        let imos = vessels.iter().map(|v| v.imo.clone());
         included.references(ReferenceKind::Vessel, imos).await?;
     }
     Ok(())

@@ -9,6 +9,7 @@ use tidemark_domain::{AccountId, CarrierMatrix, EventName, Timestamp, WebhookId}
 
 use super::examples::Samples;
 use tidemark_app::webhooks::sample_notification;
+use tidemark_wire::EventRecords;
 
 /// When the samples happen (a fixed time, so the document reads the same each day).
 const SAMPLED_AT: &str = "2026-11-24T09:30:00Z";
@@ -48,11 +49,12 @@ fn bodies(carriers: &Arc<CarrierMatrix>) -> Vec<(EventName, &'static str, Value)
     let Some(at) = sampled_at() else {
         return Vec::new();
     };
+    let render = EventRecords::new(Arc::clone(carriers));
     EventName::catalog()
         .into_iter()
         .filter_map(|(name, meaning)| {
             let (_, body) =
-                sample_notification(carriers, AccountId::new(), WebhookId::new(), name, at)?;
+                sample_notification(&render, AccountId::new(), WebhookId::new(), name, at)?;
             Some((name, meaning, body))
         })
         .collect()

@@ -14,7 +14,10 @@ use crate::auth::Scope;
 use crate::document::JsonApi;
 use crate::error::ErrorCode;
 use crate::extract::QueryParams;
+use std::sync::Arc;
+
 use tidemark_app::webhooks::example_notification;
+use tidemark_wire::EventRecords;
 
 /// Sample notifications of one event, as deliveries carry them.
 #[derive(Debug, Serialize, ToSchema)]
@@ -73,13 +76,10 @@ pub async fn examples(
         bad_event("event is required: an event name from GET /v2/webhooks/events")
     })?;
     let now = scope.clock.now();
-    let (_, mut document) = example_notification(
-        &scope.carriers,
-        scope.account(),
-        WebhookId::new(),
-        &name,
-        now,
-    )
+    let render = EventRecords::new(Arc::clone(&scope.carriers));
+    let (_, mut document) = crate::public_links::render(|| {
+        example_notification(&render, scope.account(), WebhookId::new(), &name, now)
+    })
     .ok_or_else(|| bad_event(crate::webhooks::test::unknown_event(&name)))?;
     let mut data = document["data"].take();
     data["relationships"]["webhook"]["data"] = Value::Null;

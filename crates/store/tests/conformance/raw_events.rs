@@ -101,6 +101,25 @@ pub async fn carrier_events_read_back_whole_in_order_and_within_their_account(
     assert_eq!(page.items[0].event.source_id, "e2");
     let stranger = account(&store, "stranger").await;
     assert!(kept(&store, stranger.id, container).await.is_empty());
+
+    // Read for several containers at once, each as listed with it.
+    let whole = store
+        .list_raw_events(owner.id, container, super::page(1, 100))
+        .await
+        .expect("list")
+        .items;
+    let of = store
+        .raw_events_of(owner.id, &[container, ContainerId::new()])
+        .await
+        .expect("of containers");
+    assert_eq!(of, whole);
+    assert!(
+        store
+            .raw_events_of(stranger.id, &[container])
+            .await
+            .expect("of containers")
+            .is_empty()
+    );
 }
 
 /// The same events again change nothing; a later version of the load replaces it where

@@ -9,12 +9,54 @@ use super::TestApp;
 pub const JSON_API: &str = "application/vnd.api+json";
 
 impl TestApp {
-    /// `method` on `path`, with `key` when given.
+    /// `method` on `path`, with `key` when given. `path` may be a link as answers carry
+    /// it: an absolute URL, which must be under this app's address.
+    ///
+    /// # Panics
+    /// When `path` is a URL elsewhere.
     pub fn request(&self, method: Method, path: &str, key: Option<&str>) -> RequestBuilder {
-        let builder = self.client.request(method, format!("{}{path}", self.base));
+        let url = if path.starts_with("http://") || path.starts_with("https://") {
+            assert!(
+                path.starts_with(&format!("{}/", self.base)),
+                "{path} is not under {}",
+                self.base
+            );
+            path.to_owned()
+        } else {
+            format!("{}{path}", self.base)
+        };
+        let builder = self.client.request(method, url);
         match key {
             Some(key) => builder.header("Authorization", format!("Token {key}")),
             None => builder,
+        }
+    }
+
+    /// `path` as the app's answers link to it: an absolute URL on its address.
+    #[must_use]
+    pub fn link(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// `value` with the app's address taken off every link in it, as the records of
+    /// webhook notifications carry them when no public URL is configured.
+    #[must_use]
+    pub fn as_paths(&self, value: &Value) -> Value {
+        match value {
+            Value::String(text) => Value::String(
+                text.strip_prefix(&self.base)
+                    .filter(|rest| rest.starts_with('/'))
+                    .unwrap_or(text)
+                    .to_owned(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(|v| self.as_paths(v)).collect()),
+            Value::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.clone(), self.as_paths(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
         }
     }
 

@@ -16,11 +16,13 @@ use tidemark_store::ConnectOptions;
 use tidemark_store::Synchronous;
 
 mod database;
+mod http;
 mod legacy;
 mod log;
 mod work;
 
 pub use database::{DatabaseConfig, DatabaseUrl, SqliteSynchronous};
+pub use http::HttpConfig;
 pub use log::{LogConfig, LogFormat};
 pub use work::{DispatcherConfig, Role, SandboxConfig, TrackerConfig, all_roles};
 
@@ -120,6 +122,8 @@ pub struct Config {
     pub dispatcher: DispatcherConfig,
     /// How the process gives memory back.
     pub memory: crate::memory::MemoryConfig,
+    /// How clients reach the API.
+    pub http: HttpConfig,
 }
 
 impl Default for Config {
@@ -147,6 +151,7 @@ impl Default for Config {
             webhooks: tidemark_workers::DispatcherSettings::default(),
             dispatcher: DispatcherConfig::default(),
             memory: crate::memory::MemoryConfig::default(),
+            http: HttpConfig::default(),
         }
     }
 }
@@ -154,7 +159,7 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 22] = [
     "database_url",
     "listen",
     "health_listen",
@@ -175,6 +180,8 @@ const KEYS: [&str; 20] = [
     "webhook_source_ips",
     "webhooks",
     "dispatcher",
+    "memory",
+    "http",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.

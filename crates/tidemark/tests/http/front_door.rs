@@ -52,9 +52,12 @@ async fn a_browser_at_the_root_reaches_the_console_and_a_client_the_api() {
         };
         assert_eq!(answer.headers()["content-type"], expected, "{path}");
         let document: Value = answer.json().await.expect("json");
-        assert_eq!(document["links"]["api"], "/v2");
-        assert_eq!(document["links"]["docs"], "/docs");
-        assert_eq!(document["links"]["describedby"], "/v2/openapi.json");
+        assert_eq!(document["links"]["api"], app.link("/v2"));
+        assert_eq!(document["links"]["docs"], app.link("/docs"));
+        assert_eq!(
+            document["links"]["describedby"],
+            app.link("/v2/openapi.json")
+        );
         assert_eq!(document["meta"]["name"], "Tidemark");
     }
 }

@@ -136,7 +136,7 @@ async fn the_official_sample_is_kept_as_reported(t: TestApp) {
     let container = containers[0]["id"].as_str().expect("id").to_owned();
     assert_eq!(
         containers[0]["relationships"]["raw_events"]["links"]["related"],
-        format!("/v2/containers/{container}/raw_events")
+        t.link(&format!("/v2/containers/{container}/raw_events"))
     );
     let milestones = transport_events(&t, &container).await;
     assert_eq!(

@@ -54,7 +54,7 @@ async fn a_new_request_is_pending_with_location_and_empty_state(app: TestApp) {
     let data = &body["data"];
     let id = data["id"].as_str().expect("id");
     assert!(TrackingRequestId::parse(id).is_some(), "a UUID id");
-    assert_eq!(location, format!("/v2/tracking_requests/{id}"));
+    assert_eq!(location, app.link(&format!("/v2/tracking_requests/{id}")));
     assert_eq!(data["links"]["self"], location);
     assert_eq!(data["type"], "tracking_request");
     let attributes = &data["attributes"];
@@ -95,7 +95,7 @@ async fn one_request_reads_at_the_plural_and_singular_paths(app: TestApp) {
     ] {
         let read = document(app.get(&path).await).await;
         assert_eq!(read["data"], body["data"], "{path}");
-        assert_eq!(read["links"]["self"], path);
+        assert_eq!(read["links"]["self"], app.link(&path));
     }
 }
 

@@ -51,7 +51,10 @@ async fn a_webhook_is_created_read_listed_changed_and_deleted(app: TestApp) {
     assert_eq!(webhook["type"], "webhook");
     assert_eq!(
         location,
-        format!("/v2/webhooks/{}", webhook["id"].as_str().expect("id"))
+        app.link(&format!(
+            "/v2/webhooks/{}",
+            webhook["id"].as_str().expect("id")
+        ))
     );
     let attributes = &webhook["attributes"];
     assert_eq!(attributes["active"], true);

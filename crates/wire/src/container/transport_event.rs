@@ -1,7 +1,7 @@
 //! How a container's transport events look on the wire (compat-api.md §3.3).
 
 use serde::Serialize;
-use tidemark_domain::TransportEvent;
+use tidemark_domain::{RawEvent, TransportEvent};
 use utoipa::ToSchema;
 
 use crate::document::ToOne;
@@ -49,6 +49,11 @@ pub struct TransportEventRelationships {
     pub location: ToOne,
     /// The terminal.
     pub terminal: ToOne,
+    /// The carrier's event it was made from (a `raw_event` of its container); null for
+    /// an event no carrier event names.
+    pub source_event: ToOne,
+    /// The version it replaced: null, as Tidemark keeps one version of an event.
+    pub previous_version: ToOne,
 }
 
 /// A `transport_event` resource.
@@ -68,9 +73,13 @@ pub struct TransportEventResource {
     pub relationships: TransportEventRelationships,
 }
 
-/// `event` as a resource.
+/// `event` as a resource; its source among `raw`, the carrier events of its container
+/// and its shipment ([`TransportEvent::source_in`]).
 #[must_use]
-pub fn transport_event(event: &TransportEvent) -> TransportEventResource {
+pub fn transport_event(event: &TransportEvent, raw: &[RawEvent]) -> TransportEventResource {
+    let source = event
+        .source_in(raw)
+        .map(|record| record.listed_with(event.container_id).id);
     let location = event.location.as_ref();
     TransportEventResource {
         id: event.id.to_string(),
@@ -93,6 +102,8 @@ pub fn transport_event(event: &TransportEvent) -> TransportEventResource {
             vessel: ToOne::vessel(event.vessel.as_ref().map(|v| v.imo.as_str())),
             location: ToOne::port(location.map(|p| p.locode.as_str())),
             terminal: ToOne::terminal(location.and_then(|p| p.facility.as_deref())),
+            source_event: ToOne::of("raw_event", source),
+            previous_version: ToOne::none(),
         },
     }
 }
