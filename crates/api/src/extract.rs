@@ -221,6 +221,8 @@ pub struct QueryParams {
     /// handler reads one.
     repeated: Vec<String>,
     taken: Vec<String>,
+    /// Every parameter a handler looked for, given or not: what the endpoint takes.
+    asked: std::collections::BTreeSet<String>,
 }
 
 fn given_twice(key: &str) -> ApiError {
@@ -254,6 +256,7 @@ impl QueryParams {
     /// Takes a parameter's value.
     pub fn take(&mut self, key: &str) -> Option<String> {
         let value = self.pairs.remove(key);
+        self.asked.insert(key.to_owned());
         if value.is_some() {
             self.taken.push(key.to_owned());
         }
@@ -278,11 +281,27 @@ impl QueryParams {
         }
         match self.pairs.keys().find(|key| of_json_api(key)) {
             None => Ok(()),
-            Some(key) if key.starts_with("filter[") => Err(ApiError::bad_parameter(
-                ErrorCode::InvalidFilter,
-                key,
-                format!("{key} is not a filter of this endpoint"),
-            )),
+            Some(key) if key.starts_with("filter[") => {
+                let supported: Vec<&str> = self
+                    .asked
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|asked| asked.starts_with("filter["))
+                    .collect();
+                let detail = if supported.is_empty() {
+                    format!("{key} is not a filter of this endpoint, which takes none")
+                } else {
+                    format!(
+                        "{key} is not a filter of this endpoint; it takes {}",
+                        supported.join(", ")
+                    )
+                };
+                Err(ApiError::bad_parameter(
+                    ErrorCode::InvalidFilter,
+                    key,
+                    detail,
+                ))
+            }
             Some(key) => Err(ApiError::bad_parameter(
                 ErrorCode::InvalidParameter,
                 key,

@@ -74,7 +74,8 @@ pub(crate) async fn shipments_filtered<B: Backend + ?Sized>(
         .push_any("pol_locode", filter.pol_locode.iter().cloned())
         .push_any("pod_locode", filter.pod_locode.iter().cloned())
         .push_range("updated_at", filter.updated_at)
-        .push_range("created_at", filter.created_at);
+        .push_range("created_at", filter.created_at)
+        .push_range("pod_arrival_at", filter.arrival);
     Ok(query)
 }
 

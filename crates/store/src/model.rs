@@ -121,6 +121,9 @@ pub struct ShipmentFilter {
     pub created_at: TimeRange,
     /// Its tracking request is for any of these customers.
     pub customer_id: Vec<PartyId>,
+    /// Arrives or arrived at its port of discharge within (the actual arrival, else the
+    /// estimate).
+    pub arrival: TimeRange,
     /// The order of the list (not a filter).
     pub order: ShipmentOrder,
 }

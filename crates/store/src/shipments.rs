@@ -16,7 +16,7 @@ use crate::{containers, references, transport_events};
 pub(crate) const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
      normalized_number, scac, ref_numbers, tags, pol_locode, pod_locode, route, source, \
      last_attempted_at, last_succeeded_at, last_changed_at, stopped_at, stopped_reason, \
-     created_at, updated_at";
+     created_at, updated_at, pod_arrival_at";
 
 /// The carrier's push: read with `COLUMNS`, written only by [`crate::pushes`].
 pub(crate) const PUSH_COLUMNS: &str =
@@ -97,6 +97,7 @@ pub(crate) fn upsert(shipment: &Shipment) -> Query {
         shipment.stopped_reason.map(|r| r.as_str()).into(),
         shipment.created_at.into(),
         shipment.updated_at.into(),
+        route.pod_ata_at.or(route.pod_eta_at).into(),
     ]);
     query.push(
         " ON CONFLICT (id) DO UPDATE SET bill_of_lading_number = excluded.bill_of_lading_number, \
@@ -105,7 +106,8 @@ pub(crate) fn upsert(shipment: &Shipment) -> Query {
          last_attempted_at = excluded.last_attempted_at, \
          last_succeeded_at = excluded.last_succeeded_at, \
          last_changed_at = excluded.last_changed_at, stopped_at = excluded.stopped_at, \
-         stopped_reason = excluded.stopped_reason, updated_at = excluded.updated_at",
+         stopped_reason = excluded.stopped_reason, updated_at = excluded.updated_at, \
+         pod_arrival_at = excluded.pod_arrival_at",
     );
     query
 }

@@ -49,8 +49,7 @@ pub use crate::params::locode;
 /// A date as a date input sends it, `2026-12-08`.
 #[must_use]
 pub fn date(text: &str) -> Option<time::Date> {
-    let format = time::macros::format_description!("[year]-[month]-[day]");
-    time::Date::parse(text, format).ok()
+    crate::params::date(text)
 }
 
 /// `label` with how many records it would find: `on hold (12)`.

@@ -9,8 +9,10 @@ use crate::error::ErrorCode;
 use crate::extract::QueryParams;
 use crate::{ApiConfig, ApiError};
 
+mod arrival;
 mod include;
 mod scac;
+pub use arrival::{date, take_arrival};
 pub use include::{Include, IncludePaths, Includes, take_include};
 pub use scac::{ScacFilter, take_scacs};
 

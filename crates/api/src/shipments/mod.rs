@@ -15,6 +15,7 @@ use tidemark_domain::Shipment;
 use tidemark_domain::request_number::matching_forms;
 use tidemark_store::ShipmentFilter;
 
+use crate::ApiError;
 use crate::AppState;
 use crate::auth::{Caller, Scope};
 use crate::body;
@@ -23,8 +24,8 @@ use crate::extract::QueryParams;
 use crate::found::{Edit, Found, missing};
 use crate::include::{self, Records, ShipmentIncludes};
 use crate::params::{
-    Include, IncludePaths, Paging, ScacFilter, list_document, take_flag, take_include, take_list,
-    take_page, take_range, take_scacs,
+    Include, IncludePaths, Paging, ScacFilter, list_document, take_arrival, take_flag,
+    take_include, take_list, take_page, take_range, take_scacs,
 };
 use crate::parties::CustomerFilter;
 use view::ShipmentResource;
@@ -54,6 +55,20 @@ async fn document(
     Ok(JsonApi::ok(Document::new(data, link).including(included)))
 }
 
+/// The ports of the filters `names` (Tidemark's name and the reference's), together.
+fn take_ports(query: &mut QueryParams, names: [&str; 2]) -> Result<Vec<String>, ApiError> {
+    let mut ports = Vec::new();
+    for name in names {
+        ports.extend(take_list(
+            query,
+            name,
+            "a UN/LOCODE",
+            crate::params::locode,
+        )?);
+    }
+    Ok(ports)
+}
+
 /// List shipments, newest first.
 #[utoipa::path(get, path = "/v2/shipments", operation_id = "listShipments", tag = "Shipments",
     params(
@@ -65,6 +80,10 @@ async fn document(
         ScacFilter,
         ("filter[pol_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of loading (UN/LOCODE)"),
         ("filter[pod_locode]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "Comma-separated ports of discharge (UN/LOCODE)"),
+        ("filter[port_of_lading]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "The reference's name of `filter[pol_locode]`"),
+        ("filter[port_of_discharge]" = Option<String>, Query, pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}(,[A-Za-z]{2}[A-Za-z0-9]{3})*)?$", description = "The reference's name of `filter[pod_locode]`"),
+        ("filter[arrival_from]" = Option<String>, Query, format = Date, description = "Arrives or arrived at the port of discharge on or after this UTC day (the actual arrival, else the estimate)"),
+        ("filter[arrival_to]" = Option<String>, Query, format = Date, description = "Arrives or arrived at the port of discharge on or before this UTC day"),
         ("filter[updated_at][start]" = Option<String>, Query, format = DateTime, description = "Updated at or after"),
         ("filter[updated_at][end]" = Option<String>, Query, format = DateTime, description = "Updated at or before"),
         CustomerFilter,
@@ -82,18 +101,12 @@ pub async fn list(scope: Scope, mut query: QueryParams) -> Page<ShipmentResource
         search: query.take("q").filter(|text| !text.trim().is_empty()),
         tracking_stopped: take_flag(&mut query, "filter[tracking_stopped]")?,
         scac: take_scacs(&mut query)?,
-        pol_locode: take_list(
+        pol_locode: take_ports(&mut query, ["filter[pol_locode]", "filter[port_of_lading]"])?,
+        pod_locode: take_ports(
             &mut query,
-            "filter[pol_locode]",
-            "a UN/LOCODE",
-            crate::params::locode,
+            ["filter[pod_locode]", "filter[port_of_discharge]"],
         )?,
-        pod_locode: take_list(
-            &mut query,
-            "filter[pod_locode]",
-            "a UN/LOCODE",
-            crate::params::locode,
-        )?,
+        arrival: take_arrival(&mut query)?,
         updated_at: take_range(&mut query, "updated_at")?,
         customer_id: crate::parties::take_customer_ids(&mut query)?,
         ..ShipmentFilter::default()

@@ -141,7 +141,22 @@ fn shipment_filters() -> Vec<(ShipmentFilter, u64)> {
             },
             0,
         ),
+        // The arrival at the port of discharge (NLRTM): estimated at 5000.
+        (arriving(Some(4999), Some(5001)), 1),
+        (arriving(Some(5000), Some(5000)), 1),
+        (arriving(Some(5001), None), 0),
+        (arriving(None, Some(4999)), 0),
     ]
+}
+
+fn arriving(start: Option<i64>, end: Option<i64>) -> ShipmentFilter {
+    ShipmentFilter {
+        arrival: TimeRange {
+            start: start.map(at),
+            end: end.map(at),
+        },
+        ..Default::default()
+    }
 }
 
 /// The container and its transport events, by id, by filter and by page.

@@ -9,6 +9,7 @@ mod carrier_profiles;
 mod carrier_push;
 mod carrier_push_v3;
 mod compat;
+mod compat_filters;
 mod console;
 mod console_actions;
 mod console_bulk;
