@@ -1,7 +1,8 @@
 //! Media types, error bodies and a creation's `Location`, stated once for the whole
 //! document instead of in every operation's annotation: an operation's bodies are JSON:API
-//! (`application/vnd.api+json`) unless it is one of the few that speak plain JSON as the
-//! reference does, every error answer that names no body of its own carries the JSON:API
+//! (`application/vnd.api+json`, and the same document as `application/json`, which the
+//! reference's clients send and ask for) unless it is one of the few that speak plain JSON
+//! as the reference does, every error answer that names no body of its own carries the JSON:API
 //! error document, and every 201 names the new resource in `Location` (as
 //! [`crate::document::JsonApi::created`] does).
 
@@ -11,7 +12,12 @@ use crate::document::JSON_API;
 
 /// The operations under `/v2` whose bodies are plain JSON, as the reference's are; the
 /// routes outside `/v2` (health, the carriers' and terminals' pushes) are plain JSON too.
-const PLAIN_JSON: [&str; 3] = ["inferNumber", "listWebhookIps", "triggerWebhook"];
+const PLAIN_JSON: [&str; 4] = [
+    "inferNumber",
+    "listWebhookIps",
+    "triggerWebhook",
+    "refreshContainer",
+];
 
 /// The media type utoipa gives a body whose annotation names none.
 const UNSTATED: &str = "application/json";
@@ -44,9 +50,12 @@ pub fn apply(document: &mut Value) {
                 Some(content) if json_api => restate(content),
                 Some(_) => {}
                 None if error => {
-                    response["content"] = json!({
-                        JSON_API: {"schema": {"$ref": "#/components/schemas/ErrorDocument"}}
-                    });
+                    let body = json!({"schema": {"$ref": "#/components/schemas/ErrorDocument"}});
+                    let mut content = json!({JSON_API: body.clone()});
+                    if json_api {
+                        content[UNSTATED] = body;
+                    }
+                    response["content"] = content;
                 }
                 None => {}
             }
@@ -54,14 +63,16 @@ pub fn apply(document: &mut Value) {
     });
 }
 
-/// Moves a body stated as plain JSON by default to JSON:API.
+/// States a body stated as plain JSON by default as JSON:API first, and as the same
+/// document in plain JSON beside it.
 fn restate(content: &mut Value) {
     let Some(content) = content.as_object_mut() else {
         return;
     };
     if let Some(body) = content.remove(UNSTATED) {
-        let mut moved = Map::new();
-        moved.insert(JSON_API.to_owned(), body);
-        content.extend(moved);
+        let mut both = Map::new();
+        both.insert(JSON_API.to_owned(), body.clone());
+        both.insert(UNSTATED.to_owned(), body);
+        content.extend(both);
     }
 }
