@@ -102,6 +102,18 @@ uuid_id!(
     /// One domain event's delivery to one webhook; the `webhook-id` header of every attempt.
     WebhookNotificationId
 );
+uuid_id!(
+    /// A custom field an account defines for its shipments, containers or requests.
+    CustomFieldDefinitionId
+);
+uuid_id!(
+    /// A choice of an `enum` or `enum_multi` custom field.
+    CustomFieldOptionId
+);
+uuid_id!(
+    /// A custom field's value on one record.
+    CustomFieldId
+);
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod codes;
 pub mod container_number;
 pub mod coverage;
+pub mod custom_field;
 pub mod events;
 pub mod gazetteer;
 pub mod idempotency;
@@ -45,8 +46,9 @@ pub use container_number::ContainerNumber;
 pub use coverage::{Coverage, LineEndpoint, LineSource, SandboxScope};
 pub use events::{DomainEvent, EventDetail, EventName, Subject};
 pub use ids::{
-    AccountId, ApiKeyId, ContainerId, DomainEventId, JobId, PartyId, RawEventId, ShipmentId,
-    TrackingRequestId, TransportEventId, WebhookId, WebhookNotificationId,
+    AccountId, ApiKeyId, ContainerId, CustomFieldDefinitionId, CustomFieldId, CustomFieldOptionId,
+    DomainEventId, JobId, PartyId, RawEventId, ShipmentId, TrackingRequestId, TransportEventId,
+    WebhookId, WebhookNotificationId,
 };
 pub use inference::{
     AutoDetectFailure, Candidate, Confidence, Decision, Evidence, Inference, NumberType,
