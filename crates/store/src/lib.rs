@@ -8,6 +8,7 @@ mod accounts;
 mod changes;
 mod containers;
 mod counts;
+mod custom_fields;
 mod db;
 mod deliveries;
 mod domain_events;
@@ -41,6 +42,7 @@ use async_trait::async_trait;
 
 pub use accounts::AccountStore;
 pub use changes::ChangeStore;
+pub use custom_fields::{CustomFieldFilter, CustomFieldStore, DefinitionFilter};
 pub use db::postgres::PgStore;
 pub use db::sqlite::{SqliteStore, Synchronous};
 pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
@@ -76,6 +78,7 @@ pub trait Store:
     + RawEventStore
     + WebhookStore
     + PartyStore
+    + CustomFieldStore
     + NotificationStore
     + DeliveryStore
     + LeaseStore

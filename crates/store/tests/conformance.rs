@@ -20,6 +20,8 @@ mod cancellation;
 mod container_lists;
 #[path = "conformance/contention.rs"]
 mod contention;
+#[path = "conformance/custom_fields.rs"]
+mod custom_fields;
 #[path = "conformance/deliveries.rs"]
 mod deliveries;
 #[path = "conformance/delivery_reads.rs"]
@@ -143,6 +145,7 @@ tidemark_store::backends!(
     an_idempotency_key_has_one_claimant_and_keeps_its_answer,
     a_released_or_abandoned_key_is_claimed_again,
     parties_read_back_renamed_and_stay_in_their_account,
+    custom_fields_are_kept_per_account_field_and_record,
     a_customer_survives_the_tracker_and_names_its_shipment,
     the_lists_find_shipments_and_containers_by_customer,
     a_search_finds_any_part_of_a_number_or_reference,
@@ -333,6 +336,7 @@ const fn page(number: u32, size: u32) -> PageRequest {
 mod cases {
     pub use super::batches::*;
     pub use super::container_lists::*;
+    pub use super::custom_fields::*;
     pub use super::deliveries::*;
     pub use super::delivery_reads::*;
     pub use super::idempotency::*;
