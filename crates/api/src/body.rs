@@ -244,6 +244,30 @@ impl<'a> Attributes<'a> {
         }
     }
 
+    /// A string attribute that may be null: `None` when absent, `Some(None)` for null.
+    pub fn nullable_string(&mut self, key: &'static str) -> Option<Option<String>> {
+        match self.raw(key)? {
+            Value::Null => Some(None),
+            _ => self.string(key).map(Some),
+        }
+    }
+
+    /// An integer attribute that may be null: `None` when absent, `Some(None)` for null.
+    pub fn nullable_integer(&mut self, key: &'static str) -> Option<Option<i64>> {
+        match self.raw(key)? {
+            Value::Null => Some(None),
+            Value::Number(number) if number.as_i64().is_some() => Some(number.as_i64()),
+            _ => {
+                self.problems.push((
+                    pointer(key),
+                    ValidationCode::Invalid,
+                    format!("{key} must be an integer"),
+                ));
+                None
+            }
+        }
+    }
+
     /// A boolean attribute.
     pub fn boolean(&mut self, key: &'static str) -> Option<bool> {
         match self.get(key)? {

@@ -6,10 +6,11 @@ use std::marker::PhantomData;
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
+use tidemark_domain::custom_field::{CustomField, Definition};
 use tidemark_domain::webhook::{Webhook, WebhookNotification};
 use tidemark_domain::{
-    AccountId, Container, ContainerId, Party, PartyId, Shipment, ShipmentId, TrackingRequest,
-    TrackingRequestId, WebhookId, WebhookNotificationId,
+    AccountId, Container, ContainerId, CustomFieldDefinitionId, CustomFieldId, Party, PartyId,
+    Shipment, ShipmentId, TrackingRequest, TrackingRequestId, WebhookId, WebhookNotificationId,
 };
 use tidemark_store::{Store, StoreError};
 
@@ -58,6 +59,8 @@ owned! {
     Shipment => ShipmentId, shipment, "shipment";
     Container => ContainerId, container, "container";
     Party => PartyId, party, "party";
+    Definition => CustomFieldDefinitionId, definition, "custom field definition";
+    CustomField => CustomFieldId, custom_field, "custom field";
     Webhook => WebhookId, webhook, "webhook";
     WebhookNotification => WebhookNotificationId, webhook_notification, "webhook notification";
 }

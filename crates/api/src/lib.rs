@@ -138,6 +138,8 @@ pub struct Shared {
     pub clock: Arc<dyn Clock>,
     /// Creates tracking requests (the API's and the console's).
     pub requests: tidemark_app::Requests,
+    /// Defines custom fields and sets their values (the API's and the console's).
+    pub custom_fields: tidemark_app::CustomFields,
     /// Changes tracking requests (the client's stop and resume).
     pub tracking: tidemark_app::Tracking,
     /// Rotates webhooks' secrets, sends their tests, redelivers notifications.
@@ -203,6 +205,7 @@ impl AppState {
             shared_rate_limits: store.backend() == "postgres",
             database_check: Arc::default(),
             limiter: Arc::new(RateLimiter::new(config.rate_limits)),
+            custom_fields: tidemark_app::CustomFields::new(Arc::clone(&store), Arc::clone(&clock)),
             requests: tidemark_app::Requests::new(
                 Arc::clone(&store),
                 Arc::clone(&clock),

@@ -6,16 +6,19 @@
 //!
 //! - [`callbacks::CarrierCallbacks`]: the port the lines' and terminals' pushes arrive by.
 //! - [`Requests`]: a tracking request is created one way, from the API or the console.
+//! - [`CustomFields`]: defining custom fields and their options, setting values.
 //! - [`Webhooks`]: rotating a webhook's secret, sending a sample (a test), redelivering.
 //! - [`Tracking::apply`]: the one way a tracking request changes after it was created: a
 //!   lookup's answer, a terminal's, a pushed notice, a client's stop or resume.
 
 pub mod callbacks;
+pub mod custom_fields;
 mod error;
 mod requests;
 mod tracking;
 pub mod webhooks;
 
+pub use custom_fields::CustomFields;
 pub use error::Error;
 pub use requests::Requests;
 pub use tracking::{Applied, CONFLICT_RETRIES, Current, Observation, Tracking};

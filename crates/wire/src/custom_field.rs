@@ -1,9 +1,10 @@
-//! The reference API's custom fields (compat-api.md §1.8): values of an account's custom
-//! field definitions on a tracking request, a shipment or a container. Tidemark has no
-//! custom field definitions, so it never holds a value: these shapes describe what the
-//! reference's clients send and read, in the OpenAPI document.
+//! The reference API's custom fields (compat-api.md §1.8, §10): values of an account's
+//! custom field definitions on a tracking request, a shipment or a container, and the
+//! shapes of what clients send.
 
 use serde::Serialize;
+use tidemark_domain::CustomFieldId;
+use tidemark_domain::custom_field::{CustomField, Definition, FieldOption};
 use utoipa::ToSchema;
 
 use crate::document::{SelfLink, ToOne};
@@ -26,6 +27,37 @@ pub struct CustomFieldResource {
     pub relationships: CustomFieldRelationships,
     /// Its own link.
     pub links: SelfLink,
+}
+
+/// Where a value lives.
+#[must_use]
+pub fn path(id: CustomFieldId) -> String {
+    format!("/v2/custom_fields/{id}")
+}
+
+/// `field`, a value of `definition` (whose options are `options`), as a resource.
+#[must_use]
+pub fn resource(
+    field: &CustomField,
+    definition: &Definition,
+    options: &[FieldOption],
+) -> CustomFieldResource {
+    CustomFieldResource {
+        id: field.id.to_string(),
+        type_: TYPE,
+        attributes: CustomFieldAttributes {
+            api_slug: definition.api_slug.to_string(),
+            value: field.value.to_json(),
+            display_value: Some(field.value.display(options)),
+        },
+        relationships: CustomFieldRelationships {
+            entity: ToOne::of(field.entity_type.resource_type(), Some(field.entity_id)),
+            definition: ToOne::of(crate::custom_field_definition::TYPE, Some(definition.id)),
+        },
+        links: SelfLink {
+            self_: path(field.id),
+        },
+    }
 }
 
 /// A custom field value's attributes.

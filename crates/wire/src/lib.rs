@@ -5,6 +5,7 @@
 
 pub mod container;
 pub mod custom_field;
+pub mod custom_field_definition;
 pub mod document;
 pub mod event_records;
 pub mod infer_number;

@@ -23,6 +23,10 @@ pub(super) fn tags() -> Value {
             "The account's customers: a tracking request names one as its customer, and the lists find shipments and containers by them."
         ),
         tag(
+            "Custom fields",
+            "Fields the account defines for its shipments, containers and tracking requests, their options, and their values on each record."
+        ),
+        tag(
             "Search",
             "Find shipments, containers and tracking requests by part of a number or reference number."
         ),

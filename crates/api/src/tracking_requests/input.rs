@@ -44,7 +44,7 @@ pub fn create(document: &Value, requests: &Requests) -> Result<NewTrackingReques
     let initial = attributes.raw("initial_custom_fields");
     attributes.reject_unknown();
     let mut problems = attributes.problems;
-    problems.extend(crate::custom_fields::initial_values(initial));
+    problems.extend(crate::custom_fields::initial::problems(initial));
     match requests.validate(draft) {
         Ok(new) if problems.is_empty() => Ok(new),
         Ok(_) => Err(ApiError::unprocessable(problems)),

@@ -69,6 +69,15 @@ pub trait CustomFieldStore: Send + Sync {
         ids: &[CustomFieldDefinitionId],
     ) -> Result<Vec<Definition>, StoreError>;
 
+    /// `account`'s definition `id`.
+    async fn definition(
+        &self,
+        account: AccountId,
+        id: CustomFieldDefinitionId,
+    ) -> Result<Option<Definition>, StoreError> {
+        Ok(self.definitions(account, &[id]).await?.into_iter().next())
+    }
+
     /// `account`'s definition of `entity_type` with `slug`.
     async fn definition_by_slug(
         &self,

@@ -19,6 +19,7 @@ mod console_lists;
 mod console_manage;
 mod console_truth;
 mod container_edits;
+mod custom_fields;
 mod database_outage;
 mod database_stopped;
 mod errors;
