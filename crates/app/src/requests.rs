@@ -67,8 +67,24 @@ impl Requests {
         account: AccountId,
         new: NewTrackingRequest,
     ) -> Result<TrackingRequest, StoreError> {
+        self.open_staging(account, new, &[]).await
+    }
+
+    /// Opens a request as [`Requests::open`] does, with custom field values `staged` for
+    /// the shipment and containers it will find, in the same transaction.
+    ///
+    /// # Errors
+    /// As [`Requests::open`].
+    pub async fn open_staging(
+        &self,
+        account: AccountId,
+        new: NewTrackingRequest,
+        staged: &[tidemark_domain::custom_field::Staged],
+    ) -> Result<TrackingRequest, StoreError> {
         let request = TrackingRequest::open(account, new, self.clock.now());
-        self.store.insert_tracking_request(&request).await?;
+        self.store
+            .insert_tracking_request_staging(&request, staged)
+            .await?;
         Ok(request)
     }
 }

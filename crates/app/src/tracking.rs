@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use tidemark_domain::custom_field::staged_values;
 use tidemark_domain::lifecycle::Policies;
 use tidemark_domain::tracking::{self, Cause, Change, LookupAnswer, TerminalAnswer};
 use tidemark_domain::{
@@ -274,11 +275,44 @@ impl Tracking {
         let Ok(mut change) = tracking::decide(&current.request, prior, cause, now, policy) else {
             return Ok(None);
         };
+        self.stage_custom_fields(prior, &mut change).await?;
         if !change.events.is_empty() {
             let customer = self.store.customer_name(&current.request).await?;
             change.freeze(prior, &self.render, customer.as_deref());
         }
         Ok(Some(change))
+    }
+
+    /// Sets the custom field values the request's create staged on the records `change`
+    /// finds first: the shipment when it is new, containers it did not have.
+    async fn stage_custom_fields(
+        &self,
+        prior: Option<&Tracked>,
+        change: &mut Change,
+    ) -> Result<(), StoreError> {
+        let new_shipment = prior.is_none() && change.shipment.is_some();
+        let new_container = change.delta.containers.iter().any(|container| {
+            prior.is_none_or(|p| p.containers.iter().all(|c| c.id != container.id))
+        });
+        if !(new_shipment || new_container) {
+            return Ok(());
+        }
+        let staged = self.store.staged_fields(change.request.id).await?;
+        if staged.is_empty() {
+            return Ok(());
+        }
+        let shipment = change
+            .shipment
+            .clone()
+            .or_else(|| prior.map(|p| p.shipment.clone()));
+        change.custom_fields = staged_values(
+            &staged,
+            prior,
+            shipment.as_ref(),
+            &change.delta.containers,
+            change.request.updated_at,
+        );
+        Ok(())
     }
 
     async fn committed(

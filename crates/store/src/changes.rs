@@ -108,6 +108,7 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
         transport_events::insert_all(&change.delta.transport_events),
         raw_events::upsert_all(&change.delta.raw_events, now),
         domain_events::record_all(dialect, &change.events),
+        crate::custom_fields::staged::set_new(&change.custom_fields),
     ];
     for query in rows.into_iter().flatten() {
         unit.push(query);

@@ -35,7 +35,20 @@ pub trait TrackingRequestStore: Send + Sync {
     /// Stores a new request and queues its first lookup, both or neither. An open request
     /// of the same account, normalized number and SCAC makes it fail with
     /// [`StoreError::Duplicate`], decided by a unique index.
-    async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError>;
+    async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+        self.insert_tracking_request_staging(request, &[]).await
+    }
+
+    /// Stores a new request, its first lookup and the custom field values it stages for the
+    /// records it will find, in one transaction.
+    ///
+    /// # Errors
+    /// `Duplicate` as [`TrackingRequestStore::insert_tracking_request`].
+    async fn insert_tracking_request_staging(
+        &self,
+        request: &TrackingRequest,
+        staged: &[tidemark_domain::custom_field::Staged],
+    ) -> Result<(), StoreError>;
 
     /// One request of `account`.
     async fn tracking_request(
@@ -220,10 +233,16 @@ fn by_id(id: TrackingRequestId) -> Query {
 
 #[async_trait]
 impl<B: Backend> TrackingRequestStore for B {
-    async fn insert_tracking_request(&self, request: &TrackingRequest) -> Result<(), StoreError> {
+    async fn insert_tracking_request_staging(
+        &self,
+        request: &TrackingRequest,
+        staged: &[tidemark_domain::custom_field::Staged],
+    ) -> Result<(), StoreError> {
         // Every new request's first lookup is queued in the same transaction, so an
         // acknowledged create is always looked up, whatever crashes afterwards.
-        let mut unit = Unit::of(vec![insert(request), first_lookup(request)]);
+        let mut queries = vec![insert(request), first_lookup(request)];
+        queries.extend(crate::custom_fields::staged::insert_all(request.id, staged));
+        let mut unit = Unit::of(queries);
         unit.guards.push(vec![0]);
         if self.write(unit).await?.kept {
             return Ok(());

@@ -146,6 +146,7 @@ tidemark_store::backends!(
     a_released_or_abandoned_key_is_claimed_again,
     parties_read_back_renamed_and_stay_in_their_account,
     custom_fields_are_kept_per_account_field_and_record,
+    staged_values_are_kept_with_their_request,
     a_customer_survives_the_tracker_and_names_its_shipment,
     the_lists_find_shipments_and_containers_by_customer,
     a_search_finds_any_part_of_a_number_or_reference,

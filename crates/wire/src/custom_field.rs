@@ -135,9 +135,11 @@ pub struct InitialCustomField {
     number: Option<String>,
 }
 
-/// `initial_custom_fields` of a create. Tidemark has no custom field definitions, so both
-/// lists must be empty (a value is refused with `unknown_custom_field`, as the reference
-/// refuses a value of a definition the account does not have).
+/// `initial_custom_fields` of a create: values staged for the shipment and its containers
+/// (at most 100), each set when its record first appears. Each names a field of the
+/// account (`Shipment` fields for `shipment`, `Container` fields for `containers`) and
+/// holds a value of its data type; a container value without a `number` (or with an
+/// empty one) goes to every container, one with a number only to that container.
 #[derive(Debug, ToSchema)]
 #[expect(
     dead_code,
@@ -145,9 +147,9 @@ pub struct InitialCustomField {
 )]
 pub struct InitialCustomFields {
     /// Values for the shipment.
-    #[schema(max_items = 0)]
+    #[schema(max_items = 100)]
     shipment: Option<Vec<InitialCustomField>>,
     /// Values for its containers.
-    #[schema(max_items = 0)]
+    #[schema(max_items = 100)]
     containers: Option<Vec<InitialCustomField>>,
 }

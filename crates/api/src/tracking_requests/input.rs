@@ -10,6 +10,7 @@ use tidemark_domain::{
 use super::view::{self, TYPE};
 use crate::ApiError;
 use crate::body::{self, Attributes};
+use crate::custom_fields::initial::Entry;
 
 /// Attributes that are shown but never written after creation.
 const READ_ONLY: [&str; 9] = [
@@ -28,7 +29,10 @@ const READ_ONLY: [&str; 9] = [
 ///
 /// # Errors
 /// 400, 403, 409 or 422 as api.md §2 lists them.
-pub fn create(document: &Value, requests: &Requests) -> Result<NewTrackingRequest, ApiError> {
+pub fn create(
+    document: &Value,
+    requests: &Requests,
+) -> Result<(NewTrackingRequest, Vec<Entry>), ApiError> {
     let data = body::data(document)?;
     body::check_type(data, TYPE)?;
     body::check_no_id(data)?;
@@ -44,9 +48,10 @@ pub fn create(document: &Value, requests: &Requests) -> Result<NewTrackingReques
     let initial = attributes.raw("initial_custom_fields");
     attributes.reject_unknown();
     let mut problems = attributes.problems;
-    problems.extend(crate::custom_fields::initial::problems(initial));
+    let (staged, shape) = crate::custom_fields::initial::read(initial);
+    problems.extend(shape);
     match requests.validate(draft) {
-        Ok(new) if problems.is_empty() => Ok(new),
+        Ok(new) if problems.is_empty() => Ok((new, staged)),
         Ok(_) => Err(ApiError::unprocessable(problems)),
         Err(field_errors) => Err(body::merge(problems, field_errors)),
     }

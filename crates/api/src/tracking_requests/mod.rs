@@ -59,9 +59,13 @@ async fn customer(
     ),
 )]
 pub async fn create(scope: Scope, Input(document): Input) -> One<TrackingRequestResource> {
-    let mut new = input::create(&document, &scope.requests)?;
+    let (mut new, staged) = input::create(&document, &scope.requests)?;
     new.customer = customer(&scope, scope.caller, &document).await?.flatten();
-    let request = scope.requests.open(scope.account(), new).await?;
+    let staged = crate::custom_fields::initial::resolve(&scope, staged).await?;
+    let request = scope
+        .requests
+        .open_staging(scope.account(), new, &staged)
+        .await?;
     let location = view::path(request.id);
     Ok(JsonApi::created(
         location.clone(),

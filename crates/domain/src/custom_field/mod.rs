@@ -7,11 +7,13 @@
 mod definition;
 mod option;
 mod slug;
+mod staged;
 mod value;
 
 pub use definition::{Definition, DefinitionChange, DefinitionDraft};
 pub use option::{FieldOption, OptionChange, OptionDraft};
 pub use slug::ApiSlug;
+pub use staged::{Staged, StagedTarget, staged_values};
 pub use value::{CustomField, FieldValue, ValueError};
 
 use std::fmt;

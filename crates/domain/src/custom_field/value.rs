@@ -9,7 +9,7 @@ use super::{DataType, FieldOption, MAX_CHOICES, MAX_TEXT_CHARS};
 use crate::{AccountId, CustomFieldDefinitionId, CustomFieldId, Timestamp};
 
 /// A value, as its data type reads it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldValue {
     /// `short_text`.
     Text(String),
@@ -205,7 +205,7 @@ impl FieldValue {
 }
 
 /// A custom field's value on one record.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CustomField {
     /// Its id.
     pub id: CustomFieldId,

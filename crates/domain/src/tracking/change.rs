@@ -59,6 +59,9 @@ pub struct Change {
     pub next: Option<NewJob>,
     /// The next check of the request's containers at their terminals.
     pub terminal_check: Option<NewJob>,
+    /// Custom field values staged at creation, set on the records first found now (a value
+    /// a record has of the field already stays).
+    pub custom_fields: Vec<crate::custom_field::CustomField>,
 }
 
 impl Change {
@@ -73,6 +76,7 @@ impl Change {
             events: Vec::new(),
             next: None,
             terminal_check: None,
+            custom_fields: Vec::new(),
         }
     }
 

@@ -4,7 +4,8 @@
 //! those of values in [`values`].
 
 mod definitions;
-mod values;
+pub(crate) mod staged;
+pub(crate) mod values;
 
 use async_trait::async_trait;
 use tidemark_domain::custom_field::{
@@ -135,6 +136,12 @@ pub trait CustomFieldStore: Send + Sync {
     /// (keeping that one's id and creation time), else adds it. The value as stored.
     async fn set_custom_field(&self, field: &CustomField) -> Result<CustomField, StoreError>;
 
+    /// The values a create staged for the records request `request` finds.
+    async fn staged_fields(
+        &self,
+        request: tidemark_domain::TrackingRequestId,
+    ) -> Result<Vec<tidemark_domain::custom_field::Staged>, StoreError>;
+
     /// Deletes `account`'s value `id`; false when there is none.
     async fn delete_custom_field(
         &self,
@@ -145,6 +152,13 @@ pub trait CustomFieldStore: Send + Sync {
 
 #[async_trait]
 impl<B: Backend> CustomFieldStore for B {
+    async fn staged_fields(
+        &self,
+        request: tidemark_domain::TrackingRequestId,
+    ) -> Result<Vec<tidemark_domain::custom_field::Staged>, StoreError> {
+        staged::of_request(self, request).await
+    }
+
     async fn create_definition(
         &self,
         definition: &Definition,

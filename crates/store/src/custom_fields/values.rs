@@ -10,6 +10,24 @@ use crate::{Page, PageRequest, StoreError};
 use super::CustomFieldFilter;
 use super::definitions::corrupt;
 
+/// The insert of values, before their rows.
+pub(super) const INSERT: &str = "INSERT INTO custom_fields (id, account_id, definition_id, \
+     entity_type, entity_id, value, created_at, updated_at) VALUES ";
+
+/// A value's row, in [`INSERT`]'s order.
+pub(super) fn row(field: &CustomField) -> Vec<Value> {
+    vec![
+        field.id.as_uuid().into(),
+        field.account_id.as_uuid().into(),
+        field.definition_id.as_uuid().into(),
+        field.entity_type.as_str().into(),
+        field.entity_id.into(),
+        Value::json(&field.value.to_json()),
+        field.created_at.into(),
+        field.updated_at.into(),
+    ]
+}
+
 /// A value's row with its definition's data type, which reads it.
 const FIELD: &str = "SELECT f.id, f.account_id, f.definition_id, f.entity_type, f.entity_id, \
      f.value, f.created_at, f.updated_at, d.data_type";
@@ -84,25 +102,11 @@ pub(super) async fn set_custom_field<B: Backend + ?Sized>(
     backend: &B,
     field: &CustomField,
 ) -> Result<CustomField, StoreError> {
-    let mut upsert = Query::new(
-        "INSERT INTO custom_fields (id, account_id, definition_id, entity_type, entity_id, \
-         value, created_at, updated_at) VALUES ",
-    );
-    upsert
-        .bind_list::<Value>([
-            field.id.as_uuid().into(),
-            field.account_id.as_uuid().into(),
-            field.definition_id.as_uuid().into(),
-            field.entity_type.as_str().into(),
-            field.entity_id.into(),
-            Value::json(&field.value.to_json()),
-            field.created_at.into(),
-            field.updated_at.into(),
-        ])
-        .push(
-            " ON CONFLICT (definition_id, entity_id) DO UPDATE SET value = excluded.value, \
+    let mut upsert = Query::new(INSERT);
+    upsert.bind_list::<Value>(row(field)).push(
+        " ON CONFLICT (definition_id, entity_id) DO UPDATE SET value = excluded.value, \
              updated_at = excluded.updated_at RETURNING id, created_at",
-        );
+    );
     let row = backend
         .returning(upsert)
         .await?

@@ -8,13 +8,13 @@ use std::sync::Arc;
 use serde_json::json;
 use tidemark_domain::custom_field::{
     CustomField, DataType, Definition, DefinitionDraft, EntityType, FieldOption, FieldValue,
-    OptionDraft,
+    OptionDraft, Staged, StagedTarget,
 };
 use tidemark_domain::{Account, CustomFieldId};
 use tidemark_store::{CustomFieldFilter, DefinitionFilter, Store, StoreError};
 use uuid::Uuid;
 
-use super::{account, at, page};
+use super::{account, at, page, request};
 
 fn definition(owner: &Account, entity: &str, slug: &str, data_type: &str) -> Definition {
     DefinitionDraft {
@@ -289,4 +289,54 @@ async fn values_are_filtered(
             .expect("list");
         assert_eq!(listed.total, expected, "{filter:?}");
     }
+}
+
+pub async fn staged_values_are_kept_with_their_request(store: Arc<dyn Store>) {
+    let owner = account(&store, "staging").await;
+    let po = definition(&owner, "Shipment", "po", "short_text");
+    let seal = definition(&owner, "Container", "seal", "short_text");
+    for made in [&po, &seal] {
+        store.create_definition(made, 10).await.expect("created");
+    }
+    let staged = vec![
+        Staged {
+            definition_id: po.id,
+            target: StagedTarget::Shipment,
+            value: FieldValue::Text("PO-1".into()),
+        },
+        Staged {
+            definition_id: seal.id,
+            target: StagedTarget::Container(Some("MSKU1234565".into())),
+            value: FieldValue::Text("S-1".into()),
+        },
+        Staged {
+            definition_id: seal.id,
+            target: StagedTarget::Container(None),
+            value: FieldValue::Text("S-0".into()),
+        },
+    ];
+    let pending = request(&owner, "bill_of_lading", "586118841", "MAEU", 1);
+    store
+        .insert_tracking_request_staging(&pending, &staged)
+        .await
+        .expect("created with its staged values");
+    assert_eq!(store.staged_fields(pending.id).await.expect("read"), staged);
+    // A duplicate create keeps nothing of its own.
+    let twin = request(&owner, "bill_of_lading", "586118841", "MAEU", 2);
+    assert!(matches!(
+        store.insert_tracking_request_staging(&twin, &staged).await,
+        Err(StoreError::Duplicate { .. })
+    ));
+    assert!(store.staged_fields(twin.id).await.expect("read").is_empty());
+    // A definition's delete takes what was staged of it.
+    assert!(
+        store
+            .delete_definition(owner.id, po.id)
+            .await
+            .expect("deleted")
+    );
+    assert_eq!(
+        store.staged_fields(pending.id).await.expect("read"),
+        staged[1..]
+    );
 }

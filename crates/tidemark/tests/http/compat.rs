@@ -313,8 +313,8 @@ async fn custom_fields_are_none_as_the_reference_answers_without_definitions(t: 
 
 /// The reference's create example carries a customer party: kept when it is one of the
 /// account's, 404 at its pointer when not (as JSON:API wants for a missing related
-/// resource); staged custom field values, which Tidemark does not apply yet, are refused
-/// rather than taken and dropped.
+/// resource); a staged custom field value of a field the account does not have is refused
+/// at its slug.
 async fn a_create_with_the_reference_customer_is_taken(t: TestApp) {
     let party = json!({"data": {"attributes": {"company_name": "COMPANY NAME"}}});
     let party = document(t.post_json("/v2/parties", &t.key, &party).await).await;
@@ -346,7 +346,7 @@ async fn a_create_with_the_reference_customer_is_taken(t: TestApp) {
     assert_eq!(
         refused,
         [(
-            "invalid".to_owned(),
+            "unknown_custom_field".to_owned(),
             "/data/attributes/initial_custom_fields/shipment/0/api_slug".to_owned()
         )]
     );
