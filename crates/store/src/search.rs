@@ -50,15 +50,49 @@ impl Searched {
                 "SELECT s.tracking_request_id AS id FROM container_search AS cs \
                  JOIN shipments AS s ON s.id = cs.shipment_id \
                  WHERE cs.account_id = $1 AND cs.text LIKE $2 LIMIT $3",
+                "SELECT COALESCE(s.tracking_request_id, f.entity_id) AS id FROM custom_fields AS f \
+                 JOIN custom_field_definitions AS d ON d.id = f.definition_id \
+                 LEFT JOIN containers AS c ON c.id = f.entity_id \
+                 LEFT JOIN shipments AS s ON s.id = COALESCE(c.shipment_id, f.entity_id) \
+                 WHERE f.account_id = $1 AND d.reference_number = TRUE \
+                 AND UPPER(CAST(f.value AS TEXT)) LIKE $2 LIMIT $3",
             ],
             Self::Shipments => &[
                 "SELECT id FROM shipment_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
                 "SELECT shipment_id AS id FROM container_search \
                  WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
+                "SELECT COALESCE(c.shipment_id, f.entity_id) AS id FROM custom_fields AS f \
+                 JOIN custom_field_definitions AS d ON d.id = f.definition_id \
+                 LEFT JOIN containers AS c ON c.id = f.entity_id \
+                 WHERE f.account_id = $1 AND d.reference_number = TRUE \
+                 AND f.entity_type IN ('Shipment', 'Container') \
+                 AND UPPER(CAST(f.value AS TEXT)) LIKE $2 LIMIT $3",
             ],
-            Self::Containers => {
-                &["SELECT id FROM container_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3"]
+            Self::Containers => &[
+                "SELECT id FROM container_search WHERE account_id = $1 AND text LIKE $2 LIMIT $3",
+                "SELECT f.entity_id AS id FROM custom_fields AS f \
+                 JOIN custom_field_definitions AS d ON d.id = f.definition_id \
+                 WHERE f.account_id = $1 AND d.reference_number = TRUE \
+                 AND f.entity_type = 'Container' AND UPPER(CAST(f.value AS TEXT)) LIKE $2 LIMIT $3",
+            ],
+        }
+    }
+
+    /// Which custom field values (`f`) of reference-number fields a listed row is found by:
+    /// its own; a shipment's containers'; a request's shipment's and its containers'.
+    fn valued(self) -> &'static str {
+        match self {
+            Self::TrackingRequests => {
+                "(f.entity_id = tracking_requests.id OR f.entity_id IN (SELECT s.id FROM \
+                 shipments AS s WHERE s.tracking_request_id = tracking_requests.id) OR \
+                 f.entity_id IN (SELECT c.id FROM shipments AS s JOIN containers AS c \
+                 ON c.shipment_id = s.id WHERE s.tracking_request_id = tracking_requests.id))"
             }
+            Self::Shipments => {
+                "(f.entity_id = shipments.id OR f.entity_id IN (SELECT c.id FROM containers AS c \
+                 WHERE c.shipment_id = shipments.id))"
+            }
+            Self::Containers => "f.entity_id = containers.id",
         }
     }
 
@@ -234,7 +268,20 @@ impl Search {
             .push(&dialect.upper("CAST(ref_numbers AS TEXT)"))
             .push(" LIKE ")
             .bind(Value::sought(containing(&self.reference)))
-            .push(" ESCAPE '\\')");
+            .push(" ESCAPE '\\'");
+        // The values of the account's reference-number custom fields.
+        query
+            .push(
+                " OR EXISTS (SELECT 1 FROM custom_fields AS f \
+                 JOIN custom_field_definitions AS d ON d.id = f.definition_id \
+                 WHERE d.reference_number = TRUE AND ",
+            )
+            .push(searched.valued())
+            .push(" AND ")
+            .push(&dialect.upper("CAST(f.value AS TEXT)"))
+            .push(" LIKE ")
+            .bind(Value::sought(containing(&self.reference)))
+            .push(" ESCAPE '\\'))");
     }
 }
 

@@ -20,6 +20,7 @@ mod console_manage;
 mod console_truth;
 mod container_edits;
 mod custom_fields;
+mod custom_fields_search;
 mod custom_fields_staged;
 mod database_outage;
 mod database_stopped;
