@@ -246,14 +246,61 @@ impl CustomFields {
         let (definition, options) = self.definition(account, entity_type, slug).await?;
         let value = FieldValue::parse(definition.data_type, value, &options)
             .map_err(|error| invalid("value", ValidationCode::Invalid, error.0))?;
+        self.keep(definition, options, entity, value).await
+    }
+
+    /// Sets the field `slug` on the record from `text` as a person typed it in the console
+    /// ([`FieldValue::from_text`]); empty text deletes the record's value.
+    ///
+    /// # Errors
+    /// As [`CustomFields::set`].
+    pub async fn set_text(
+        &self,
+        account: AccountId,
+        entity_type: EntityType,
+        entity: Uuid,
+        slug: &str,
+        text: &str,
+    ) -> Result<Option<SetValue>, Error> {
+        let (definition, options) = self.definition(account, entity_type, slug).await?;
+        if text.trim().is_empty() {
+            let filter = CustomFieldFilter {
+                entity_id: vec![entity],
+                definition_id: vec![definition.id],
+                ..CustomFieldFilter::default()
+            };
+            let found = self
+                .store
+                .list_custom_fields(account, &filter, PageRequest::new(1, 1))
+                .await?;
+            if let Some(field) = found.items.first() {
+                self.store.delete_custom_field(account, field.id).await?;
+            }
+            return Ok(None);
+        }
+        let value = FieldValue::from_text(definition.data_type, text, &options)
+            .map_err(|error| invalid("value", ValidationCode::Invalid, error.0))?;
+        self.keep(definition, options, entity, value)
+            .await
+            .map(Some)
+    }
+
+    /// Stores `value` of `definition` on `entity`.
+    async fn keep(
+        &self,
+        definition: Definition,
+        options: Vec<FieldOption>,
+        entity: Uuid,
+        value: FieldValue,
+    ) -> Result<SetValue, Error> {
         let now = self.clock.now();
         let field = self
             .store
             .set_custom_field(&CustomField {
                 id: CustomFieldId::new(),
-                account_id: account,
+                account_id: definition.account_id,
                 definition_id: definition.id,
-                entity_type,
+                entity_type: definition.entity_type,
                 entity_id: entity,
                 value,
                 created_at: now,

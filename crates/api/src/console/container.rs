@@ -125,6 +125,12 @@ struct Page {
     holds: Vec<Line>,
     fees: Vec<Line>,
     lfds: Vec<(&'static str, Deadline)>,
+    /// Why an edit was refused.
+    refused: Option<String>,
+    /// The account's container fields, with this container's values.
+    custom_fields: Vec<super::custom_values::FieldRow>,
+    /// Where their form posts.
+    fields_action: String,
 }
 
 /// What the sources say of the pickup, as the box stands.
@@ -152,15 +158,35 @@ pub async fn page(
 ) -> Result<Response, ConsoleError> {
     let container: Container =
         ConsoleError::found(state.store.as_ref(), viewer.account_id, &id).await?;
+    render(&state, &viewer, container, None).await
+}
+
+/// The page of `container`, saying why an edit was `refused`.
+pub async fn render(
+    state: &AppState,
+    viewer: &Viewer,
+    container: Container,
+    refused: Option<String>,
+) -> Result<Response, ConsoleError> {
     let now = state.clock.now();
+    let custom_fields = super::custom_values::rows(
+        state,
+        viewer.account_id,
+        tidemark_domain::custom_field::EntityType::Container,
+        container.id.as_uuid(),
+    )
+    .await?;
     let terminal = &container.terminal;
     let days = &terminal.last_free_days;
     let page = Page {
         chrome: Chrome::new(
             format!("Container {}", container.number),
             "containers",
-            &viewer,
+            viewer,
         ),
+        refused,
+        custom_fields,
+        fields_action: format!("/console/containers/{}/custom_fields", container.id),
         row: row(&container, now),
         shipment_id: container.shipment_id.to_string(),
         availability: availability(&container),

@@ -195,7 +195,7 @@ pub async fn page(
     let account = viewer.account_id;
     if format != Format::Page {
         filters.refuse_unread()?;
-        return Ok(tables::exported(&state, account, format, asked.filter()));
+        return Ok(tables::exported(&state, account, format, asked.filter()).await?);
     }
     let tallies = state.store.container_tallies(account, &asked.rest).await?;
     // The total is the tallies' (one read fewer): the list itself is not counted.

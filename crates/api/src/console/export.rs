@@ -55,7 +55,7 @@ pub trait Table: Send + 'static {
     const NAME: &'static str;
 
     /// The header row.
-    fn header(&self) -> &'static [&'static str];
+    fn header(&self) -> Vec<String>;
 
     /// The rows of page `number` (from 1) of [`EXPORT_PAGE`] records; none past the end.
     async fn rows(&mut self, number: u32) -> Result<Vec<Vec<String>>, StoreError>;
@@ -120,7 +120,7 @@ fn csv_bytes<'a>(rows: impl IntoIterator<Item = &'a [String]>) -> Result<Bytes, 
 fn csv<T: Table>(mut table: T) -> Body {
     let (chunks, answer) = mpsc::channel(4);
     tokio::spawn(async move {
-        let header: Vec<String> = table.header().iter().map(|&name| name.to_owned()).collect();
+        let header = table.header();
         let mut next = csv_bytes([header.as_slice()]);
         let mut number = 1;
         loop {
@@ -163,7 +163,7 @@ type Handed = Result<Vec<Vec<String>>, String>;
 /// could not be read stops it before anything is zipped.
 fn write_workbook(
     name: &str,
-    header: &[&str],
+    header: Vec<String>,
     mut pages: mpsc::Receiver<Handed>,
     chunks: mpsc::Sender<io::Result<Bytes>>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -171,7 +171,7 @@ fn write_workbook(
     let sheet = workbook.add_worksheet_with_constant_memory()?;
     sheet.set_name(name)?;
     let bold = rust_xlsxwriter::Format::new().set_bold();
-    sheet.write_row_with_format(0, 0, header.iter().copied(), &bold)?;
+    sheet.write_row_with_format(0, 0, header.iter().map(String::as_str), &bold)?;
     sheet.set_freeze_panes(1, 0)?;
     let mut row: u32 = 1;
     while let Some(page) = pages.blocking_recv() {
@@ -226,8 +226,8 @@ mod tests {
     impl Table for Pages {
         const NAME: &'static str = "pages";
 
-        fn header(&self) -> &'static [&'static str] {
-            &["page", "row"]
+        fn header(&self) -> Vec<String> {
+            vec!["page".to_owned(), "row".to_owned()]
         }
 
         async fn rows(&mut self, number: u32) -> Result<Vec<Vec<String>>, StoreError> {

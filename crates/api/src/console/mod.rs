@@ -14,6 +14,7 @@ mod bulk_create;
 mod bulk_read;
 mod container;
 mod containers;
+mod custom_values;
 mod error;
 mod export;
 mod extract;
@@ -154,6 +155,14 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/console/containers", get(containers::page))
         .route("/console/containers/{id}", get(container::page))
+        .route(
+            "/console/containers/{id}/custom_fields",
+            post(custom_values::set_on_container),
+        )
+        .route(
+            "/console/shipments/{id}/custom_fields",
+            post(custom_values::set_on_shipment),
+        )
         .route(
             "/console/webhooks",
             get(webhook_list::list).post(webhook_forms::create),

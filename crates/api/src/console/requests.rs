@@ -177,12 +177,7 @@ pub async fn page(
     };
     let format = Format::take(&mut query)?;
     if format != Format::Page {
-        return Ok(tables::exported(
-            &state,
-            viewer.account_id,
-            format,
-            shown.filter(),
-        ));
+        return Ok(tables::exported(&state, viewer.account_id, format, shown.filter()).await?);
     }
     render(&state, &viewer, shown, Draft::default()).await
 }

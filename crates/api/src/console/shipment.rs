@@ -61,6 +61,10 @@ struct Page {
     lateness: Option<(String, bool)>,
     vessel: String,
     timelines: Vec<Timeline>,
+    /// The account's shipment fields, with this shipment's values.
+    custom_fields: Vec<super::custom_values::FieldRow>,
+    /// Where their form posts.
+    fields_action: String,
 }
 
 fn step(event: &TransportEvent) -> Step {
@@ -237,7 +241,16 @@ pub async fn render(
         .await?;
     let now = state.clock.now();
     let route = &shipment.route;
+    let custom_fields = super::custom_values::rows(
+        state,
+        account,
+        tidemark_domain::custom_field::EntityType::Shipment,
+        shipment.id.as_uuid(),
+    )
+    .await?;
     let page = Page {
+        custom_fields,
+        fields_action: format!("/console/shipments/{}/custom_fields", shipment.id),
         chrome: Chrome::new(
             format!("Shipment {}", shipment.bill_of_lading_number),
             "shipments",

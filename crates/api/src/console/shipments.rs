@@ -168,7 +168,7 @@ pub async fn page(
     let account = viewer.account_id;
     if format != Format::Page {
         filters.refuse_unread()?;
-        return Ok(tables::exported(&state, account, format, asked.filter()));
+        return Ok(tables::exported(&state, account, format, asked.filter()).await?);
     }
     let tallies = state.store.shipment_tallies(account, &asked.rest).await?;
     let count = |keep: &dyn Fn(&ShipmentTally) -> bool| -> u64 {

@@ -1,16 +1,19 @@
 //! The lists as tables to export ([`super::export`]): the same records, filters and order
 //! the page shows, a column per fact, times in ISO 8601 with their zone (a place's time in
-//! its own zone with its offset, a system time in UTC).
+//! its own zone with its offset, a system time in UTC), and a column per custom field of the
+//! records' kind, each value as it displays.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tidemark_domain::custom_field::{Definition, EntityType, FieldOption};
 use tidemark_domain::local_time::iso_at;
 use tidemark_domain::{AccountId, Container, Shipment, Timestamp, TrackingRequest};
 use tidemark_store::{
-    ContainerFilter, PageRequest, ShipmentFilter, Store, StoreError, TimeRange,
-    TrackingRequestFilter,
+    ContainerFilter, CustomFieldFilter, DefinitionFilter, PageRequest, ShipmentFilter, Store,
+    StoreError, TimeRange, TrackingRequestFilter,
 };
+use uuid::Uuid;
 
 use super::export::{EXPORT_PAGE, Table};
 
@@ -45,12 +48,17 @@ fn joined(values: &[String]) -> String {
 
 /// A list's [`Listing`]: its filter, item, file name, header, the store's read and the row.
 macro_rules! listing {
-    ($filter:ty, $item:ty, $name:literal, [$($column:literal),* $(,)?], $list:ident, $row:ident) => {
+    ($filter:ty, $item:ty, $kind:ident, $name:literal, [$($column:literal),* $(,)?], $list:ident, $row:ident) => {
         #[async_trait]
         impl Listing for $filter {
             type Item = $item;
             const NAME: &'static str = $name;
             const HEADER: &'static [&'static str] = &[$($column),*];
+            const KIND: EntityType = EntityType::$kind;
+
+            fn id(item: &Self::Item) -> Uuid {
+                item.id.as_uuid()
+            }
 
             fn until(self, now: Timestamp) -> Self {
                 Self {
@@ -79,11 +87,16 @@ macro_rules! listing {
 #[async_trait]
 pub trait Listing: Send + Sync + 'static {
     /// What the list holds.
-    type Item: Send;
+    type Item: Send + Sync;
     /// The file's name, without its extension.
     const NAME: &'static str;
     /// The header row.
     const HEADER: &'static [&'static str];
+    /// The kind of record it holds, whose custom fields are columns after the header's.
+    const KIND: EntityType;
+
+    /// `item`'s id.
+    fn id(item: &Self::Item) -> Uuid;
 
     /// This filter, narrowed to records created by `now`.
     #[must_use]
@@ -107,37 +120,107 @@ pub struct Export<L> {
     store: Arc<dyn Store>,
     account: AccountId,
     filter: L,
+    /// The account's custom fields of the list's kind, a column each.
+    fields: Vec<(Definition, Vec<FieldOption>)>,
 }
 
 impl<L: Listing> Export<L> {
     /// The records `filter` finds in `account`, as they were at `now`.
-    fn new(store: Arc<dyn Store>, account: AccountId, filter: L, now: Timestamp) -> Self {
+    async fn new(
+        store: Arc<dyn Store>,
+        account: AccountId,
+        filter: L,
+        now: Timestamp,
+    ) -> Result<Self, StoreError> {
         let filter = filter.until(now);
-        Self {
+        let kind = DefinitionFilter {
+            entity_type: vec![L::KIND],
+            ..DefinitionFilter::default()
+        };
+        let mut definitions = store.list_definitions(account, &kind, page(1)).await?.items;
+        definitions.sort_by(|a, b| (&a.display_name, a.id).cmp(&(&b.display_name, b.id)));
+        let ids: Vec<_> = definitions.iter().map(|d| d.id).collect();
+        let options = store.options(account, &ids).await?;
+        let fields = definitions
+            .into_iter()
+            .map(|definition| {
+                let own = options
+                    .iter()
+                    .filter(|o| o.definition_id == definition.id)
+                    .cloned()
+                    .collect();
+                (definition, own)
+            })
+            .collect();
+        Ok(Self {
             store,
             account,
             filter,
+            fields,
+        })
+    }
+
+    /// The custom field columns of `items`' rows.
+    async fn values(&self, items: &[L::Item]) -> Result<Vec<Vec<String>>, StoreError> {
+        if self.fields.is_empty() || items.is_empty() {
+            return Ok(vec![Vec::new(); items.len()]);
         }
+        let ids: Vec<Uuid> = items.iter().map(L::id).collect();
+        let filter = CustomFieldFilter {
+            entity_id: ids.clone(),
+            definition_id: self.fields.iter().map(|(d, _)| d.id).collect(),
+            ..CustomFieldFilter::default()
+        };
+        let most = u32::try_from(ids.len() * self.fields.len()).unwrap_or(u32::MAX);
+        let values = self
+            .store
+            .list_custom_fields(self.account, &filter, PageRequest::first_rows(most))
+            .await?
+            .items;
+        Ok(ids
+            .iter()
+            .map(|id| {
+                self.fields
+                    .iter()
+                    .map(|(definition, options)| {
+                        values
+                            .iter()
+                            .find(|v| v.entity_id == *id && v.definition_id == definition.id)
+                            .map(|v| v.value.display(options))
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .collect())
     }
 }
 
-/// The records `filter` finds in `account` now, exported in `format`.
-pub fn exported<L: Listing>(
+/// The records `filter` finds in `account` now, exported in `format`, with a column per
+/// custom field of their kind.
+///
+/// # Errors
+/// When the account's custom fields cannot be read.
+pub async fn exported<L: Listing>(
     state: &crate::AppState,
     account: AccountId,
     format: super::export::Format,
     filter: L,
-) -> axum::response::Response {
-    let table = Export::new(state.store.clone(), account, filter, state.clock.now());
-    super::export::answer(format, table)
+) -> Result<axum::response::Response, StoreError> {
+    let table = Export::new(state.store.clone(), account, filter, state.clock.now()).await?;
+    Ok(super::export::answer(format, table))
 }
 
 #[async_trait]
 impl<L: Listing> Table for Export<L> {
     const NAME: &'static str = L::NAME;
 
-    fn header(&self) -> &'static [&'static str] {
+    fn header(&self) -> Vec<String> {
+        let fields = self.fields.iter().map(|(d, _)| d.display_name.clone());
         L::HEADER
+            .iter()
+            .map(|&name| name.to_owned())
+            .chain(fields)
+            .collect()
     }
 
     async fn rows(&mut self, number: u32) -> Result<Vec<Vec<String>>, StoreError> {
@@ -145,7 +228,16 @@ impl<L: Listing> Table for Export<L> {
             .filter
             .list(self.store.as_ref(), self.account, page(number))
             .await?;
-        Ok(items.iter().map(L::row).collect())
+        let values = self.values(&items).await?;
+        Ok(items
+            .iter()
+            .zip(values)
+            .map(|(item, mut fields)| {
+                let mut row = L::row(item);
+                row.append(&mut fields);
+                row
+            })
+            .collect())
     }
 }
 
@@ -179,6 +271,7 @@ fn container(container: &Container) -> Vec<String> {
 
 listing!(
     ContainerFilter,
+    Container,
     Container,
     "containers",
     [
@@ -227,6 +320,7 @@ fn shipment(shipment: &Shipment) -> Vec<String> {
 listing!(
     ShipmentFilter,
     Shipment,
+    Shipment,
     "shipments",
     [
         "bill_of_lading_number",
@@ -262,6 +356,7 @@ fn request(request: &TrackingRequest) -> Vec<String> {
 
 listing!(
     TrackingRequestFilter,
+    TrackingRequest,
     TrackingRequest,
     "tracking_requests",
     [

@@ -132,6 +132,51 @@ impl FieldValue {
         }
     }
 
+    /// Reads `text` as a person types it in a form: a number, `yes`/`no` (or
+    /// `true`/`false`), a day, a time, an option's value, options' values separated by
+    /// commas, or text.
+    ///
+    /// # Errors
+    /// As [`FieldValue::parse`].
+    pub fn from_text(
+        data_type: DataType,
+        text: &str,
+        options: &[FieldOption],
+    ) -> Result<Self, ValueError> {
+        let text = text.trim();
+        let given = match data_type {
+            DataType::Number => text
+                .parse::<Number>()
+                .map(Value::Number)
+                .map_err(|_| refused("a number value is a number, such as 12 or 12.5"))?,
+            DataType::Boolean => match text.to_ascii_lowercase().as_str() {
+                "yes" | "true" => Value::Bool(true),
+                "no" | "false" => Value::Bool(false),
+                _ => return Err(refused("a boolean value is yes or no")),
+            },
+            DataType::EnumMulti => Value::Array(
+                text.split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .map(|item| Value::String(item.to_owned()))
+                    .collect(),
+            ),
+            _ => Value::String(text.to_owned()),
+        };
+        Self::parse(data_type, &given, options)
+    }
+
+    /// The value as a form shows it for editing ([`FieldValue::from_text`] reads it back).
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        match self {
+            Self::Boolean(true) => "yes".to_owned(),
+            Self::Boolean(false) => "no".to_owned(),
+            Self::Choices(values) => values.join(", "),
+            other => other.display(&[]),
+        }
+    }
+
     /// A value as stored (checked when it was set), read as `data_type`; `None` when it
     /// does not read as one (the definition's type cannot change, so never in practice).
     #[must_use]
@@ -275,6 +320,24 @@ mod tests {
                 "{kind}"
             );
         }
+    }
+
+    #[test]
+    fn typed_text_reads_as_its_type_and_back() {
+        let options = options();
+        for (kind, typed) in [
+            (DataType::ShortText, "PO-7"),
+            (DataType::Number, "12.5"),
+            (DataType::Date, "2026-01-31"),
+            (DataType::Boolean, "yes"),
+            (DataType::Enum, "sea"),
+            (DataType::EnumMulti, "sea, air"),
+        ] {
+            let value = FieldValue::from_text(kind, typed, &options).expect("fits");
+            assert_eq!(value.to_text(), typed, "{kind}");
+        }
+        assert!(FieldValue::from_text(DataType::Number, "twelve", &options).is_err());
+        assert!(FieldValue::from_text(DataType::Boolean, "maybe", &options).is_err());
     }
 
     #[test]

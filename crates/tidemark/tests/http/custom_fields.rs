@@ -318,3 +318,16 @@ pub(crate) async fn served(
     ));
     seen
 }
+
+/// A tracked sandbox shipment's id and its first container's.
+pub(crate) async fn tracked_records(t: &TestApp) -> (String, String) {
+    let request = track(t, "TEST-TR-SUCCEEDED", "TEST").await;
+    let shipment = &request["included"][0];
+    let container = shipment["relationships"]["containers"]["data"][0]["id"]
+        .as_str()
+        .expect("a container");
+    (
+        shipment["id"].as_str().expect("a shipment").to_owned(),
+        container.to_owned(),
+    )
+}

@@ -5,7 +5,6 @@
 use serde_json::json;
 
 use crate::common::{TestApp, document, with_tracking};
-use crate::shipments::track;
 
 tidemark_store::backends!(with_tracking, reference_number_fields_are_searched);
 
@@ -35,15 +34,7 @@ async fn total(t: &TestApp, path: &str) -> u64 {
 }
 
 async fn reference_number_fields_are_searched(t: TestApp) {
-    let request = track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
-    let shipment = request["included"][0]["id"]
-        .as_str()
-        .expect("a shipment")
-        .to_owned();
-    let container = request["included"][0]["relationships"]["containers"]["data"][0]["id"]
-        .as_str()
-        .expect("a container")
-        .to_owned();
+    let (shipment, container) = crate::custom_fields::tracked_records(&t).await;
     define(&t, "Shipment", "po_ref", true).await;
     define(&t, "Container", "box_ref", true).await;
     define(&t, "Shipment", "note", false).await;

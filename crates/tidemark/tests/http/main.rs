@@ -13,6 +13,7 @@ mod compat_filters;
 mod console;
 mod console_actions;
 mod console_bulk;
+mod console_custom_fields;
 mod console_errors;
 mod console_exports;
 mod console_lists;
