@@ -33,6 +33,8 @@ pub struct ContainerRow {
     pub holds: String,
     /// The code of its terminal of discharge, or a dash.
     pub terminal: String,
+    /// Its custom field values, as one cell (the containers list's column).
+    pub fields: String,
 }
 
 /// The summary of `container` at `now`.
@@ -57,6 +59,7 @@ pub fn row(container: &Container, now: Timestamp) -> ContainerRow {
         terminal: container
             .terminal_code()
             .map_or_else(|| "—".to_owned(), |code| code.as_str().to_owned()),
+        fields: String::new(),
     }
 }
 

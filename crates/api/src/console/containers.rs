@@ -172,6 +172,8 @@ struct Page {
     /// The list's own path, for its form, its pager and its "clear" link.
     path: &'static str,
     rows: Vec<ContainerRow>,
+    /// Whether the account has container fields (a column of their values).
+    show_fields: bool,
     total: u64,
     filters: Filters,
     statuses: Vec<Choice>,
@@ -226,10 +228,17 @@ pub async fn page(
         })
     };
     let now = state.clock.now();
+    let mut rows: Vec<ContainerRow> = found.items.iter().map(|c| row(c, now)).collect();
+    let ids: Vec<_> = found.items.iter().map(|c| c.id.as_uuid()).collect();
+    let kind = tidemark_domain::custom_field::EntityType::Container;
+    let show_fields =
+        super::custom_values::fill(&state, account, kind, &ids, &mut rows, |r| &mut r.fields)
+            .await?;
     let page = Page {
         path: "/console/containers",
         chrome: Chrome::new("Containers", "containers", &viewer),
-        rows: found.items.iter().map(|c| row(c, now)).collect(),
+        show_fields,
+        rows,
         total,
         statuses: ContainerStatus::ALL
             .into_iter()

@@ -5,7 +5,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use tidemark_domain::custom_field::{EntityType, FieldValue};
+use tidemark_domain::custom_field::{Definition, EntityType, FieldOption, FieldValue};
 use tidemark_domain::{AccountId, Container, Shipment};
 use tidemark_store::{CustomFieldFilter, DefinitionFilter, PageRequest};
 use uuid::Uuid;
@@ -33,13 +33,12 @@ pub struct FieldRow {
 /// The most fields a page lists (the account's most definitions).
 const MOST: u32 = 200;
 
-/// The fields of `kind` in `account`, with the values of record `entity`.
-pub async fn rows(
+/// The account's fields of `kind`, by display name, and their options.
+async fn fields_of(
     state: &AppState,
     account: AccountId,
     kind: EntityType,
-    entity: Uuid,
-) -> Result<Vec<FieldRow>, ConsoleError> {
+) -> Result<(Vec<Definition>, Vec<FieldOption>), ConsoleError> {
     let store = state.store.as_ref();
     let filter = DefinitionFilter {
         entity_type: vec![kind],
@@ -52,6 +51,18 @@ pub async fn rows(
     definitions.sort_by(|a, b| a.display_name.cmp(&b.display_name));
     let ids: Vec<_> = definitions.iter().map(|d| d.id).collect();
     let options = store.options(account, &ids).await?;
+    Ok((definitions, options))
+}
+
+/// The fields of `kind` in `account`, with the values of record `entity`.
+pub async fn rows(
+    state: &AppState,
+    account: AccountId,
+    kind: EntityType,
+    entity: Uuid,
+) -> Result<Vec<FieldRow>, ConsoleError> {
+    let store = state.store.as_ref();
+    let (definitions, options) = fields_of(state, account, kind).await?;
     let values = CustomFieldFilter {
         entity_id: vec![entity],
         ..CustomFieldFilter::default()
@@ -96,6 +107,73 @@ pub async fn rows(
             }
         })
         .collect())
+}
+
+/// The set values of records `ids` (of `kind`), each record's as one cell (`Name: value;
+/// …`), for a list's column; `None` when the account has no field of the kind (no column).
+async fn summaries(
+    state: &AppState,
+    account: AccountId,
+    kind: EntityType,
+    ids: &[Uuid],
+) -> Result<Option<std::collections::HashMap<Uuid, String>>, ConsoleError> {
+    let store = state.store.as_ref();
+    let (definitions, options) = fields_of(state, account, kind).await?;
+    if definitions.is_empty() {
+        return Ok(None);
+    }
+    let filter = CustomFieldFilter {
+        entity_id: ids.to_vec(),
+        definition_id: definitions.iter().map(|d| d.id).collect(),
+        ..CustomFieldFilter::default()
+    };
+    let most = u32::try_from(ids.len() * definitions.len()).unwrap_or(u32::MAX);
+    let values = store
+        .list_custom_fields(account, &filter, PageRequest::first_rows(most))
+        .await?
+        .items;
+    let mut cells = std::collections::HashMap::new();
+    for id in ids {
+        let parts: Vec<String> = definitions
+            .iter()
+            .filter_map(|definition| {
+                let value = values
+                    .iter()
+                    .find(|v| v.entity_id == *id && v.definition_id == definition.id)?;
+                let own: Vec<_> = options
+                    .iter()
+                    .filter(|o| o.definition_id == definition.id)
+                    .cloned()
+                    .collect();
+                Some(format!(
+                    "{}: {}",
+                    definition.display_name,
+                    value.value.display(&own)
+                ))
+            })
+            .collect();
+        cells.insert(*id, parts.join("; "));
+    }
+    Ok(Some(cells))
+}
+
+/// Fills the custom field cell of each of `rows` (the records `ids`, in order) with `cell`;
+/// whether the account has fields of `kind` (a column to show).
+pub async fn fill<R>(
+    state: &AppState,
+    account: AccountId,
+    kind: EntityType,
+    ids: &[Uuid],
+    rows: &mut [R],
+    cell: impl Fn(&mut R) -> &mut String,
+) -> Result<bool, ConsoleError> {
+    let Some(cells) = summaries(state, account, kind, ids).await? else {
+        return Ok(false);
+    };
+    for (row, id) in rows.iter_mut().zip(ids) {
+        *cell(row) = cells.get(id).cloned().unwrap_or_default();
+    }
+    Ok(true)
 }
 
 /// Sets the field the form names on record `entity` of `kind`.

@@ -41,6 +41,8 @@ pub struct ShipmentRow {
     pub arrival: Option<(&'static str, Moment)>,
     /// Whether tracking has stopped.
     pub stopped: bool,
+    /// Its custom field values, as one cell (the list's column).
+    pub fields: String,
 }
 
 /// The summary of `shipment`.
@@ -59,6 +61,7 @@ pub fn shipment_row(shipment: &Shipment) -> ShipmentRow {
         to: maybe_place(pod),
         arrival: at("Arrived", route.pod_ata_at).or_else(|| at("Expected", route.pod_eta_at)),
         stopped: shipment.stopped_at.is_some(),
+        fields: String::new(),
     }
 }
 
@@ -146,6 +149,8 @@ struct Page {
     /// The list's own path, for its form, its pager and its "clear" link.
     path: &'static str,
     rows: Vec<ShipmentRow>,
+    /// Whether the account has shipment fields (a column of their values).
+    show_fields: bool,
     total: u64,
     filters: Filters,
     lines: Vec<Choice>,
@@ -191,10 +196,17 @@ pub async fn page(
         .store
         .list_parties(account, PageRequest::new(1, CUSTOMERS))
         .await?;
+    let mut rows: Vec<ShipmentRow> = found.items.iter().map(shipment_row).collect();
+    let ids: Vec<_> = found.items.iter().map(|s| s.id.as_uuid()).collect();
+    let kind = tidemark_domain::custom_field::EntityType::Shipment;
+    let show_fields =
+        super::custom_values::fill(&state, account, kind, &ids, &mut rows, |r| &mut r.fields)
+            .await?;
     let page = Page {
         path: "/console/shipments",
         chrome: Chrome::new("Shipments", "shipments", &viewer),
-        rows: found.items.iter().map(shipment_row).collect(),
+        show_fields,
+        rows,
         total,
         lines: lines
             .iter()

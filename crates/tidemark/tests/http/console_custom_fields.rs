@@ -46,6 +46,9 @@ async fn custom_fields_are_shown_and_edited_on_the_pages(t: TestApp) {
     .await;
     assert_eq!(saved.status(), StatusCode::SEE_OTHER);
     assert!(page(&t, &path).await.contains("PO-771"));
+    let listed = page(&t, "/console/shipments").await;
+    assert!(listed.contains("<th>Custom fields</th>"), "a column");
+    assert!(listed.contains("Purchase order: PO-771"), "{listed}");
     let api = document(
         t.get(&format!("/v2/shipments/{shipment}/custom_fields"))
             .await,
@@ -121,6 +124,11 @@ async fn a_container_field_is_set_from_its_page(t: &TestApp, container: &str, to
     .await;
     assert_eq!(api["data"][0]["attributes"]["value"], true);
     assert_eq!(api["data"][0]["attributes"]["display_value"], "Yes");
+    assert!(
+        page(t, "/console/containers")
+            .await
+            .contains("Reefer checked: Yes")
+    );
     // Without the token, nothing is set.
     let forged = post_form(
         t,
