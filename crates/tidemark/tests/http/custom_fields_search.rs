@@ -70,25 +70,30 @@ async fn reference_number_fields_are_searched(t: TestApp) {
     ] {
         assert_eq!(total(&t, path).await, expected, "{path}");
     }
-    let found = document(t.get("/v2/search?query=PO-98765").await).await;
-    let kinds: Vec<&str> = found["data"]
-        .as_array()
-        .expect("data")
-        .iter()
-        .filter_map(|r| r["attributes"]["entity_type"].as_str())
-        .collect();
-    assert!(kinds.contains(&"shipment"), "{found}");
-    let found = document(t.get("/v2/search?query=BX-4242").await).await;
-    let kinds: Vec<&str> = found["data"]
-        .as_array()
-        .expect("data")
-        .iter()
-        .filter_map(|r| r["attributes"]["entity_type"].as_str())
-        .collect();
-    assert!(kinds.contains(&"shipment"), "its container's: {found}");
+    assert!(
+        found_kinds(&t, "PO-98765")
+            .await
+            .contains(&"shipment".to_owned())
+    );
+    let kinds = found_kinds(&t, "BX-4242").await;
+    assert!(
+        kinds.contains(&"shipment".to_owned()),
+        "its container's: {kinds:?}"
+    );
     let found = document(t.get("/v2/search?query=HIDDEN-555").await).await;
     assert!(
         found["data"].as_array().is_some_and(Vec::is_empty),
         "{found}"
     );
+}
+
+/// The kinds of record `GET /v2/search` finds for `query`.
+async fn found_kinds(t: &TestApp, query: &str) -> Vec<String> {
+    let found = document(t.get(&format!("/v2/search?query={query}")).await).await;
+    found["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .filter_map(|r| r["attributes"]["entity_type"].as_str().map(str::to_owned))
+        .collect()
 }
