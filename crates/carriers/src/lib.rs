@@ -7,6 +7,7 @@
 //!
 //! DCSA field names live only here (and in the simulator).
 
+pub mod ais;
 pub mod arrival_notice;
 pub mod auth;
 pub mod callbacks;

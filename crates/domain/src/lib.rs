@@ -37,6 +37,7 @@ pub mod tracking;
 pub mod tracking_request;
 pub mod tracking_request_input;
 pub mod validation;
+pub mod vessel;
 pub mod webhook;
 
 pub use account::{Account, AccountName, ApiKey, ApiKeyRecord, ApiKeySecret};

@@ -5,6 +5,7 @@
 //! pass the same conformance suite (`tests/conformance.rs`).
 
 mod accounts;
+mod ais;
 mod changes;
 mod containers;
 mod counts;
@@ -41,6 +42,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub use accounts::AccountStore;
+pub use ais::{AisBatch, AisStore};
 pub use changes::ChangeStore;
 pub use custom_fields::{CustomFieldFilter, CustomFieldStore, DefinitionFilter};
 pub use db::postgres::PgStore;
@@ -71,6 +73,7 @@ pub use webhooks::WebhookStore;
 #[async_trait]
 pub trait Store:
     AccountStore
+    + AisStore
     + TrackingRequestStore
     + JobStore
     + ChangeStore

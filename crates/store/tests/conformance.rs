@@ -12,6 +12,8 @@ use tidemark_store::testing::{Backend, TestDatabase, commit_request, commit_stat
 use tidemark_store::{PageRequest, Store, StoreError, TimeRange, TrackingRequestFilter};
 use time::{Duration, OffsetDateTime};
 
+#[path = "conformance/ais.rs"]
+mod ais;
 #[path = "conformance/batches.rs"]
 mod batches;
 #[path = "conformance/cancellation.rs"]
@@ -154,6 +156,8 @@ tidemark_store::backends!(
     a_search_finds_requests_and_shipments_by_bill_and_container,
     a_search_of_many_candidates_reads_the_list_in_order,
     the_container_list_filters_on_line_ports_terminal_holds_and_local_days,
+    a_vessels_latest_position_and_track_read_back_as_heard,
+    a_vessel_heard_on_a_feed_is_a_reference_record_by_imo,
 );
 
 /// Cases handed the database itself, to change it behind the store's back.
@@ -335,6 +339,7 @@ const fn page(number: u32, size: u32) -> PageRequest {
 }
 
 mod cases {
+    pub use super::ais::*;
     pub use super::batches::*;
     pub use super::container_lists::*;
     pub use super::custom_fields::*;
