@@ -30,11 +30,11 @@ pub mod public_links;
 pub mod rate_limit;
 mod reference_data;
 mod root;
-mod routing_data;
 mod search;
 mod shipments;
 mod shipping_lines;
 mod tracking_requests;
+mod vessels;
 mod webhook_notifications;
 mod webhooks;
 
@@ -265,7 +265,7 @@ pub fn router(state: AppState) -> Router {
         .merge(shipments::routes())
         .merge(containers::routes())
         .merge(reference_data::routes())
-        .merge(routing_data::routes())
+        .merge(vessels::routes())
         .merge(custom_fields::routes())
         .merge(webhooks::routes())
         .merge(webhook_notifications::routes())

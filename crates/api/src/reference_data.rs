@@ -1,8 +1,8 @@
-//! `/v2/ports/{id}`, `/v2/terminals/{id}`, `/v2/metro_areas/{id}`, `/v2/vessels/{id}`:
-//! places and vessels (api.md §4). Ports and metro areas are found by id or UN/LOCODE,
-//! vessels by id or IMO number. Ports carriers named and every port and inland place of
-//! the bundled reference data answer; terminals and vessels answer once carrier data named
-//! them. The resources are `tidemark_wire::reference`'s.
+//! `/v2/ports/{id}`, `/v2/terminals/{id}`, `/v2/metro_areas/{id}`: places (api.md §4;
+//! vessels are `vessels.rs`'s). Ports and metro areas are found by id or UN/LOCODE. Ports
+//! carriers named and every port and inland place of the bundled reference data answer;
+//! terminals answer once carrier data named them. The resources are
+//! `tidemark_wire::reference`'s.
 
 use axum::Router;
 use axum::routing::get;
@@ -21,7 +21,6 @@ pub fn routes() -> Router<AppState> {
         .route("/v2/ports/{id}", get(show_port))
         .route("/v2/terminals/{id}", get(show_terminal))
         .route("/v2/metro_areas/{id}", get(show_metro_area))
-        .route("/v2/vessels/{id}", get(show_vessel))
 }
 
 pub(crate) async fn find(
@@ -38,7 +37,7 @@ pub(crate) async fn find(
 }
 
 /// The reference data's locality `key` names: its id, or its UN/LOCODE in any case.
-fn locality(
+pub(crate) fn locality(
     key: &str,
     by_code: impl Fn(&str) -> Option<Locality>,
     by_id: impl Fn(uuid::Uuid) -> Option<Locality>,
@@ -112,23 +111,6 @@ pub async fn show_terminal(
     query.finish()?;
     let record = find(&scope, ReferenceKind::Terminal, &key, "terminal").await?;
     let data = terminal(&record);
-    let link = data.links.self_.clone();
-    Ok(JsonApi::ok(Document::new(data, link)))
-}
-
-/// A vessel named in carrier data, by id or IMO number.
-#[utoipa::path(get, path = "/v2/vessels/{id}", operation_id = "getVessel", tag = "Reference data",
-    params(("id" = String, Path, description = "The vessel's id, or its IMO number")),
-    responses((status = 200, description = "The vessel.", body = Document<VesselResource>)),
-)]
-pub async fn show_vessel(
-    scope: Scope,
-    PathId(key): PathId,
-    query: QueryParams,
-) -> One<VesselResource> {
-    query.finish()?;
-    let record = find(&scope, ReferenceKind::Vessel, &key, "vessel").await?;
-    let data = vessel(&record);
     let link = data.links.self_.clone();
     Ok(JsonApi::ok(Document::new(data, link)))
 }

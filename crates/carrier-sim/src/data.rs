@@ -3,8 +3,9 @@
 //! (ISO 6346 for containers, IMO for vessels). The simulator is an outside party, so it
 //! carries its own copy rather than using Tidemark's.
 
-/// A port: UN/LOCODE, name, and the terminal the simulator uses there: its code in the
-/// SMDG's terminal list where the list has the port (Shanghai and Qingdao it has not).
+/// A port: UN/LOCODE, name, the terminal the simulator uses there (its code in the
+/// SMDG's terminal list where the list has the port; Shanghai and Qingdao it has not), and
+/// where it is (the `searoute` package's port list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Port {
     /// UN/LOCODE.
@@ -13,49 +14,70 @@ pub struct Port {
     pub name: &'static str,
     /// An SMDG terminal code at the port.
     pub terminal: &'static str,
+    /// Where it is: latitude and longitude in millionths of a degree.
+    pub at: (i32, i32),
 }
 
-const fn port(locode: &'static str, name: &'static str, terminal: &'static str) -> Port {
+impl Port {
+    /// Latitude and longitude in degrees.
+    #[must_use]
+    pub fn degrees(&self) -> (f64, f64) {
+        (f64::from(self.at.0) / 1e6, f64::from(self.at.1) / 1e6)
+    }
+}
+
+const fn port(
+    locode: &'static str,
+    name: &'static str,
+    terminal: &'static str,
+    at: (i32, i32),
+) -> Port {
     Port {
         locode,
         name,
         terminal,
+        at,
     }
 }
 
 /// Ports of loading (Asia).
 pub const ORIGINS: &[Port] = &[
-    port("CNSHA", "Shanghai", "SIPGY"),
-    port("CNNGB", "Ningbo", "BLCT1"),
-    port("CNYTN", "Yantian", "YICT"),
-    port("KRPUS", "Busan", "PNP"),
-    port("VNSGN", "Ho Chi Minh City", "CATLAI"),
-    port("TWKHH", "Kaohsiung", "KAOCT"),
-    port("CNTAO", "Qingdao", "QQCT"),
-    port("INNSA", "Nhava Sheva", "NSICT"),
+    port("CNSHA", "Shanghai", "SIPGY", (31_400_090, 121_497_110)),
+    port("CNNGB", "Ningbo", "BLCT1", (29_871_880, 121_559_400)),
+    port("CNYTN", "Yantian", "YICT", (22_583_520, 114_292_080)),
+    port("KRPUS", "Busan", "PNP", (35_098_200, 129_035_800)),
+    port(
+        "VNSGN",
+        "Ho Chi Minh City",
+        "CATLAI",
+        (10_826_170, 106_753_000),
+    ),
+    port("TWKHH", "Kaohsiung", "KAOCT", (22_642_020, 120_271_970)),
+    port("CNTAO", "Qingdao", "QQCT", (36_064_990, 120_385_330)),
+    port("INNSA", "Nhava Sheva", "NSICT", (18_970_000, 72_930_000)),
 ];
 
 /// Ports of discharge (Europe and North America).
 pub const DESTINATIONS: &[Port] = &[
-    port("NLRTM", "Rotterdam", "EMX"),
-    port("DEHAM", "Hamburg", "CTA"),
-    port("BEANR", "Antwerp", "K869"),
-    port("GBFXT", "Felixstowe", "TTY"),
-    port("USLAX", "Los Angeles", "APMT"),
-    port("USLGB", "Long Beach", "LBCT"),
-    port("USNYC", "New York", "PNCT"),
-    port("USSAV", "Savannah", "GCMT"),
-    port("ESVLC", "Valencia", "MSCVC"),
-    port("CAVAN", "Vancouver", "DLT"),
+    port("NLRTM", "Rotterdam", "EMX", (51_904_380, 4_442_450)),
+    port("DEHAM", "Hamburg", "CTA", (53_547_720, 9_969_410)),
+    port("BEANR", "Antwerp", "K869", (51_202_370, 4_382_900)),
+    port("GBFXT", "Felixstowe", "TTY", (51_957_930, 1_344_450)),
+    port("USLAX", "Los Angeles", "APMT", (33_716_670, -118_283_330)),
+    port("USLGB", "Long Beach", "LBCT", (33_738_580, -118_193_320)),
+    port("USNYC", "New York", "PNCT", (40_705_470, -74_017_680)),
+    port("USSAV", "Savannah", "GCMT", (32_086_580, -81_099_740)),
+    port("ESVLC", "Valencia", "MSCVC", (39_451_070, -330_280)),
+    port("CAVAN", "Vancouver", "DLT", (49_308_210, -123_148_840)),
 ];
 
 /// Transshipment hubs.
 pub const HUBS: &[Port] = &[
-    port("SGSIN", "Singapore", "PSAPPT"),
-    port("LKCMB", "Colombo", "CICT"),
-    port("MYPKG", "Port Klang", "KMT"),
-    port("AEJEA", "Jebel Ali", "DPWJ2"),
-    port("PAMIT", "Manzanillo", "MIT"),
+    port("SGSIN", "Singapore", "PSAPPT", (1_239_210, 103_832_460)),
+    port("LKCMB", "Colombo", "CICT", (6_930_830, 79_848_630)),
+    port("MYPKG", "Port Klang", "KMT", (3_003_430, 101_382_650)),
+    port("AEJEA", "Jebel Ali", "DPWJ2", (25_019_490, 55_051_800)),
+    port("PAMIT", "Manzanillo", "MIT", (9_611_590, -79_602_130)),
 ];
 
 /// Vessel names (invented, shaped like real ones).

@@ -14,6 +14,7 @@
 //! It depends on nothing of Tidemark's: it is an outside party that speaks DCSA and the
 //! terminal protocol Tidemark documents.
 
+pub mod ais;
 pub mod clock;
 pub mod data;
 pub mod event_subscriptions;
@@ -132,6 +133,7 @@ struct State {
     tokens: Mutex<HashMap<String, OffsetDateTime>>,
     /// When each scripted sandbox number was first asked about: its own epoch.
     first_asked: Mutex<HashMap<String, OffsetDateTime>>,
+    fleet: Mutex<ais::Fleet>,
 }
 
 /// A simulator: its state and routes. Cheap to clone.
@@ -171,6 +173,7 @@ impl Simulator {
                 event_subscriptions: Mutex::default(),
                 tokens: Mutex::new(HashMap::new()),
                 first_asked: Mutex::new(HashMap::new()),
+                fleet: Mutex::default(),
                 config,
             }),
         }

@@ -97,6 +97,9 @@ pub struct Sandbox {
     /// Limits and timeouts of its connections (the simulator is local, so they may be
     /// far above a real carrier's).
     pub settings: ConnectionSettings,
+    /// Its AIS feed (`tcp://…`), where its vessels report their positions, when it serves
+    /// one.
+    pub ais_feed: Option<String>,
 }
 
 fn dcsa_config(base_url: String, auth: Auth, settings: &ConnectionSettings) -> DcsaConfig {
@@ -296,6 +299,12 @@ impl Registry {
     #[must_use]
     pub fn coverage(&self) -> &Coverage {
         &self.coverage
+    }
+
+    /// The sandbox's AIS feed, when it serves one.
+    #[must_use]
+    pub fn sandbox_ais_feed(&self) -> Option<&str> {
+        self.sandbox.as_ref()?.ais_feed.as_deref()
     }
 
     /// The SCACs configured by endpoint and the sandbox's reach, for the start-up log.

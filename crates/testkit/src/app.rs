@@ -62,6 +62,8 @@ pub struct Spawn {
     sim: SimConfig,
     clock: Reads,
     configure: Vec<Configure>,
+    /// Whether the simulator's vessels report on an AIS feed the application reads.
+    ais: bool,
 }
 
 /// A change to the settings, knowing where the parties answer.
@@ -120,6 +122,7 @@ impl TestApp {
             sim: crate::sim_config(3),
             clock: Reads::System,
             configure: Vec::new(),
+            ais: false,
         }
     }
 
@@ -234,6 +237,14 @@ impl Spawn {
         self
     }
 
+    /// The simulator's vessels report their positions on an AIS feed (every 50 ms), which
+    /// the application reads as the sandbox's, writing every 10 ms.
+    #[must_use]
+    pub fn vessels_on_ais(mut self) -> Self {
+        self.ais = true;
+        self.config(|config| config.ais.flush = std::time::Duration::from_millis(10))
+    }
+
     /// The application reads the simulated world's clock.
     #[must_use]
     pub fn world_clock(mut self) -> Self {
@@ -270,7 +281,16 @@ impl Spawn {
             Reads::Given(given) => given,
         };
         let shutdown = CancellationToken::new();
-        let sandbox = sandbox_at(&url, settings.config.sandbox.connection.clone());
+        let mut sandbox = sandbox_at(&url, settings.config.sandbox.connection.clone());
+        if self.ais {
+            let every = std::time::Duration::from_millis(50);
+            let feed = sim
+                .clone()
+                .spawn_ais(every)
+                .await
+                .expect("the AIS feed listens");
+            sandbox.ais_feed = Some(feed);
+        }
         let seams = Seams {
             clock: Arc::clone(&app_clock),
             listener: Some(listener),
@@ -281,6 +301,8 @@ impl Spawn {
             .await
             .expect("the application builds");
         let server = app.spawn_http();
+        // The AIS reader, when the test gives it feeds, reads them as production does.
+        drop(app.spawn_ais());
         let store = Arc::clone(app.store());
         let mut test = TestApp {
             base,

@@ -73,5 +73,6 @@ pub fn sandbox_at(url: &str, settings: ConnectionSettings) -> Sandbox {
         base_url: url.to_owned(),
         api_key: Secret::new(SIM_KEY),
         settings,
+        ais_feed: None,
     }
 }

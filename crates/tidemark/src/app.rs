@@ -30,8 +30,8 @@ impl tidemark_api::health::Workers for Loops {
     }
 }
 
-/// Starts the built-in carrier simulator on a free loopback port, serving until
-/// `shutdown`; returns where the registry finds it. Its world starts three hours before
+/// Starts the built-in carrier simulator on a free loopback port, and its AIS feed on
+/// another, serving until `shutdown`; returns where the registry finds them. Its world starts three hours before
 /// now, so a new shipment (`TEST-TR-JOURNEY` included) is manifested at once.
 ///
 /// # Errors
@@ -53,11 +53,21 @@ pub async fn start_sandbox(
     simulator.clock().advance(head_start);
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", listener.local_addr()?);
+    let feed = TcpListener::bind("127.0.0.1:0").await?;
+    let ais_feed = format!("tcp://{}", feed.local_addr()?);
+    let (vessels, stop) = (simulator.clone(), shutdown.clone());
+    tokio::spawn(async move {
+        tokio::select! {
+            () = stop.cancelled() => {}
+            () = vessels.serve_ais(feed, std::time::Duration::from_secs(1)) => {}
+        }
+    });
     tokio::spawn(simulator.serve(listener, async move { shutdown.cancelled().await }));
     Ok(Sandbox {
         base_url,
         api_key: Secret::new(key),
         settings: config.connection.clone(),
+        ais_feed: Some(ais_feed),
     })
 }
 

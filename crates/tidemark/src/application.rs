@@ -11,13 +11,15 @@ use tidemark_carriers::registry::{Registry, Sandbox};
 use tidemark_domain::Clock;
 use tidemark_store::Store;
 use tidemark_store::wake_ups::{Announcement, ring_on_announcements};
-use tidemark_workers::{Dispatcher, Heartbeat, Pruner, Runner, RunnerSettings, Tracker};
+use tidemark_workers::{AisReader, Dispatcher, Heartbeat, Pruner, Runner, Tracker};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::app;
+
+mod parts;
 use crate::config::Role;
 use crate::settings::Settings;
 
@@ -59,6 +61,7 @@ pub struct Application {
     tracker: Option<Runner<Tracker>>,
     dispatcher: Option<Runner<Dispatcher>>,
     pruner: Option<Runner<Pruner>>,
+    ais: Option<AisReader>,
     wake_ups: Vec<(Announcement, Arc<Notify>)>,
     connect: tidemark_store::ConnectOptions,
     shutdown: CancellationToken,
@@ -111,15 +114,17 @@ impl Application {
         };
         let carriers = deps.as_ref().map(|deps| Arc::clone(&deps.carriers));
         let tracker = match (&deps, runs(Role::Tracker)) {
-            (Some(deps), true) => Some(tracker(settings, deps.clone(), &bells)),
+            (Some(deps), true) => Some(parts::tracker(settings, deps.clone(), &bells)),
             _ => None,
         };
         let (dispatcher, pruner) = if runs(Role::Dispatcher) {
-            let (dispatcher, pruner) = delivery(settings, &store, &clock, &bells)?;
+            let (dispatcher, pruner) = parts::delivery(settings, &store, &clock, &bells)?;
             (Some(dispatcher), Some(pruner))
         } else {
             (None, None)
         };
+        let ais = parts::ais_reader(settings, carriers.as_deref(), (&store, &clock))?
+            .filter(|_| runs(Role::Ais));
         let beats: Vec<Arc<Heartbeat>> = (tracker.iter().map(Runner::heartbeat))
             .chain(dispatcher.iter().map(Runner::heartbeat))
             .chain(pruner.iter().map(Runner::heartbeat))
@@ -149,6 +154,7 @@ impl Application {
             tracker,
             dispatcher,
             pruner,
+            ais,
             wake_ups,
             connect,
             shutdown,
@@ -198,6 +204,13 @@ impl Application {
         self.pruner.as_ref()
     }
 
+    /// Reads the AIS feeds on a task of its own until the shutdown, when this process has
+    /// the `ais` role and feeds to read; nothing otherwise or when already reading.
+    pub fn spawn_ais(&mut self) -> Option<JoinHandle<()>> {
+        let reader = self.ais.take()?;
+        Some(tokio::spawn(reader.run(self.shutdown.clone())))
+    }
+
     /// Serves HTTP on a task of its own until the shutdown; the workers stay in the
     /// caller's hands (a test drains them). Nothing when HTTP is not served or already is.
     pub fn spawn_http(&mut self) -> Option<JoinHandle<std::io::Result<()>>> {
@@ -242,6 +255,9 @@ impl Application {
         if let Some(pruner) = self.pruner.take() {
             loops.push(("pruner", spawn(pruner, &self.shutdown)));
         }
+        if let Some(reader) = self.spawn_ais() {
+            loops.push(("AIS reader", reader));
+        }
         // Served as the tests serve it (`spawn_http`).
         match self.spawn_http() {
             Some(server) => {
@@ -258,44 +274,6 @@ impl Application {
         tracing::info!("stopped");
         Ok(())
     }
-}
-
-/// The tracker's runner: it rings `events_recorded` and wakes at `work_queued`.
-fn tracker(settings: &Settings, deps: tidemark_workers::Deps, bells: &Bells) -> Runner<Tracker> {
-    let config = &settings.config;
-    let clock = Arc::clone(&deps.clock);
-    let tracker = Tracker::new(deps, config.tracker.settings(config.policies()))
-        .ring_on_events(Arc::clone(&bells.events_recorded));
-    Runner::new(Arc::new(tracker), clock, config.tracker.runner())
-        .wake_on(Arc::clone(&bells.work_queued))
-}
-
-/// The dispatcher's runner, woken at `events_recorded`, and the delivery log's pruner
-/// beside it (one batch at a time, looking again at least once a minute).
-fn delivery(
-    settings: &Settings,
-    store: &Arc<dyn Store>,
-    clock: &Arc<dyn Clock>,
-    bells: &Bells,
-) -> anyhow::Result<(Runner<Dispatcher>, Runner<Pruner>)> {
-    let dispatcher = Dispatcher::new(
-        Arc::clone(store),
-        Arc::clone(clock),
-        settings.dispatcher.clone(),
-    )?;
-    let dispatcher = Runner::new(
-        Arc::new(dispatcher),
-        Arc::clone(clock),
-        settings.config.dispatcher.runner(),
-    )
-    .wake_on(Arc::clone(&bells.events_recorded));
-    let pruning = RunnerSettings {
-        concurrency: 1,
-        poll: std::time::Duration::from_secs(60),
-    };
-    let pruner = Pruner::new(Arc::clone(store), settings.retention);
-    let pruner = Runner::new(Arc::new(pruner), Arc::clone(clock), pruning);
-    Ok((dispatcher, pruner))
 }
 
 /// The API's state: its use cases, the inbox for the lines' pushes (with `deps`), the

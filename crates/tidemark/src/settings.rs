@@ -28,6 +28,8 @@ pub struct Settings {
     pub api: ApiConfig,
     /// How the HTTP server treats slow clients and shutdowns.
     pub server: ServerSettings,
+    /// The AIS feeds and their tracks.
+    pub ais: tidemark_workers::AisSettings,
 }
 
 impl Settings {
@@ -45,7 +47,7 @@ impl Settings {
         .and_then(|registry| registry.with_arrival_notices(&config.arrival_notices))
         .map_err(|error| error.to_string())?;
         if config.roles.is_empty() {
-            return Err("roles: name at least one of api, tracker, dispatcher".to_owned());
+            return Err("roles: name at least one of api, tracker, dispatcher, ais".to_owned());
         }
         let networks = Networks::parse_list(&config.webhook_allowed_networks)
             .map_err(|error| format!("webhook_allowed_networks: {error}"))?;
@@ -106,6 +108,7 @@ impl Settings {
             header_timeout: at_least_a_second(config.limits.header_timeout),
             grace: config.shutdown_grace,
         };
+        let ais = config.ais.settings()?;
         Ok(Self {
             config,
             matrix,
@@ -113,6 +116,7 @@ impl Settings {
             retention,
             api,
             server,
+            ais,
         })
     }
 

@@ -132,8 +132,11 @@ impl Out<'_> {
         self.port(event.location.as_ref());
         self.terminal(event.location.as_ref());
         if let Some(vessel) = &event.vessel {
-            self.items
-                .push(value(&reference_data::vessel(&Reference::vessel(vessel))));
+            self.items.push(value(&reference_data::vessel(
+                &Reference::vessel(vessel),
+                None,
+                None,
+            )));
         }
     }
 

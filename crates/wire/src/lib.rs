@@ -10,6 +10,7 @@ pub mod document;
 pub mod event_records;
 pub mod infer_number;
 pub mod links;
+pub mod map;
 pub mod metrics;
 pub mod party;
 pub mod reference;
@@ -17,6 +18,7 @@ mod schema;
 pub mod search;
 pub mod shipment;
 pub mod tracking_request;
+pub mod vessel;
 
 pub use event_records::EventRecords;
 

@@ -144,6 +144,18 @@ pub const CONTAINERS_PAST_LAST_FREE_DAY: Family = family(
     Kind::Gauge,
     "Containers of every account still at their terminal after their last free day (read from the database).",
 );
+/// AIS sentences read, by outcome.
+pub const AIS_SENTENCES: Family = family(
+    "tidemark_ais_sentences_total",
+    Kind::Counter,
+    "AIS sentences this process read from its feeds, by outcome (position, static, partial, other, broken).",
+);
+/// AIS feed connections lost.
+pub const AIS_FEED_DROPS: Family = family(
+    "tidemark_ais_feed_drops_total",
+    Kind::Counter,
+    "Times an AIS feed of this process dropped or could not be reached, by source.",
+);
 /// The build.
 pub const BUILD_INFO: Family = family(
     "tidemark_build_info",
@@ -152,7 +164,7 @@ pub const BUILD_INFO: Family = family(
 );
 
 /// Every family, as `/metrics` describes them.
-pub const ALL: [Family; 20] = [
+pub const ALL: [Family; 22] = [
     HTTP_REQUESTS,
     HTTP_REQUEST_DURATION,
     LOOKUPS,
@@ -172,5 +184,7 @@ pub const ALL: [Family; 20] = [
     TRACKING_REQUESTS,
     CONTAINERS_ON_HOLD,
     CONTAINERS_PAST_LAST_FREE_DAY,
+    AIS_SENTENCES,
+    AIS_FEED_DROPS,
     BUILD_INFO,
 ];

@@ -11,6 +11,7 @@ use tidemark_domain::shipment::metro_area_id;
 use utoipa::ToSchema;
 
 use crate::document::{ResourceIdentifier, SelfLink, ToMany, ToOne};
+pub use crate::vessel::{VesselAttributes, VesselPosition, vessel};
 
 /// A port's attributes.
 #[derive(Debug, Serialize, ToSchema)]
@@ -108,28 +109,6 @@ pub struct TerminalAttributes {
     pub in_reference_data: bool,
 }
 
-/// A vessel's attributes.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct VesselAttributes {
-    /// Its name (null when no carrier named it).
-    pub name: Option<String>,
-    /// IMO number.
-    pub imo: String,
-    /// MMSI (not known: null).
-    pub mmsi: Option<String>,
-    /// Last known latitude (no position source: null).
-    pub latitude: Option<f64>,
-    /// Last known longitude (no position source: null).
-    pub longitude: Option<f64>,
-    /// Speed over ground in knots (no position source: null).
-    pub nautical_speed_knots: Option<f64>,
-    /// Heading in degrees (no position source: null).
-    pub navigational_heading_degrees: Option<f64>,
-    /// When the position was taken (no position source: null).
-    #[schema(format = DateTime)]
-    pub position_timestamp: Option<String>,
-}
-
 /// A terminal's relationships.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TerminalRelationships {
@@ -194,7 +173,7 @@ reference_resource!(
     NoRelationships
 );
 
-fn link(kind: &str, record: &Reference) -> SelfLink {
+pub(crate) fn link(kind: &str, record: &Reference) -> SelfLink {
     SelfLink {
         self_: format!("/v2/{kind}s/{}", record.id),
     }
@@ -318,26 +297,5 @@ pub fn terminal(record: &Reference) -> TerminalResource {
             port: ToOne::port(port),
         }),
         links: link("terminal", record),
-    }
-}
-
-/// A vessel record as a resource.
-#[must_use]
-pub fn vessel(record: &Reference) -> VesselResource {
-    VesselResource {
-        id: record.id.to_string(),
-        type_: "vessel",
-        attributes: VesselAttributes {
-            name: record.name.clone(),
-            imo: record.code.clone(),
-            mmsi: None,
-            latitude: None,
-            longitude: None,
-            nautical_speed_knots: None,
-            navigational_heading_degrees: None,
-            position_timestamp: None,
-        },
-        relationships: None,
-        links: link("vessel", record),
     }
 }

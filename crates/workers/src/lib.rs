@@ -4,6 +4,7 @@
 //! and the [`Pruner`] keeps their log to its retention (ARCHITECTURE.md, "The flow of one
 //! tracking request").
 
+mod ais;
 mod deps;
 mod dispatcher;
 mod error;
@@ -14,6 +15,7 @@ mod pruner;
 mod runner;
 mod tracker;
 
+pub use ais::{AisReader, AisSettings};
 pub use deps::Deps;
 pub use dispatcher::{Dispatcher, DispatcherSettings, HostResolver, Sender, SystemResolver};
 pub use error::WorkerError;

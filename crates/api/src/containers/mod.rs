@@ -1,6 +1,7 @@
 //! `/v2/containers`: the containers of tracked shipments, their transport events and the
 //! carrier's events as reported (api.md §4), and an on-demand refresh.
 
+pub mod map;
 pub mod raw_events;
 pub use tidemark_wire::container as view;
 
@@ -37,6 +38,7 @@ pub fn routes() -> Router<AppState> {
             get(transport_events),
         )
         .route("/v2/containers/{id}/raw_events", get(raw_events::list))
+        .route("/v2/containers/{id}/map_geojson", get(map::container_map))
         .route("/v2/containers/{id}/refresh", patch(refresh))
 }
 

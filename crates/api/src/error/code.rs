@@ -60,8 +60,6 @@ error_codes! {
     Unauthorized = (UNAUTHORIZED, "unauthorized"),
     /// Ids are assigned by Tidemark: a body may not carry `data.id`.
     ClientIdNotAllowed = (FORBIDDEN, "client_id_not_allowed"),
-    /// Tidemark has no routing data for this.
-    RoutingDataUnavailable = (FORBIDDEN, "routing_data_unavailable"),
     /// No such record in this account.
     NotFound = (NOT_FOUND, "not_found"),
     /// The path does not take this method; `Allow` lists those it does.

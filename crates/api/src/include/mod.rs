@@ -188,7 +188,10 @@ impl<'a> Included<'a> {
             let (type_, resource) = match kind {
                 ReferenceKind::Port => ("port", value(&reference_data::port(&record, &terminals))),
                 ReferenceKind::Terminal => ("terminal", value(&reference_data::terminal(&record))),
-                ReferenceKind::Vessel => ("vessel", value(&reference_data::vessel(&record))),
+                ReferenceKind::Vessel => (
+                    "vessel",
+                    value(&reference_data::vessel(&record, None, None)),
+                ),
             };
             self.push(type_, record.id.to_string(), resource);
         }

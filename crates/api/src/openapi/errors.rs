@@ -56,12 +56,6 @@ const OPERATIONS: &[(&str, &[ErrorCode])] = &[
     ("refreshContainer", &[TrackingStopped]),
     ("rotateWebhookSecret", &[Conflict]),
     ("redeliverWebhookNotification", &[InFlight]),
-    ("getContainerMap", &[RoutingDataUnavailable]),
-    ("getVesselFuturePositions", &[RoutingDataUnavailable]),
-    (
-        "getVesselFuturePositionsWithCoordinates",
-        &[RoutingDataUnavailable],
-    ),
 ];
 
 /// A JSON:API body's members are validated: the domain's validation codes, all 422.

@@ -26,9 +26,8 @@ use utoipa::openapi::{RefOr, Schema};
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    callbacks, containers, custom_fields, health, infer_number, parties, reference_data,
-    routing_data, search, shipments, shipping_lines, tracking_requests, webhook_notifications,
-    webhooks,
+    callbacks, containers, custom_fields, health, infer_number, parties, reference_data, search,
+    shipments, shipping_lines, tracking_requests, vessels, webhook_notifications, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -60,10 +59,10 @@ use crate::{
         reference_data::show_port,
         reference_data::show_terminal,
         reference_data::show_metro_area,
-        reference_data::show_vessel,
-        routing_data::container_map,
-        routing_data::future_positions,
-        routing_data::future_positions_with_coordinates,
+        vessels::show_vessel,
+        containers::map::container_map,
+        vessels::future::future_positions,
+        vessels::future::future_positions_with_coordinates,
         custom_fields::list_of_tracking_request,
         custom_fields::add_to_tracking_request,
         custom_fields::change_on_tracking_request,

@@ -235,25 +235,40 @@ pub fn take_list<T>(
 /// # Errors
 /// 400 `invalid_filter` for a value that is not RFC 3339.
 pub fn take_range(query: &mut QueryParams, name: &str) -> Result<TimeRange, ApiError> {
-    let mut bound = |edge: &str| -> Result<Option<Timestamp>, ApiError> {
-        let key = format!("filter[{name}][{edge}]");
-        query
-            .take(&key)
-            .map(|text| {
-                Timestamp::parse_rfc3339(text.trim()).map_err(|_| {
-                    ApiError::bad_parameter(
-                        ErrorCode::InvalidFilter,
-                        &key,
-                        format!("{key} must be an RFC 3339 time such as 2026-01-31T00:00:00Z"),
-                    )
-                })
-            })
-            .transpose()
+    let mut bound = |edge: &str| {
+        take_time(
+            query,
+            &format!("filter[{name}][{edge}]"),
+            ErrorCode::InvalidFilter,
+        )
     };
     Ok(TimeRange {
         start: bound("start")?,
         end: bound("end")?,
     })
+}
+
+/// Reads the time `key` names (RFC 3339), if given.
+///
+/// # Errors
+/// 400 with `code` for a value that is not RFC 3339.
+pub fn take_time(
+    query: &mut QueryParams,
+    key: &str,
+    code: ErrorCode,
+) -> Result<Option<Timestamp>, ApiError> {
+    query
+        .take(key)
+        .map(|text| {
+            Timestamp::parse_rfc3339(text.trim()).map_err(|_| {
+                ApiError::bad_parameter(
+                    code,
+                    key,
+                    format!("{key} must be an RFC 3339 time such as 2026-01-31T00:00:00Z"),
+                )
+            })
+        })
+        .transpose()
 }
 
 #[cfg(test)]

@@ -209,6 +209,7 @@ pub(super) async fn reset(State(sim): State<Simulator>) -> Response {
     *lock(&sim.state.terminals) = crate::terminal::Index::default();
     *lock(&sim.state.subscriptions) = crate::terminal::subscriptions::Subscriptions::default();
     lock(&sim.state.tokens).clear();
+    *lock(&sim.state.fleet) = crate::ais::Fleet::default();
     lock(&sim.state.first_asked).clear();
     sim.state.clock.set(sim.state.config.epoch);
     sim.state.clock.set_mode(sim.state.config.clock);

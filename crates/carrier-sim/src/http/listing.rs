@@ -90,6 +90,7 @@ fn listed(
             epoch: world.epoch,
         };
         lock(&sim.state.terminals).remember(shipment, &visit);
+        sim.remember_vessels(shipment);
     }
     let mut visible: Vec<Value> = shipment
         .as_ref()

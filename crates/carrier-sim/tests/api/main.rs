@@ -3,6 +3,7 @@
 //! fault injection and the admin API.
 
 mod admin;
+mod ais;
 mod auth;
 mod faults;
 mod notices;

@@ -125,6 +125,7 @@ mod tests {
             base_url: "http://127.0.0.1:1".to_owned(),
             api_key: Secret::new("sandbox-key"),
             settings: crate::registry::ConnectionSettings::default(),
+            ais_feed: None,
         };
         let publishers = Publishers::build(
             &config("[callbacks.MAEU]\ntoken = \"a-long-line-token-1234\""),

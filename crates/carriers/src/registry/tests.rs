@@ -32,6 +32,7 @@ fn endpoints_come_from_settings_and_other_scacs_from_the_sandbox() {
         base_url: "http://127.0.0.1:9/".into(),
         api_key: Secret::new("sandbox"),
         settings: ConnectionSettings::default(),
+        ais_feed: None,
     };
     let registry =
         Registry::build(&config, Some(sandbox.clone()), SandboxScope::AllCarriers).expect("valid");

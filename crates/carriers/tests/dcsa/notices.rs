@@ -103,6 +103,7 @@ fn real_lines_are_asked_only_where_configured() {
         base_url: "http://127.0.0.1:9".into(),
         api_key: Secret::new(KEY),
         settings: ConnectionSettings::default(),
+        ais_feed: None,
     };
     let maersk = Scac::parse("MAEU").expect("scac");
     let none =

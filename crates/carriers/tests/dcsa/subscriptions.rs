@@ -85,6 +85,7 @@ fn a_terminal_pushes_where_this_tidemark_is_reached_with_its_own_token() {
         base_url: "http://127.0.0.1:1".into(),
         api_key: Secret::new("sandbox-key"),
         settings: tidemark_carriers::registry::ConnectionSettings::default(),
+        ais_feed: None,
     };
     let polled = Terminals::build(&config(None), Some(sandbox.clone())).expect("valid");
     assert!(

@@ -215,6 +215,7 @@ async fn the_sandbox_s_boxes_go_to_simulated_terminals_and_only_they() {
         base_url: world.base.clone(),
         api_key: Secret::new(KEY),
         settings: tidemark_carriers::registry::ConnectionSettings::default(),
+        ais_feed: None,
     };
     let code = TerminalCode::parse(&code).expect("a code");
     let registry = Registry::build(

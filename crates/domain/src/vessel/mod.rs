@@ -2,8 +2,10 @@
 //! data its IMO number and name), where it was (a [`Position`]), and which positions are
 //! kept ([`Track`]: the latest always, the track thinned and kept for a retention).
 
+pub mod forecast;
 mod position;
 mod track;
+pub mod voyage;
 
 pub use position::{Heard, HeardVessel, Position, StaticData};
 pub use track::{Track, TrackSettings};

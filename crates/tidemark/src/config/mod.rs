@@ -15,12 +15,14 @@ use tidemark_domain::SandboxScope;
 use tidemark_store::ConnectOptions;
 use tidemark_store::Synchronous;
 
+mod ais;
 mod database;
 mod http;
 mod legacy;
 mod log;
 mod work;
 
+pub use ais::AisConfig;
 pub use database::{DatabaseConfig, DatabaseUrl, SqliteSynchronous};
 pub use http::HttpConfig;
 pub use log::{LogConfig, LogFormat};
@@ -124,6 +126,8 @@ pub struct Config {
     pub memory: crate::memory::MemoryConfig,
     /// How clients reach the API.
     pub http: HttpConfig,
+    /// The AIS feeds read by the `ais` role.
+    pub ais: AisConfig,
 }
 
 impl Default for Config {
@@ -152,6 +156,7 @@ impl Default for Config {
             dispatcher: DispatcherConfig::default(),
             memory: crate::memory::MemoryConfig::default(),
             http: HttpConfig::default(),
+            ais: AisConfig::default(),
         }
     }
 }
@@ -159,7 +164,7 @@ impl Default for Config {
 /// The top-level keys, so unrelated `TIDEMARK_*` variables (e.g. of the test suite) are
 /// ignored. `roles` is not among them: `TIDEMARK_ROLES` is a comma-separated list read by
 /// `serve`'s `--roles` flag, and other commands have no roles to take from it.
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 23] = [
     "database_url",
     "listen",
     "health_listen",
@@ -182,6 +187,7 @@ const KEYS: [&str; 22] = [
     "dispatcher",
     "memory",
     "http",
+    "ais",
 ];
 
 /// Flag values that override everything else; `None` leaves a setting alone.

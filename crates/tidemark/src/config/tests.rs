@@ -182,7 +182,7 @@ fn layers_apply_in_order_and_unknown_keys_fail() {
         assert_eq!(flagged.roles, [Role::Tracker]);
         assert_eq!(
             config.roles,
-            [Role::Api, Role::Tracker, Role::Dispatcher],
+            [Role::Api, Role::Tracker, Role::Dispatcher, Role::Ais],
             "all by default"
         );
 

@@ -19,6 +19,8 @@ pub enum Role {
     Tracker,
     /// The dispatcher: webhook deliveries.
     Dispatcher,
+    /// The AIS reader: vessels' positions from the feeds of `[ais] sources`.
+    Ais,
 }
 
 /// `[tracker]`: how this process's tracker runs. (The lifecycle's intervals and limits,
@@ -113,7 +115,7 @@ impl Default for SandboxConfig {
 /// Every role.
 #[must_use]
 pub fn all_roles() -> Vec<Role> {
-    vec![Role::Api, Role::Tracker, Role::Dispatcher]
+    vec![Role::Api, Role::Tracker, Role::Dispatcher, Role::Ais]
 }
 
 /// `[dispatcher]`: how this process's dispatcher runs. (How it delivers, `[webhooks]`, is

@@ -18,7 +18,6 @@ tidemark_store::backends!(
     every_document_carries_every_reference_field,
     the_reference_clients_default_calls_answer,
     unknown_parameters_are_ignored_and_unknown_filters_refused,
-    routing_data_is_refused_as_the_reference_refuses_it,
     a_create_with_the_reference_customer_is_taken,
     custom_fields_are_none_as_the_reference_answers_without_definitions,
 );
@@ -220,38 +219,6 @@ async fn unknown_parameters_are_ignored_and_unknown_filters_refused(t: TestApp) 
     ] {
         let errors = errors(t.get(path).await, 400).await;
         assert_eq!(codes(&errors)[0].1, parameter, "{path}");
-    }
-}
-
-/// The reference sells routing data apart and answers 403 to an account without it;
-/// Tidemark has none, and answers the same for a container or vessel that exists.
-async fn routing_data_is_refused_as_the_reference_refuses_it(t: TestApp) {
-    let request = crate::shipments::track(&t, "TEST-TR-SUCCEEDED", "TEST").await;
-    let container = request["included"][0]["relationships"]["containers"]["data"][0]["id"]
-        .as_str()
-        .expect("a container")
-        .to_owned();
-    let events = document(
-        t.get(&format!(
-            "/v2/containers/{container}/transport_events?include=vessel"
-        ))
-        .await,
-    )
-    .await;
-    let vessel = first_id(&events, "vessel");
-    for path in [
-        format!("/v2/containers/{container}/map_geojson"),
-        format!("/v2/vessels/{vessel}/future_positions?port_id=x&previous_port_id=y"),
-        format!("/v2/vessels/{vessel}/future_positions_with_coordinates?latitude=1&longitude=2"),
-    ] {
-        let refused = errors(t.get(&path).await, 403).await;
-        assert_eq!(codes(&refused)[0].0, "routing_data_unavailable", "{path}");
-    }
-    for path in [
-        "/v2/containers/0192a3b4-0000-7000-8000-000000000000/map_geojson",
-        "/v2/vessels/0000000/future_positions",
-    ] {
-        errors(t.get(path).await, 404).await;
     }
 }
 
