@@ -11,7 +11,8 @@
 //! ([`faults`]), from the configuration or through the admin API under `/admin`, which has
 //! its own key and also moves the clock and injects events.
 //!
-//! It depends on nothing of Tidemark's: it is an outside party that speaks DCSA and the
+//! It depends on nothing of Tidemark's but the public map data of `seaways`: it is an
+//! outside party that speaks DCSA and the
 //! terminal protocol Tidemark documents.
 
 pub mod ais;
