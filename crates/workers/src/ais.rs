@@ -172,12 +172,57 @@ impl Pending {
     }
 }
 
+/// Sentences counted by outcome, handed to the metrics a batch at a time (a busy feed
+/// reads tens of thousands a second).
+#[derive(Default)]
+struct Tally([u64; 5]);
+
+impl Tally {
+    const OUTCOMES: [&'static str; 5] = ["position", "static", "partial", "other", "broken"];
+    const BATCH: u64 = 1_000;
+
+    fn add(&mut self, decoded: &Decoded) {
+        let index = match decoded {
+            Decoded::Heard(Heard::Position(_)) => 0,
+            Decoded::Heard(Heard::Static(_)) => 1,
+            Decoded::Partial => 2,
+            Decoded::Other => 3,
+            Decoded::Broken(_) => 4,
+        };
+        self.0[index] += 1;
+        if self.0.iter().sum::<u64>() >= Self::BATCH {
+            self.publish();
+        }
+    }
+
+    fn publish(&mut self) {
+        for (outcome, count) in Self::OUTCOMES.iter().zip(self.0) {
+            if count > 0 {
+                metrics::counter!(AIS_SENTENCES.name, "outcome" => *outcome).increment(count);
+            }
+        }
+        self.0 = [0; 5];
+    }
+}
+
 /// Reads one feed until the writer is gone, decoding as it goes.
 async fn read_feed(feed: Feed, source: String, clock: Arc<dyn Clock>, heard: mpsc::Sender<Heard>) {
     let (lines_tx, mut lines) = mpsc::channel(1_024);
     let reading = tokio::spawn(feed.run(lines_tx));
     let mut decoder = Decoder::new();
-    while let Some(event) = lines.recv().await {
+    let mut tally = Tally::default();
+    loop {
+        // What has arrived is counted before the reader waits for more.
+        let event = match lines.try_recv() {
+            Ok(event) => event,
+            Err(_) => {
+                tally.publish();
+                match lines.recv().await {
+                    Some(event) => event,
+                    None => break,
+                }
+            }
+        };
         let line = match event {
             FeedEvent::Line(line) => line,
             FeedEvent::Up => {
@@ -192,19 +237,13 @@ async fn read_feed(feed: Feed, source: String, clock: Arc<dyn Clock>, heard: mps
             }
         };
         let decoded = decoder.line(&line, clock.now());
-        let outcome = match &decoded {
-            Decoded::Heard(Heard::Position(_)) => "position",
-            Decoded::Heard(Heard::Static(_)) => "static",
-            Decoded::Partial => "partial",
-            Decoded::Other => "other",
-            Decoded::Broken(_) => "broken",
-        };
-        metrics::counter!(AIS_SENTENCES.name, "outcome" => outcome).increment(1);
+        tally.add(&decoded);
         if let Decoded::Heard(said) = decoded
             && heard.send(said).await.is_err()
         {
             break;
         }
     }
+    tally.publish();
     reading.abort();
 }

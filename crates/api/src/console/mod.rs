@@ -29,6 +29,7 @@ mod shipment;
 mod shipment_actions;
 mod shipments;
 mod tables;
+mod voyage_map;
 mod webhook_forms;
 mod webhook_list;
 mod webhooks;

@@ -65,6 +65,8 @@ struct Page {
     custom_fields: Vec<super::custom_values::FieldRow>,
     /// Where their form posts.
     fields_action: String,
+    /// The voyage drawn, when its ports can be placed.
+    map: Option<super::voyage_map::VoyageMap>,
 }
 
 fn step(event: &TransportEvent) -> Step {
@@ -240,6 +242,7 @@ pub async fn render(
         .customers_of_shipments(account, &[shipment.id])
         .await?;
     let now = state.clock.now();
+    let view = crate::voyage::VoyageView::read(store, &shipment, &events).await?;
     let route = &shipment.route;
     let custom_fields = super::custom_values::rows(
         state,
@@ -249,6 +252,7 @@ pub async fn render(
     )
     .await?;
     let page = Page {
+        map: super::voyage_map::draw(&view),
         custom_fields,
         fields_action: format!("/console/shipments/{}/custom_fields", shipment.id),
         chrome: Chrome::new(

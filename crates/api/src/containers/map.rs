@@ -10,17 +10,14 @@ use axum::Json;
 use serde_json::{Map, Value, json};
 use tidemark_domain::gazetteer::Gazetteer;
 use tidemark_domain::vessel::HeardVessel;
-use tidemark_domain::vessel::forecast::point;
-use tidemark_domain::vessel::voyage::{Stop, Voyage, current_vessel};
+use tidemark_domain::vessel::voyage::{Stop, Voyage};
 use tidemark_domain::{Container, ReferenceKind, Shipment, Timestamp};
 use tidemark_wire::map::{Feature, FeatureCollection};
 
 use crate::ApiError;
 use crate::auth::Scope;
 use crate::found::{Record, missing};
-
-/// Track points drawn at most.
-const PATH_MAX: u32 = 5_000;
+use crate::voyage::VoyageView;
 
 fn properties(value: Value) -> Map<String, Value> {
     match value {
@@ -67,48 +64,29 @@ fn leg(points: &[seaways::Point], properties_of_leg: Value) -> Option<Feature> {
     Feature::line(&points, properties(properties_of_leg))
 }
 
-/// The legs ahead: from the vessel to the next port when it was heard, then between the
-/// ports after (from the last port reached when it was not).
-fn legs_ahead(voyage: &Voyage, vessel_at: Option<seaways::Point>) -> Vec<Feature> {
-    let network = seaways::Network::bundled();
-    let Some(next) = voyage.next() else {
-        return Vec::new();
-    };
-    let stops = &voyage.stops;
-    let mut features = Vec::new();
-    let first_full = match vessel_at {
-        Some(at) => {
-            let route = network.route(at, stops[next].point);
-            features.extend(route.and_then(|route| {
-                leg(
-                    route.points(),
-                    json!({
-                        "feature_type": "estimated_partial_leg",
-                        "ports_sequence": next,
-                        "current_port_id": next.checked_sub(1).map(|i| port_id(&stops[i])),
-                        "next_port_id": port_id(&stops[next]),
-                    }),
-                )
-            }));
-            next
-        }
-        None => next.saturating_sub(1),
-    };
-    for from in first_full..stops.len().saturating_sub(1) {
-        let route = network.route(stops[from].point, stops[from + 1].point);
-        features.extend(route.and_then(|route| {
-            leg(
-                route.points(),
-                json!({
+/// The legs ahead as lines: the partial leg from the vessel, the full legs after.
+fn legs(view: &VoyageView) -> Vec<Feature> {
+    let stops = &view.voyage.stops;
+    view.ahead
+        .iter()
+        .filter_map(|ahead| {
+            let properties = match ahead.from {
+                None => json!({
+                    "feature_type": "estimated_partial_leg",
+                    "ports_sequence": ahead.to,
+                    "current_port_id": ahead.to.checked_sub(1).map(|i| port_id(&stops[i])),
+                    "next_port_id": port_id(&stops[ahead.to]),
+                }),
+                Some(from) => json!({
                     "feature_type": "estimated_full_legs",
                     "ports_sequence": from + 1,
                     "previous_port_id": port_id(&stops[from]),
-                    "next_port_id": port_id(&stops[from + 1]),
+                    "next_port_id": port_id(&stops[ahead.to]),
                 }),
-            )
-        }));
-    }
-    features
+            };
+            leg(ahead.route.points(), properties)
+        })
+        .collect()
 }
 
 /// A container's voyage as GeoJSON.
@@ -130,32 +108,19 @@ pub async fn container_map(
         .store
         .transport_events(account, &[container.id])
         .await?;
-    let voyage = Voyage::of(&shipment, &events);
+    let view = VoyageView::read(scope.store.as_ref(), &shipment, &events).await?;
+    let voyage = &view.voyage;
     let mut features: Vec<Feature> = voyage
         .stops
         .iter()
         .enumerate()
-        .map(|stop| port(&shipment, &voyage, stop))
+        .map(|stop| port(&shipment, voyage, stop))
         .collect();
-    let vessel = current_vessel(&shipment, &events);
-    let heard = match &vessel {
-        Some(vessel) => scope.store.heard_vessel(&vessel.imo).await?,
-        None => None,
-    };
-    let latest = heard.as_ref().and_then(|heard| heard.position);
-    if let (Some(vessel), Some(heard), Some(latest)) = (&vessel, &heard, latest) {
-        let since = shipment
-            .route
-            .pol_atd_at
-            .unwrap_or(latest.at - tidemark_domain::vessel::forecast::RECENT);
-        let path = scope
-            .store
-            .track(heard.mmsi, (since, latest.at), PATH_MAX)
-            .await?;
-        features.extend(sailed(&shipment, &voyage, (vessel, heard), &path));
-        features.push(current(&shipment, &voyage, (vessel, heard), latest.at));
+    if let (Some(vessel), Some(heard), Some(latest)) = (&view.vessel, &view.heard, view.latest()) {
+        features.extend(sailed(&shipment, voyage, (vessel, heard), &view.path));
+        features.push(current(&shipment, voyage, (vessel, heard), latest.at));
     }
-    features.extend(legs_ahead(&voyage, latest.as_ref().map(point)));
+    features.extend(legs(&view));
     Ok(Json(FeatureCollection::of(features)))
 }
 

@@ -130,6 +130,27 @@ async fn a_sandbox_vessel_at_sea_has_a_position_and_future_positions_to_its_port
 
     refusals(&t, &imo, &pod, at).await;
     the_map_draws_the_ports_the_vessel_and_the_legs(&t, &shipment, at).await;
+    the_console_draws_the_voyage(&t, &shipment).await;
+}
+
+/// The console's shipment page holds the voyage as inline SVG: land, both ports, the
+/// vessel, the path sailed and the route ahead, and words for those who do not see it.
+async fn the_console_draws_the_voyage(t: &TestApp, shipment: &Value) {
+    let id = shipment["id"].as_str().expect("an id");
+    let page = crate::console::get(t, &format!("/console/shipments/{id}"), Some(&t.key)).await;
+    assert_eq!(page.status().as_u16(), 200);
+    let html = page.text().await.expect("HTML");
+    let start = html.find("<svg").expect("the map is inline SVG");
+    let end = html[start..].find("</svg>").expect("the SVG ends") + start;
+    let svg = &html[start..end];
+    assert!(
+        svg.contains(r#"role="img""#) && svg.contains("<title"),
+        "{svg:.300}"
+    );
+    assert!(svg.matches(r#"class="land""#).count() >= 1, "land drawn");
+    assert_eq!(svg.matches("<g class=\"port").count(), 2, "both ports");
+    assert!(svg.contains(r#"class="vessel""#) && svg.contains(r#"class="ahead""#));
+    assert!(!svg.contains("http"), "nothing fetched from elsewhere");
 }
 
 /// What the future positions cannot read is refused, named.
