@@ -25,25 +25,67 @@ pub const ESTIMATES_MAX: usize = 10_080;
 /// The reference's spacing of estimates.
 const SPACING: Duration = Duration::from_secs(60);
 
-/// The port `key` names (its id or UN/LOCODE), with its coordinates; 400 when it is
-/// missing or names no port Tidemark can place.
+/// The ports of the future positions in the OpenAPI document.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, reason = "read by the OpenAPI derive only")]
+pub struct Ports {
+    /// The port it is bound for: its id or UN/LOCODE.
+    #[param(
+        pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$"
+    )]
+    port_id: String,
+    /// The port it came from (id or UN/LOCODE), checked as the reference takes it.
+    #[param(
+        pattern = r"^([A-Za-z]{2}[A-Za-z0-9]{3}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$"
+    )]
+    previous_port_id: Option<String>,
+}
+
+/// Where to start, in the OpenAPI document.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code, reason = "read by the OpenAPI derive only")]
+pub struct Start {
+    /// Degrees north.
+    #[param(minimum = -90, maximum = 90)]
+    latitude: f64,
+    /// Degrees east.
+    #[param(minimum = -180, maximum = 180)]
+    longitude: f64,
+}
+
+/// The port `key` names (its id or UN/LOCODE), with its coordinates: 400 when the value
+/// is neither, 404 when no port Tidemark can place has it.
 fn port(query: &mut QueryParams, key: &str) -> Result<Option<Locality>, ApiError> {
     let Some(value) = query.take(key) else {
         return Ok(None);
     };
+    let value = value.trim();
+    if !port_shaped(value) {
+        return Err(ApiError::bad_parameter(
+            ErrorCode::InvalidParameter,
+            key,
+            format!("{key} is a port's id or UN/LOCODE"),
+        ));
+    }
     let places = Gazetteer::bundled();
     let found = crate::reference_data::locality(
-        value.trim(),
+        value,
         |code| places.port(code),
         |id| places.port_by_id(id),
     );
     found.map(Some).ok_or_else(|| {
-        ApiError::bad_parameter(
-            ErrorCode::InvalidParameter,
-            key,
-            format!("{key} names no port Tidemark knows the place of"),
-        )
+        ApiError::not_found(format!("{key} names no port Tidemark knows the place of"))
     })
+}
+
+/// Whether `value` has the shape of a port's id or UN/LOCODE (the pattern of `Ports`).
+fn port_shaped(value: &str) -> bool {
+    let locode = value.len() == 5
+        && value.bytes().take(2).all(|b| b.is_ascii_alphabetic())
+        && value.bytes().all(|b| b.is_ascii_alphanumeric());
+    locode || (value.len() == 36 && uuid::Uuid::try_parse(value).is_ok())
 }
 
 /// `port_id`, required, and `previous_port_id`, checked when given.
@@ -115,11 +157,7 @@ fn estimated(estimate: &Estimate) -> VesselPosition {
 
 /// A vessel's estimated positions from its latest position to a port.
 #[utoipa::path(get, path = "/v2/vessels/{id}/future_positions", operation_id = "getVesselFuturePositions", tag = "Reference data",
-    params(
-        ("id" = String, Path, description = "The vessel's id, or its IMO number"),
-        ("port_id" = String, Query, description = "The port it is bound for: its id or UN/LOCODE"),
-        ("previous_port_id" = Option<String>, Query, description = "The port it came from (id or UN/LOCODE), checked as the reference takes it"),
-    ),
+    params(("id" = String, Path, description = "The vessel's id, or its IMO number"), Ports),
     responses((status = 200, description = "The vessel, `positions` estimated one minute apart (empty when no position of it was heard).", body = Document<VesselResource>)),
 )]
 pub async fn future_positions(
@@ -134,13 +172,7 @@ pub async fn future_positions(
 
 /// A vessel's estimated positions from the coordinates given to a port.
 #[utoipa::path(get, path = "/v2/vessels/{id}/future_positions_with_coordinates", operation_id = "getVesselFuturePositionsWithCoordinates", tag = "Reference data",
-    params(
-        ("id" = String, Path, description = "The vessel's id, or its IMO number"),
-        ("port_id" = String, Query, description = "The port it is bound for: its id or UN/LOCODE"),
-        ("previous_port_id" = Option<String>, Query, description = "The port it came from (id or UN/LOCODE)"),
-        ("latitude" = f64, Query, description = "Where to start, degrees north"),
-        ("longitude" = f64, Query, description = "Where to start, degrees east"),
-    ),
+    params(("id" = String, Path, description = "The vessel's id, or its IMO number"), Ports, Start),
     responses((status = 200, description = "The vessel, `positions` estimated from the coordinates one minute apart from now.", body = Document<VesselResource>)),
 )]
 pub async fn future_positions_with_coordinates(

@@ -149,15 +149,35 @@ async fn tcp(address: &str, events: &mpsc::Sender<FeedEvent>) -> Read {
         }
         had_data = true;
         if buffer.last() != Some(&b'\n') && buffer.len() > LINE_MAX {
-            // Too long for a sentence: skip to the end of the line, then report it broken.
-            let mut rest = Vec::new();
-            if let Err(error) = reader.read_until(b'\n', &mut rest).await {
+            // Too long for a sentence: the rest of the line is skipped as it arrives,
+            // never held, and what was read goes on to be reported broken.
+            if let Err(error) = skip_line(&mut reader).await {
                 return dropped(format!("read failed: {error}"), had_data);
             }
         }
         let line = String::from_utf8_lossy(&buffer).trim_end().to_owned();
         if !line.is_empty() && events.send(FeedEvent::Line(line)).await.is_err() {
             return Read::ReceiverGone;
+        }
+    }
+}
+
+/// Reads past the end of the current line (or to the end of the stream).
+async fn skip_line(reader: &mut BufReader<TcpStream>) -> std::io::Result<()> {
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(());
+        }
+        match available.iter().position(|byte| *byte == b'\n') {
+            Some(end) => {
+                reader.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let all = available.len();
+                reader.consume(all);
+            }
         }
     }
 }
@@ -188,3 +208,6 @@ async fn udp(address: SocketAddr, events: &mpsc::Sender<FeedEvent>) -> Read {
 fn dropped(reason: String, had_data: bool) -> Read {
     Read::Dropped { reason, had_data }
 }
+
+#[cfg(test)]
+mod tests;

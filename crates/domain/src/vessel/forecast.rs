@@ -109,3 +109,25 @@ pub fn to_port(
     let route = seaways::Network::bundled().route(from, port)?;
     Some(along(&route, start, knots, every, most))
 }
+
+/// When a vessel at `from` (where it was heard, and when) reaches the last of `stops`
+/// (the ports still ahead, in order), sailing the sea routes at `knots` and spending
+/// `in_port` at each port before the last: Tidemark's own arrival estimate. `None` when
+/// there is no port ahead or no route reaches it.
+#[must_use]
+pub fn predicted_arrival(
+    (from, at): (Point, Timestamp),
+    stops: &[Point],
+    knots: f64,
+    in_port: Duration,
+) -> Option<Timestamp> {
+    let mut points = Vec::with_capacity(stops.len() + 1);
+    points.push(from);
+    points.extend_from_slice(stops);
+    let route = seaways::Network::bundled().route_through(&points)?;
+    let calls = u32::try_from(stops.len().checked_sub(1)?).unwrap_or(u32::MAX);
+    Some(arrival(&route, at, knots) + in_port.saturating_mul(calls))
+}
+
+#[cfg(test)]
+mod tests;

@@ -170,10 +170,17 @@ async fn refusals(t: &TestApp, imo: &str, pod: &str, at: (f64, f64)) {
     let nowhere = errors(
         t.get(&format!("/v2/vessels/{imo}/future_positions?port_id=ZZZZZ"))
             .await,
+        404,
+    )
+    .await;
+    assert_eq!(nowhere[0]["code"], "not_found", "a port no one knows");
+    let shapeless = errors(
+        t.get(&format!("/v2/vessels/{imo}/future_positions?port_id="))
+            .await,
         400,
     )
     .await;
-    assert_eq!(nowhere[0]["code"], "invalid_parameter");
+    assert_eq!(shapeless[0]["code"], "invalid_parameter");
     let from_here = document(
         t.get(&format!("/v2/vessels/{imo}/future_positions_with_coordinates?port_id={pod}&latitude={}&longitude={}", at.0, at.1))
             .await,
