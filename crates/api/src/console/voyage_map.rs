@@ -23,6 +23,8 @@ pub(crate) struct MapPort {
     pub label: String,
     pub name: String,
     pub reached: bool,
+    /// `start`, `middle` or `end`: the label reads away from the nearer edge.
+    pub anchor: &'static str,
 }
 
 /// The vessel on the map.
@@ -31,6 +33,8 @@ pub(crate) struct MapVessel {
     pub x: String,
     pub y: String,
     pub name: String,
+    /// `start` or `end`: the label reads away from the nearer edge.
+    pub anchor: &'static str,
 }
 
 /// What the template draws.
@@ -82,6 +86,9 @@ impl Frame {
             + 2.0;
         frame.min = ((frame.min.0 - pad_lat).max(-85.0), frame.min.1 - pad_lon);
         frame.max = ((frame.max.0 + pad_lat).min(85.0), frame.max.1 + pad_lon);
+        // A port's label stands above it: room for a line of text at the top.
+        let size = (frame.max.1 - frame.min.1).max(frame.max.0 - frame.min.0);
+        frame.max.0 = (frame.max.0 + size / 20.0).min(85.0);
         Some(frame)
     }
 
@@ -141,9 +148,19 @@ impl Frame {
     }
 }
 
+/// Which way a label at `x` reads so it stays inside a view from `left` across `width`.
+fn anchor(x: f64, (left, width): (f64, f64)) -> &'static str {
+    match (x - left) / width {
+        share if share < 0.25 => "start",
+        share if share > 0.75 => "end",
+        _ => "middle",
+    }
+}
+
 /// The voyage's ports where the frame draws them.
 fn ports(frame: &Frame, view: &VoyageView) -> Vec<MapPort> {
     let places = Gazetteer::bundled();
+    let span = (frame.min.1 * SCALE, (frame.max.1 - frame.min.1) * SCALE);
     view.voyage
         .stops
         .iter()
@@ -157,6 +174,7 @@ fn ports(frame: &Frame, view: &VoyageView) -> Vec<MapPort> {
                     .place(&stop.locode)
                     .map_or_else(|| stop.locode.clone(), |p| p.name.to_owned()),
                 reached: stop.reached,
+                anchor: anchor(x, span),
             }
         })
         .collect()
@@ -201,6 +219,10 @@ pub(crate) fn draw(view: &VoyageView) -> Option<VoyageMap> {
             x: format!("{x:.1}"),
             y: format!("{y:.1}"),
             name: vessel_name.clone(),
+            anchor: match anchor(x, (x0, width)) {
+                "end" => "end",
+                _ => "start",
+            },
         }
     });
     let route_words: Vec<String> = ports
@@ -221,7 +243,7 @@ pub(crate) fn draw(view: &VoyageView) -> Option<VoyageMap> {
     Some(VoyageMap {
         view_box: format!("{x0:.1} {y0:.1} {width:.1} {height:.1}"),
         mark: format!("{:.1}", size / 120.0),
-        text: format!("{:.1}", size / 40.0),
+        text: format!("{:.1}", size / 28.0),
         land: frame.land(),
         sailed: (sailed.len() >= 2).then(|| frame.line(sailed.into_iter())),
         ahead: view
