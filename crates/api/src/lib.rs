@@ -35,7 +35,6 @@ mod shipments;
 mod shipping_lines;
 mod tracking_requests;
 mod vessels;
-mod voyage;
 mod webhook_notifications;
 mod webhooks;
 

@@ -9,13 +9,17 @@
 //! - [`CustomFields`]: defining custom fields and their options, setting values.
 //! - [`Webhooks`]: rotating a webhook's secret, sending a sample (a test), redelivering.
 //! - [`Tracking::apply`]: the one way a tracking request changes after it was created: a
-//!   lookup's answer, a terminal's, a pushed notice, a client's stop or resume.
+//!   lookup's answer, a terminal's, a pushed notice, Tidemark's arrival estimate, a
+//!   client's stop or resume.
+//! - [`voyage::VoyageView`]: a shipment's voyage as the maps draw it and the arrival
+//!   estimate reads it.
 
 pub mod callbacks;
 pub mod custom_fields;
 mod error;
 mod requests;
 mod tracking;
+pub mod voyage;
 pub mod webhooks;
 
 pub use custom_fields::CustomFields;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use tidemark_domain::custom_field::staged_values;
 use tidemark_domain::lifecycle::Policies;
-use tidemark_domain::tracking::{self, Cause, Change, LookupAnswer, TerminalAnswer};
+use tidemark_domain::tracking::{self, Cause, Change, LookupAnswer, Prediction, TerminalAnswer};
 use tidemark_domain::{
     AccountId, CarrierMatrix, ClaimedJob, Clock, FailedReason, JobKind, NewJob, RequestStatus,
     Shipment, Tracked, TrackingRequest, TrackingRequestId,
@@ -42,6 +42,8 @@ pub enum Observation<'a> {
     Lookup(&'a LookupAnswer),
     /// Terminals' answers (checked, pushed, or read from Arrival Notices).
     Terminal(Cow<'a, TerminalAnswer>),
+    /// Tidemark's own arrival estimate, from the vessel's positions.
+    Predicted(Prediction),
     /// The client stops tracking.
     Stop,
     /// The client resumes tracking.
@@ -53,6 +55,7 @@ impl Observation<'_> {
         match self {
             Self::Lookup(answer) => Cause::Lookup(answer),
             Self::Terminal(answer) => Cause::Terminal(answer.as_ref()),
+            Self::Predicted(prediction) => Cause::Predicted(*prediction),
             Self::Stop => Cause::Stop,
             Self::Resume => Cause::Resume,
         }
@@ -236,7 +239,9 @@ impl Tracking {
                 Observation::Stop | Observation::Resume => {
                     Applied::NoTransition(current.request.status)
                 }
-                Observation::Lookup(_) | Observation::Terminal(_) => Applied::Nothing,
+                Observation::Lookup(_) | Observation::Terminal(_) | Observation::Predicted(_) => {
+                    Applied::Nothing
+                }
             });
         };
         if change.is_none() && job.is_none() {

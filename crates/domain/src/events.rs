@@ -23,6 +23,9 @@ pub enum EventName {
     Transport(TransportEventKind),
     /// `shipment.estimated.arrival`.
     ShipmentEstimatedArrival,
+    /// `shipment.predicted_arrival.diverged`: Tidemark's own, beyond the reference's
+    /// catalog.
+    ShipmentPredictedArrivalDiverged,
     /// `container.created`.
     ContainerCreated,
     /// `container.updated`.
@@ -75,6 +78,10 @@ impl EventName {
                 "The estimated arrival at the port of discharge changed (per shipment).",
             ),
             (
+                Self::ShipmentPredictedArrivalDiverged,
+                "Tidemark's own arrival estimate (pod_predicted_eta_at, from the vessel's AIS positions over the sea routes) and the carrier's (pod_eta_at) came more than the configured margin apart (12 hours by default). Tidemark's event, not the reference's.",
+            ),
+            (
                 Self::ContainerCreated,
                 "A container was added to the shipment.",
             ),
@@ -99,6 +106,9 @@ impl EventName {
             Self::Request(event) => event.name().to_owned(),
             Self::Transport(kind) => kind.name(),
             Self::ShipmentEstimatedArrival => "shipment.estimated.arrival".to_owned(),
+            Self::ShipmentPredictedArrivalDiverged => {
+                "shipment.predicted_arrival.diverged".to_owned()
+            }
             Self::ContainerCreated => "container.created".to_owned(),
             Self::ContainerUpdated => "container.updated".to_owned(),
             Self::Terminal(event) => event.name().to_owned(),
@@ -112,6 +122,12 @@ impl EventName {
             TerminalEvent::Updated => Self::ContainerUpdated,
             other => Self::Terminal(other),
         }
+    }
+
+    /// Whether the event is Tidemark's own, beyond the reference API's catalog.
+    #[must_use]
+    pub const fn is_extension(self) -> bool {
+        matches!(self, Self::ShipmentPredictedArrivalDiverged)
     }
 
     /// Parses a name Tidemark records: the catalog's, and the terminal view's, which join

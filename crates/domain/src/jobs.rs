@@ -17,15 +17,19 @@ pub enum JobKind {
     /// Read the line's Arrival Notice of a tracked shipment now: its publisher said a new
     /// one is out (an `arrival-notice-notification`).
     ArrivalNotice,
+    /// Estimate a shipment's arrival from its vessel's positions (Tidemark's own
+    /// `pod_predicted_eta_at`).
+    PredictArrival,
 }
 
 impl JobKind {
     /// Every kind.
-    pub const ALL: [Self; 4] = [
+    pub const ALL: [Self; 5] = [
         Self::Lookup,
         Self::Refresh,
         Self::TerminalCheck,
         Self::ArrivalNotice,
+        Self::PredictArrival,
     ];
 
     /// The stored name.
@@ -36,6 +40,7 @@ impl JobKind {
             Self::Refresh => "refresh",
             Self::TerminalCheck => "terminal_check",
             Self::ArrivalNotice => "arrival_notice",
+            Self::PredictArrival => "predict_arrival",
         }
     }
 

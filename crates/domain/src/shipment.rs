@@ -143,6 +143,10 @@ pub struct Shipment {
     pub tags: Vec<String>,
     /// The route and its times.
     pub route: Route,
+    /// Tidemark's own arrival estimate at the port of discharge, from the vessel's AIS
+    /// positions over the sea routes (`predict_arrival` jobs); `None` when no recent
+    /// position gives one.
+    pub pod_predicted_eta_at: Option<Timestamp>,
     /// Where the data comes from.
     pub source: TrackingSource,
     /// The last lookup at the carrier.
@@ -161,6 +165,19 @@ pub struct Shipment {
     pub created_at: Timestamp,
     /// When it last changed.
     pub updated_at: Timestamp,
+}
+
+impl Shipment {
+    /// The vessel the carrier names into the port of discharge while the shipment is at
+    /// sea: departed from the port of loading, not arrived, tracked. The overview's map
+    /// of vessels at sea reads it.
+    #[must_use]
+    pub fn sailing_vessel(&self) -> Option<&VesselRef> {
+        let route = &self.route;
+        let at_sea =
+            route.pol_atd_at.is_some() && route.pod_ata_at.is_none() && self.stopped_at.is_none();
+        route.pod_vessel.as_ref().filter(|_| at_sea)
+    }
 }
 
 /// The UN/LOCODE of an optional place (empty when unknown).

@@ -10,7 +10,9 @@
 //! - `diff` and `builder`: what a carrier's new answer changes in a tracked shipment
 //!   ([`apply_snapshot`]), and the events it records;
 //! - `terminal`: what a terminal check changes in a tracked shipment's containers;
-//! - `cadence`: when to look again, and when tracking stops by itself.
+//! - `cadence`: when to look again, and when tracking stops by itself;
+//! - `prediction`: Tidemark's own arrival estimate kept, and its divergence from the
+//!   carrier's recorded.
 //!
 //! Rules of the diff:
 //! - a transport event is recorded once per (container, event, location, time);
@@ -31,6 +33,7 @@ mod change;
 mod decide;
 mod details;
 mod diff;
+mod prediction;
 mod terminal;
 #[cfg(test)]
 mod tests;
@@ -42,6 +45,7 @@ pub use cadence::{
 pub use change::{Change, Delta};
 pub use decide::{Cause, LookupAnswer, decide};
 pub use diff::apply_snapshot;
+pub use prediction::{Prediction, STEP as PREDICTION_STEP, apart, sailing};
 pub use terminal::TerminalAnswer;
 
 /// Who is tracking, and when.

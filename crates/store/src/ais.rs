@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use tidemark_domain::vessel::{HeardVessel, Mmsi, Position, StaticData};
-use tidemark_domain::{ReferenceKind, Timestamp};
+use tidemark_domain::{AccountId, ReferenceKind, Timestamp};
 
 use crate::StoreError;
 use crate::db::{Backend, Query, Row, Unit, Value};
@@ -44,7 +44,27 @@ pub trait AisStore: Send + Sync {
 
     /// The transponder that last said it is the vessel with this IMO number, and its
     /// latest position.
-    async fn heard_vessel(&self, imo: &str) -> Result<Option<HeardVessel>, StoreError>;
+    async fn heard_vessel(&self, imo: &str) -> Result<Option<HeardVessel>, StoreError> {
+        Ok(self
+            .heard_vessels(&[imo.to_owned()])
+            .await?
+            .into_iter()
+            .next())
+    }
+
+    /// The transponders that last said they are the vessels with these IMO numbers (one
+    /// per number, in no order), with their latest positions.
+    async fn heard_vessels(&self, imos: &[String]) -> Result<Vec<HeardVessel>, StoreError>;
+
+    /// The vessels carrying `account`'s shipments at sea (`Shipment::sailing_vessel`)
+    /// that a feed heard since `since`, with how many of its shipments each carries, the
+    /// most laden first, at most `limit`.
+    async fn vessels_at_sea(
+        &self,
+        account: AccountId,
+        since: Timestamp,
+        limit: u32,
+    ) -> Result<Vec<(HeardVessel, u64)>, StoreError>;
 
     /// A transponder's track points from `from` to `to`, oldest first, at most `limit`.
     async fn track(
@@ -201,22 +221,73 @@ impl<T: Backend> AisStore for T {
         self.execute(query).await
     }
 
-    async fn heard_vessel(&self, imo: &str) -> Result<Option<HeardVessel>, StoreError> {
+    async fn heard_vessels(&self, imos: &[String]) -> Result<Vec<HeardVessel>, StoreError> {
+        if imos.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut query = Query::new(&format!(
-            "SELECT mmsi, imo, name, position_at, {POSITION} FROM ais_vessels WHERE imo = "
+            "SELECT mmsi, imo, name, position_at, {POSITION} FROM ais_vessels WHERE imo IN "
         ));
         query
-            .bind(imo)
-            .push(" ORDER BY position_at IS NULL, position_at DESC, mmsi LIMIT 1");
-        let Some(row) = self.fetch_one(&query).await? else {
-            return Ok(None);
-        };
-        Ok(Some(HeardVessel {
-            mmsi: mmsi_of(&row)?,
-            imo: row.text("imo")?,
-            name: row.text("name")?,
-            position: parse_position(&row, "position_at")?,
-        }))
+            .bind_list(imos.iter().map(String::as_str))
+            .push(" ORDER BY imo, position_at IS NULL, position_at DESC, mmsi");
+        let mut heard: Vec<HeardVessel> = Vec::new();
+        for row in self.fetch(&query).await? {
+            let imo = row.text("imo")?;
+            // Two transponders that say they are one vessel: the later heard stands.
+            if heard.last().is_some_and(|known| known.imo == imo) {
+                continue;
+            }
+            heard.push(HeardVessel {
+                mmsi: mmsi_of(&row)?,
+                imo,
+                name: row.text("name")?,
+                position: parse_position(&row, "position_at")?,
+            });
+        }
+        Ok(heard)
+    }
+
+    async fn vessels_at_sea(
+        &self,
+        account: AccountId,
+        since: Timestamp,
+        limit: u32,
+    ) -> Result<Vec<(HeardVessel, u64)>, StoreError> {
+        let mut query = Query::new(
+            "SELECT v.mmsi, v.imo, v.name, v.position_at, v.latitude_e6, v.longitude_e6, \
+             v.speed_dk, v.course_dd, v.heading, s.shipments \
+             FROM (SELECT sailing_vessel_imo AS imo, COUNT(*) AS shipments FROM shipments \
+             WHERE account_id = ",
+        );
+        query
+            .bind(account.as_uuid())
+            .push(
+                " AND sailing_vessel_imo IS NOT NULL GROUP BY sailing_vessel_imo) s \
+                 JOIN ais_vessels v ON v.imo = s.imo WHERE v.position_at >= ",
+            )
+            .bind(since.unix_seconds())
+            .push(" ORDER BY s.shipments DESC, v.imo, v.position_at DESC, v.mmsi LIMIT ")
+            .bind(i64::from(limit));
+        let mut vessels: Vec<(HeardVessel, u64)> = Vec::new();
+        for row in self.fetch(&query).await? {
+            let imo = row.text("imo")?;
+            // Two transponders that say they are one vessel: the later heard stands.
+            if vessels.iter().any(|(known, _)| known.imo == imo) {
+                continue;
+            }
+            let shipments = row.int_opt("shipments")?.unwrap_or(0);
+            vessels.push((
+                HeardVessel {
+                    mmsi: mmsi_of(&row)?,
+                    imo,
+                    name: row.text("name")?,
+                    position: parse_position(&row, "position_at")?,
+                },
+                u64::try_from(shipments).unwrap_or(0),
+            ));
+        }
+        Ok(vessels)
     }
 
     async fn track(

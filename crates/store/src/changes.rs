@@ -114,7 +114,12 @@ fn plan(dialect: &Dialect, job: Option<&ClaimedJob>, change: &Change) -> (Unit, 
         unit.push(query);
     }
     let lease = job.map(|job| jobs::guard_lease(&mut unit, job));
-    for next in change.next.iter().chain(&change.terminal_check) {
+    for next in change
+        .next
+        .iter()
+        .chain(&change.terminal_check)
+        .chain(&change.prediction)
+    {
         unit.push(jobs::schedule(dialect, next, now));
     }
     (unit, Checks { lease, request })

@@ -51,7 +51,8 @@ pub(crate) fn of_account(account: AccountId) -> Query {
 /// Records `events`, each unless its dedupe key is known (their frozen records kept by
 /// content, [`crate::frozen`]), and fans each recorded one out:
 /// one pending notification for each active webhook of its account that wants it (every
-/// event, or this one among its events), in the same transaction. A duplicate event,
+/// event, or this one among its events; Tidemark's own events only the latter), in the
+/// same transaction. A duplicate event,
 /// skipped by its dedupe key, fans out nothing. Every insert comes before every fan-out,
 /// so each fan-out finds the events it names.
 pub(crate) fn record_all(dialect: &Dialect, events: &[DomainEvent]) -> Vec<Query> {
@@ -75,23 +76,34 @@ pub(crate) fn record_all(dialect: &Dialect, events: &[DomainEvent]) -> Vec<Query
         rows,
         " ON CONFLICT DO NOTHING",
     ));
-    for chunk in events.chunks(ROWS_PER_STATEMENT) {
-        let mut fan_out = Query::new(&format!(
-            "INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, \
-             event, delivery_status, attempts, due_at, created_at, updated_at) \
-             SELECT {new_uuid}, w.account_id, w.id, d.id, d.name, 'pending', 0, d.created_at, \
-             d.created_at, d.created_at \
-             FROM webhooks w JOIN domain_events d ON d.account_id = w.account_id \
-             WHERE d.id IN ",
-            new_uuid = dialect.new_uuid
-        ));
-        fan_out.bind_list(chunk.iter().map(|event| event.id.as_uuid()));
-        fan_out.push(
-            " AND w.active AND (w.all_events OR EXISTS (SELECT 1 FROM webhook_events e \
-             WHERE e.webhook_id = w.id AND e.event = d.name)) \
-             ON CONFLICT (webhook_id, domain_event_id) DO NOTHING",
-        );
-        queries.push(fan_out);
+    // Tidemark's own events go only to the webhooks that name them: a client of the
+    // reference that asked for every event gets the reference's events.
+    let (own, reference): (Vec<&DomainEvent>, Vec<&DomainEvent>) =
+        events.iter().partition(|event| event.name.is_extension());
+    let named = "EXISTS (SELECT 1 FROM webhook_events e WHERE e.webhook_id = w.id \
+                 AND e.event = d.name)";
+    for (group, wanted) in [
+        (reference, format!("(w.all_events OR {named})")),
+        (own, named.to_owned()),
+    ] {
+        for chunk in group.chunks(ROWS_PER_STATEMENT) {
+            let mut fan_out = Query::new(&format!(
+                "INSERT INTO webhook_notifications (id, account_id, webhook_id, \
+                 domain_event_id, event, delivery_status, attempts, due_at, created_at, \
+                 updated_at) \
+                 SELECT {new_uuid}, w.account_id, w.id, d.id, d.name, 'pending', 0, \
+                 d.created_at, d.created_at, d.created_at \
+                 FROM webhooks w JOIN domain_events d ON d.account_id = w.account_id \
+                 WHERE d.id IN ",
+                new_uuid = dialect.new_uuid
+            ));
+            fan_out.bind_list(chunk.iter().map(|event| event.id.as_uuid()));
+            fan_out.push(&format!(
+                " AND w.active AND {wanted} \
+                 ON CONFLICT (webhook_id, domain_event_id) DO NOTHING"
+            ));
+            queries.push(fan_out);
+        }
     }
     queries
 }

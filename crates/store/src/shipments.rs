@@ -16,7 +16,7 @@ use crate::{containers, references, transport_events};
 pub(crate) const COLUMNS: &str = "id, account_id, tracking_request_id, bill_of_lading_number, \
      normalized_number, scac, ref_numbers, tags, pol_locode, pod_locode, route, source, \
      last_attempted_at, last_succeeded_at, last_changed_at, stopped_at, stopped_reason, \
-     created_at, updated_at, pod_arrival_at";
+     created_at, updated_at, pod_arrival_at, pod_predicted_eta_at, sailing_vessel_imo";
 
 /// The carrier's push: read with `COLUMNS`, written only by [`crate::pushes`].
 pub(crate) const PUSH_COLUMNS: &str =
@@ -33,6 +33,7 @@ pub(crate) fn parse(row: &Row) -> Result<Shipment, StoreError> {
         ref_numbers: row.json("ref_numbers")?,
         tags: row.json("tags")?,
         route: row.json("route")?,
+        pod_predicted_eta_at: row.time("pod_predicted_eta_at")?,
         source: row.parsed("source", TrackingSource::parse)?,
         last_attempted_at: row.time("last_attempted_at")?,
         last_succeeded_at: row.time("last_succeeded_at")?,
@@ -98,6 +99,11 @@ pub(crate) fn upsert(shipment: &Shipment) -> Query {
         shipment.created_at.into(),
         shipment.updated_at.into(),
         route.pod_ata_at.or(route.pod_eta_at).into(),
+        shipment.pod_predicted_eta_at.into(),
+        shipment
+            .sailing_vessel()
+            .map(|vessel| vessel.imo.as_str())
+            .into(),
     ]);
     query.push(
         " ON CONFLICT (id) DO UPDATE SET bill_of_lading_number = excluded.bill_of_lading_number, \
@@ -107,7 +113,9 @@ pub(crate) fn upsert(shipment: &Shipment) -> Query {
          last_succeeded_at = excluded.last_succeeded_at, \
          last_changed_at = excluded.last_changed_at, stopped_at = excluded.stopped_at, \
          stopped_reason = excluded.stopped_reason, updated_at = excluded.updated_at, \
-         pod_arrival_at = excluded.pod_arrival_at",
+         pod_arrival_at = excluded.pod_arrival_at, \
+         pod_predicted_eta_at = excluded.pod_predicted_eta_at, \
+         sailing_vessel_imo = excluded.sailing_vessel_imo",
     );
     query
 }

@@ -157,6 +157,7 @@ tidemark_store::backends!(
     a_search_of_many_candidates_reads_the_list_in_order,
     the_container_list_filters_on_line_ports_terminal_holds_and_local_days,
     a_vessels_latest_position_and_track_read_back_as_heard,
+    the_vessels_at_sea_are_those_carrying_the_accounts_shipments,
     a_vessel_heard_on_a_feed_is_a_reference_record_by_imo,
 );
 

@@ -19,7 +19,7 @@ mod workspace;
 
 use std::time::{Duration, Instant};
 
-use chrome::{browser, click, driver, live_until, reload_until, shoot, shots, text};
+use chrome::{browser, click, driver, live_until, reload_until, shoot, shots, shows, text};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 use serve::Served;
@@ -104,7 +104,7 @@ async fn create(client: &Client, base: &str, number: &str) {
         .await
         .expect("selected");
     click(client, Locator::Css("#create button[type=submit]")).await;
-    assert!(text(client, ".notice").await.contains("created"));
+    shows(client, ".notice", "created").await;
 }
 
 /// Opens the webhook's log, waits for the request's success notification to be
@@ -135,7 +135,7 @@ async fn redeliver(client: &Client, base: &str, receiver: &Receiver) {
     };
     assert_eq!(arrivals(), 1);
     click(client, Locator::Css(&format!("{row} button"))).await;
-    assert!(text(client, ".notice").await.contains("due again"));
+    shows(client, ".notice", "due again").await;
     let from = Instant::now();
     poll_until(
         from,
@@ -294,6 +294,8 @@ async fn the_console_in_a_browser() {
     assert!(text(&client, ".sandbox").await.starts_with("Simulated"));
     reload_until(&client, ".timeline", "actual", Duration::from_secs(30)).await;
     times_are_local(&client).await;
+    // The voyage drawn, so that the audits of every size below read a page with a map.
+    shows(&client, ".voyage-map svg", "POD").await;
     shoot(&client, &dir, "shipment").await;
     let shipment = client.current_url().await.expect("url").path().to_owned();
 
@@ -321,7 +323,7 @@ async fn the_console_in_a_browser() {
     let webhook = url.path().trim_end_matches("/test").to_owned();
 
     client.goto(&format!("{base}/console")).await.expect("open");
-    assert!(text(&client, ".counts").await.contains("created"));
+    shows(&client, ".counts", "created").await;
     the_overview_lists_are_disjoint(&client).await;
     shoot(&client, &dir, "overview").await;
 

@@ -8,6 +8,7 @@
 //! | `tracking_request.tracking_stopped` | shipment, tracking_request |
 //! | `container.transport.*` | shipment, container, transport_event, port, terminal, vessel |
 //! | `shipment.estimated.arrival` | shipment, port, estimated_event |
+//! | `shipment.predicted_arrival.diverged` (Tidemark's own) | shipment |
 //! | `container.updated` | shipment, port, terminal, container, container_updated_event |
 //! | `container.created` | shipment, container, container_created_event |
 //! | `container.pod_terminal_changed` | shipment, container, terminal, container_pod_terminal_changed_event |
@@ -346,6 +347,7 @@ impl EventRecords {
                 }
             }
             (EventName::ShipmentEstimatedArrival, _) => out.estimated_arrival(event, shipment_id),
+            (EventName::ShipmentPredictedArrivalDiverged, _) => out.shipment(),
             (EventName::ContainerUpdated, Subject::Container(id)) => {
                 out.container_updated(event, id, shipment_id);
             }

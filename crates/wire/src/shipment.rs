@@ -81,6 +81,13 @@ pub struct ShipmentAttributes {
     /// The first arrival estimate.
     #[schema(format = DateTime)]
     pub pod_original_eta_at: Option<String>,
+    /// **(beyond)** Tidemark's own arrival estimate at the port of discharge, made every
+    /// hour while the shipment is at sea from its vessel's AIS position: the sea route to
+    /// the ports ahead at the vessel's speed made good over the last day, plus a day at
+    /// each port between (docs/tracking.md, "Tidemark's arrival estimate"). Null without a
+    /// position heard within a day; kept after arrival, to compare with `pod_ata_at`.
+    #[schema(format = DateTime)]
+    pub pod_predicted_eta_at: Option<String>,
     /// Estimated arrival at the destination.
     #[schema(format = DateTime)]
     pub destination_eta_at: Option<String>,
@@ -213,6 +220,7 @@ pub fn resource(
             pod_eta_at: time(route.pod_eta_at),
             pod_ata_at: time(route.pod_ata_at),
             pod_original_eta_at: time(route.pod_original_eta_at),
+            pod_predicted_eta_at: time(shipment.pod_predicted_eta_at),
             destination_eta_at: time(dest.and(route.pod_eta_at)),
             destination_ata_at: time(dest.and(route.pod_ata_at)),
             destination_original_eta_at: time(dest.and(route.pod_original_eta_at)),

@@ -1,6 +1,6 @@
-//! The tracker: works lookup, refresh, terminal check and Arrival Notice jobs (one of each
-//! kind per tracking request at most, keyed by its id; terminal checks in [`terminal`],
-//! notices in [`notice`]).
+//! The tracker: works lookup, refresh, terminal check, Arrival Notice and arrival
+//! prediction jobs (one of each kind per tracking request at most, keyed by its id;
+//! terminal checks in [`terminal`], notices in [`notice`], predictions in [`predict`]).
 //!
 //! A job reads the request, asks the carrier (auto-detecting the SCAC when asked to),
 //! lets the domain decide what the answer changes (`domain::tracking::decide`), and commits
@@ -33,6 +33,7 @@ mod counts;
 mod lookup_log;
 mod notice;
 mod pairs;
+mod predict;
 mod push;
 mod terminal;
 
@@ -204,6 +205,7 @@ impl Tracker {
         match job.kind {
             JobKind::TerminalCheck => return self.check_terminals(job).await,
             JobKind::ArrivalNotice => return self.read_notice(job).await,
+            JobKind::PredictArrival => return self.predict_arrival(job).await,
             JobKind::Lookup | JobKind::Refresh => {}
         }
         let Some(current) = self.open_of(job).await? else {

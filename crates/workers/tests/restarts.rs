@@ -130,7 +130,11 @@ mod cases {
             "held"
         );
         h.advance(time::Duration::milliseconds(200));
-        assert_eq!(restarted.run_until_idle().await.expect("drained"), 1);
+        assert_eq!(
+            restarted.run_until_idle().await.expect("drained"),
+            2,
+            "the lookup, then the arrival estimate of the shipment at sea"
+        );
         assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     }
 

@@ -1,5 +1,6 @@
 //! The overview: requests by status, containers available or on hold, last free days in
-//! the next three days, recent failures and how each webhook is doing. The lists read how
+//! the next three days, recent failures, how each webhook is doing, and the vessels at
+//! sea carrying the account's shipments. The lists read how
 //! each box stands (`terminal::Standing`), so they never overlap: available means released
 //! with no hold in force and not gone; a box that has left is in none of them.
 
@@ -12,6 +13,7 @@ use tidemark_domain::{ContainerStatus, RequestStatus};
 use tidemark_store::{ContainerFilter, PageRequest, TimeRange, TrackingRequestFilter};
 
 use super::container::{ContainerRow, row};
+use super::fleet_map::{self, FleetMap};
 use super::format::words;
 use super::requests::{RequestRow, request_row};
 use super::webhooks::{WebhookRow, webhook_rows};
@@ -43,6 +45,7 @@ struct Page {
     due_soon: (u64, Vec<ContainerRow>),
     failures: Vec<RequestRow>,
     webhooks: Vec<WebhookRow>,
+    fleet: Option<FleetMap>,
 }
 
 /// `GET /console`.
@@ -116,6 +119,12 @@ pub async fn page(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         due_soon,
         failures,
         webhooks: webhook_rows(&state, account).await?,
+        fleet: fleet_map::draw(
+            &store
+                .vessels_at_sea(account, now - fleet_map::HEARD_WITHIN, fleet_map::MOST)
+                .await?,
+            now,
+        ),
     };
     html(&page)
 }

@@ -161,9 +161,10 @@ fn ports(route: &Route) -> Vec<(&'static str, String)> {
     .collect()
 }
 
-/// The voyage's departure and arrival, first estimated, estimated and actual, as far as
-/// known, each in its port's local time.
-fn times(route: &Route) -> Vec<(&'static str, Moment)> {
+/// The voyage's departure and arrival, first estimated, estimated (by the carrier, and by
+/// Tidemark from the vessel's position) and actual, as far as known, each in its port's
+/// local time.
+fn times(route: &Route, predicted: Option<Timestamp>) -> Vec<(&'static str, Moment)> {
     let code = |place: &Option<tidemark_domain::Place>| place.as_ref().map(|p| p.locode.clone());
     let (pol, pod) = (code(&route.port_of_lading), code(&route.port_of_discharge));
     [
@@ -172,6 +173,11 @@ fn times(route: &Route) -> Vec<(&'static str, Moment)> {
         ("Departed", route.pol_atd_at, &pol),
         ("Arrival, first estimate", route.pod_original_eta_at, &pod),
         ("Arrival, estimated", route.pod_eta_at, &pod),
+        (
+            "Arrival, Tidemark's estimate from the vessel's position",
+            predicted.filter(|_| route.pod_ata_at.is_none()),
+            &pod,
+        ),
         ("Arrived", route.pod_ata_at, &pod),
     ]
     .into_iter()
@@ -242,7 +248,7 @@ pub async fn render(
         .customers_of_shipments(account, &[shipment.id])
         .await?;
     let now = state.clock.now();
-    let view = crate::voyage::VoyageView::read(store, &shipment, &events).await?;
+    let view = tidemark_app::voyage::VoyageView::read(store, &shipment, &events).await?;
     let route = &shipment.route;
     let custom_fields = super::custom_values::rows(
         state,
@@ -278,7 +284,7 @@ pub async fn render(
             ),
         },
         ports: ports(route),
-        times: times(route),
+        times: times(route, shipment.pod_predicted_eta_at),
         lateness: arrival_lateness(route),
         vessel: vessel(route),
         timelines: containers

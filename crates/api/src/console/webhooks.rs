@@ -68,7 +68,7 @@ async fn webhook_row(
             && webhook.disabled_reason.is_none()
             && !outcomes.failing_every_delivery(),
         events: if webhook.events.is_empty() {
-            "every event".into()
+            "every event but Tidemark's own".into()
         } else {
             webhook.events.join(", ")
         },

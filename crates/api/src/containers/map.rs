@@ -17,7 +17,7 @@ use tidemark_wire::map::{Feature, FeatureCollection};
 use crate::ApiError;
 use crate::auth::Scope;
 use crate::found::{Record, missing};
-use crate::voyage::VoyageView;
+use tidemark_app::voyage::VoyageView;
 
 fn properties(value: Value) -> Map<String, Value> {
     match value {

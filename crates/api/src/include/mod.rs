@@ -184,13 +184,24 @@ impl<'a> Included<'a> {
             ReferenceKind::Port => self.state.store.terminals_at(&codes).await?,
             _ => Vec::new(),
         };
+        // A vessel reads as `/v2/vessels/{imo}` does: with where the feeds last heard it.
+        let heard = match kind {
+            ReferenceKind::Vessel => self.state.store.heard_vessels(&codes).await?,
+            _ => Vec::new(),
+        };
         for record in self.state.store.references(kind, &codes).await? {
             let (type_, resource) = match kind {
                 ReferenceKind::Port => ("port", value(&reference_data::port(&record, &terminals))),
                 ReferenceKind::Terminal => ("terminal", value(&reference_data::terminal(&record))),
                 ReferenceKind::Vessel => (
                     "vessel",
-                    value(&reference_data::vessel(&record, None, None)),
+                    value(&reference_data::vessel(
+                        &record,
+                        heard
+                            .iter()
+                            .find(|h| h.imo.as_deref() == Some(record.code.as_str())),
+                        None,
+                    )),
                 ),
             };
             self.push(type_, record.id.to_string(), resource);

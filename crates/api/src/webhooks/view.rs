@@ -80,8 +80,13 @@ pub fn resource(webhook: &Webhook) -> WebhookResource {
         attributes: WebhookAttributes {
             url: webhook.url.to_string(),
             active: webhook.active,
+            // Every event of the reference's: Tidemark's own go only to webhooks naming them.
             events: if webhook.events.is_empty() {
-                subscribable().into_iter().map(|event| event.name).collect()
+                subscribable()
+                    .into_iter()
+                    .filter(|event| !event.extension)
+                    .map(|event| event.name)
+                    .collect()
             } else {
                 webhook.events.clone()
             },
@@ -117,6 +122,8 @@ pub struct CatalogEvent {
     pub description: &'static str,
     /// Whether Tidemark records it today (some names are accepted for compatibility only).
     pub produced: bool,
+    /// Whether it is Tidemark's own, beyond the reference API's catalog.
+    pub extension: bool,
 }
 
 /// A category's attributes.
@@ -150,7 +157,9 @@ const CATEGORIES: [Category; 5] = [
         name.starts_with("tracking_request.")
     }),
     ("container-estimate-events", "Estimates", |name| {
-        name.starts_with("container.transport.estimated.") || name == "shipment.estimated.arrival"
+        name.starts_with("container.transport.estimated.")
+            || name.starts_with("shipment.estimated.")
+            || name.starts_with("shipment.predicted_arrival.")
     }),
     (
         "container-transport-events",
@@ -187,6 +196,7 @@ pub fn catalog(events: Vec<Subscribable>) -> Vec<CategoryResource> {
                 name: event.name,
                 description: event.description,
                 produced: event.produced,
+                extension: event.extension,
             });
         }
     }

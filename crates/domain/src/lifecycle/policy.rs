@@ -47,6 +47,14 @@ pub struct Policy {
     /// Tracking stops after this long without a change in the carrier's data.
     #[serde(with = "humantime_serde")]
     pub stop_without_updates: Duration,
+    /// How often Tidemark's own arrival estimate of a shipment at sea is made again from
+    /// its vessel's latest position.
+    #[serde(with = "humantime_serde")]
+    pub predict_every: Duration,
+    /// How far Tidemark's arrival estimate and the carrier's may differ before
+    /// `shipment.predicted_arrival.diverged` is recorded.
+    #[serde(with = "humantime_serde")]
+    pub prediction_margin: Duration,
 }
 
 impl Default for Policy {
@@ -66,6 +74,8 @@ impl Default for Policy {
             near_window: Duration::from_secs(48 * 3600),
             stop_after_arrival: Duration::from_secs(56 * 24 * 3600),
             stop_without_updates: Duration::from_secs(56 * 24 * 3600),
+            predict_every: Duration::from_secs(3600),
+            prediction_margin: Duration::from_secs(12 * 3600),
         }
     }
 }
@@ -74,7 +84,8 @@ impl Policy {
     /// The sandbox line's cadence: each path of its scripted numbers within minutes (a
     /// retry after 2 s doubling to 20 s, 14 of them in about four minutes; the manifest
     /// checked every 30 s for 4 minutes; a refresh every minute, every 30 s near
-    /// arrival). Its stop rules are the contract's.
+    /// arrival; its own arrival estimate made every minute). Its stop rules and the
+    /// estimate's margin are the contract's.
     #[must_use]
     pub fn sandbox() -> Self {
         Self {
@@ -87,6 +98,7 @@ impl Policy {
             refresh_at_sea: Duration::from_secs(60),
             refresh_near: Duration::from_secs(30),
             refresh_pushed: Duration::from_secs(10 * 60),
+            predict_every: Duration::from_secs(60),
             ..Self::default()
         }
     }

@@ -59,6 +59,8 @@ pub struct Change {
     pub next: Option<NewJob>,
     /// The next check of the request's containers at their terminals.
     pub terminal_check: Option<NewJob>,
+    /// The next estimate of the shipment's arrival from its vessel's positions.
+    pub prediction: Option<NewJob>,
     /// Custom field values staged at creation, set on the records first found now (a value
     /// a record has of the field already stays).
     pub custom_fields: Vec<crate::custom_field::CustomField>,
@@ -76,6 +78,7 @@ impl Change {
             events: Vec::new(),
             next: None,
             terminal_check: None,
+            prediction: None,
             custom_fields: Vec::new(),
         }
     }
@@ -93,6 +96,7 @@ impl Change {
             && self.events.is_empty()
             && self.next.is_none()
             && self.terminal_check.is_none()
+            && self.prediction.is_none()
     }
 
     /// Moves a snapshot's diff into the change.

@@ -2,6 +2,7 @@
 //! tracker and the API's stop and resume gather the inputs, call [`decide`] with the
 //! configured policy, and hand the [`Change`] to the store.
 
+use super::prediction::{self, Prediction};
 use super::{Change, Context, auto_stop, first_terminal_check, next_refresh, next_terminal_check};
 use crate::lifecycle::{self, Next, NoTransition, Observation, Policy, RequestEvent};
 use crate::{
@@ -31,6 +32,8 @@ pub enum Cause<'a> {
     Resume,
     /// The terminal sources answered for the shipment's containers.
     Terminal(&'a super::TerminalAnswer),
+    /// Tidemark estimated the shipment's arrival from its vessel's positions.
+    Predicted(Prediction),
     /// The request cannot stay open: the carrier detected for it makes it a duplicate,
     /// say. The detected SCAC is kept.
     Refused {
@@ -75,6 +78,12 @@ pub fn decide(
                         .and_then(|at| job(request, JobKind::TerminalCheck, at))
                 };
                 change
+            }
+            _ => Change::none(request),
+        },
+        Cause::Predicted(found) => match (request.status, prior) {
+            (RequestStatus::Created, Some(prior)) => {
+                prediction::predicted(request, prior, found, now, policy)
             }
             _ => Change::none(request),
         },
@@ -187,6 +196,9 @@ fn look_up(
     change.terminal_check = tracked
         .as_ref()
         .and_then(|tracked| terminal_check(request, tracked, now, policy));
+    change.prediction = tracked
+        .as_ref()
+        .and_then(|tracked| prediction::job(request, tracked, now));
     change
 }
 
@@ -206,6 +218,13 @@ fn refresh(
             let diff =
                 super::apply_snapshot(Some(prior), snapshot, &context(request, scac, answer, now));
             let tracked = diff.tracked(Some(prior));
+            // The carrier's new estimate may take it apart from Tidemark's.
+            change.events.extend(prediction::diverged(
+                &prior.shipment,
+                &diff.shipment,
+                now,
+                policy,
+            ));
             change.take(diff);
             let stop = auto_stop(&tracked, now, policy);
             (tracked, stop)
@@ -235,6 +254,7 @@ fn refresh(
                 next_refresh(&tracked, now, policy),
             );
             change.terminal_check = terminal_check(request, &tracked, now, policy);
+            change.prediction = prediction::job(request, &tracked, now);
         }
     }
     change

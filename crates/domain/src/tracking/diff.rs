@@ -143,6 +143,7 @@ fn new_shipment(snapshot: &Snapshot, ctx: &Context<'_>) -> Shipment {
         ref_numbers: request.ref_numbers.clone(),
         tags: request.shipment_tags.clone(),
         route: Route::default(),
+        pod_predicted_eta_at: None,
         source: ctx.source,
         last_attempted_at: None,
         last_succeeded_at: None,

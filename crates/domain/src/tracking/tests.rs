@@ -377,4 +377,5 @@ fn refreshes_are_frequent_near_arrival_and_rare_at_sea() {
 }
 
 mod decide;
+mod prediction;
 mod terminal;

@@ -110,23 +110,24 @@ pub fn to_port(
     Some(along(&route, start, knots, every, most))
 }
 
-/// When a vessel at `from` (where it was heard, and when) reaches the last of `stops`
-/// (the ports still ahead, in order), sailing the sea routes at `knots` and spending
-/// `in_port` at each port before the last: Tidemark's own arrival estimate. `None` when
-/// there is no port ahead or no route reaches it.
+/// How long a vessel is assumed to stay at each port it calls at on the way: a day, the
+/// usual berth window of a container ship's call.
+pub const PORT_STAY: Duration = Duration::from_secs(24 * 3_600);
+
+/// When a vessel that starts at `start` reaches the end of the last of `legs` (the sea
+/// routes from where it is to its next port, then port to port), sailing at `knots` and
+/// spending `in_port` at each port between: Tidemark's own arrival estimate. `None`
+/// without a leg.
 #[must_use]
 pub fn predicted_arrival(
-    (from, at): (Point, Timestamp),
-    stops: &[Point],
+    start: Timestamp,
+    legs: &[&Route],
     knots: f64,
     in_port: Duration,
 ) -> Option<Timestamp> {
-    let mut points = Vec::with_capacity(stops.len() + 1);
-    points.push(from);
-    points.extend_from_slice(stops);
-    let route = seaways::Network::bundled().route_through(&points)?;
-    let calls = u32::try_from(stops.len().checked_sub(1)?).unwrap_or(u32::MAX);
-    Some(arrival(&route, at, knots) + in_port.saturating_mul(calls))
+    let calls = u32::try_from(legs.len().checked_sub(1)?).unwrap_or(u32::MAX);
+    let sea_nm: f64 = legs.iter().map(|leg| leg.length_nm()).sum();
+    Some(start + hours(sea_nm / knots.max(0.1)) + in_port.saturating_mul(calls))
 }
 
 #[cfg(test)]

@@ -38,6 +38,8 @@ pub struct Subscribable {
     pub description: &'static str,
     /// Whether Tidemark records it today.
     pub produced: bool,
+    /// Whether it is Tidemark's own, beyond the reference API's catalog.
+    pub extension: bool,
 }
 
 /// Every event a webhook can subscribe to: what Tidemark records, then the names of the
@@ -50,6 +52,7 @@ pub fn subscribable() -> Vec<Subscribable> {
             name: event.name(),
             description,
             produced: true,
+            extension: event.is_extension(),
         })
         .collect();
     for (name, _) in NOT_PRODUCED {
@@ -58,6 +61,7 @@ pub fn subscribable() -> Vec<Subscribable> {
                 name: name.to_owned(),
                 description: "Accepted for compatibility; Tidemark does not record it yet (it needs berth, delivery, inland or document data). Its example is modelled on a recorded event.",
                 produced: false,
+                extension: false,
             });
         }
     }

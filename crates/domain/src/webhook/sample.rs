@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::events::{DomainEvent, EventName};
 use crate::lifecycle::{Observation, Policy, RequestEvent, transition};
-use crate::tracking::{Context, apply_snapshot};
+use crate::tracking::{Cause, Context, Prediction, apply_snapshot, decide};
 use crate::{
     AccountId, CallView, ContainerView, FailedReason, Milestone, MilestoneEvent,
     NewTrackingRequest, Place, RequestNumber, RequestType, Scac, Snapshot, Timestamp, Tracked,
@@ -197,16 +197,19 @@ fn observe(
     Some((moved.request, event))
 }
 
-/// A sample of the event `name` for `account`, as if it happened at `now`; `None` for an
-/// event Tidemark does not record.
-#[must_use]
-pub fn sample(name: EventName, account: AccountId, now: Timestamp) -> Option<Sample> {
-    let request = pending(account, now)?;
-    let reached: Vec<Milestone> = match name {
+/// The milestones the sample shipment of event `name` has reached.
+fn reached(name: EventName) -> Vec<Milestone> {
+    match name {
         EventName::Transport(TransportEventKind::Actual(milestone)) => Milestone::ALL
             .into_iter()
             .take_while(|m| *m != milestone)
             .chain([milestone])
+            .collect(),
+        // At sea.
+        EventName::ShipmentPredictedArrivalDiverged => Milestone::ALL
+            .into_iter()
+            .take_while(|m| *m != Milestone::VesselDeparted)
+            .chain([Milestone::VesselDeparted])
             .collect(),
         // At the terminal of discharge.
         EventName::Terminal(_) => Milestone::ALL
@@ -214,7 +217,35 @@ pub fn sample(name: EventName, account: AccountId, now: Timestamp) -> Option<Sam
             .take_while(|m| *m != Milestone::RailLoaded)
             .collect(),
         _ => vec![Milestone::EmptyOut, Milestone::FullIn],
+    }
+}
+
+/// Tidemark's estimate thirty hours after the carrier's, decided for `created`, tracked as
+/// `tracked`: the divergence, and the request and records after it.
+fn diverged(
+    created: &TrackingRequest,
+    tracked: &Tracked,
+    now: Timestamp,
+) -> Option<(TrackingRequest, DomainEvent, Tracked)> {
+    let prediction = Prediction {
+        arrival: Some(tracked.shipment.route.pod_eta_at? + hours(30)),
     };
+    let cause = Cause::Predicted(prediction);
+    let change = decide(created, Some(tracked), cause, now, &Policy::default()).ok()?;
+    let after = change.delta.onto(Some(tracked), change.shipment.as_ref()?);
+    let event = change
+        .events
+        .into_iter()
+        .find(|e| e.name == EventName::ShipmentPredictedArrivalDiverged)?;
+    Some((change.request, event, after))
+}
+
+/// A sample of the event `name` for `account`, as if it happened at `now`; `None` for an
+/// event Tidemark does not record.
+#[must_use]
+pub fn sample(name: EventName, account: AccountId, now: Timestamp) -> Option<Sample> {
+    let request = pending(account, now)?;
+    let reached = reached(name);
     match name {
         EventName::Request(RequestEvent::AwaitingManifest) => {
             let (request, event) = observe(&request, Observation::NotYetKnown, None, now)?;
@@ -262,6 +293,7 @@ pub fn sample(name: EventName, account: AccountId, now: Timestamp) -> Option<Sam
             (created, event, tracked)
         }
         EventName::Terminal(event) => terminal::checked(&created, &tracked, event, now)?,
+        EventName::ShipmentPredictedArrivalDiverged => diverged(&created, &tracked, now)?,
         _ => {
             let second = apply_snapshot(
                 Some(&tracked),

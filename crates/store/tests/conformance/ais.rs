@@ -135,3 +135,74 @@ pub async fn a_vessel_heard_on_a_feed_is_a_reference_record_by_imo(store: Arc<dy
     assert_eq!(transponder.name.as_deref(), Some("SAMPLE RENAMED"));
     assert!(transponder.position.is_none());
 }
+
+/// The vessels at sea of an account: a shipment that left its port of loading names its
+/// vessel, which two transponders claim (the later heard stands); another account's
+/// shipment is not counted, nor a vessel not heard since the time asked.
+pub async fn the_vessels_at_sea_are_those_carrying_the_accounts_shipments(store: Arc<dyn Store>) {
+    use tidemark_domain::Milestone;
+
+    use super::tracking::{snapshot, tracked};
+
+    let owner = super::account(&store, "fleet").await;
+    let other = super::account(&store, "fleet-other").await;
+    let mut sailed = snapshot(&[(Milestone::VesselDeparted, 110)]);
+    sailed.calls[0].atd = Some(at(110));
+    let (_, change) = tracked(&store, &owner, "586118841", &sailed, 120).await;
+    let shipment = change.shipment.expect("a shipment");
+    assert_eq!(
+        shipment.sailing_vessel().map(|v| v.imo.as_str()),
+        Some("9321483")
+    );
+    // In port still: no vessel at sea.
+    tracked(&store, &other, "586118842", &snapshot(&[]), 120).await;
+
+    let statics = [(538_001_111, 0), (538_002_222, 0)]
+        .map(|(mmsi, seconds)| {
+            StaticData::read(
+                Mmsi::new(mmsi).expect("an MMSI"),
+                at(seconds),
+                Some(9_321_483),
+                Some("EMMA MAERSK"),
+            )
+        })
+        .to_vec();
+    let batch = AisBatch {
+        positions: vec![point(538_001_111, 200, 10.0), point(538_002_222, 300, 11.0)],
+        statics,
+        ..AisBatch::default()
+    };
+    store.record_ais(&batch).await.expect("recorded");
+
+    let at_sea = store
+        .vessels_at_sea(owner.id, at(250), 10)
+        .await
+        .expect("read");
+    assert_eq!(at_sea.len(), 1, "{at_sea:?}");
+    let (vessel, shipments) = &at_sea[0];
+    assert_eq!((vessel.mmsi.get(), *shipments), (538_002_222, 1));
+    assert_eq!(vessel.imo.as_deref(), Some("9321483"));
+    assert!(
+        store
+            .vessels_at_sea(owner.id, at(301), 10)
+            .await
+            .expect("read")
+            .is_empty(),
+        "not heard since"
+    );
+    assert!(
+        store
+            .vessels_at_sea(other.id, at(0), 10)
+            .await
+            .expect("read")
+            .is_empty()
+    );
+    let both = store
+        .heard_vessels(&["9321483".to_owned(), "9612349".to_owned()])
+        .await
+        .expect("read");
+    assert_eq!(
+        both.iter().map(|v| v.mmsi.get()).collect::<Vec<_>>(),
+        [538_002_222]
+    );
+}

@@ -114,6 +114,7 @@ pub(super) async fn found(
             if_absent: false,
         }),
         terminal_check: None,
+        prediction: None,
         custom_fields: Vec::new(),
     }
 }

@@ -129,6 +129,27 @@ pub(crate) async fn click(client: &Client, locator: Locator<'_>) {
         .expect("clicked");
 }
 
+/// Whether `css` shows text containing `wanted` now (an element gone stale shows nothing).
+async fn showing(client: &Client, css: &str, wanted: &str) -> bool {
+    match client.find(Locator::Css(css)).await {
+        Ok(element) => element.text().await.is_ok_and(|t| t.contains(wanted)),
+        Err(_) => false,
+    }
+}
+
+/// Waits until `css` shows text containing `wanted`, for at most ten seconds: after a
+/// click that loads another page, the element found first may be the old page's, gone
+/// (stale) by the time it is read.
+pub(crate) async fn shows(client: &Client, css: &str, wanted: &str) {
+    poll_until(
+        Instant::now(),
+        Duration::from_secs(10),
+        || format!("{css} never showed {wanted:?}"),
+        || showing(client, css, wanted),
+    )
+    .await;
+}
+
 /// Reloads the page until `css` shows text containing `wanted`, for at most `limit`.
 pub(crate) async fn reload_until(client: &Client, css: &str, wanted: &str, limit: Duration) {
     let from = Instant::now();
@@ -138,10 +159,7 @@ pub(crate) async fn reload_until(client: &Client, css: &str, wanted: &str, limit
         || format!("{css} never showed {wanted:?}"),
         || async {
             client.refresh().await.expect("reload");
-            match client.find(Locator::Css(css)).await {
-                Ok(element) => element.text().await.is_ok_and(|t| t.contains(wanted)),
-                Err(_) => false,
-            }
+            showing(client, css, wanted).await
         },
     )
     .await;
@@ -158,12 +176,7 @@ pub(crate) async fn live_until(client: &Client, css: &str, wanted: &str, limit: 
         Instant::now(),
         limit,
         || format!("{css} never showed {wanted:?} by itself"),
-        || async {
-            match client.find(Locator::Css(css)).await {
-                Ok(element) => element.text().await.is_ok_and(|t| t.contains(wanted)),
-                Err(_) => false,
-            }
-        },
+        || showing(client, css, wanted),
     )
     .await;
     let same = client

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use fantoccini::{Client, Locator};
 
-use super::chrome::{click, text};
+use super::chrome::{click, shows, text};
 
 /// 47 sandbox numbers under `prefix`, two of them again, and a container number whose
 /// check digit is wrong.
@@ -129,10 +129,10 @@ pub(crate) async fn webhook_and_key(client: &Client, base: &str) {
         .await
         .expect("typed");
     click(client, Locator::Css("#create-webhook button[type=submit]")).await;
-    assert!(text(client, ".notice").await.contains("signing secret"));
+    shows(client, ".notice", "signing secret").await;
     click(client, Locator::Css("#delete-webhook input[name=confirm]")).await;
     click(client, Locator::Css("#delete-webhook button[type=submit]")).await;
-    assert!(text(client, ".notice").await.contains("deleted"));
+    shows(client, ".notice", "deleted").await;
 
     client
         .goto(&format!("{base}/console/keys"))
@@ -152,6 +152,6 @@ pub(crate) async fn webhook_and_key(client: &Client, base: &str) {
     assert!(text(client, row).await.contains("Made in the browser"));
     click(client, Locator::Css(&format!("{row} input[name=confirm]"))).await;
     click(client, Locator::Css(&format!("{row} button[type=submit]"))).await;
-    assert!(text(client, ".notice").await.contains("is revoked"));
+    shows(client, ".notice", "is revoked").await;
     assert!(text(client, row).await.contains("revoked"));
 }

@@ -46,6 +46,7 @@ mod relationships;
 mod routing_data;
 mod sandbox;
 mod sandbox_paths;
+mod sandbox_prediction;
 mod sandbox_vessels;
 mod search;
 mod shipments;

@@ -41,7 +41,7 @@ where
 }
 
 /// The vessel once the feed has told of it at the world's time.
-async fn heard(t: &TestApp, imo: &str) -> Value {
+pub(crate) async fn heard(t: &TestApp, imo: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(15);
     let now = tidemark_domain::Clock::now(t.clock.as_ref()).unix_seconds();
     let now = tidemark_domain::Timestamp::from_unix_micros(now * 1_000_000)
@@ -131,6 +131,57 @@ async fn a_sandbox_vessel_at_sea_has_a_position_and_future_positions_to_its_port
     refusals(&t, &imo, &pod, at).await;
     the_map_draws_the_ports_the_vessel_and_the_legs(&t, &shipment, at).await;
     the_console_draws_the_voyage(&t, &shipment).await;
+    the_overview_draws_the_vessels_at_sea(&t, &vessel).await;
+    an_included_vessel_reads_as_its_own_page(&t, &shipment, &vessel).await;
+}
+
+/// The overview's map: the vessel carrying the shipment, where it was heard, and listed.
+async fn the_overview_draws_the_vessels_at_sea(t: &TestApp, vessel: &Value) {
+    let page = crate::console::get(t, "/console", Some(&t.key)).await;
+    assert_eq!(page.status().as_u16(), 200);
+    let html = page.text().await.expect("HTML");
+    let start = html
+        .find(r#"<section class="card fleet-map">"#)
+        .expect("the map of vessels at sea");
+    let section = &html[start..];
+    let section = &section[..section.find("</section>").expect("its end")];
+    assert!(section.contains("<svg") && section.contains(r#"class="land""#));
+    assert_eq!(
+        section.matches(r#"<circle class="vessel""#).count(),
+        1,
+        "{section:.400}"
+    );
+    let imo = vessel["attributes"]["imo"].as_str().expect("an IMO");
+    assert!(
+        section.contains(&format!("<td>{imo}</td>")),
+        "listed by IMO"
+    );
+    assert!(section.contains("1 vessel at sea carrying 1 of your shipments"));
+}
+
+/// A vessel included with other records carries the position `/v2/vessels` gives it.
+async fn an_included_vessel_reads_as_its_own_page(t: &TestApp, shipment: &Value, vessel: &Value) {
+    let container = shipment["relationships"]["containers"]["data"][0]["id"]
+        .as_str()
+        .expect("a container");
+    let events = document(
+        t.get(&format!(
+            "/v2/containers/{container}/transport_events?include=vessel"
+        ))
+        .await,
+    )
+    .await;
+    let included = events["included"].as_array().expect("included");
+    let same = included
+        .iter()
+        .find(|r| r["type"] == "vessel" && r["id"] == vessel["id"])
+        .expect("the vessel included");
+    for name in ["latitude", "longitude", "position_timestamp", "mmsi"] {
+        assert_eq!(
+            same["attributes"][name], vessel["attributes"][name],
+            "{name}"
+        );
+    }
 }
 
 /// The console's shipment page holds the voyage as inline SVG: land, both ports, the

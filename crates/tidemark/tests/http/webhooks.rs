@@ -87,9 +87,11 @@ async fn a_webhook_is_created_read_listed_changed_and_deleted(app: TestApp) {
     )
     .await;
     assert_eq!(changed["data"]["attributes"]["active"], false);
-    // No events: every event, listed as the reference lists them.
+    // No events: every event of the reference's, listed as the reference lists them
+    // (Tidemark's own go only to webhooks that name them).
     let every: Vec<Value> = tidemark_domain::webhook::subscribable()
         .into_iter()
+        .filter(|event| !event.extension)
         .map(|event| Value::String(event.name))
         .collect();
     assert_eq!(changed["data"]["attributes"]["events"], Value::Array(every));
@@ -326,8 +328,14 @@ async fn the_catalog_lists_every_event_with_a_description(app: TestApp) {
     ] {
         let event = find(name).unwrap_or_else(|| panic!("{name} is listed"));
         assert_eq!(event["produced"], true, "{name}");
+        assert_eq!(event["extension"], false, "{name} is the reference's");
         assert!(!event["description"].as_str().expect("text").is_empty());
     }
+    let own = find("shipment.predicted_arrival.diverged").expect("Tidemark's own is listed");
+    assert_eq!(
+        (&own["produced"], &own["extension"]),
+        (&json!(true), &json!(true))
+    );
     assert_eq!(
         find("container.transport.vessel_berthed").expect("listed")["produced"],
         false

@@ -19,7 +19,8 @@ pub(crate) fn fault(reference: &str, fault: Fault, times: Option<u32>) -> FaultR
 
 pub async fn found_requests_are_created_with_their_shipment(h: TestApp) {
     let request = h.test_bill("TEST-TR-SUCCEEDED").await;
-    assert_eq!(h.drain().await, 1);
+    // The lookup, and the first arrival estimate of the shipment it found at sea.
+    assert_eq!(h.drain().await, 2);
     let created = h.stored(&request).await;
     assert_eq!(created.status, RequestStatus::Created);
     assert!(!created.is_retrying);
@@ -71,7 +72,7 @@ pub async fn a_manifest_that_comes_later_is_found_on_a_recheck(h: TestApp) {
     h.advance(Duration::hours(23));
     assert_eq!(h.drain().await, 0, "rechecked once a day");
     h.advance(Duration::hours(1));
-    assert_eq!(h.drain().await, 1);
+    assert_eq!(h.drain().await, 2, "the recheck, and an arrival estimate");
     assert_eq!(h.stored(&request).await.status, RequestStatus::Created);
     let names = h.event_names().await;
     assert_eq!(

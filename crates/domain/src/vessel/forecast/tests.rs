@@ -60,33 +60,23 @@ fn the_predicted_arrival_sails_the_routes_and_waits_at_the_ports_between() {
     let singapore = Point::new(1.24, 103.83);
     let colombo = Point::new(6.93, 79.85);
     let jebel_ali = Point::new(25.02, 55.05);
+    let network = seaways::Network::bundled();
+    let route = |a, b| network.route(a, b).expect("a route");
     let knots = 15.0;
-    let direct = predicted_arrival(
-        (singapore, at(0.0)),
-        &[jebel_ali],
-        knots,
-        Duration::from_secs(86_400),
-    )
-    .expect("an arrival");
-    let via = predicted_arrival(
-        (singapore, at(0.0)),
-        &[colombo, jebel_ali],
-        knots,
-        Duration::from_secs(86_400),
-    )
-    .expect("an arrival");
-    let sailed = seaways::Network::bundled()
-        .route_through(&[singapore, colombo, jebel_ali])
-        .expect("a route")
-        .length_nm();
+    let day = Duration::from_secs(86_400);
+    let direct = predicted_arrival(at(0.0), &[&route(singapore, jebel_ali)], knots, day)
+        .expect("an arrival");
+    let legs = [route(singapore, colombo), route(colombo, jebel_ali)];
+    let via = predicted_arrival(at(0.0), &[&legs[0], &legs[1]], knots, day).expect("an arrival");
+    let sailed = legs[0].length_nm() + legs[1].length_nm();
     let expected = at(sailed / knots + 24.0);
     assert!(
         (via.seconds_since(expected)).abs() < 1.0,
         "{via} against {expected}"
     );
     assert!(via > direct, "a call on the way takes longer");
-    assert_eq!(
-        predicted_arrival((singapore, at(0.0)), &[], knots, Duration::ZERO),
-        None
-    );
+    // A direct route: its length at the speed, no wait.
+    let sailed = route(singapore, jebel_ali).length_nm();
+    assert!((direct.seconds_since(at(sailed / knots))).abs() < 1.0);
+    assert_eq!(predicted_arrival(at(0.0), &[], knots, day), None);
 }

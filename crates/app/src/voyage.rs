@@ -1,14 +1,18 @@
 //! A shipment's voyage as both maps draw it (the API's `map_geojson`, the console's
-//! shipment page): its ports, the vessel it is on where a feed last heard it, the path
-//! that vessel sailed since the port of loading, and the legs ahead over the sea routes
-//! (from the vessel to its next port, then between the ports after; from the last port
-//! reached when no feed heard the vessel).
+//! shipment page) and as Tidemark's own arrival estimate reads it: its ports, the vessel
+//! it is on where a feed last heard it, the path that vessel sailed since the port of
+//! loading, and the legs ahead over the sea routes (from the vessel to its next port,
+//! then between the ports after; from the last port reached when no feed heard the
+//! vessel).
 
 use seaways::{Network, Route};
-use tidemark_domain::vessel::forecast::{RECENT, point};
+use tidemark_domain::tracking::Prediction;
+use tidemark_domain::vessel::forecast::{
+    self, PORT_STAY, RECENT, SERVICE_SPEED_KNOTS, point, recent_speed,
+};
 use tidemark_domain::vessel::voyage::{Voyage, current_vessel};
 use tidemark_domain::vessel::{HeardVessel, Position};
-use tidemark_domain::{Shipment, TransportEvent, VesselRef};
+use tidemark_domain::{Shipment, Timestamp, TransportEvent, VesselRef};
 use tidemark_store::{Store, StoreError};
 
 /// Track points drawn at most.
@@ -16,25 +20,36 @@ const PATH_MAX: u32 = 5_000;
 
 /// One leg ahead: from which stop (none: from the vessel) to which, and its route.
 #[derive(Debug, Clone)]
-pub(crate) struct Leg {
+pub struct Leg {
+    /// The stop it starts at; `None`: where the vessel is.
     pub from: Option<usize>,
+    /// The stop it ends at.
     pub to: usize,
+    /// Its sea route.
     pub route: Route,
 }
 
 /// What the maps draw of a shipment's voyage.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct VoyageView {
+pub struct VoyageView {
+    /// The ports.
     pub voyage: Voyage,
+    /// The vessel the container is on, or was last loaded on.
     pub vessel: Option<VesselRef>,
+    /// What the feeds heard of it.
     pub heard: Option<HeardVessel>,
+    /// Its track since the port of loading (or the last day), oldest first.
     pub path: Vec<Position>,
+    /// The legs ahead.
     pub ahead: Vec<Leg>,
 }
 
 impl VoyageView {
     /// The voyage of `shipment`, from its containers' `events` and what the feeds heard.
-    pub(crate) async fn read(
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn read(
         store: &dyn Store,
         shipment: &Shipment,
         events: &[TransportEvent],
@@ -66,8 +81,41 @@ impl VoyageView {
     }
 
     /// The vessel's latest position, when a feed heard it.
-    pub(crate) fn latest(&self) -> Option<Position> {
+    pub fn latest(&self) -> Option<Position> {
         self.heard.as_ref().and_then(|heard| heard.position)
+    }
+
+    /// Tidemark's own arrival estimate at the port of discharge at `now`: the legs ahead
+    /// from the vessel's latest position (heard within [`RECENT`]) at its recent speed
+    /// made good (a container ship's service speed while it is not under way), plus a
+    /// [`PORT_STAY`] at each port between. None without a recent position, or without an
+    /// unbroken route to the port of discharge.
+    #[must_use]
+    pub fn prediction(&self, now: Timestamp) -> Prediction {
+        Prediction {
+            arrival: self.predicted_arrival(now),
+        }
+    }
+
+    fn predicted_arrival(&self, now: Timestamp) -> Option<Timestamp> {
+        let latest = self.latest()?;
+        if now.seconds_since(latest.at) > RECENT.as_secs_f64() {
+            return None;
+        }
+        let pod = self.voyage.stops.len().checked_sub(1)?;
+        let to_pod = self.voyage.stops[pod].label == "POD"
+            && self.ahead.first().is_some_and(|leg| leg.from.is_none())
+            && self.ahead.last().is_some_and(|leg| leg.to == pod)
+            && self
+                .ahead
+                .windows(2)
+                .all(|pair| pair[1].from == Some(pair[0].to));
+        if !to_pod {
+            return None;
+        }
+        let knots = recent_speed(&latest, &self.path).unwrap_or(SERVICE_SPEED_KNOTS);
+        let legs: Vec<&Route> = self.ahead.iter().map(|leg| &leg.route).collect();
+        forecast::predicted_arrival(latest.at, &legs, knots, PORT_STAY)
     }
 }
 
