@@ -31,6 +31,38 @@ impl AisBatch {
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty() && self.track.is_empty() && self.statics.is_empty()
     }
+
+    /// The batch as batches of at most `rows` rows each (static data first, then latest
+    /// positions, then track points), so that no one write, nor the building of its
+    /// statements, takes long.
+    #[must_use]
+    pub fn split(self, rows: usize) -> Vec<Self> {
+        let rows = rows.max(1);
+        let mut parts = vec![Self::default()];
+        let mut room = rows;
+        let mut take = |parts: &mut Vec<Self>, put: &mut dyn FnMut(&mut Self)| {
+            if room == 0 {
+                parts.push(Self::default());
+                room = rows;
+            }
+            room -= 1;
+            if let Some(last) = parts.last_mut() {
+                put(last);
+            }
+        };
+        for data in self.statics {
+            let mut data = Some(data);
+            take(&mut parts, &mut |part| part.statics.extend(data.take()));
+        }
+        for position in self.positions {
+            take(&mut parts, &mut |part| part.positions.push(position));
+        }
+        for point in self.track {
+            take(&mut parts, &mut |part| part.track.push(point));
+        }
+        parts.retain(|part| !part.is_empty());
+        parts
+    }
 }
 
 /// Vessels' positions and identities heard on AIS feeds.
@@ -312,5 +344,33 @@ impl<T: Backend> AisStore for T {
             points.extend(parse_position(&row, "at")?);
         }
         Ok(points)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_splits_into_parts_of_at_most_so_many_rows_keeping_every_row() {
+        let mmsi = Mmsi::new(477_123_400).expect("an MMSI");
+        let at = |s: i64| Timestamp::from_unix_micros(s * 1_000_000).expect("in range");
+        let position = |s| Position::read(mmsi, at(s), [Some(1.0), Some(2.0), None, None, None]);
+        let batch = AisBatch {
+            positions: (0..3).filter_map(position).collect(),
+            track: (0..4).filter_map(position).collect(),
+            statics: vec![StaticData::read(mmsi, at(0), Some(9_301_366), Some("A"))],
+        };
+        let parts = batch.clone().split(3);
+        assert_eq!(
+            parts
+                .iter()
+                .map(|p| (p.statics.len(), p.positions.len(), p.track.len()))
+                .collect::<Vec<_>>(),
+            [(1, 2, 0), (0, 1, 2), (0, 0, 2)]
+        );
+        let whole = batch.clone().split(100);
+        assert_eq!(whole, vec![batch]);
+        assert!(AisBatch::default().split(10).is_empty());
     }
 }

@@ -204,11 +204,33 @@ impl Application {
         self.pruner.as_ref()
     }
 
-    /// Reads the AIS feeds on a task of its own until the shutdown, when this process has
-    /// the `ais` role and feeds to read; nothing otherwise or when already reading.
+    /// Reads the AIS feeds until the shutdown, when this process has the `ais` role and
+    /// feeds to read; nothing otherwise or when already reading. The reader runs on a
+    /// thread and runtime of its own: a busy feed's decoding and batching never hold the
+    /// runtime threads the API answers on. The handle ends when the reader does.
     pub fn spawn_ais(&mut self) -> Option<JoinHandle<()>> {
         let reader = self.ais.take()?;
-        Some(tokio::spawn(reader.run(self.shutdown.clone())))
+        let shutdown = self.shutdown.clone();
+        let (done, ended) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("ais-reader".to_owned())
+            .spawn(move || {
+                match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime.block_on(reader.run(shutdown)),
+                    Err(error) => tracing::error!(%error, "the AIS reader's runtime did not start"),
+                }
+                drop(done);
+            });
+        if let Err(error) = thread {
+            tracing::error!(%error, "the AIS reader's thread did not start");
+            return None;
+        }
+        Some(tokio::spawn(async move {
+            let _ = ended.await;
+        }))
     }
 
     /// Serves HTTP on a task of its own until the shutdown; the workers stay in the

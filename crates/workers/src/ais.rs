@@ -28,6 +28,14 @@ const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
 /// What a feed's task hands the writer, at most this many waiting.
 const QUEUE: usize = 16_384;
 
+/// Rows one write takes at most: a flush of a busy second is written in parts, each built
+/// and committed in a few milliseconds, so the API's tasks on the same runtime threads
+/// never wait long behind it.
+const WRITE_ROWS: usize = 2_000;
+
+/// Sentences a feed's task decodes before it lets the runtime's other tasks run.
+const DECODE_TURN: u32 = 256;
+
 /// How the reader runs (`[ais]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AisSettings {
@@ -107,11 +115,11 @@ impl AisReader {
 
     async fn write(&self, pending: &mut Pending) {
         let taken = std::mem::take(pending);
-        if taken.batch.is_empty() {
-            return;
-        }
-        if let Err(error) = self.store.record_ais(&taken.batch).await {
-            tracing::warn!(%error, positions = taken.batch.positions.len(), "AIS positions not written; dropped");
+        for part in taken.batch.split(WRITE_ROWS) {
+            if let Err(error) = self.store.record_ais(&part).await {
+                tracing::warn!(%error, positions = part.positions.len(), "AIS positions not written; dropped");
+            }
+            tokio::task::yield_now().await;
         }
     }
 
@@ -211,7 +219,13 @@ async fn read_feed(feed: Feed, source: String, clock: Arc<dyn Clock>, heard: mps
     let reading = tokio::spawn(feed.run(lines_tx));
     let mut decoder = Decoder::new();
     let mut tally = Tally::default();
+    let mut turn = 0_u32;
     loop {
+        turn += 1;
+        if turn >= DECODE_TURN {
+            turn = 0;
+            tokio::task::yield_now().await;
+        }
         // What has arrived is counted before the reader waits for more.
         let event = match lines.try_recv() {
             Ok(event) => event,
