@@ -142,3 +142,33 @@ if [[ "$MODE" == backlog ]]; then
 else
   python3 "$work/client.py" live "$address" "$key" "$N" "$BACKEND" "$RATE"
 fi
+
+# Where the bytes of a tracked request go, after its first lookup: each table with its
+# indexes (SQLite's dbstat; PostgreSQL's pg_total_relation_size), per request.
+stop_tidemark
+if [[ "$BACKEND" == postgres ]]; then
+  psql -q -h 127.0.0.1 -U postgres -d "$database" -c "VACUUM" >/dev/null
+  psql -Atq -F ' ' -h 127.0.0.1 -U postgres -d "$database" -c \
+    "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'" >"$work/sizes"
+else
+  python3 - "$work/tidemark.db" >"$work/sizes" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+owner = dict(db.execute("SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')"))
+sizes = {}
+for name, size in db.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+    table = owner.get(name, name)
+    sizes[table] = sizes.get(table, 0) + size
+for table, size in sizes.items():
+    print(table, size)
+PY
+fi
+python3 - "$work/sizes" "$N" "$BACKEND" <<'PY'
+import sys
+sizes = [(int(size), table) for table, size in (line.split() for line in open(sys.argv[1]) if line.strip())]
+n, total = int(sys.argv[2]), sum(size for size, _ in sizes)
+print(f"database ({sys.argv[3]}): {total / 1024 / n:.1f} KiB a request ({total / 1048576:.1f} MiB for {n})")
+for size, table in sorted(sizes, reverse=True)[:12]:
+    if size:
+        print(f"  {table}: {size / 1024 / n:.2f} KiB a request ({100 * size / total:.0f} %)")
+PY

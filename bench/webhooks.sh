@@ -15,12 +15,22 @@
 #   N=500 PER_WEBHOOK=16 bash bench/webhooks.sh
 #   N=300 WEBHOOKS=8 bash bench/webhooks.sh  # eight subscriptions (each gets every event)
 #   PROFILE=/tmp/dispatcher.perf bash bench/webhooks.sh   # the dispatcher under perf record
+#   BACKLOG=500000 BACKEND=postgres N=100 bash bench/webhooks.sh
+#       # a receiver down for a day: the events of N requests copied (a day old) until
+#       # BACKLOG notifications wait; the dispatcher's rate over its first MEASURE seconds
+#       # (60), and the claim statement's time from PostgreSQL's own statistics
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-1000}
 WEBHOOKS=${WEBHOOKS:-1}
 IDLE=${IDLE:-200}
 BACKEND=${BACKEND:-sqlite}
+BACKLOG=${BACKLOG:-}
+MEASURE=${MEASURE:-60}
+if [[ -n "$BACKLOG" && "$BACKEND" != postgres ]]; then
+  echo "BACKLOG needs BACKEND=postgres" >&2
+  exit 2
+fi
 # The defaults unless given.
 [[ -n "${WORKERS:-}" ]] && export TIDEMARK_DISPATCHER__WORKERS=$WORKERS
 [[ -n "${PER_WEBHOOK:-}" ]] && export TIDEMARK_WEBHOOKS__PER_WEBHOOK=$PER_WEBHOOK
@@ -117,6 +127,9 @@ import json, sys, time, urllib.request
 command, receiver = sys.argv[1], sys.argv[2]
 def stats():
     return json.load(urllib.request.urlopen(f"{receiver}/stats"))
+if command == "count":
+    print(stats()["distinct"])
+    sys.exit(0)
 if command == "wait":
     want, deadline = int(sys.argv[3]), time.monotonic() + 600
     while (s := stats())["distinct"] < want:
@@ -140,6 +153,36 @@ else:
           f"p90 {pct(90):.1f} ms, p99 {pct(99):.1f} ms, max {lat[-1]:.1f} ms")
 PY
 
+# backlog COUNT: the recorded events copied, a day old, until COUNT notifications are
+# pending (the receiver was down for a day), and the statistics fresh.
+backlog() {
+  local count=$1 columns
+  columns=$(psql -Atq -h 127.0.0.1 -U postgres -d "$database" -c "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_name = 'domain_events' AND column_name NOT IN ('id', 'dedupe_key', 'created_at')")
+  psql -q -h 127.0.0.1 -U postgres -d "$database" <<SQL
+INSERT INTO domain_events (id, $columns, dedupe_key, created_at)
+SELECT gen_random_uuid(), $columns, dedupe_key || ':backlog:' || g, created_at - interval '1 day'
+FROM domain_events, generate_series(1, CEIL($count::numeric / GREATEST(1, (SELECT count(*) FROM domain_events)))::int) g;
+INSERT INTO webhook_notifications (id, account_id, webhook_id, domain_event_id, event,
+    delivery_status, attempts, due_at, created_at, updated_at)
+SELECT gen_random_uuid(), d.account_id, w.id, d.id, d.name, 'pending', 0, d.created_at,
+    d.created_at, d.created_at
+FROM domain_events d JOIN webhooks w ON w.account_id = d.account_id
+WHERE d.dedupe_key LIKE '%:backlog:%'
+LIMIT GREATEST(0, $count - (SELECT count(*) FROM webhook_notifications WHERE delivery_status = 'pending'));
+VACUUM ANALYZE;
+SQL
+  echo "pending: $(psql -Atq -h 127.0.0.1 -U postgres -d "$database" -c "SELECT count(*) FROM webhook_notifications WHERE delivery_status = 'pending'")"
+  # The statements' times from here on, where the server can keep them.
+  psql -q -h 127.0.0.1 -U postgres -d "$database" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" 2>/dev/null &&
+    psql -q -h 127.0.0.1 -U postgres -d "$database" -c "SELECT pg_stat_statements_reset()" >/dev/null 2>&1 || true
+}
+
+# The dispatcher's statements by total time, when pg_stat_statements is loaded.
+claim_statistics() {
+  psql -q -h 127.0.0.1 -U postgres -d "$database" -c "SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms, round(total_exec_time::numeric) AS total_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS statement FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8" 2>/dev/null ||
+    echo "(pg_stat_statements is not loaded: shared_preload_libraries)"
+}
+
 ./target/release/examples/webhook_receiver 127.0.0.1:0 >"$work/receiver.out" &
 receiver_pid=$!
 for _ in $(seq 1 100); do grep -q "listening on" "$work/receiver.out" 2>/dev/null && break; sleep 0.05; done
@@ -160,6 +203,11 @@ if [[ "$BACKEND" == postgres ]]; then
   psql -q -h 127.0.0.1 -U postgres -d "$database" -c "ANALYZE"
 fi
 
+if [[ -n "$BACKLOG" ]]; then
+  backlog "$BACKLOG"
+  total=$BACKLOG
+fi
+
 # Only the dispatcher: no API, so no address to wait for.
 export TIDEMARK_ROLES=dispatcher
 started=$(date +%s.%N)
@@ -169,6 +217,15 @@ else
   "${TIDEMARK_BIN:-./target/release/tidemark}" serve >"$work/stdout" 2>"$work/stderr" &
 fi
 server_pid=$!
+if [[ -n "$BACKLOG" ]]; then
+  sleep "$MEASURE"
+  delivered=$(python3 "$work/stats.py" count "$receiver")
+  elapsed=$(python3 -c "import time; print(f'{time.time() - $started:.2f}')")
+  stop_tidemark
+  python3 -c "print(f'backlog of $BACKLOG: {$delivered} delivered in the first {$elapsed} s from the dispatcher\'s start: {$delivered / $elapsed:.0f}/s')"
+  claim_statistics
+  exit 0
+fi
 python3 "$work/stats.py" wait "$receiver" "$total"
 python3 "$work/stats.py" report-throughput "$receiver" "$total" "$started"
 stop_tidemark

@@ -13,6 +13,8 @@ use crate::StoreError;
 use crate::db::{Backend, Query, Value};
 use crate::notifications::{NOTIFICATION_COLUMNS, notification_row};
 
+mod claim;
+
 /// Why a webhook was turned off after failing for too long.
 pub const FAILING_TOO_LONG: &str = "every delivery failed for 5 days";
 
@@ -105,44 +107,11 @@ impl<T: Backend> DeliveryStore for T {
         now: Timestamp,
     ) -> Result<Vec<ClaimedNotification>, StoreError> {
         let token = Uuid::now_v7();
-        let cap = Value::Int(Some(i64::from(per_webhook)));
-        // Candidates: the oldest due, skipping webhooks already at their limit (`held`
-        // counts what each holds now, from the small index of leased rows), a bounded
-        // number at a time; of them, at most the room left per webhook, oldest first.
-        let mut claim = Query::new("UPDATE webhook_notifications SET lease_until = ");
-        claim
-            .bind(now + lease)
-            .push(", lease_token = ")
-            .bind(token)
-            .push(
-                " WHERE id IN (SELECT r.id FROM (SELECT c.id, c.due_at, ROW_NUMBER() OVER \
-                 (PARTITION BY c.webhook_id ORDER BY c.due_at, c.id) + c.held AS place FROM \
-                 (SELECT n.id, n.webhook_id, n.due_at, COALESCE(b.held, 0) AS held \
-                 FROM webhook_notifications n JOIN webhooks w ON w.id = n.webhook_id \
-                 LEFT JOIN (SELECT h.webhook_id, count(*) AS held FROM webhook_notifications h \
-                 WHERE h.lease_until > ",
-            )
-            .bind(now)
-            .push(
-                " AND h.delivery_status = 'pending' GROUP BY h.webhook_id) b \
-                 ON b.webhook_id = n.webhook_id \
-                 WHERE n.delivery_status = 'pending' AND w.active AND n.due_at <= ",
-            )
-            .bind(now)
-            // No lease, or one that ran out (without an OR, so the due index is read in
-            // order and the scan stops at the limit).
-            .push(" AND COALESCE(n.lease_until, n.due_at) <= ")
-            .bind(now)
-            .push(" AND COALESCE(b.held, 0) < ")
-            .bind(cap.clone())
-            .push(" ORDER BY n.due_at, n.id LIMIT ")
-            .bind(Value::Int(Some(i64::from(limit.saturating_mul(2)))))
-            .push(&self.dialect().skip_locked("n, w"))
-            .push(") c) r WHERE r.place <= ")
-            .bind(cap)
-            .push(" ORDER BY r.due_at, r.id LIMIT ")
-            .bind(Value::Int(Some(i64::from(limit))))
-            .push(")");
+        let claim = if self.dialect().skip_locked {
+            claim::by_webhook(token, (limit, per_webhook), lease, now)
+        } else {
+            claim::in_due_order(token, (limit, per_webhook), lease, now)
+        };
         if self.execute(claim).await? == 0 {
             return Ok(Vec::new());
         }

@@ -189,7 +189,14 @@ impl<W: Worker> Runner<W> {
                     // would find nothing; wait for a job to end or for the next due.
                     Ok(claimed) if claimed < room => {
                         failures = 0;
-                        Some(self.idle_wait().await)
+                        // With jobs in hand, the next to end wakes the loop: the next due
+                        // is looked up only when nothing is (a query per claim, otherwise,
+                        // under a deep backlog held to a webhook's room).
+                        Some(if in_flight.is_empty() {
+                            self.idle_wait().await
+                        } else {
+                            self.settings.poll
+                        })
                     }
                     Ok(_) => {
                         failures = 0;

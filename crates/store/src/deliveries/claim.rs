@@ -1,0 +1,96 @@
+//! The claim of due notifications, per backend: PostgreSQL's dispatchers claim at once,
+//! each locking what it takes; SQLite's one writer claims alone.
+
+use std::time::Duration;
+
+use tidemark_domain::Timestamp;
+use uuid::Uuid;
+
+use crate::db::{Query, Value};
+
+/// The update that leases the rows the claim's `WHERE` picks to `token`.
+fn leased(token: Uuid, lease: Duration, now: Timestamp) -> Query {
+    let mut claim = Query::new("UPDATE webhook_notifications SET lease_until = ");
+    claim.bind(now + lease).push(", lease_token = ").bind(token);
+    claim
+}
+
+/// The claim on PostgreSQL, where several dispatchers claim at once and a backlog may be
+/// deep: for each active webhook with room (`held` counts its live leases, from the small
+/// index of leased rows), its oldest due rows up to the room left, read from the
+/// per-webhook due index and locked, skipping rows another claim holds; of them, the
+/// oldest `limit`. A webhook at its limit costs one count, however deep its backlog.
+pub(super) fn by_webhook(
+    token: Uuid,
+    (limit, per_webhook): (u32, u32),
+    lease: Duration,
+    now: Timestamp,
+) -> Query {
+    let mut claim = leased(token, lease, now);
+    claim
+        .push(
+            " WHERE id IN (SELECT c.id FROM webhooks w CROSS JOIN LATERAL \
+             (SELECT count(*) AS held FROM webhook_notifications h WHERE h.webhook_id = w.id \
+             AND h.lease_until > ",
+        )
+        .bind(now)
+        .push(
+            " AND h.delivery_status = 'pending') b CROSS JOIN LATERAL \
+             (SELECT n.id, n.due_at FROM webhook_notifications n WHERE n.webhook_id = w.id \
+             AND n.delivery_status = 'pending' AND n.due_at <= ",
+        )
+        .bind(now)
+        .push(" AND COALESCE(n.lease_until, n.due_at) <= ")
+        .bind(now)
+        .push(" ORDER BY n.due_at, n.id LIMIT GREATEST(")
+        .bind(Value::Int(Some(i64::from(per_webhook))))
+        .push(
+            " - b.held, 0) FOR UPDATE SKIP LOCKED) c WHERE w.active ORDER BY c.due_at, c.id LIMIT ",
+        )
+        .bind(Value::Int(Some(i64::from(limit))))
+        .push(")");
+    claim
+}
+
+/// The claim on SQLite, whose one writer claims alone: the oldest due rows, skipping
+/// webhooks already at their limit, a bounded number at a time; of them, at most the room
+/// left per webhook, oldest first.
+pub(super) fn in_due_order(
+    token: Uuid,
+    (limit, per_webhook): (u32, u32),
+    lease: Duration,
+    now: Timestamp,
+) -> Query {
+    let cap = Value::Int(Some(i64::from(per_webhook)));
+    let mut claim = leased(token, lease, now);
+    claim
+        .push(
+            " WHERE id IN (SELECT r.id FROM (SELECT c.id, c.due_at, ROW_NUMBER() OVER \
+             (PARTITION BY c.webhook_id ORDER BY c.due_at, c.id) + c.held AS place FROM \
+             (SELECT n.id, n.webhook_id, n.due_at, COALESCE(b.held, 0) AS held \
+             FROM webhook_notifications n JOIN webhooks w ON w.id = n.webhook_id \
+             LEFT JOIN (SELECT h.webhook_id, count(*) AS held FROM webhook_notifications h \
+             WHERE h.lease_until > ",
+        )
+        .bind(now)
+        .push(
+            " AND h.delivery_status = 'pending' GROUP BY h.webhook_id) b \
+             ON b.webhook_id = n.webhook_id \
+             WHERE n.delivery_status = 'pending' AND w.active AND n.due_at <= ",
+        )
+        .bind(now)
+        // No lease, or one that ran out (without an OR, so the due index is read in
+        // order and the scan stops at the limit).
+        .push(" AND COALESCE(n.lease_until, n.due_at) <= ")
+        .bind(now)
+        .push(" AND COALESCE(b.held, 0) < ")
+        .bind(cap.clone())
+        .push(" ORDER BY n.due_at, n.id LIMIT ")
+        .bind(Value::Int(Some(i64::from(limit.saturating_mul(2)))))
+        .push(") c) r WHERE r.place <= ")
+        .bind(cap)
+        .push(" ORDER BY r.due_at, r.id LIMIT ")
+        .bind(Value::Int(Some(i64::from(limit))))
+        .push(")");
+    claim
+}
