@@ -110,7 +110,7 @@ impl<T: Backend> DeliveryStore for T {
         let claim = if self.dialect().skip_locked {
             claim::by_webhook(token, (limit, per_webhook), lease, now)
         } else {
-            claim::in_due_order(token, (limit, per_webhook), lease, now)
+            claim::per_webhook_in_order(token, (limit, per_webhook), lease, now)
         };
         if self.execute(claim).await? == 0 {
             return Ok(Vec::new());

@@ -1,5 +1,6 @@
 //! The claim of due notifications, per backend: PostgreSQL's dispatchers claim at once,
-//! each locking what it takes; SQLite's one writer claims alone.
+//! each locking what it takes; SQLite's one writer claims alone. Both read each webhook's
+//! backlog from its own due index, so a webhook at its limit is not scanned.
 
 use std::time::Duration;
 
@@ -52,10 +53,12 @@ pub(super) fn by_webhook(
     claim
 }
 
-/// The claim on SQLite, whose one writer claims alone: the oldest due rows, skipping
-/// webhooks already at their limit, a bounded number at a time; of them, at most the room
-/// left per webhook, oldest first.
-pub(super) fn in_due_order(
+/// The claim on SQLite, whose one writer claims alone: for each active webhook, its
+/// oldest due rows (no lease, or one that ran out) up to its limit, from the per-webhook
+/// due index; of them, those within the room each webhook has left (`held` counts its live
+/// leases, from the small index of leased rows), the oldest `limit`. A webhook at its limit
+/// costs a few rows read, however deep its backlog.
+pub(super) fn per_webhook_in_order(
     token: Uuid,
     (limit, per_webhook): (u32, u32),
     lease: Duration,
@@ -65,29 +68,24 @@ pub(super) fn in_due_order(
     let mut claim = leased(token, lease, now);
     claim
         .push(
-            " WHERE id IN (SELECT r.id FROM (SELECT c.id, c.due_at, ROW_NUMBER() OVER \
-             (PARTITION BY c.webhook_id ORDER BY c.due_at, c.id) + c.held AS place FROM \
-             (SELECT n.id, n.webhook_id, n.due_at, COALESCE(b.held, 0) AS held \
-             FROM webhook_notifications n JOIN webhooks w ON w.id = n.webhook_id \
-             LEFT JOIN (SELECT h.webhook_id, count(*) AS held FROM webhook_notifications h \
-             WHERE h.lease_until > ",
+            " WHERE id IN (SELECT r.id FROM (SELECT n.id, n.due_at, ROW_NUMBER() OVER \
+             (PARTITION BY n.webhook_id ORDER BY n.due_at, n.id) + (SELECT count(*) \
+             FROM webhook_notifications h WHERE h.webhook_id = n.webhook_id \
+             AND h.lease_until > ",
         )
         .bind(now)
         .push(
-            " AND h.delivery_status = 'pending' GROUP BY h.webhook_id) b \
-             ON b.webhook_id = n.webhook_id \
-             WHERE n.delivery_status = 'pending' AND w.active AND n.due_at <= ",
+            " AND h.delivery_status = 'pending') AS place \
+             FROM webhooks w JOIN webhook_notifications n ON n.id IN \
+             (SELECT x.id FROM webhook_notifications x WHERE x.webhook_id = w.id \
+             AND x.delivery_status = 'pending' AND x.due_at <= ",
         )
         .bind(now)
-        // No lease, or one that ran out (without an OR, so the due index is read in
-        // order and the scan stops at the limit).
-        .push(" AND COALESCE(n.lease_until, n.due_at) <= ")
+        .push(" AND COALESCE(x.lease_until, x.due_at) <= ")
         .bind(now)
-        .push(" AND COALESCE(b.held, 0) < ")
+        .push(" ORDER BY x.due_at, x.id LIMIT ")
         .bind(cap.clone())
-        .push(" ORDER BY n.due_at, n.id LIMIT ")
-        .bind(Value::Int(Some(i64::from(limit.saturating_mul(2)))))
-        .push(") c) r WHERE r.place <= ")
+        .push(") WHERE w.active) r WHERE r.place <= ")
         .bind(cap)
         .push(" ORDER BY r.due_at, r.id LIMIT ")
         .bind(Value::Int(Some(i64::from(limit))))
