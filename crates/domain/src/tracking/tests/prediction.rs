@@ -14,6 +14,11 @@ fn predicted(hour: Option<i64>) -> Cause<'static> {
     })
 }
 
+/// What `cause` changes of `request`, tracked as `tracked`, at `hour`.
+fn at_hour(request: &TrackingRequest, tracked: &Tracked, cause: Cause<'_>, hour: i64) -> Change {
+    decide(request, Some(tracked), cause, at(hour), &Policy::default()).expect("a change")
+}
+
 /// `prior` after `change`, as the store keeps it.
 fn after(prior: &Tracked, change: &Change) -> Tracked {
     match &change.shipment {
@@ -35,27 +40,13 @@ fn a_shipment_found_at_sea_is_predicted_at_once_and_then_every_interval() {
     let policy = Policy::default();
     let (request, tracked) = tracked_request(&policy);
     assert!(sailing(&tracked), "its container left on the vessel");
-    let refresh = decide(
-        &request,
-        Some(&tracked),
-        Cause::Lookup(&refreshed(100)),
-        at(2),
-        &policy,
-    )
-    .expect("refreshed");
+    let refresh = at_hour(&request, &tracked, Cause::Lookup(&refreshed(100)), 2);
     let job = refresh.prediction.expect("a prediction job");
     assert_eq!(job.kind, JobKind::PredictArrival);
     assert_eq!((job.due_at, job.if_absent), (at(2), true));
 
     // The carrier says hour 100; Tidemark says hour 104: kept, within the margin.
-    let change = decide(
-        &request,
-        Some(&tracked),
-        predicted(Some(104)),
-        at(3),
-        &policy,
-    )
-    .expect("a change");
+    let change = at_hour(&request, &tracked, predicted(Some(104)), 3);
     let shipment = change.shipment.as_ref().expect("the shipment changes");
     assert_eq!(shipment.pod_predicted_eta_at, Some(at(104)));
     assert_eq!(shipment.updated_at, at(3));
@@ -157,24 +148,10 @@ fn the_divergence_is_recorded_once_per_crossing_of_the_margin() {
 fn a_carrier_estimate_that_moves_away_from_tidemarks_is_a_crossing_too() {
     let policy = Policy::default();
     let (request, tracked) = tracked_request(&policy);
-    let change = decide(
-        &request,
-        Some(&tracked),
-        predicted(Some(104)),
-        at(3),
-        &policy,
-    )
-    .expect("a change");
+    let change = at_hour(&request, &tracked, predicted(Some(104)), 3);
     let tracked = after(&tracked, &change);
     // The carrier now says hour 80: 24 hours before Tidemark's estimate.
-    let refresh = decide(
-        &request,
-        Some(&tracked),
-        Cause::Lookup(&refreshed(80)),
-        at(4),
-        &policy,
-    )
-    .expect("refreshed");
+    let refresh = at_hour(&request, &tracked, Cause::Lookup(&refreshed(80)), 4);
     assert_eq!(diverged(&refresh), 1);
     let shipment = refresh.shipment.as_ref().expect("the shipment");
     assert_eq!(
@@ -190,14 +167,7 @@ fn an_arrived_or_stopped_shipment_is_not_predicted() {
     let (request, mut tracked) = tracked_request(&policy);
     tracked.shipment.route.pod_ata_at = Some(at(99));
     assert!(!sailing(&tracked));
-    let change = decide(
-        &request,
-        Some(&tracked),
-        predicted(Some(120)),
-        at(3),
-        &policy,
-    )
-    .expect("a change");
+    let change = at_hour(&request, &tracked, predicted(Some(120)), 3);
     assert!(change.is_none(), "nothing kept and no next prediction");
     tracked.shipment.route.pod_ata_at = None;
     tracked.shipment.stopped_at = Some(at(2));
