@@ -177,6 +177,31 @@ SQL
     psql -q -h 127.0.0.1 -U postgres -d "$database" -c "SELECT pg_stat_statements_reset()" >/dev/null 2>&1 || true
 }
 
+# CPU seconds so far of the dispatcher, of every PostgreSQL server process, of the receiver.
+cpu_seconds() {
+  python3 - "$server_pid" "$receiver_pid" <<'PY'
+import os, sys
+tick = os.sysconf("SC_CLK_TCK")
+def cpu(pid):
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick
+    except (OSError, IndexError, ValueError):
+        return 0.0
+def named(name):
+    found = []
+    for p in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{p}/comm").read().strip() == name:
+                found.append(p)
+        except OSError:
+            pass
+    return found
+postgres = sum(cpu(p) for p in named("postgres"))
+print(cpu(sys.argv[1]), postgres, cpu(sys.argv[2]))
+PY
+}
+
 # The dispatcher's statements by total time, when pg_stat_statements is loaded.
 claim_statistics() {
   psql -q -h 127.0.0.1 -U postgres -d "$database" -c "SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms, round(total_exec_time::numeric) AS total_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS statement FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8" 2>/dev/null ||
@@ -218,10 +243,16 @@ else
 fi
 server_pid=$!
 if [[ -n "$BACKLOG" ]]; then
+  cpu_before=$(cpu_seconds)
   sleep "$MEASURE"
   delivered=$(python3 "$work/stats.py" count "$receiver")
   elapsed=$(python3 -c "import time; print(f'{time.time() - $started:.2f}')")
+  cpu_after=$(cpu_seconds)
   stop_tidemark
+  python3 -c "
+b, a = [float(x) for x in '$cpu_before'.split()], [float(x) for x in '$cpu_after'.split()]
+d = [y - x for x, y in zip(b, a)]
+print(f'CPU over the window: dispatcher {d[0]:.1f} s, PostgreSQL {d[1]:.1f} s, receiver {d[2]:.1f} s; per delivery {1e3 * d[0] / $delivered:.2f}, {1e3 * d[1] / $delivered:.2f}, {1e3 * d[2] / $delivered:.2f} ms')"
   python3 -c "print(f'backlog of $BACKLOG: {$delivered} delivered in the first {$elapsed} s from the dispatcher\'s start: {$delivered / $elapsed:.0f}/s')"
   claim_statistics
   exit 0

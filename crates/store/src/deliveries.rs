@@ -5,15 +5,16 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tidemark_domain::webhook::{Attempt, ClaimedNotification, DeliveryStatus, Settlement};
-use tidemark_domain::{Timestamp, WebhookId};
+use tidemark_domain::webhook::{Attempt, ClaimedNotification, Settlement};
+use tidemark_domain::{Timestamp, WebhookId, WebhookNotificationId};
 use uuid::Uuid;
 
 use crate::StoreError;
-use crate::db::{Backend, Query, Value};
+use crate::db::{Backend, Query};
 use crate::notifications::{NOTIFICATION_COLUMNS, notification_row};
 
 mod claim;
+mod settle;
 
 /// Why a webhook was turned off after failing for too long.
 pub const FAILING_TOO_LONG: &str = "every delivery failed for 5 days";
@@ -31,6 +32,23 @@ pub trait DeliveryStore: Send + Sync {
         per_webhook: u32,
         lease: Duration,
         now: Timestamp,
+    ) -> Result<Vec<ClaimedNotification>, StoreError> {
+        self.claim_notifications_after(limit, per_webhook, lease, now, &[])
+            .await
+    }
+
+    /// [`DeliveryStore::claim_notifications`], taking of each webhook named in `after`
+    /// only what is due after the place given (in due order): a dispatcher that resumes
+    /// where its last claim ended does not read again, on PostgreSQL, the index entries of
+    /// what it delivered since the last vacuum. What it passes over (a lease of another
+    /// dispatcher that ran out behind that place) waits for a claim without `after`.
+    async fn claim_notifications_after(
+        &self,
+        limit: u32,
+        per_webhook: u32,
+        lease: Duration,
+        now: Timestamp,
+        after: &[ResumeAt],
     ) -> Result<Vec<ClaimedNotification>, StoreError>;
 
     /// When the next pending notification of an active webhook falls due.
@@ -74,6 +92,17 @@ pub trait DeliveryStore: Send + Sync {
     async fn settle_notifications(&self, batch: &[Settle<'_>]) -> Result<Vec<bool>, StoreError>;
 }
 
+/// Where a claim of one webhook's notifications resumes: after this one, in due order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResumeAt {
+    /// The webhook.
+    pub webhook: WebhookId,
+    /// When the notification was due.
+    pub due_at: Timestamp,
+    /// The notification.
+    pub id: WebhookNotificationId,
+}
+
 /// One attempt to record, and what it decided.
 #[derive(Debug, Clone, Copy)]
 pub struct Settle<'a> {
@@ -99,30 +128,37 @@ fn held(query: &mut Query, claimed: &ClaimedNotification) {
 
 #[async_trait]
 impl<T: Backend> DeliveryStore for T {
-    async fn claim_notifications(
+    async fn claim_notifications_after(
         &self,
         limit: u32,
         per_webhook: u32,
         lease: Duration,
         now: Timestamp,
+        after: &[ResumeAt],
     ) -> Result<Vec<ClaimedNotification>, StoreError> {
         let token = Uuid::now_v7();
-        let claim = if self.dialect().skip_locked {
-            claim::by_webhook(token, (limit, per_webhook), lease, now)
+        let mut claim = if self.dialect().skip_locked {
+            claim::by_webhook(token, (limit, per_webhook), lease, now, after)
         } else {
-            claim::per_webhook_in_order(token, (limit, per_webhook), lease, now)
+            claim::per_webhook_in_order(token, (limit, per_webhook), lease, now, after)
         };
-        if self.execute(claim).await? == 0 {
+        // The claimed rows come back from the claim itself, with their events' included
+        // records (keys of frozen records, read next), oldest due first.
+        let columns = NOTIFICATION_COLUMNS.trim_start_matches("SELECT ");
+        claim.push(&format!(
+            " RETURNING {columns}, (SELECT d.included FROM domain_events d \
+             WHERE d.id = domain_event_id) AS included"
+        ));
+        let mut rows = self.returning(claim).await?;
+        if rows.is_empty() {
             return Ok(Vec::new());
         }
-        let mut read = Query::new(NOTIFICATION_COLUMNS);
-        read.push(
-            ", (SELECT d.included FROM domain_events d WHERE d.id = domain_event_id) \
-             AS included FROM webhook_notifications WHERE lease_token = ",
-        )
-        .bind(token)
-        .push(" ORDER BY due_at, id");
-        let rows = self.fetch(&read).await?;
+        let mut keyed = rows
+            .drain(..)
+            .map(|row| Ok(((row.time("due_at")?, row.required_id("id")?), row)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        keyed.sort_by_key(|(key, _)| *key);
+        let rows: Vec<_> = keyed.into_iter().map(|(_, row)| row).collect();
         rows.iter()
             .zip(crate::frozen::included(self, &rows).await?)
             .map(|(row, included)| {
@@ -183,139 +219,21 @@ impl<T: Backend> DeliveryStore for T {
     }
 
     async fn settle_notifications(&self, batch: &[Settle<'_>]) -> Result<Vec<bool>, StoreError> {
-        let mut statements = Vec::with_capacity(batch.len() * 4);
-        // The index of each item's last statement: the one that settles it.
-        let mut settles = Vec::with_capacity(batch.len());
-        for item in batch {
-            settle_statements(item, &mut statements);
-            settles.push(statements.len() - 1);
-        }
-        if statements.is_empty() {
+        if batch.is_empty() {
             return Ok(Vec::new());
         }
-        let affected = self.execute_all(statements).await?;
-        Ok(settles
+        let (unit, settling) = settle::unit(self.dialect(), batch);
+        let mut written = self.write(unit).await?;
+        let settled = settling
             .into_iter()
-            .map(|at| affected.get(at).copied().unwrap_or(0) > 0)
-            .collect())
+            .map(|at| {
+                written
+                    .rows(at)
+                    .iter()
+                    .map(|row| row.required_id("id"))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(settle::held_of(batch, &settled))
     }
-}
-
-/// The statements that record `item`'s attempt and its outcome, the settling one last.
-fn settle_statements(item: &Settle<'_>, statements: &mut Vec<Query>) {
-    statements.push(attempt_log(item));
-    statements.extend(webhook_health(item));
-    statements.push(settle(item));
-}
-
-/// The attempt, logged while the claim holds.
-fn attempt_log(item: &Settle<'_>) -> Query {
-    let Settle {
-        claimed, attempt, ..
-    } = *item;
-    let mut log = Query::new(
-        "INSERT INTO webhook_attempts (id, notification_id, attempted_at, status_code, error, \
-             latency_ms, response_body) SELECT ",
-    );
-    log.bind(Uuid::now_v7())
-        .push(", id, ")
-        .bind(attempt.at)
-        .push(", ")
-        .bind(Value::int(attempt.status_code))
-        .push(", ")
-        .bind(attempt.error.clone())
-        .push(", ")
-        .bind(i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX))
-        .push(", ")
-        .bind(attempt.response_body.clone())
-        .push(" FROM webhook_notifications WHERE id = ")
-        .bind(claimed.notification.id.as_uuid())
-        .push(" AND lease_token = ")
-        .bind(claimed.lease_token);
-    log
-}
-
-/// The webhook's health: a success clears its failing streak; a failure starts one (if
-/// none runs) and turns the webhook off once it is too old, or at once on 410.
-fn webhook_health(item: &Settle<'_>) -> Vec<Query> {
-    let Settle {
-        claimed,
-        attempt,
-        settlement,
-        failing_cutoff,
-    } = *item;
-    let webhook = claimed.notification.webhook_id.as_uuid();
-    let mut health = Query::new("UPDATE webhooks SET ");
-    match settlement {
-        Settlement::Succeeded => {
-            // Written only when a streak ends: most successes change nothing here.
-            health
-                .push("failing_since = NULL WHERE id = ")
-                .bind(webhook)
-                .push(" AND failing_since IS NOT NULL");
-        }
-        Settlement::Retry(_) | Settlement::Failed => {
-            health
-                .push("failing_since = COALESCE(failing_since, ")
-                .bind(attempt.at)
-                .push(") WHERE id = ")
-                .bind(webhook);
-        }
-        Settlement::DisableWebhook(reason) => {
-            health
-                .push("active = ")
-                .bind(false)
-                .push(", disabled_reason = ")
-                .bind(reason.as_str())
-                .push(", updated_at = ")
-                .bind(attempt.at)
-                .push(" WHERE id = ")
-                .bind(webhook);
-        }
-    }
-    held(&mut health, claimed);
-    let mut queries = vec![health];
-    if matches!(settlement, Settlement::Retry(_) | Settlement::Failed) {
-        let mut too_long = Query::new("UPDATE webhooks SET active = ");
-        too_long
-            .bind(false)
-            .push(", disabled_reason = ")
-            .bind(FAILING_TOO_LONG)
-            .push(", updated_at = ")
-            .bind(attempt.at)
-            .push(" WHERE id = ")
-            .bind(webhook)
-            .push(" AND active AND failing_since <= ")
-            .bind(failing_cutoff);
-        held(&mut too_long, claimed);
-        queries.push(too_long);
-    }
-    queries
-}
-
-/// The notification's new state, written only under its claim.
-fn settle(item: &Settle<'_>) -> Query {
-    let Settle {
-        claimed,
-        attempt,
-        settlement,
-        ..
-    } = *item;
-    let (status, due) = match settlement {
-        Settlement::Succeeded => (DeliveryStatus::Succeeded, None),
-        Settlement::Retry(at) => (DeliveryStatus::Pending, Some(*at)),
-        Settlement::Failed | Settlement::DisableWebhook(_) => (DeliveryStatus::Failed, None),
-    };
-    let mut settle = Query::new("UPDATE webhook_notifications SET delivery_status = ");
-    settle
-        .bind(status.as_str())
-        .push(", attempts = attempts + 1, due_at = ")
-        .bind(due)
-        .push(", lease_until = NULL, lease_token = NULL, updated_at = ")
-        .bind(attempt.at)
-        .push(" WHERE id = ")
-        .bind(claimed.notification.id.as_uuid())
-        .push(" AND lease_token = ")
-        .bind(claimed.lease_token);
-    settle
 }

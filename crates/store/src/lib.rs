@@ -17,6 +17,7 @@ mod error;
 mod frozen;
 mod gauges;
 mod idempotency;
+mod import;
 mod jobs;
 mod leases;
 mod lists;
@@ -47,10 +48,11 @@ pub use changes::ChangeStore;
 pub use custom_fields::{CustomFieldFilter, CustomFieldStore, DefinitionFilter};
 pub use db::postgres::PgStore;
 pub use db::sqlite::{SqliteStore, Synchronous};
-pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle};
+pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, ResumeAt, Settle};
 pub use error::StoreError;
 pub use gauges::{GaugeStore, Gauges};
 pub use idempotency::{Claim, IdempotencyStore, KeptAnswer};
+pub use import::ImportStore;
 pub use jobs::JobStore;
 pub use leases::LeaseStore;
 pub use lists::ListStore;
@@ -77,6 +79,7 @@ pub trait Store:
     + TrackingRequestStore
     + JobStore
     + ChangeStore
+    + ImportStore
     + ShipmentStore
     + RawEventStore
     + WebhookStore

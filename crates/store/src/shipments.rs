@@ -75,10 +75,38 @@ pub(crate) fn client_lists(
 /// Creates or updates a shipment; the client's `ref_numbers` and `tags` are never
 /// overwritten by the tracker.
 pub(crate) fn upsert(shipment: &Shipment) -> Query {
+    let mut query = Query::new(&format!("INSERT INTO shipments ({COLUMNS}) VALUES "));
+    query.bind_list(row(shipment)).push(UPSERT);
+    query
+}
+
+/// Creates shipments, a hundred a statement (an import's; see [`crate::import`]).
+pub(crate) fn insert_all<'a>(shipments: impl IntoIterator<Item = &'a Shipment>) -> Vec<Query> {
+    Query::insert_rows(
+        &format!("INSERT INTO shipments ({COLUMNS}) VALUES "),
+        shipments.into_iter().map(row),
+        "",
+    )
+}
+
+/// What an upsert rewrites of a stored shipment.
+const UPSERT: &str = " ON CONFLICT (id) DO UPDATE SET \
+     bill_of_lading_number = excluded.bill_of_lading_number, \
+     pol_locode = excluded.pol_locode, pod_locode = excluded.pod_locode, \
+     route = excluded.route, source = excluded.source, \
+     last_attempted_at = excluded.last_attempted_at, \
+     last_succeeded_at = excluded.last_succeeded_at, \
+     last_changed_at = excluded.last_changed_at, stopped_at = excluded.stopped_at, \
+     stopped_reason = excluded.stopped_reason, updated_at = excluded.updated_at, \
+     pod_arrival_at = excluded.pod_arrival_at, \
+     pod_predicted_eta_at = excluded.pod_predicted_eta_at, \
+     sailing_vessel_imo = excluded.sailing_vessel_imo";
+
+/// A shipment's values, in the order of `COLUMNS`.
+fn row(shipment: &Shipment) -> Vec<Value> {
     let route = &shipment.route;
     let locode = |place: &Option<tidemark_domain::Place>| place.as_ref().map(|p| p.locode.clone());
-    let mut query = Query::new(&format!("INSERT INTO shipments ({COLUMNS}) VALUES "));
-    query.bind_list::<Value>([
+    vec![
         shipment.id.as_uuid().into(),
         shipment.account_id.as_uuid().into(),
         shipment.tracking_request_id.as_uuid().into(),
@@ -104,20 +132,7 @@ pub(crate) fn upsert(shipment: &Shipment) -> Query {
             .sailing_vessel()
             .map(|vessel| vessel.imo.as_str())
             .into(),
-    ]);
-    query.push(
-        " ON CONFLICT (id) DO UPDATE SET bill_of_lading_number = excluded.bill_of_lading_number, \
-         pol_locode = excluded.pol_locode, pod_locode = excluded.pod_locode, \
-         route = excluded.route, source = excluded.source, \
-         last_attempted_at = excluded.last_attempted_at, \
-         last_succeeded_at = excluded.last_succeeded_at, \
-         last_changed_at = excluded.last_changed_at, stopped_at = excluded.stopped_at, \
-         stopped_reason = excluded.stopped_reason, updated_at = excluded.updated_at, \
-         pod_arrival_at = excluded.pod_arrival_at, \
-         pod_predicted_eta_at = excluded.pod_predicted_eta_at, \
-         sailing_vessel_imo = excluded.sailing_vessel_imo",
-    );
-    query
+    ]
 }
 
 /// The shipment a tracking request found.

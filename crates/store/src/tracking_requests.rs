@@ -145,7 +145,26 @@ fn insert(request: &TrackingRequest) -> Query {
     let mut query = Query::new(&format!(
         "INSERT INTO tracking_requests ({COLUMNS}) VALUES "
     ));
-    query.bind_list::<Value>([
+    query.bind_list(row(request));
+    query.push(" ON CONFLICT DO NOTHING");
+    query
+}
+
+/// Inserts `requests` as they stand, a hundred a statement (an import's; see
+/// [`crate::import`]): a conflict fails the statement.
+pub(crate) fn insert_all<'a>(
+    requests: impl IntoIterator<Item = &'a TrackingRequest>,
+) -> Vec<Query> {
+    Query::insert_rows(
+        &format!("INSERT INTO tracking_requests ({COLUMNS}) VALUES "),
+        requests.into_iter().map(row),
+        "",
+    )
+}
+
+/// A request's values, in the order of [`COLUMNS`].
+fn row(request: &TrackingRequest) -> Vec<Value> {
+    vec![
         request.id.as_uuid().into(),
         request.account_id.as_uuid().into(),
         request.request_type.as_str().into(),
@@ -163,9 +182,7 @@ fn insert(request: &TrackingRequest) -> Query {
         request.created_at.into(),
         request.updated_at.into(),
         request.customer.as_ref().map(PartyId::as_uuid).into(),
-    ]);
-    query.push(" ON CONFLICT DO NOTHING");
-    query
+    ]
 }
 
 /// The request's first lookup, due at once.

@@ -14,6 +14,8 @@ use time::{Duration, OffsetDateTime};
 
 #[path = "conformance/ais.rs"]
 mod ais;
+#[path = "conformance/announcements.rs"]
+mod announcements;
 #[path = "conformance/batches.rs"]
 mod batches;
 #[path = "conformance/cancellation.rs"]
@@ -26,8 +28,12 @@ mod contention;
 mod custom_fields;
 #[path = "conformance/deliveries.rs"]
 mod deliveries;
+#[path = "conformance/delivery_batches.rs"]
+mod delivery_batches;
 #[path = "conformance/delivery_reads.rs"]
 mod delivery_reads;
+#[path = "conformance/delivery_resume.rs"]
+mod delivery_resume;
 #[path = "conformance/idempotency.rs"]
 mod idempotency;
 #[path = "conformance/jobs.rs"]
@@ -124,6 +130,9 @@ tidemark_store::backends!(
     frozen_records_and_attempt_logs_read_back_within_their_account,
     claims_keep_each_webhook_under_its_limit_in_flight,
     a_batch_of_attempts_settles_each_under_its_claim,
+    a_batch_leaves_each_webhooks_failing_streak_as_in_order,
+    a_notification_settled_twice_in_a_batch_settles_once,
+    a_claim_resumes_after_where_the_last_ended,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_rotated_secret_is_kept_once_and_a_change_never_restores_the_old,
@@ -176,6 +185,20 @@ mod with_database {
         run,
         the_list_columns_are_derived_for_boxes_written_before_them,
     );
+
+    /// PostgreSQL's alone: SQLite's one process needs no announcements.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[cfg_attr(
+        not(tidemark_postgres_tests),
+        ignore = "set TIDEMARK_TEST_DATABASE_URL to run the PostgreSQL suite"
+    )]
+    async fn postgres_announces_notifications_when_they_fall_due() {
+        run(
+            Backend::Postgres,
+            super::announcements::notifications_are_announced_when_they_fall_due,
+        )
+        .await;
+    }
 }
 
 fn at(seconds: i64) -> Timestamp {
@@ -345,7 +368,9 @@ mod cases {
     pub use super::container_lists::*;
     pub use super::custom_fields::*;
     pub use super::deliveries::*;
+    pub use super::delivery_batches::*;
     pub use super::delivery_reads::*;
+    pub use super::delivery_resume::*;
     pub use super::idempotency::*;
     pub use super::jobs::*;
     pub use super::leases::*;

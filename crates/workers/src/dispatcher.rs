@@ -22,7 +22,7 @@ use tidemark_domain::webhook::{
     ClaimedNotification, Networks, RetrySchedule, Settlement, Webhook, payload,
 };
 use tidemark_domain::{Clock, Timestamp, WebhookId};
-use tidemark_store::Store;
+use tidemark_store::{ResumeAt, Store};
 
 use crate::WorkerError;
 use crate::leases::{Held, renewal_interval};
@@ -111,6 +111,55 @@ pub struct Dispatcher {
     in_flight: Mutex<HashMap<WebhookId, usize>>,
     /// The leases of the deliveries in hand.
     held: Held,
+    /// Where each webhook's next claim resumes.
+    resume: Mutex<Resume>,
+}
+
+/// How often a claim starts from each webhook's oldest due notification rather than after
+/// the last it claimed: what resumed claims pass over (a claim of another dispatcher whose
+/// lease ran out, a notification committed after a later one was claimed) waits at most
+/// this long.
+const FROM_START_EVERY: Duration = Duration::from_millis(500);
+
+/// Where claims resume: after the last notification claimed of each webhook, until the
+/// next claim from the start ([`FROM_START_EVERY`]).
+#[derive(Debug, Default)]
+struct Resume {
+    after: HashMap<WebhookId, ResumeAt>,
+    from_start_at: Option<Timestamp>,
+}
+
+impl Resume {
+    /// Where the claim at `now` resumes: nowhere when a claim from the start is due.
+    fn places(&self, now: Timestamp) -> Vec<ResumeAt> {
+        match self.from_start_at {
+            Some(at) if at > now => self.after.values().copied().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Notes what a claim at `now` from `places` took.
+    fn claimed(&mut self, places: &[ResumeAt], claimed: &[ClaimedNotification], now: Timestamp) {
+        if places.is_empty() {
+            self.after.clear();
+            self.from_start_at = Some(now + FROM_START_EVERY);
+        }
+        for claimed in claimed {
+            let notification = &claimed.notification;
+            let Some(due_at) = notification.due_at else {
+                continue;
+            };
+            let place = ResumeAt {
+                webhook: notification.webhook_id,
+                due_at,
+                id: notification.id,
+            };
+            let last = self.after.entry(place.webhook).or_insert(place);
+            if (place.due_at, place.id) > (last.due_at, last.id) {
+                *last = place;
+            }
+        }
+    }
 }
 
 /// Counts a delivery in flight for its webhook until dropped.
@@ -154,7 +203,12 @@ impl Dispatcher {
             sender,
             in_flight: Mutex::new(HashMap::new()),
             held: Held::default(),
+            resume: Mutex::default(),
         })
+    }
+
+    fn resume(&self) -> std::sync::MutexGuard<'_, Resume> {
+        self.resume.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Takes a slot for `webhook`, or `None` when it has as many deliveries in flight as
@@ -263,15 +317,18 @@ impl Worker for Dispatcher {
 
     async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<Delivery>, WorkerError> {
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
+        let places = self.resume().places(now);
         let claimed = self
             .store
-            .claim_notifications(
+            .claim_notifications_after(
                 limit,
                 u32::try_from(self.sender.settings().per_webhook).unwrap_or(u32::MAX),
                 self.sender.settings().lease,
                 now,
+                &places,
             )
             .await?;
+        self.resume().claimed(&places, &claimed, now);
         // Each webhook of the batch is read once, as it stands when claimed.
         let mut ids: Vec<WebhookId> = claimed.iter().map(|c| c.notification.webhook_id).collect();
         ids.sort_unstable();

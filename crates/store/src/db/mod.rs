@@ -32,6 +32,9 @@ pub(crate) struct Dialect {
     /// claim holds (`FOR UPDATE … SKIP LOCKED` on PostgreSQL; SQLite's single writer
     /// serializes claims).
     pub(crate) skip_locked: bool,
+    /// Whether a `WITH` may hold statements that write (PostgreSQL), so that writes to
+    /// several tables that hang together are one statement; SQLite's are run one by one.
+    pub(crate) writable_ctes: bool,
     /// A statement that makes concurrent first starts take turns, where writers run at
     /// once (PostgreSQL); SQLite has one writer.
     pub(crate) lock_accounts: Option<&'static str>,

@@ -22,6 +22,7 @@ static DIALECT: Dialect = Dialect {
     greatest: "GREATEST",
     new_uuid: "gen_random_uuid()",
     skip_locked: true,
+    writable_ctes: true,
     // Serializes concurrent first starts: whoever takes the lock first decides.
     lock_accounts: Some("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE"),
     request_counts: false,

@@ -35,7 +35,7 @@ pub(crate) fn attempt(when: Timestamp, status: Option<u16>) -> Attempt {
 }
 
 /// Settles `claimed` with `attempt` as `settlement` decided; whether the claim held.
-pub(super) async fn settle(
+pub(crate) async fn settle(
     store: &Arc<dyn Store>,
     claimed: &ClaimedNotification,
     attempt: Attempt,

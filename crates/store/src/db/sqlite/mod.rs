@@ -43,6 +43,7 @@ static DIALECT: Dialect = Dialect {
          substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || \
          substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))",
     skip_locked: false,
+    writable_ctes: false,
     lock_accounts: None,
     request_counts: true,
     counts_folded: false,
