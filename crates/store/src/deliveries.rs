@@ -37,18 +37,19 @@ pub trait DeliveryStore: Send + Sync {
             .await
     }
 
-    /// [`DeliveryStore::claim_notifications`], taking of each webhook named in `after`
-    /// only what is due after the place given (in due order): a dispatcher that resumes
-    /// where its last claim ended does not read again, on PostgreSQL, the index entries of
-    /// what it delivered since the last vacuum. What it passes over (a lease of another
-    /// dispatcher that ran out behind that place) waits for a claim without `after`.
+    /// [`DeliveryStore::claim_notifications`], each webhook named in `webhooks` claimed as
+    /// it says: up to its own limit in flight, and only what is due after the place given
+    /// (in due order). A dispatcher that resumes where its last claim ended does not read
+    /// again, on PostgreSQL, the index entries of what it delivered since the last vacuum;
+    /// what it passes over (a lease of another dispatcher that ran out behind that place)
+    /// waits for a claim from the start.
     async fn claim_notifications_after(
         &self,
         limit: u32,
         per_webhook: u32,
         lease: Duration,
         now: Timestamp,
-        after: &[ResumeAt],
+        webhooks: &[WebhookClaim],
     ) -> Result<Vec<ClaimedNotification>, StoreError>;
 
     /// When the next pending notification of an active webhook falls due.
@@ -92,15 +93,15 @@ pub trait DeliveryStore: Send + Sync {
     async fn settle_notifications(&self, batch: &[Settle<'_>]) -> Result<Vec<bool>, StoreError>;
 }
 
-/// Where a claim of one webhook's notifications resumes: after this one, in due order.
+/// How one webhook's notifications are claimed, where it differs from the claim's default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ResumeAt {
+pub struct WebhookClaim {
     /// The webhook.
     pub webhook: WebhookId,
-    /// When the notification was due.
-    pub due_at: Timestamp,
-    /// The notification.
-    pub id: WebhookNotificationId,
+    /// Only what is due after this notification (when it was due, its id), in due order.
+    pub after: Option<(Timestamp, WebhookNotificationId)>,
+    /// At most this many of its notifications in flight, in place of the claim's own.
+    pub in_flight: u32,
 }
 
 /// One attempt to record, and what it decided.
@@ -134,13 +135,13 @@ impl<T: Backend> DeliveryStore for T {
         per_webhook: u32,
         lease: Duration,
         now: Timestamp,
-        after: &[ResumeAt],
+        webhooks: &[WebhookClaim],
     ) -> Result<Vec<ClaimedNotification>, StoreError> {
         let token = Uuid::now_v7();
         let mut claim = if self.dialect().skip_locked {
-            claim::by_webhook(token, (limit, per_webhook), lease, now, after)
+            claim::by_webhook(token, (limit, per_webhook), lease, now, webhooks)
         } else {
-            claim::per_webhook_in_order(token, (limit, per_webhook), lease, now, after)
+            claim::per_webhook_in_order(token, (limit, per_webhook), lease, now, webhooks)
         };
         // The claimed rows come back from the claim itself, with their events' included
         // records (keys of frozen records, read next), oldest due first.

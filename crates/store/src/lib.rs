@@ -48,7 +48,7 @@ pub use changes::ChangeStore;
 pub use custom_fields::{CustomFieldFilter, CustomFieldStore, DefinitionFilter};
 pub use db::postgres::PgStore;
 pub use db::sqlite::{SqliteStore, Synchronous};
-pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, ResumeAt, Settle};
+pub use deliveries::{DeliveryStore, FAILING_TOO_LONG, Settle, WebhookClaim};
 pub use error::StoreError;
 pub use gauges::{GaugeStore, Gauges};
 pub use idempotency::{Claim, IdempotencyStore, KeptAnswer};

@@ -36,6 +36,8 @@ mod delivery_reads;
 mod delivery_resume;
 #[path = "conformance/idempotency.rs"]
 mod idempotency;
+#[path = "conformance/imports.rs"]
+mod imports;
 #[path = "conformance/jobs.rs"]
 mod jobs;
 #[path = "conformance/leases.rs"]
@@ -122,6 +124,7 @@ tidemark_store::backends!(
     concurrent_claims_never_share_a_job,
     a_new_request_queues_its_first_lookup_with_it,
     a_lookup_commit_writes_everything_at_once,
+    imported_changes_read_back_as_committed_ones,
     a_commit_with_a_lost_lease_writes_nothing,
     concurrent_commits_stand_or_fall_alone,
     concurrent_lookups_share_reference_rows,
@@ -133,6 +136,7 @@ tidemark_store::backends!(
     a_batch_leaves_each_webhooks_failing_streak_as_in_order,
     a_notification_settled_twice_in_a_batch_settles_once,
     a_claim_resumes_after_where_the_last_ended,
+    a_webhook_named_with_its_own_limit_is_claimed_up_to_it,
     webhooks_read_back_as_written_and_stay_in_their_account,
     webhook_changes_replace_what_they_name_and_deletes_are_final,
     a_rotated_secret_is_kept_once_and_a_change_never_restores_the_old,
@@ -372,6 +376,7 @@ mod cases {
     pub use super::delivery_reads::*;
     pub use super::delivery_resume::*;
     pub use super::idempotency::*;
+    pub use super::imports::*;
     pub use super::jobs::*;
     pub use super::leases::*;
     pub use super::operators::*;

@@ -4,10 +4,12 @@
 //! loses nothing: the notification is claimed again when the lease ends (at least once).
 
 mod client;
+mod pace;
 mod sender;
 mod settler;
 
 pub use client::{HostResolver, SystemResolver};
+use pace::{Limits, Pace};
 pub use sender::Sender;
 use sender::{AnswerHeaders, Outcome};
 use settler::Settler;
@@ -22,7 +24,7 @@ use tidemark_domain::webhook::{
     ClaimedNotification, Networks, RetrySchedule, Settlement, Webhook, payload,
 };
 use tidemark_domain::{Clock, Timestamp, WebhookId};
-use tidemark_store::{ResumeAt, Store};
+use tidemark_store::Store;
 
 use crate::WorkerError;
 use crate::leases::{Held, renewal_interval};
@@ -44,6 +46,13 @@ pub struct DispatcherSettings {
     /// Deliveries in flight at once per webhook: a slow receiver holds at most this many
     /// of the dispatcher's slots, and the rest go to the others.
     pub per_webhook: usize,
+    /// Deliveries in flight at once to a webhook whose receiver answered the last
+    /// `per_webhook` deliveries with a 2xx within `fast_within`: a fast receiver empties a
+    /// backlog faster, and one slow answer takes it back to `per_webhook`.
+    pub per_webhook_fast: usize,
+    /// An answer within this is fast (see `per_webhook_fast`).
+    #[serde(with = "humantime_serde")]
+    pub fast_within: Duration,
     /// The header carrying the hex HMAC of the body.
     pub signature_header: String,
     /// Networks beyond the public internet that deliveries may reach.
@@ -82,6 +91,8 @@ impl Default for DispatcherSettings {
             lease: Duration::from_secs(5),
             timeout: Duration::from_secs(15),
             per_webhook: 4,
+            per_webhook_fast: 16,
+            fast_within: Duration::from_millis(250),
             signature_header: "X-Tidemark-Signature".to_owned(),
             networks: Arc::new(Networks::public_only()),
             schedule: RetrySchedule::default(),
@@ -111,55 +122,8 @@ pub struct Dispatcher {
     in_flight: Mutex<HashMap<WebhookId, usize>>,
     /// The leases of the deliveries in hand.
     held: Held,
-    /// Where each webhook's next claim resumes.
-    resume: Mutex<Resume>,
-}
-
-/// How often a claim starts from each webhook's oldest due notification rather than after
-/// the last it claimed: what resumed claims pass over (a claim of another dispatcher whose
-/// lease ran out, a notification committed after a later one was claimed) waits at most
-/// this long.
-const FROM_START_EVERY: Duration = Duration::from_millis(500);
-
-/// Where claims resume: after the last notification claimed of each webhook, until the
-/// next claim from the start ([`FROM_START_EVERY`]).
-#[derive(Debug, Default)]
-struct Resume {
-    after: HashMap<WebhookId, ResumeAt>,
-    from_start_at: Option<Timestamp>,
-}
-
-impl Resume {
-    /// Where the claim at `now` resumes: nowhere when a claim from the start is due.
-    fn places(&self, now: Timestamp) -> Vec<ResumeAt> {
-        match self.from_start_at {
-            Some(at) if at > now => self.after.values().copied().collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Notes what a claim at `now` from `places` took.
-    fn claimed(&mut self, places: &[ResumeAt], claimed: &[ClaimedNotification], now: Timestamp) {
-        if places.is_empty() {
-            self.after.clear();
-            self.from_start_at = Some(now + FROM_START_EVERY);
-        }
-        for claimed in claimed {
-            let notification = &claimed.notification;
-            let Some(due_at) = notification.due_at else {
-                continue;
-            };
-            let place = ResumeAt {
-                webhook: notification.webhook_id,
-                due_at,
-                id: notification.id,
-            };
-            let last = self.after.entry(place.webhook).or_insert(place);
-            if (place.due_at, place.id) > (last.due_at, last.id) {
-                *last = place;
-            }
-        }
-    }
+    /// How each webhook is claimed: where its next claim resumes, its limit in flight.
+    pace: Mutex<Pace>,
 }
 
 /// Counts a delivery in flight for its webhook until dropped.
@@ -194,6 +158,11 @@ impl Dispatcher {
         clock: Arc<dyn Clock>,
         settings: DispatcherSettings,
     ) -> Result<Self, WorkerError> {
+        let limits = Limits {
+            per_webhook: settings.per_webhook,
+            per_webhook_fast: settings.per_webhook_fast,
+            fast_within: settings.fast_within,
+        };
         let sender = Sender::new(settings, Arc::clone(&clock))
             .map_err(|error| WorkerError::Setup(error.to_string()))?;
         Ok(Self {
@@ -203,12 +172,12 @@ impl Dispatcher {
             sender,
             in_flight: Mutex::new(HashMap::new()),
             held: Held::default(),
-            resume: Mutex::default(),
+            pace: Mutex::new(Pace::new(limits)),
         })
     }
 
-    fn resume(&self) -> std::sync::MutexGuard<'_, Resume> {
-        self.resume.lock().unwrap_or_else(PoisonError::into_inner)
+    fn pace(&self) -> std::sync::MutexGuard<'_, Pace> {
+        self.pace.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Takes a slot for `webhook`, or `None` when it has as many deliveries in flight as
@@ -218,8 +187,9 @@ impl Dispatcher {
             .in_flight
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        let limit = self.pace().limit(webhook);
         let count = counts.entry(webhook).or_insert(0);
-        if *count >= self.sender.settings().per_webhook.max(1) {
+        if *count >= limit {
             return None;
         }
         *count += 1;
@@ -257,6 +227,7 @@ impl Dispatcher {
         let notification = &claimed.notification;
         let Some(webhook) = webhook else {
             // Deleted meanwhile; its notifications went with it.
+            self.pace().forget(notification.webhook_id);
             return Ok(());
         };
         let Some(slot) = self.slot(webhook.id) else {
@@ -277,6 +248,11 @@ impl Dispatcher {
         // this process more deliveries for the webhook than the slots it has.
         drop(slot);
         let settlement = self.judge(&outcome, notification.attempts, now);
+        self.pace().answered(
+            webhook.id,
+            matches!(settlement, Settlement::Succeeded),
+            outcome.latency,
+        );
         let attempt = outcome.attempt(now);
         tracing::info!(
             notification = %notification.id,
@@ -317,18 +293,21 @@ impl Worker for Dispatcher {
 
     async fn claim(&self, limit: usize, now: Timestamp) -> Result<Vec<Delivery>, WorkerError> {
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
-        let places = self.resume().places(now);
-        let claimed = self
+        let per_webhook = u32::try_from(self.sender.settings().per_webhook).unwrap_or(u32::MAX);
+        let lease = self.sender.settings().lease;
+        let mut claims = self.pace().claims(now, false);
+        let mut claimed = self
             .store
-            .claim_notifications_after(
-                limit,
-                u32::try_from(self.sender.settings().per_webhook).unwrap_or(u32::MAX),
-                self.sender.settings().lease,
-                now,
-                &places,
-            )
+            .claim_notifications_after(limit, per_webhook, lease, now, &claims)
             .await?;
-        self.resume().claimed(&places, &claimed, now);
+        if claimed.is_empty() && claims.iter().any(|claim| claim.after.is_some()) {
+            claims = self.pace().claims(now, true);
+            claimed = self
+                .store
+                .claim_notifications_after(limit, per_webhook, lease, now, &claims)
+                .await?;
+        }
+        self.pace().claimed(&claims, &claimed, now);
         // Each webhook of the batch is read once, as it stands when claimed.
         let mut ids: Vec<WebhookId> = claimed.iter().map(|c| c.notification.webhook_id).collect();
         ids.sort_unstable();

@@ -1,8 +1,9 @@
-//! Conformance case of a claim that resumes where the last one ended.
+//! Conformance cases of claims that name webhooks: resuming where the last claim ended,
+//! and a webhook's own limit in flight.
 
 use std::sync::Arc;
 
-use tidemark_store::{ResumeAt, Store};
+use tidemark_store::{Store, WebhookClaim};
 
 use super::deliveries::three_events;
 use super::webhooks::subscribe;
@@ -15,10 +16,13 @@ pub async fn a_claim_resumes_after_where_the_last_ended(store: Arc<dyn Store>) {
     let webhook = subscribe(&store, &owner, &[], true).await;
     three_events(&store, &owner, "586118853", 3).await;
     let first = super::claim_deliveries(&store, 1, 100, at(10)).await;
-    let resume = |claimed: &tidemark_domain::webhook::ClaimedNotification| ResumeAt {
+    let resume = |claimed: &tidemark_domain::webhook::ClaimedNotification| WebhookClaim {
         webhook,
-        due_at: claimed.notification.due_at.expect("pending"),
-        id: claimed.notification.id,
+        after: Some((
+            claimed.notification.due_at.expect("pending"),
+            claimed.notification.id,
+        )),
+        in_flight: 100,
     };
     let second = store
         .claim_notifications_after(1, 100, LEASE, at(10), &[resume(&first[0])])
@@ -45,4 +49,35 @@ pub async fn a_claim_resumes_after_where_the_last_ended(store: Arc<dyn Store>) {
     let mut expected = vec![first[0].notification.id, second[0].notification.id];
     expected.sort_unstable();
     assert_eq!(again, expected);
+}
+
+/// A webhook named with a limit of its own is claimed up to it, in place of the claim's.
+pub async fn a_webhook_named_with_its_own_limit_is_claimed_up_to_it(store: Arc<dyn Store>) {
+    let owner = account(&store, "own limit").await;
+    let webhook = subscribe(&store, &owner, &[], true).await;
+    three_events(&store, &owner, "586118855", 3).await;
+    let own = WebhookClaim {
+        webhook,
+        after: None,
+        in_flight: 2,
+    };
+    let first = store
+        .claim_notifications_after(10, 1, LEASE, at(10), &[own])
+        .await
+        .expect("claim");
+    assert_eq!(first.len(), 2, "its own limit, not the claim's 1");
+    let second = store
+        .claim_notifications_after(10, 1, LEASE, at(10), &[own])
+        .await
+        .expect("claim");
+    assert!(second.is_empty(), "two in flight already");
+    let raised = WebhookClaim {
+        in_flight: 3,
+        ..own
+    };
+    let third = store
+        .claim_notifications_after(10, 1, LEASE, at(10), &[raised])
+        .await
+        .expect("claim");
+    assert_eq!(third.len(), 1);
 }

@@ -9,12 +9,14 @@ mod support;
 
 mod basics;
 mod load;
+mod pace;
 mod receiver;
 mod retention;
 
 mod cases {
     pub use crate::basics::*;
     pub use crate::load::*;
+    pub use crate::pace::*;
     pub use crate::retention::*;
 }
 
@@ -29,6 +31,7 @@ tidemark_store::backends!(
     a_dispatcher_that_dies_holding_deliveries_loses_none,
     a_receiver_slower_than_the_timeout_is_a_failed_attempt,
     a_thousand_events_reach_a_receiver_failing_thirty_percent,
+    a_fast_receiver_gets_sixteen_deliveries_in_flight_and_a_slow_one_four,
     the_delivery_log_forgets_settled_notifications_after_the_retention,
     a_refused_batch_pauses_the_pruner_for_a_minute,
     a_backlog_goes_a_batch_at_a_time_with_a_pause_after_each_full_one,
