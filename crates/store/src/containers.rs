@@ -148,7 +148,13 @@ pub(crate) async fn by_id<B: Backend + ?Sized>(
     if ids.is_empty() && of_shipments.is_empty() {
         return Ok(Vec::new());
     }
-    let mut query = Query::scoped(&format!("SELECT {COLUMNS} FROM containers"), account);
+    // Found by their ids and shipments' (SQLite, without statistics, would rather walk
+    // the account's index in the order asked for).
+    let mut query = Query::scoped_unindexed(
+        &format!("SELECT {COLUMNS} FROM containers"),
+        account,
+        backend.dialect().no_index,
+    );
     query
         .push(" AND (id IN ")
         .bind_list(ids.iter().map(ContainerId::as_uuid))

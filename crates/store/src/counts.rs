@@ -76,6 +76,15 @@ pub(crate) fn shipments(dialect: &Dialect, account: AccountId) -> Query {
     kept(dialect, &SHIPMENTS, SHIPMENT_KEY, SHIPMENT_KEY, account)
 }
 
+/// The sum of `counts` (one of the above): a whole account's total, from its kept counts.
+pub(crate) fn total(counts: Query) -> Query {
+    let mut total = Query::new("SELECT CAST(COALESCE(SUM(k.count), 0) AS BIGINT) AS count FROM (");
+    total.push(&counts.sql);
+    total.values = counts.values;
+    total.push(") k");
+    total
+}
+
 /// Folds the deltas into the counters (PostgreSQL; nothing to fold on SQLite): each
 /// statement sums exactly the deltas it deletes, taking only those no other folder holds,
 /// and adds them to the counters in the key's order, so folders in several processes

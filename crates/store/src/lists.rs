@@ -134,16 +134,19 @@ pub(crate) async fn containers<B: Backend + ?Sized>(
     page: PageRequest,
 ) -> Result<Page<Container>, StoreError> {
     let query = filtered(backend, account, filter).await?;
-    Paged::newest_first(&format!("SELECT {COLUMNS}"), query)
-        .ordered(match filter.order {
-            ContainerOrder::Newest => "created_at DESC, id DESC",
-            ContainerOrder::Number => "number, id",
-            // None last: `pickup_lfd_order` holds the far future for them (indexed).
-            ContainerOrder::LastFreeDay => "pickup_lfd_order, id",
-            ContainerOrder::Status => "current_status, created_at DESC, id DESC",
-        })
-        .read(backend, page, containers::parse)
-        .await
+    let select = format!("SELECT {COLUMNS}");
+    let mut paged = Paged::newest_first(&select, query).ordered(match filter.order {
+        ContainerOrder::Newest => "created_at DESC, id DESC",
+        ContainerOrder::Number => "number, id",
+        // None last: `pickup_lfd_order` holds the far future for them (indexed).
+        ContainerOrder::LastFreeDay => "pickup_lfd_order, id",
+        ContainerOrder::Status => "current_status, created_at DESC, id DESC",
+    });
+    if filter.is_whole_account() {
+        // A whole account is counted from its kept counts, not by reading its rows.
+        paged.count = Some(counts::total(counts::containers(backend.dialect(), account)));
+    }
+    paged.read(backend, page, containers::parse).await
 }
 
 /// What a containers list is counted by.

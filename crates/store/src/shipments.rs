@@ -268,15 +268,18 @@ impl<B: Backend> ShipmentStore for B {
     ) -> Result<Page<Shipment>, StoreError> {
         let query = crate::lists::shipments_filtered(self, account, filter).await?;
         let select = format!("SELECT {COLUMNS}, {PUSH_COLUMNS}");
-        Paged::newest_first(&select, query)
-            .ordered(match filter.order {
-                ShipmentOrder::Newest => "created_at DESC, id DESC",
-                ShipmentOrder::Number => "bill_of_lading_number, id",
-                ShipmentOrder::Line => "scac, created_at DESC, id DESC",
-                ShipmentOrder::Destination => "pod_locode, created_at DESC, id DESC",
-            })
-            .read(self, page, parse)
-            .await
+        let mut paged = Paged::newest_first(&select, query).ordered(match filter.order {
+            ShipmentOrder::Newest => "created_at DESC, id DESC",
+            ShipmentOrder::Number => "bill_of_lading_number, id",
+            ShipmentOrder::Line => "scac, created_at DESC, id DESC",
+            ShipmentOrder::Destination => "pod_locode, created_at DESC, id DESC",
+        });
+        if filter.is_whole_account() {
+            // A whole account is counted from its kept counts, not by reading its rows.
+            let kept = crate::counts::shipments(self.dialect(), account);
+            paged.count = Some(crate::counts::total(kept));
+        }
+        paged.read(self, page, parse).await
     }
 
     async fn shipments(
@@ -287,9 +290,12 @@ impl<B: Backend> ShipmentStore for B {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let mut query = Query::scoped(
+        // Found by their ids (SQLite, without statistics, would rather walk the account's
+        // index in the order asked for).
+        let mut query = Query::scoped_unindexed(
             &format!("SELECT {COLUMNS}, {PUSH_COLUMNS} FROM shipments"),
             account,
+            self.dialect().no_index,
         );
         query
             .push(" AND id IN ")
