@@ -144,7 +144,10 @@ pub(crate) async fn containers<B: Backend + ?Sized>(
     });
     if filter.is_whole_account() {
         // A whole account is counted from its kept counts, not by reading its rows.
-        paged.count = Some(counts::total(counts::containers(backend.dialect(), account)));
+        paged.count = Some(counts::total(counts::containers(
+            backend.dialect(),
+            account,
+        )));
     }
     paged.read(backend, page, containers::parse).await
 }
