@@ -10,6 +10,8 @@ use tidemark_domain::{
 use crate::db::{Backend, Cost, Paged, Query, Row, Unit, Value, parse_all};
 use crate::search::{self, Searched};
 use crate::{Page, PageRequest, StoreError, TrackingRequestFilter};
+use insert::insert;
+pub(crate) use insert::insert_all;
 
 /// The columns of `tracking_requests`, in the order reads select and creates write them.
 const COLUMNS: &str = "id, account_id, request_type, request_number, number_normalized, scac, \
@@ -102,10 +104,6 @@ pub trait TrackingRequestStore: Send + Sync {
 }
 
 /// Retry counts are small; storage keeps them as integers.
-fn retry_count(request: &TrackingRequest) -> Value {
-    Value::int(request.retry_count)
-}
-
 fn parse(row: &Row) -> Result<TrackingRequest, StoreError> {
     Ok(TrackingRequest {
         id: TrackingRequestId::from_uuid(row.required_id("id")?),
@@ -138,51 +136,6 @@ fn parse(row: &Row) -> Result<TrackingRequest, StoreError> {
 
 fn select() -> Query {
     Query::new(&format!("SELECT {COLUMNS} FROM tracking_requests"))
-}
-
-/// The insert, which a conflict with an open twin (or any unique index) leaves undone.
-fn insert(request: &TrackingRequest) -> Query {
-    let mut query = Query::new(&format!(
-        "INSERT INTO tracking_requests ({COLUMNS}) VALUES "
-    ));
-    query.bind_list(row(request));
-    query.push(" ON CONFLICT DO NOTHING");
-    query
-}
-
-/// Inserts `requests` as they stand, a hundred a statement (an import's; see
-/// [`crate::import`]): a conflict fails the statement.
-pub(crate) fn insert_all<'a>(
-    requests: impl IntoIterator<Item = &'a TrackingRequest>,
-) -> Vec<Query> {
-    Query::insert_rows(
-        &format!("INSERT INTO tracking_requests ({COLUMNS}) VALUES "),
-        requests.into_iter().map(row),
-        "",
-    )
-}
-
-/// A request's values, in the order of [`COLUMNS`].
-fn row(request: &TrackingRequest) -> Vec<Value> {
-    vec![
-        request.id.as_uuid().into(),
-        request.account_id.as_uuid().into(),
-        request.request_type.as_str().into(),
-        request.request_number.as_str().into(),
-        request.request_number.normalized().into(),
-        request.scac.map(|s| s.to_string()).into(),
-        Value::from(request.auto_detect_scac),
-        Value::json(&request.ref_numbers),
-        Value::json(&request.shipment_tags),
-        request.status.as_str().into(),
-        request.failed_reason.map(|r| r.as_str()).into(),
-        Value::from(request.is_retrying),
-        retry_count(request),
-        request.tracked_object.into(),
-        request.created_at.into(),
-        request.updated_at.into(),
-        request.customer.as_ref().map(PartyId::as_uuid).into(),
-    ]
 }
 
 /// The request's first lookup, due at once.
@@ -404,6 +357,8 @@ impl<B: Backend> TrackingRequestStore for B {
         self.returning(update).await?.first().map(parse).transpose()
     }
 }
+
+mod insert;
 
 #[cfg(test)]
 mod tests;
