@@ -133,7 +133,8 @@ pub(super) fn per_webhook_in_order(
 ) -> Query {
     let mut claim = leased(token, lease, now);
     named(&mut claim, webhooks);
-    let (joined, past, cap) = per_webhook_claims(webhooks);
+    // SQLite's times and ids are text.
+    let (joined, past, cap) = named_parts(webhooks, "x", ("''", "''"));
     claim
         .push(
             "SELECT p.id FROM (SELECT n.id, n.due_at, ROW_NUMBER() OVER \
@@ -170,9 +171,4 @@ pub(super) fn per_webhook_in_order(
         .bind(Value::Int(Some(i64::from(limit))))
         .push(")");
     claim
-}
-
-/// [`named_parts`] for SQLite's claim, whose times and ids are text.
-fn per_webhook_claims(webhooks: &[WebhookClaim]) -> (&'static str, String, String) {
-    named_parts(webhooks, "x", ("''", "''"))
 }
